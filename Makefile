@@ -1,0 +1,117 @@
+# ncqsim — plain Makefile.
+#
+#   make            build ./ncqsim
+#   make run        build and run the seed experiment
+#   make test       build and run every test under test/
+#   make check      the same tests built with ASan + UBSan
+#   make bench      benchmarks (speed, memory, fidelity); not part of test
+#   make fuzz       libFuzzer targets (clang)
+#   V=1             show the commands; WERROR=1 adds -Werror (CI does)
+
+CC      ?= cc
+OPT     ?= -O2
+CFLAGS  ?= $(OPT) -g
+WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+ifeq ($(WERROR),1)
+WARN    += -Werror
+endif
+CPPFLAGS += -Isrc -Itest/lib -D_GNU_SOURCE
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -MMD -MP
+LDLIBS  := -lm -lpthread
+SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+LIB_SRC  := $(sort $(wildcard src/*/*.c))
+MAIN_SRC := $(sort $(wildcard src/*.c))
+TEST_SRC := $(sort $(wildcard test/t_*.c))
+TEST_LIB := $(sort $(wildcard test/lib/*.c))
+BENCH_SRC := $(sort $(wildcard bench/*.c))
+
+# Two build trees: the normal one and the sanitizer one.
+B   := build/$(notdir $(CC))
+BS  := build/$(notdir $(CC))-san
+
+define tree
+$(1)/%.o: %.c
+	@mkdir -p $$(dir $$@)
+	@$(if $(Q),echo "  CC      $$<  [$(1)]")
+	$(Q)$$(CC) $$(CPPFLAGS) $$(ALL_CFLAGS) $(2) -c -o $$@ $$<
+endef
+$(eval $(call tree,$(B),))
+$(eval $(call tree,$(BS),$(SAN)))
+
+LIB_OBJ    = $(LIB_SRC:%.c=$(1)/%.o)
+lib_objs   = $(patsubst %.c,$(1)/%.o,$(LIB_SRC))
+
+$(B)/libncqsim.a: $(call lib_objs,$(B))
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+$(BS)/libncqsim.a: $(call lib_objs,$(BS))
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+ncqsim: $(MAIN_SRC:%.c=$(B)/%.o) $(B)/libncqsim.a
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+$(BS)/ncqsim: $(MAIN_SRC:%.c=$(BS)/%.o) $(BS)/libncqsim.a
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $^ $(LDLIBS)
+
+# Test programs: one per test/t_*.c, linked with test/lib and the library.
+$(B)/test/%: $(B)/test/%.o $(TEST_LIB:%.c=$(B)/%.o) $(B)/libncqsim.a
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+$(BS)/test/%: $(BS)/test/%.o $(TEST_LIB:%.c=$(BS)/%.o) $(BS)/libncqsim.a
+	$(Q)$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $^ $(LDLIBS)
+
+TESTS     := $(TEST_SRC:test/%.c=$(B)/test/%)
+SAN_TESTS := $(TEST_SRC:test/%.c=$(BS)/test/%)
+
+.PHONY: all run test check bench fuzz clean tests-built san-built symbols
+.SECONDARY:
+
+all: ncqsim
+
+tests-built: ncqsim $(TESTS)
+san-built: $(BS)/ncqsim $(SAN_TESTS)
+
+test: tests-built
+	@test/run-tests $(B)/test ./ncqsim
+
+check: san-built
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		test/run-tests $(BS)/test $(BS)/ncqsim
+
+run: ncqsim
+	@if [ -f examples/seed.fio ]; then \
+		./ncqsim compare examples/seed.fio --system examples/seed.system \
+			--vary device/ncq_prio_enable=0,1 --repeat 8 --plot seed.svg; \
+	else echo "make run: not yet — the seed experiment (examples/seed.fio) does not exist yet"; fi
+
+$(B)/bench/%: $(B)/bench/%.o $(B)/libncqsim.a
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+BENCHES := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
+bench: ncqsim $(BENCHES)
+	@bench/run-bench $(B)/bench ./ncqsim
+
+FUZZ_SRC := $(sort $(wildcard test/fuzz/fuzz_*.c))
+fuzz:
+	@mkdir -p build/fuzz
+	@for f in $(FUZZ_SRC); do n=$$(basename $$f .c); \
+		echo "  FUZZ    build/fuzz/$$n"; \
+		clang -std=gnu11 -g -O1 $(CPPFLAGS) -fsanitize=fuzzer,address,undefined \
+			-o build/fuzz/$$n $$f $(LIB_SRC) $(LDLIBS) || exit 1; done
+
+# Every exported symbol carries its module's prefix (SQLite's checksymbols).
+symbols: $(B)/libncqsim.a
+	@test/check-symbols $(B)/libncqsim.a
+
+clean:
+	rm -rf build ncqsim seed.svg
+
+-include $(shell find build -name '*.d' 2>/dev/null)

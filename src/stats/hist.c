@@ -1,0 +1,163 @@
+#include "stats/hist.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+void hist_summary_init(struct hist_summary *s)
+{
+	s->n = 0;
+	s->min = UINT64_MAX;
+	s->max = 0;
+	s->mean = 0.0;
+	s->S = 0.0;
+}
+
+void hist_init(struct hist *h)
+{
+	hist_summary_init(&h->sum);
+	h->top = 0;
+	memset(h->count, 0, sizeof(h->count));
+}
+
+void hist_reset(struct hist *h)
+{
+	hist_summary_init(&h->sum);
+	memset(h->count, 0, h->top * sizeof(h->count[0]));
+	h->top = 0;
+}
+
+uint64_t hist_bucket_value(unsigned idx)
+{
+	unsigned error_bits;
+	uint64_t base, k;
+
+	if (idx < (HIST_PLAT_VAL << 1))
+		return idx;
+	error_bits = (idx >> HIST_PLAT_BITS) - 1;
+	base = (uint64_t)1 << (error_bits + HIST_PLAT_BITS);
+	k = idx % HIST_PLAT_VAL;
+	/* fio computes base + (k + 0.5) · 2^eb; error_bits >= 1 here. */
+	return base + (k << error_bits) + ((uint64_t)1 << (error_bits - 1));
+}
+
+/* fio's sum_stat() for latency stats: the parallel variance formula. */
+void hist_summary_merge(struct hist_summary *dst, const struct hist_summary *src)
+{
+	double delta, mean, S;
+
+	if (!src->n)
+		return;
+	if (!dst->n) {
+		*dst = *src;
+		return;
+	}
+	delta = src->mean - dst->mean;
+	mean = (src->mean * (double)src->n + dst->mean * (double)dst->n) /
+		(double)(dst->n + src->n);
+	S = src->S + dst->S + delta * delta * ((double)dst->n * (double)src->n) /
+		(double)(dst->n + src->n);
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	dst->n += src->n;
+	dst->mean = mean;
+	dst->S = S;
+}
+
+double hist_summary_stddev(const struct hist_summary *s)
+{
+	return s->n > 1 ? sqrt(s->S / ((double)s->n - 1.0)) : 0.0;
+}
+
+void hist_add_bucket(struct hist *h, unsigned idx, uint64_t count)
+{
+	uint64_t v = hist_bucket_value(idx), i;
+
+	if (idx >= HIST_NR || !count)
+		return;
+	h->count[idx] += count;
+	if (idx >= h->top)
+		h->top = idx + 1;
+	for (i = 0; i < count; i++)
+		hist_summary_add(&h->sum, v);
+}
+
+void hist_merge(struct hist *dst, const struct hist *src)
+{
+	unsigned i;
+
+	for (i = 0; i < src->top; i++)
+		dst->count[i] += src->count[i];
+	if (src->top > dst->top)
+		dst->top = src->top;
+	hist_summary_merge(&dst->sum, &src->sum);
+}
+
+static void sort_doubles(double *v, unsigned n)
+{
+	unsigned i, j;
+
+	for (i = 1; i < n; i++) {
+		double x = v[i];
+
+		for (j = i; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+unsigned hist_percentiles(const struct hist *h, const double *plist, unsigned len,
+			  double *sorted, uint64_t *out)
+{
+	double list[HIST_MAX_PERCENTILES];
+	uint64_t total = 0, sum = 0;
+	unsigned i, j = 0;
+
+	if (len > HIST_MAX_PERCENTILES)
+		len = HIST_MAX_PERCENTILES;
+	memcpy(list, plist, len * sizeof(list[0]));
+	sort_doubles(list, len);
+	if (sorted)
+		memcpy(sorted, list, len * sizeof(list[0]));
+	for (i = 0; i < h->top; i++)
+		total += h->count[i];
+	if (!len || !total)
+		return 0;
+	/*
+	 * As fio: compare the running count with p/100 · N in long double, so
+	 * a boundary sample falls on the same side as in fio.
+	 */
+	for (i = 0; i < h->top && j < len; i++) {
+		sum += h->count[i];
+		while (j < len && (long double)sum >=
+		       (long double)list[j] / 100.0 * (long double)total)
+			out[j++] = hist_bucket_value(i);
+	}
+	/* Only a percentile above 100 can be left over: give it the maximum. */
+	for (; j < len; j++)
+		out[j] = hist_bucket_value(h->top - 1);
+	return len;
+}
+
+uint64_t hist_percentile(const struct hist *h, double p)
+{
+	uint64_t v = 0;
+
+	hist_percentiles(h, &p, 1, NULL, &v);
+	return v;
+}
+
+double hist_fraction_above(const struct hist *h, unsigned idx)
+{
+	uint64_t total = 0, above = 0;
+	unsigned i;
+
+	for (i = 0; i < h->top; i++) {
+		total += h->count[i];
+		if (i > idx)
+			above += h->count[i];
+	}
+	return total ? (double)above / (double)total : 0.0;
+}

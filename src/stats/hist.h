@@ -1,0 +1,112 @@
+/*
+ * hist — latency histogram with fio's bucket layout, extended upwards.
+ *
+ * fio (stat.h) keeps FIO_IO_U_PLAT_BITS = 6: values below 128 ns have a
+ * bucket each; above, every power-of-two range ("group") is cut into 64
+ * equal buckets, so a bucket's width is at most 1/64 of its value and its
+ * midpoint is within 1/128. fio stops after 29 groups (1856 buckets):
+ * everything from 2^34 - 2^27 ns (≈ 17.1 s) up lands in its last bucket
+ * and is reported as 17113 ms. A starved disk's tail can be longer, so
+ * ncqsim keeps going with the same rule up to 2^64 ns (59 groups, 3776
+ * buckets). Below fio's last bucket the two layouts are identical, so for
+ * the same samples the percentiles are equal to the nanosecond.
+ *
+ * Percentiles follow fio's calc_clat_percentiles(): walk the buckets,
+ * adding counts, and report the first bucket whose running sum reaches
+ * p/100 · N as that bucket's midpoint. No interpolation.
+ *
+ * Mean and variance are Welford running sums exactly as fio updates them
+ * (add_stat_sample), so mean/stddev match fio's too.
+ */
+#ifndef NCQSIM_HIST_H
+#define NCQSIM_HIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define HIST_PLAT_BITS	6
+#define HIST_PLAT_VAL	(1u << HIST_PLAT_BITS)
+#define HIST_FIO_NR	1856u	/* fio's FIO_IO_U_PLAT_NR */
+#define HIST_NR		((64u - HIST_PLAT_BITS + 1u) << HIST_PLAT_BITS)	/* 3776 */
+#define HIST_MAX_PERCENTILES 20	/* fio's FIO_IO_U_LIST_MAX_LEN */
+
+/* Running summary without buckets (fio's struct io_stat). */
+struct hist_summary {
+	uint64_t n;
+	uint64_t min, max;
+	double mean, S;
+};
+
+struct hist {
+	struct hist_summary sum;
+	uint32_t top;		/* highest bucket index used, + 1 */
+	uint64_t count[HIST_NR];
+};
+
+void hist_init(struct hist *h);
+void hist_reset(struct hist *h);
+
+static inline unsigned hist_bucket_index(uint64_t v)
+{
+	unsigned msb, error_bits;
+
+	if (v < (2u << HIST_PLAT_BITS))
+		return (unsigned)v;
+	msb = 63u - (unsigned)__builtin_clzll(v);
+	error_bits = msb - HIST_PLAT_BITS;
+	return ((error_bits + 1) << HIST_PLAT_BITS) +
+		(unsigned)((v >> error_bits) & (HIST_PLAT_VAL - 1));
+}
+
+/* The value fio reports for a bucket: its midpoint (exact below 128 ns). */
+uint64_t hist_bucket_value(unsigned idx);
+
+void hist_summary_init(struct hist_summary *s);
+static inline void hist_summary_add(struct hist_summary *s, uint64_t v)
+{
+	double val = (double)v, delta;
+
+	if (v > s->max)
+		s->max = v;
+	if (v < s->min)
+		s->min = v;
+	delta = val - s->mean;
+	if (delta != 0.0) {
+		s->mean += delta / ((double)s->n + 1.0);
+		s->S += delta * (val - s->mean);
+	}
+	s->n++;
+}
+void hist_summary_merge(struct hist_summary *dst, const struct hist_summary *src);
+double hist_summary_stddev(const struct hist_summary *s);
+
+static inline void hist_add(struct hist *h, uint64_t v)
+{
+	unsigned idx = hist_bucket_index(v);
+
+	h->count[idx]++;
+	if (idx >= h->top)
+		h->top = idx + 1;
+	hist_summary_add(&h->sum, v);
+}
+
+/* Add `count` samples of one bucket value (rebuilding from fio's bins). */
+void hist_add_bucket(struct hist *h, unsigned idx, uint64_t count);
+void hist_merge(struct hist *dst, const struct hist *src);
+
+/*
+ * Percentiles of `plist` (in percent, need not be sorted; at most
+ * HIST_MAX_PERCENTILES) into out[], in the order of the sorted list, which
+ * is written back to sorted[] when it is not NULL. Returns the number of
+ * values, 0 when the histogram is empty.
+ */
+unsigned hist_percentiles(const struct hist *h, const double *plist, unsigned len,
+			  double *sorted, uint64_t *out);
+/* One percentile (p in percent). 0 when empty. */
+uint64_t hist_percentile(const struct hist *h, double p);
+
+/* Fraction of samples strictly above bucket idx (for exceedance plots). */
+double hist_fraction_above(const struct hist *h, unsigned idx);
+
+#endif

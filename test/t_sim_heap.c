@@ -1,0 +1,197 @@
+/*
+ * Event engine: order under random insert/cancel against a sorted
+ * reference, FIFO order at equal times, stale handles, run(until).
+ */
+#include "testlib.h"
+#include "sim/rng.h"
+#include "sim/sim.h"
+
+#include <stdlib.h>
+
+#define N 20000
+
+struct ref_event {
+	sim_time_t when;
+	uint64_t order;		/* scheduling order */
+	sim_handle_t h;
+	int cancelled, ran;
+};
+
+static struct ref_event ev[N];
+static uint64_t ran_order[N];
+static unsigned nran;
+
+static void record(struct sim *sim, void *arg)
+{
+	struct ref_event *e = arg;
+
+	CHECK_EQ_INT(sim_now(sim), e->when);
+	e->ran = 1;
+	ran_order[nran++] = (uint64_t)(e - ev);
+}
+
+static int cmp_ref(const void *a, const void *b)
+{
+	const struct ref_event *x = &ev[*(const unsigned *)a], *y = &ev[*(const unsigned *)b];
+
+	if (x->when != y->when)
+		return x->when < y->when ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static void test_random_against_sorted(void)
+{
+	struct sim sim;
+	struct rng r;
+	static unsigned expect[N];
+	unsigned i, n = 0;
+
+	sim_init(&sim);
+	rng_seed(&r, 7, "test/heap");
+	nran = 0;
+	for (i = 0; i < N; i++) {
+		/* Few distinct times, so many ties. */
+		ev[i].when = (sim_time_t)rng_below(&r, 500);
+		ev[i].order = i;
+		ev[i].cancelled = ev[i].ran = 0;
+		ev[i].h = sim_at(&sim, ev[i].when, record, &ev[i]);
+	}
+	for (i = 0; i < N; i++) {
+		if (rng_below(&r, 3) == 0) {
+			CHECK(sim_cancel(&sim, ev[i].h));
+			CHECK(!sim_cancel(&sim, ev[i].h));	/* stale now */
+			ev[i].cancelled = 1;
+		}
+	}
+	for (i = 0; i < N; i++)
+		if (!ev[i].cancelled)
+			expect[n++] = i;
+	qsort(expect, n, sizeof(expect[0]), cmp_ref);
+	CHECK_EQ_INT(sim_pending_count(&sim), n);
+	sim_run(&sim, SIM_FOREVER);
+	CHECK_EQ_INT(nran, n);
+	for (i = 0; i < n && i < nran; i++)
+		if (ran_order[i] != expect[i]) {
+			CHECK_MSG(0, "event %u ran as #%u, expected event %u", (unsigned)ran_order[i], i, expect[i]);
+			break;
+		}
+	for (i = 0; i < N; i++)
+		CHECK(!sim_is_pending(&sim, ev[i].h));
+	sim_destroy(&sim);
+}
+
+/* Events scheduled from inside callbacks, interleaved with cancels. */
+struct victim {
+	int cancelled, ran;
+};
+
+struct chain {
+	struct sim *sim;
+	struct rng r;
+	sim_time_t last;
+	unsigned count, cancels;
+	sim_handle_t victim;
+	struct victim *vic;
+};
+
+static struct victim victims[100000];
+
+static void chain_victim(struct sim *sim, void *arg)
+{
+	struct victim *v = arg;
+
+	(void)sim;
+	CHECK_MSG(!v->cancelled, "a cancelled event ran");
+	v->ran = 1;
+}
+
+static void chain_step(struct sim *sim, void *arg)
+{
+	struct chain *c = arg;
+
+	CHECK(sim_now(sim) >= c->last);
+	c->last = sim_now(sim);
+	if (++c->count >= 100000)
+		return;
+	if (c->vic) {
+		int cancelled = sim_cancel(sim, c->victim);
+
+		/* Cancel succeeds exactly when the victim has not run yet. */
+		CHECK(cancelled == !c->vic->ran);
+		c->vic->cancelled = cancelled;
+		c->cancels += cancelled;
+	}
+	c->vic = &victims[c->count];
+	c->victim = sim_after(sim, (sim_time_t)rng_below(&c->r, 1000), chain_victim, c->vic);
+	sim_after(sim, (sim_time_t)rng_below(&c->r, 1000), chain_step, c);
+}
+
+static void test_chain(void)
+{
+	struct sim sim;
+	struct chain c = { 0 };
+
+	sim_init(&sim);
+	c.sim = &sim;
+	rng_seed(&c.r, 1, "test/chain");
+	sim_at(&sim, 0, chain_step, &c);
+	sim_run(&sim, SIM_FOREVER);
+	CHECK_EQ_INT(c.count, 100000);
+	CHECK(c.cancels > 10000 && c.cancels < 90000);
+	/* The victim of the last step may still be pending; nothing else. */
+	CHECK(sim_pending_count(&sim) <= 1);
+	sim_destroy(&sim);
+}
+
+static int fifo_seen[8], fifo_n;
+static void fifo_cb(struct sim *sim, void *arg)
+{
+	(void)sim;
+	fifo_seen[fifo_n++] = (int)(intptr_t)arg;
+}
+
+static void test_equal_time_fifo(void)
+{
+	struct sim sim;
+	int i;
+
+	sim_init(&sim);
+	fifo_n = 0;
+	for (i = 0; i < 8; i++)
+		sim_at(&sim, 42, fifo_cb, (void *)(intptr_t)i);
+	sim_run(&sim, SIM_FOREVER);
+	CHECK_EQ_INT(fifo_n, 8);
+	for (i = 0; i < 8; i++)
+		CHECK_EQ_INT(fifo_seen[i], i);
+	sim_destroy(&sim);
+}
+
+static void test_run_until(void)
+{
+	struct sim sim;
+
+	sim_init(&sim);
+	fifo_n = 0;
+	sim_at(&sim, 10, fifo_cb, (void *)1);
+	sim_at(&sim, 30, fifo_cb, (void *)2);
+	sim_run(&sim, 20);
+	CHECK_EQ_INT(fifo_n, 1);
+	CHECK_EQ_INT(sim_now(&sim), 20);
+	CHECK_EQ_INT(sim_next_time(&sim), 30);
+	sim_run(&sim, SIM_FOREVER);
+	CHECK_EQ_INT(fifo_n, 2);
+	CHECK_EQ_INT(sim_now(&sim), 30);
+	CHECK_EQ_INT(sim_next_time(&sim), SIM_FOREVER);
+	CHECK(!sim_cancel(&sim, 0));
+	CHECK(!sim_cancel(&sim, 0xdeadbeef00000007ULL));
+	sim_destroy(&sim);
+}
+
+int main(void)
+{
+	test_random_against_sorted();
+	test_chain();
+	test_equal_time_fifo();
+	test_run_until();
+	return test_done();
+}

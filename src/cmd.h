@@ -22,5 +22,7 @@ struct cmd {
 const struct cmd *cmd_table(size_t *n);
 void cmd_usage(FILE *out);
 int cmd_help(int argc, char **argv);
+int cmd_identify(int argc, char **argv);
+int cmd_ata(int argc, char **argv);
 
 #endif

@@ -8,6 +8,8 @@
 #include <string.h>
 
 static const struct cmd commands[] = {
+	{ "identify", cmd_identify, "decode a drive's IDENTIFY DEVICE page (hdparm -I style or JSON)" },
+	{ "ata",      cmd_ata,      "encode or decode ATA frames (H2D, SDB, D2H FIS) and NCQ commands" },
 	{ "help",     cmd_help,     "show help for ncqsim or one command" },
 };
 

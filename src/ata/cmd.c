@@ -1,0 +1,189 @@
+#include "ata/cmd.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int ata_rw_build(const struct ata_rw *rw, struct ata_taskfile *tf)
+{
+	if (rw->sectors < 1 || rw->sectors > 65536)
+		return ATA_E_COUNT;
+	if (rw->lba >= ATA_LBA48_LIMIT || rw->lba + rw->sectors > ATA_LBA48_LIMIT)
+		return ATA_E_LBA;
+	if (rw->cdl > 7)
+		return ATA_E_CDL;
+	memset(tf, 0, sizeof(*tf));
+	tf->c_bit = true;
+	tf->lba = rw->lba;
+	tf->device = ATA_DEVICE_LBA;
+	tf->icc = rw->icc;
+	if (rw->ncq) {
+		if (rw->tag >= ATA_MAX_TAGS)
+			return ATA_E_TAG;
+		if (rw->prio > ATA_PRIO_HIGH)
+			return ATA_E_PRIO;
+		tf->command = rw->write ? ATA_CMD_FPDMA_WRITE : ATA_CMD_FPDMA_READ;
+		tf->features = (uint16_t)(rw->sectors & 0xffff);	/* 65536 -> 0 */
+		tf->count = (uint16_t)(rw->tag << 3 | (unsigned)rw->prio << 14);
+		if (rw->fua)
+			tf->device |= ATA_DEVICE_FUA;
+		tf->auxiliary = rw->cdl;
+		return ATA_OK;
+	}
+	if (rw->prio != ATA_PRIO_NORMAL)
+		return ATA_E_PRIO;	/* non-NCQ commands have no PRIO field */
+	if (rw->fua && !rw->write)
+		return ATA_E_COMMAND;	/* there is no FUA read outside NCQ */
+	tf->command = rw->write ? (rw->fua ? ATA_CMD_WRITE_DMA_FUA_EXT : ATA_CMD_WRITE_DMA_EXT) :
+		ATA_CMD_READ_DMA_EXT;
+	tf->count = (uint16_t)(rw->sectors & 0xffff);
+	tf->features = rw->cdl;
+	return ATA_OK;
+}
+
+int ata_rw_parse(const struct ata_taskfile *tf, struct ata_rw *rw)
+{
+	memset(rw, 0, sizeof(*rw));
+	if (tf->lba >= ATA_LBA48_LIMIT)
+		return ATA_E_LBA;
+	rw->lba = tf->lba;
+	rw->icc = tf->icc;
+	switch (tf->command) {
+	case ATA_CMD_FPDMA_READ:
+	case ATA_CMD_FPDMA_WRITE:
+		rw->ncq = true;
+		rw->write = tf->command == ATA_CMD_FPDMA_WRITE;
+		rw->sectors = tf->features ? tf->features : 65536;
+		rw->tag = (uint8_t)((tf->count >> 3) & 0x1f);
+		rw->prio = (enum ata_prio)((tf->count >> 14) & 3);
+		rw->fua = (tf->device & ATA_DEVICE_FUA) != 0;
+		rw->cdl = (uint8_t)(tf->auxiliary & 7);
+		if (rw->prio > ATA_PRIO_HIGH)
+			return ATA_E_PRIO;
+		break;
+	case ATA_CMD_READ_DMA_EXT:
+	case ATA_CMD_WRITE_DMA_EXT:
+	case ATA_CMD_WRITE_DMA_FUA_EXT:
+		rw->write = tf->command != ATA_CMD_READ_DMA_EXT;
+		rw->fua = tf->command == ATA_CMD_WRITE_DMA_FUA_EXT;
+		rw->sectors = tf->count ? tf->count : 65536;
+		rw->cdl = (uint8_t)(tf->features & 7);
+		break;
+	default:
+		return ATA_E_COMMAND;
+	}
+	if (rw->lba + rw->sectors > ATA_LBA48_LIMIT)
+		return ATA_E_LBA;
+	return ATA_OK;
+}
+
+void ata_cmd_identify(struct ata_taskfile *tf)
+{
+	memset(tf, 0, sizeof(*tf));
+	tf->c_bit = true;
+	tf->command = ATA_CMD_IDENTIFY;
+	tf->count = 1;
+	tf->device = ATA_DEVICE_LBA;
+}
+
+int ata_cmd_read_log(struct ata_taskfile *tf, bool dma, uint8_t log,
+		       uint16_t page, uint16_t pages)
+{
+	if (!pages)
+		return ATA_E_COUNT;
+	memset(tf, 0, sizeof(*tf));
+	tf->c_bit = true;
+	tf->command = dma ? ATA_CMD_READ_LOG_DMA_EXT : ATA_CMD_READ_LOG_EXT;
+	tf->count = pages;
+	/* LBA 7:0 log address, 15:8 page 7:0, 47:40 page 15:8 (ACS-4). */
+	tf->lba = (uint64_t)log | (uint64_t)(page & 0xff) << 8 | (uint64_t)(page >> 8) << 40;
+	tf->device = ATA_DEVICE_LBA;
+	return ATA_OK;
+}
+
+int ata_cmd_read_log_parse(const struct ata_taskfile *tf, uint8_t *log,
+		       uint16_t *page, uint16_t *pages)
+{
+	if (tf->command != ATA_CMD_READ_LOG_EXT && tf->command != ATA_CMD_READ_LOG_DMA_EXT)
+		return ATA_E_COMMAND;
+	*log = (uint8_t)tf->lba;
+	*page = (uint16_t)(((tf->lba >> 8) & 0xff) | ((tf->lba >> 40) & 0xff) << 8);
+	*pages = tf->count;
+	return *pages ? ATA_OK : ATA_E_COUNT;
+}
+
+void ata_cmd_set_features(struct ata_taskfile *tf, uint8_t subcommand, uint8_t count)
+{
+	memset(tf, 0, sizeof(*tf));
+	tf->c_bit = true;
+	tf->command = ATA_CMD_SET_FEATURES;
+	tf->features = subcommand;
+	tf->count = count;
+	tf->device = ATA_DEVICE_LBA;
+}
+
+const char *ata_command_name(uint8_t command)
+{
+	switch (command) {
+	case ATA_CMD_READ_DMA_EXT:	return "READ DMA EXT";
+	case ATA_CMD_READ_LOG_EXT:	return "READ LOG EXT";
+	case ATA_CMD_WRITE_DMA_EXT:	return "WRITE DMA EXT";
+	case ATA_CMD_WRITE_DMA_FUA_EXT:	return "WRITE DMA FUA EXT";
+	case ATA_CMD_READ_LOG_DMA_EXT:	return "READ LOG DMA EXT";
+	case ATA_CMD_FPDMA_READ:	return "READ FPDMA QUEUED";
+	case ATA_CMD_FPDMA_WRITE:	return "WRITE FPDMA QUEUED";
+	case ATA_CMD_IDENTIFY:		return "IDENTIFY DEVICE";
+	case ATA_CMD_SET_FEATURES:	return "SET FEATURES";
+	}
+	return NULL;
+}
+
+int ata_libata_line(const struct ata_taskfile *tf, unsigned tag, char *buf, size_t len)
+{
+	int n;
+	const char *dir = "in";
+	unsigned long bytes = 0;
+	const char *prot;
+
+	n = snprintf(buf, len, "cmd %02x/%02x:%02x:%02x:%02x:%02x/%02x:%02x:%02x:%02x:%02x/%02x",
+		     tf->command, tf->features & 0xff, tf->count & 0xff,
+		     (unsigned)(tf->lba & 0xff), (unsigned)((tf->lba >> 8) & 0xff),
+		     (unsigned)((tf->lba >> 16) & 0xff), tf->features >> 8, tf->count >> 8,
+		     (unsigned)((tf->lba >> 24) & 0xff), (unsigned)((tf->lba >> 32) & 0xff),
+		     (unsigned)((tf->lba >> 40) & 0xff), tf->device);
+	switch (tf->command) {
+	case ATA_CMD_FPDMA_READ:
+	case ATA_CMD_FPDMA_WRITE:
+		prot = "ncq";
+		tag = (tf->count >> 3) & 0x1f;
+		bytes = (tf->features ? tf->features : 65536UL) * ATA_SECTOR_SIZE;
+		dir = tf->command == ATA_CMD_FPDMA_WRITE ? "out" : "in";
+		break;
+	case ATA_CMD_READ_DMA_EXT:
+	case ATA_CMD_WRITE_DMA_EXT:
+	case ATA_CMD_WRITE_DMA_FUA_EXT:
+	case ATA_CMD_READ_LOG_DMA_EXT:
+		prot = "dma";
+		bytes = (tf->count ? tf->count : 65536UL) * ATA_SECTOR_SIZE;
+		dir = tf->command == ATA_CMD_READ_DMA_EXT ||
+			tf->command == ATA_CMD_READ_LOG_DMA_EXT ? "in" : "out";
+		break;
+	case ATA_CMD_IDENTIFY:
+		prot = "pio";
+		bytes = ATA_SECTOR_SIZE;
+		break;
+	case ATA_CMD_READ_LOG_EXT:
+		prot = "pio";
+		bytes = (unsigned long)tf->count * ATA_SECTOR_SIZE;
+		break;
+	default:
+		prot = "nodata";
+		break;
+	}
+	if (n < 0 || (size_t)n >= len)
+		return n;
+	if (bytes)
+		n += snprintf(buf + n, len - (size_t)n, " tag %u %s %lu %s", tag, prot, bytes, dir);
+	else
+		n += snprintf(buf + n, len - (size_t)n, " tag %u %s", tag, prot);
+	return n;
+}

@@ -1,0 +1,65 @@
+/*
+ * cmd — building and parsing the commands ncqsim's host and drive use, and
+ * libata's one-line form of a command.
+ *
+ * READ/WRITE FPDMA QUEUED (60h/61h), laid out as libata's ata_build_rw_tf():
+ *
+ *   FEATURE 15:0   sector count (0 means 65536)
+ *   COUNT 7:3      tag (0..31)
+ *   COUNT 15:14    PRIO: 00b normal, 01b isochronous, 10b high
+ *   LBA 47:0       first sector
+ *   DEVICE         40h, | 80h for FUA
+ *   ICC            isochronous command completion
+ *   AUXILIARY 2:0  CDL index (Linux 6.5+)
+ *
+ * The non-NCQ READ/WRITE DMA EXT (25h/35h; 3Dh for a FUA write) carry the
+ * sector count in COUNT and the CDL index in FEATURE 2:0.
+ */
+#ifndef NCQSIM_ATA_CMD_H
+#define NCQSIM_ATA_CMD_H
+
+#include "ata/ata.h"
+
+#define ATA_CMD_WRITE_DMA_FUA_EXT 0x3d
+
+struct ata_rw {
+	bool write;
+	bool ncq;		/* FPDMA QUEUED, else DMA EXT */
+	uint8_t tag;		/* NCQ only: 0..31 */
+	uint32_t sectors;	/* 1..65536 */
+	uint64_t lba;
+	bool fua;
+	enum ata_prio prio;	/* NCQ only */
+	uint8_t icc;
+	uint8_t cdl;		/* 0 = none, 1..7 */
+};
+
+int ata_rw_build(const struct ata_rw *rw, struct ata_taskfile *tf);
+/* Parse a read/write taskfile (60h, 61h, 25h, 35h, 3Dh). */
+int ata_rw_parse(const struct ata_taskfile *tf, struct ata_rw *rw);
+static inline bool ata_is_ncq(uint8_t command)
+{
+	return command == ATA_CMD_FPDMA_READ || command == ATA_CMD_FPDMA_WRITE;
+}
+
+void ata_cmd_identify(struct ata_taskfile *tf);
+/* READ LOG EXT (2Fh) or READ LOG DMA EXT (47h) of `pages` 512-byte pages. */
+int ata_cmd_read_log(struct ata_taskfile *tf, bool dma, uint8_t log,
+		     uint16_t page, uint16_t pages);
+int ata_cmd_read_log_parse(const struct ata_taskfile *tf, uint8_t *log,
+		       uint16_t *page, uint16_t *pages);
+void ata_cmd_set_features(struct ata_taskfile *tf, uint8_t subcommand, uint8_t count);
+
+/* A command's name ("READ FPDMA QUEUED"), or NULL when unknown. */
+const char *ata_command_name(uint8_t command);
+
+/*
+ * libata's one-line form, as the kernel prints a failed command:
+ *   cmd 60/c0:08:b8:13:dc/02:80:50:00:00/40 tag 1 ncq 360448 in
+ * (CMD/FEAT:NSECT:LBAL:LBAM:LBAH/HOBFEAT:HOBNSECT:HOBLBAL:HOBLBAM:HOBLBAH/DEV,
+ * then the tag, protocol, bytes and direction). `tag` is used for non-NCQ
+ * commands, whose taskfile has none. Returns the length written.
+ */
+int ata_libata_line(const struct ata_taskfile *tf, unsigned tag, char *buf, size_t len);
+
+#endif

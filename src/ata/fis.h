@@ -1,0 +1,51 @@
+/*
+ * fis — Frame Information Structures, as pure encoders and decoders.
+ *
+ *   Register H2D (27h, 20 bytes): host to device, one command.
+ *   Register D2H (34h, 20 bytes): device to host, status of a non-NCQ command.
+ *   Set Device Bits (A1h, 8 bytes): device to host; its SActive bitmap
+ *     completes any number of NCQ tags at once.
+ *
+ * Byte layouts as in Linux ata_tf_to_fis() / ata_tf_from_fis() and SATA 3.x.
+ */
+#ifndef NCQSIM_ATA_FIS_H
+#define NCQSIM_ATA_FIS_H
+
+#include "ata/ata.h"
+
+enum {
+	ATA_FIS_REG_H2D	= 0x27,
+	ATA_FIS_REG_D2H	= 0x34,
+	ATA_FIS_PIO_SETUP = 0x5f,
+	ATA_FIS_SDB	= 0xa1,
+};
+
+#define ATA_FIS_H2D_LEN	20
+#define ATA_FIS_D2H_LEN	20
+#define ATA_FIS_SDB_LEN	8
+
+struct ata_d2h {
+	uint8_t status, error;
+	uint64_t lba;
+	uint8_t device;
+	uint16_t count;
+	uint8_t pm_port;
+	bool interrupt;
+};
+
+struct ata_sdb {
+	uint8_t status;		/* only bits 6:4 and 2:0 travel */
+	uint8_t error;
+	uint32_t sactive;	/* tags completed by this FIS */
+	uint8_t pm_port;
+	bool interrupt, notification;
+};
+
+int ata_h2d_encode(const struct ata_taskfile *tf, uint8_t fis[ATA_FIS_H2D_LEN]);
+int ata_h2d_decode(const uint8_t *fis, size_t len, struct ata_taskfile *tf);
+int ata_d2h_encode(const struct ata_d2h *d, uint8_t fis[ATA_FIS_D2H_LEN]);
+int ata_d2h_decode(const uint8_t *fis, size_t len, struct ata_d2h *d);
+int ata_sdb_encode(const struct ata_sdb *s, uint8_t fis[ATA_FIS_SDB_LEN]);
+int ata_sdb_decode(const uint8_t *fis, size_t len, struct ata_sdb *s);
+
+#endif

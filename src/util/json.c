@@ -1,0 +1,132 @@
+#include "util/json.h"
+
+#include <math.h>
+
+void json_writer_init(struct json_writer *w, FILE *out)
+{
+	w->out = out;
+	w->depth = 0;
+	w->first[0] = true;
+}
+
+void json_write_escaped(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		switch (c) {
+		case '"':  fputs("\\\"", out); break;
+		case '\\': fputs("\\\\", out); break;
+		case '\n': fputs("\\n", out); break;
+		case '\t': fputs("\\t", out); break;
+		case '\r': fputs("\\r", out); break;
+		default:
+			if (c < 0x20)
+				fprintf(out, "\\u%04x", c);
+			else
+				fputc(c, out);
+		}
+	}
+	fputc('"', out);
+}
+
+/* Separator, newline and indent before a member, then its key. */
+static void member(struct json_writer *w, const char *key)
+{
+	int i;
+
+	if (w->depth > 0) {
+		if (!w->first[w->depth])
+			fputc(',', w->out);
+		fputc('\n', w->out);
+		for (i = 0; i < w->depth; i++)
+			fputs("  ", w->out);
+	}
+	w->first[w->depth] = false;
+	if (key) {
+		json_write_escaped(w->out, key);
+		fputs(" : ", w->out);
+	}
+}
+
+static void open_container(struct json_writer *w, const char *key, char c)
+{
+	member(w, key);
+	fputc(c, w->out);
+	if (w->depth + 1 < JSON_MAX_DEPTH)
+		w->depth++;
+	w->first[w->depth] = true;
+}
+
+static void close_container(struct json_writer *w, char c)
+{
+	int i, empty = w->first[w->depth];
+
+	if (w->depth > 0)
+		w->depth--;
+	if (!empty) {
+		fputc('\n', w->out);
+		for (i = 0; i < w->depth; i++)
+			fputs("  ", w->out);
+	}
+	fputc(c, w->out);
+}
+
+void json_object_begin(struct json_writer *w, const char *key)
+{
+	open_container(w, key, '{');
+}
+
+void json_object_end(struct json_writer *w)
+{
+	close_container(w, '}');
+}
+
+void json_array_begin(struct json_writer *w, const char *key)
+{
+	open_container(w, key, '[');
+}
+
+void json_array_end(struct json_writer *w)
+{
+	close_container(w, ']');
+}
+
+void json_string(struct json_writer *w, const char *key, const char *value)
+{
+	member(w, key);
+	json_write_escaped(w->out, value ? value : "");
+}
+
+void json_int(struct json_writer *w, const char *key, long long value)
+{
+	member(w, key);
+	fprintf(w->out, "%lld", value);
+}
+
+void json_uint(struct json_writer *w, const char *key, unsigned long long value)
+{
+	member(w, key);
+	fprintf(w->out, "%llu", value);
+}
+
+void json_double(struct json_writer *w, const char *key, double value)
+{
+	member(w, key);
+	if (isfinite(value))
+		fprintf(w->out, "%f", value);
+	else
+		fputs("null", w->out);
+}
+
+void json_bool(struct json_writer *w, const char *key, bool value)
+{
+	member(w, key);
+	fputs(value ? "true" : "false", w->out);
+}
+
+void json_writer_finish(struct json_writer *w)
+{
+	fputc('\n', w->out);
+}

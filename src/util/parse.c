@@ -1,0 +1,200 @@
+#include "util/parse.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+char *parse_trim(char *s)
+{
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	return s;
+}
+
+/* Digits of an unsigned integer at *s; advances *s. */
+static int scan_u64(const char **s, uint64_t *v)
+{
+	const char *p = *s;
+	int base = 10;
+	uint64_t x = 0;
+	int digits = 0;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+	}
+	for (;; p++) {
+		int d;
+
+		if (isdigit((unsigned char)*p))
+			d = *p - '0';
+		else if (base == 16 && isxdigit((unsigned char)*p))
+			d = tolower((unsigned char)*p) - 'a' + 10;
+		else
+			break;
+		if (x > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+			return -1;	/* overflow */
+		x = x * (uint64_t)base + (uint64_t)d;
+		digits++;
+	}
+	if (!digits)
+		return -1;
+	*s = p;
+	*v = x;
+	return 0;
+}
+
+int parse_u64(const char *s, uint64_t *v)
+{
+	if (scan_u64(&s, v) || *s)
+		return -1;
+	return 0;
+}
+
+int parse_i64(const char *s, int64_t *v)
+{
+	bool neg = *s == '-';
+	uint64_t u;
+
+	if (*s == '-' || *s == '+')
+		s++;
+	if (parse_u64(s, &u))
+		return -1;
+	if (neg) {
+		if (u > (uint64_t)INT64_MAX + 1)
+			return -1;
+		*v = (int64_t)(0 - u);
+	} else {
+		if (u > (uint64_t)INT64_MAX)
+			return -1;
+		*v = (int64_t)u;
+	}
+	return 0;
+}
+
+int parse_double(const char *s, double *v)
+{
+	char *end;
+
+	if (!*s || isspace((unsigned char)*s))
+		return -1;
+	errno = 0;
+	*v = strtod(s, &end);
+	if (*end || errno || !isfinite(*v))
+		return -1;
+	return 0;
+}
+
+int parse_bool(const char *s, bool *v)
+{
+	static const char *yes[] = { "1", "yes", "true", "on" };
+	static const char *no[] = { "0", "no", "false", "off" };
+	unsigned i;
+
+	for (i = 0; i < 4; i++) {
+		if (!strcasecmp(s, yes[i])) {
+			*v = true;
+			return 0;
+		}
+		if (!strcasecmp(s, no[i])) {
+			*v = false;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int mul_overflows(uint64_t a, uint64_t b)
+{
+	return b && a > UINT64_MAX / b;
+}
+
+int parse_size(const char *s, unsigned kb_base, uint64_t *v, bool *percent)
+{
+	static const char units[] = "kmgtp";
+	uint64_t x, base, mult = 1;
+	const char *p = s, *u;
+	char suffix[8];
+	size_t n, i;
+	int power;
+
+	if (kb_base != 1000 && kb_base != 1024)
+		kb_base = 1024;
+	if (percent)
+		*percent = false;
+	if (scan_u64(&p, &x))
+		return -1;
+	if (*p == '%' && !p[1] && percent) {
+		*percent = true;
+		*v = x;
+		return x > 100 ? -1 : 0;
+	}
+	n = strlen(p);
+	if (n == 0) {
+		*v = x;
+		return 0;
+	}
+	if (n > 3)
+		return -1;
+	for (i = 0; i <= n; i++)
+		suffix[i] = (char)tolower((unsigned char)p[i]);
+	u = strchr(units, suffix[0]);
+	if (!u || !suffix[0])
+		return -1;
+	power = (int)(u - units) + 1;
+	if (n == 1 || (n == 2 && (suffix[1] == 'b' || suffix[1] == 'i')))
+		base = kb_base;
+	else if (n == 3 && suffix[1] == 'i' && suffix[2] == 'b')
+		base = kb_base == 1024 ? 1000 : 1024;
+	else
+		return -1;
+	while (power--)
+		mult *= base;
+	if (mul_overflows(x, mult))
+		return -1;
+	*v = x * mult;
+	return 0;
+}
+
+int parse_time(const char *s, int64_t unit_ns, int64_t *ns)
+{
+	static const struct {
+		const char *suffix;
+		int64_t ns;
+	} units[] = {
+		{ "ns", 1 }, { "nsec", 1 },
+		{ "us", 1000 }, { "usec", 1000 },
+		{ "ms", 1000000 }, { "msec", 1000000 },
+		{ "s", 1000000000LL }, { "sec", 1000000000LL },
+		{ "m", 60000000000LL }, { "min", 60000000000LL },
+		{ "h", 3600000000000LL }, { "hour", 3600000000000LL },
+		{ "d", 86400000000000LL }, { "day", 86400000000000LL },
+	};
+	const char *p = s;
+	uint64_t x;
+	int64_t mult = unit_ns;
+	size_t i;
+
+	if (scan_u64(&p, &x))
+		return -1;
+	if (*p) {
+		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (!strcasecmp(p, units[i].suffix))
+				break;
+		if (i == sizeof(units) / sizeof(units[0]))
+			return -1;
+		mult = units[i].ns;
+	}
+	if (mult <= 0 || x > (uint64_t)INT64_MAX / (uint64_t)mult)
+		return -1;
+	*ns = (int64_t)x * mult;
+	return 0;
+}

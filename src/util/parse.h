@@ -1,0 +1,38 @@
+/*
+ * parse — values as users write them, with fio's rules.
+ *
+ * Each returns 0, or -1 when the text is not a value of that kind; the
+ * caller, who knows the option's name, words the message.
+ */
+#ifndef NCQSIM_PARSE_H
+#define NCQSIM_PARSE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Integer, decimal or 0x hexadecimal, no suffix. */
+int parse_u64(const char *s, uint64_t *v);
+int parse_i64(const char *s, int64_t *v);
+int parse_double(const char *s, double *v);
+/* 1/0, yes/no, true/false, on/off. */
+int parse_bool(const char *s, bool *v);
+
+/*
+ * A size as fio 3.33 reads it: an integer (or 0x hex) with an optional
+ * suffix k, m, g, t, p (any case, optional trailing b or i) meaning powers
+ * of kb_base, while kib, mib, gib, tib, pib mean powers of the *other* base
+ * (1000 when kb_base is 1024 — fio's code, whatever its HOWTO's list says).
+ * "50%" gives *percent = true and *v = 50 when percent is not NULL.
+ */
+int parse_size(const char *s, unsigned kb_base, uint64_t *v, bool *percent);
+
+/*
+ * A time: a bare number counts in unit_ns nanoseconds; suffixes ns,
+ * us/usec, ms/msec, s/sec, m/min, h/hour, d/day (any case).
+ */
+int parse_time(const char *s, int64_t unit_ns, int64_t *ns);
+
+/* Trim leading and trailing white space in place; returns s. */
+char *parse_trim(char *s);
+
+#endif

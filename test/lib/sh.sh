@@ -1,0 +1,55 @@
+# Helpers for the shell tests: source this, call the checks, end with
+# `finish`. Each failed check prints one line; the exit status is 1 when
+# any failed.
+: "${NCQSIM:?set NCQSIM to the ncqsim binary}"
+: "${TESTDATA:=test/data}"
+failures=0
+checks=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+fail() {
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+
+# run CMD...: runs it, keeping stdout in $tmp/out, stderr in $tmp/err, status in $rc
+run() {
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+# expect_rc N CMD...
+expect_rc() {
+	local want=$1
+	shift
+	checks=$((checks + 1))
+	run "$@"
+	[ "$rc" -eq "$want" ] || fail "'$*' exited $rc, expected $want; stderr: $(head -c 300 "$tmp/err")"
+}
+
+# out_has TEXT / err_has TEXT: a fixed string in the last run's stdout / stderr
+out_has() {
+	checks=$((checks + 1))
+	grep -qF -- "$1" "$tmp/out" || fail "stdout lacks '$1'"
+}
+err_has() {
+	checks=$((checks + 1))
+	grep -qF -- "$1" "$tmp/err" || fail "stderr lacks '$1' (stderr: $(head -c 300 "$tmp/err"))"
+}
+# err_one_line: an error is exactly one line on stderr, starting "ncqsim: "
+err_one_line() {
+	checks=$((checks + 1))
+	local n
+	n=$(wc -l <"$tmp/err")
+	[ "$n" -eq 1 ] && grep -q '^ncqsim: ' "$tmp/err" || fail "expected one 'ncqsim: ' line on stderr, got: $(cat "$tmp/err")"
+}
+
+finish() {
+	if [ "$failures" -gt 0 ]; then
+		echo "$failures of $checks checks failed"
+		exit 1
+	fi
+	echo "$checks checks passed"
+	exit 0
+}

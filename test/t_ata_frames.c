@@ -1,0 +1,255 @@
+/*
+ * ATA frames and commands, table-driven: every field of the FPDMA commands
+ * round-trips through the taskfile and the 20 FIS bytes; libata's one-line
+ * form and hdparm's pass-through CDB match byte for byte.
+ */
+#include "testlib.h"
+#include "ata/cmd.h"
+#include "ata/fis.h"
+#include "ata/sat.h"
+
+static void hex(const uint8_t *b, size_t n, char *out)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sprintf(out + 3 * i, "%02x%s", b[i], i + 1 < n ? " " : "");
+}
+
+static const struct {
+	struct ata_rw rw;
+	const char *fis;	/* the 20 bytes */
+	const char *line;
+} rw_cases[] = {
+	{ { .ncq = true, .tag = 1, .sectors = 704, .lba = 0x50dc13b8, .prio = ATA_PRIO_NORMAL },
+	  "27 80 60 c0 b8 13 dc 40 50 00 00 02 08 00 00 00 00 00 00 00",
+	  "cmd 60/c0:08:b8:13:dc/02:00:50:00:00/40 tag 1 ncq 360448 in" },
+	{ { .ncq = true, .tag = 1, .sectors = 704, .lba = 0x50dc13b8, .prio = ATA_PRIO_HIGH },
+	  "27 80 60 c0 b8 13 dc 40 50 00 00 02 08 80 00 00 00 00 00 00",
+	  "cmd 60/c0:08:b8:13:dc/02:80:50:00:00/40 tag 1 ncq 360448 in" },
+	{ { .ncq = true, .write = true, .tag = 31, .sectors = 65536, .lba = 0xfffffffeffffULL,
+	    .fua = true, .prio = ATA_PRIO_ISOCHRONOUS, .icc = 0x5a, .cdl = 7 },
+	  "27 80 61 00 ff ff fe c0 ff ff ff 00 f8 40 5a 00 07 00 00 00",
+	  "cmd 61/00:f8:ff:ff:fe/00:40:ff:ff:ff/c0 tag 31 ncq 33554432 out" },
+	{ { .ncq = true, .tag = 0, .sectors = 8, .lba = 0 },
+	  "27 80 60 08 00 00 00 40 00 00 00 00 00 00 00 00 00 00 00 00",
+	  "cmd 60/08:00:00:00:00/00:00:00:00:00/40 tag 0 ncq 4096 in" },
+	{ { .ncq = false, .sectors = 8, .lba = 123456789 },
+	  "27 80 25 00 15 cd 5b 40 07 00 00 00 08 00 00 00 00 00 00 00",
+	  "cmd 25/00:08:15:cd:5b/00:00:07:00:00/40 tag 0 dma 4096 in" },
+	{ { .ncq = false, .write = true, .sectors = 65536, .lba = 1, .cdl = 3 },
+	  "27 80 35 03 01 00 00 40 00 00 00 00 00 00 00 00 00 00 00 00",
+	  "cmd 35/03:00:01:00:00/00:00:00:00:00/40 tag 0 dma 33554432 out" },
+	{ { .ncq = false, .write = true, .fua = true, .sectors = 1, .lba = 2 },
+	  "27 80 3d 00 02 00 00 40 00 00 00 00 01 00 00 00 00 00 00 00",
+	  "cmd 3d/00:01:02:00:00/00:00:00:00:00/40 tag 0 dma 512 out" },
+};
+
+static void test_rw_table(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(rw_cases) / sizeof(rw_cases[0]); i++) {
+		struct ata_taskfile tf, back;
+		struct ata_rw rw;
+		uint8_t fis[ATA_FIS_H2D_LEN];
+		char got[80], line[160];
+
+		CHECK_EQ_INT(ata_rw_build(&rw_cases[i].rw, &tf), ATA_OK);
+		CHECK_EQ_INT(ata_h2d_encode(&tf, fis), ATA_OK);
+		hex(fis, sizeof(fis), got);
+		CHECK_EQ_STR(got, rw_cases[i].fis);
+		ata_libata_line(&tf, 0, line, sizeof(line));
+		CHECK_EQ_STR(line, rw_cases[i].line);
+		/* Back: bytes -> taskfile -> fields, each field equal. */
+		CHECK_EQ_INT(ata_h2d_decode(fis, sizeof(fis), &back), ATA_OK);
+		CHECK(back.command == tf.command && back.features == tf.features &&
+		      back.count == tf.count && back.lba == tf.lba && back.device == tf.device &&
+		      back.icc == tf.icc && back.control == tf.control &&
+		      back.auxiliary == tf.auxiliary && back.c_bit == tf.c_bit);
+		CHECK_EQ_INT(ata_rw_parse(&back, &rw), ATA_OK);
+		CHECK_EQ_INT(rw.ncq, rw_cases[i].rw.ncq);
+		CHECK_EQ_INT(rw.write, rw_cases[i].rw.write);
+		CHECK_EQ_INT(rw.tag, rw_cases[i].rw.tag);
+		CHECK_EQ_INT(rw.sectors, rw_cases[i].rw.sectors);
+		CHECK_EQ_U64(rw.lba, rw_cases[i].rw.lba);
+		CHECK_EQ_INT(rw.fua, rw_cases[i].rw.fua);
+		CHECK_EQ_INT(rw.prio, rw_cases[i].rw.prio);
+		CHECK_EQ_INT(rw.icc, rw_cases[i].rw.icc);
+		CHECK_EQ_INT(rw.cdl, rw_cases[i].rw.cdl);
+	}
+}
+
+static int rw_equal(const struct ata_rw *a, const struct ata_rw *b)
+{
+	return a->write == b->write && a->ncq == b->ncq && a->tag == b->tag &&
+		a->sectors == b->sectors && a->lba == b->lba && a->fua == b->fua &&
+		a->prio == b->prio && a->icc == b->icc && a->cdl == b->cdl;
+}
+
+/* Every value of every NCQ field survives the trip through the bytes. */
+static void test_rw_exhaustive(void)
+{
+	unsigned tag, prio, cdl, w, fua;
+	uint64_t lbas[] = { 0, 1, 0xff, 0x100, 0xffffff, 0x1000000, 0xfffffffffff0ULL };
+	uint32_t counts[] = { 1, 8, 255, 256, 65535, 65536 };
+	size_t l, c;
+	unsigned bad = 0;
+
+	for (w = 0; w < 2; w++)
+	for (tag = 0; tag < 32; tag++)
+	for (prio = 0; prio < 3; prio++)
+	for (cdl = 0; cdl < 8; cdl++)
+	for (fua = 0; fua < 2; fua++)
+	for (l = 0; l < sizeof(lbas) / sizeof(lbas[0]); l++)
+	for (c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+		struct ata_rw in = { .ncq = true, .write = w, .tag = (uint8_t)tag,
+			.prio = (enum ata_prio)prio, .cdl = (uint8_t)cdl, .fua = fua,
+			.lba = lbas[l], .sectors = counts[c], .icc = (uint8_t)(tag * 7) }, out;
+		struct ata_taskfile tf;
+		uint8_t fis[ATA_FIS_H2D_LEN];
+
+		if (in.lba + in.sectors > ATA_LBA48_LIMIT)
+			continue;
+		if (ata_rw_build(&in, &tf) || ata_h2d_encode(&tf, fis) ||
+		    ata_h2d_decode(fis, sizeof(fis), &tf) || ata_rw_parse(&tf, &out) ||
+		    !rw_equal(&in, &out))
+			bad++;
+	}
+	CHECK_EQ_INT(bad, 0);
+}
+
+static void test_rw_errors(void)
+{
+	struct ata_taskfile tf;
+	struct ata_rw rw = { .ncq = true, .sectors = 8 };
+
+	rw.tag = 32;
+	CHECK_EQ_INT(ata_rw_build(&rw, &tf), ATA_E_TAG);
+	rw.tag = 0;
+	rw.sectors = 0;
+	CHECK_EQ_INT(ata_rw_build(&rw, &tf), ATA_E_COUNT);
+	rw.sectors = 65537;
+	CHECK_EQ_INT(ata_rw_build(&rw, &tf), ATA_E_COUNT);
+	rw.sectors = 8;
+	rw.lba = ATA_LBA48_LIMIT;
+	CHECK_EQ_INT(ata_rw_build(&rw, &tf), ATA_E_LBA);
+	rw.lba = ATA_LBA48_LIMIT - 4;
+	CHECK_EQ_INT(ata_rw_build(&rw, &tf), ATA_E_LBA);
+	rw.lba = 0;
+	rw.cdl = 8;
+	CHECK_EQ_INT(ata_rw_build(&rw, &tf), ATA_E_CDL);
+	rw.cdl = 0;
+	rw.prio = (enum ata_prio)3;
+	CHECK_EQ_INT(ata_rw_build(&rw, &tf), ATA_E_PRIO);
+	/* Non-NCQ commands carry no PRIO, and there is no FUA read. */
+	rw.ncq = false;
+	rw.prio = ATA_PRIO_HIGH;
+	CHECK_EQ_INT(ata_rw_build(&rw, &tf), ATA_E_PRIO);
+	rw.prio = ATA_PRIO_NORMAL;
+	rw.fua = true;
+	CHECK_EQ_INT(ata_rw_build(&rw, &tf), ATA_E_COMMAND);
+	/* PRIO 11b on the wire is reserved. */
+	memset(&tf, 0, sizeof(tf));
+	tf.command = ATA_CMD_FPDMA_READ;
+	tf.count = 3 << 14;
+	tf.features = 8;
+	CHECK_EQ_INT(ata_rw_parse(&tf, &rw), ATA_E_PRIO);
+	tf.command = ATA_CMD_IDENTIFY;
+	CHECK_EQ_INT(ata_rw_parse(&tf, &rw), ATA_E_COMMAND);
+}
+
+static void test_other_commands(void)
+{
+	struct ata_taskfile tf;
+	uint8_t cdb[ATA_SAT16_LEN], log;
+	uint16_t page, pages;
+	char got[80], line[160];
+
+	/* hdparm's IDENTIFY through SG_IO. */
+	ata_cmd_identify(&tf);
+	CHECK_EQ_INT(ata_sat16_build(&tf, cdb), ATA_OK);
+	hex(cdb, sizeof(cdb), got);
+	CHECK_EQ_STR(got, "85 08 0e 00 00 00 01 00 00 00 00 00 00 40 ec 00");
+	ata_libata_line(&tf, 0, line, sizeof(line));
+	CHECK_EQ_STR(line, "cmd ec/00:01:00:00:00/00:00:00:00:00/40 tag 0 pio 512 in");
+
+	/* An NCQ read with PRIO through SAT: protocol 12, length in FEATURE. */
+	{
+		struct ata_rw rw = { .ncq = true, .tag = 5, .sectors = 8, .lba = 0x1234,
+			.prio = ATA_PRIO_HIGH };
+
+		ata_rw_build(&rw, &tf);
+		CHECK_EQ_INT(ata_sat16_build(&tf, cdb), ATA_OK);
+		hex(cdb, sizeof(cdb), got);
+		CHECK_EQ_STR(got, "85 19 0d 00 08 80 28 00 34 00 12 00 00 40 60 00");
+	}
+
+	CHECK_EQ_INT(ata_cmd_read_log(&tf, false, 0x30, 0x08, 1), ATA_OK);
+	CHECK_EQ_INT(tf.command, ATA_CMD_READ_LOG_EXT);
+	CHECK_EQ_U64(tf.lba, 0x0830);
+	CHECK_EQ_INT(ata_cmd_read_log_parse(&tf, &log, &page, &pages), ATA_OK);
+	CHECK_EQ_INT(log, 0x30);
+	CHECK_EQ_INT(page, 8);
+	CHECK_EQ_INT(pages, 1);
+	CHECK_EQ_INT(ata_cmd_read_log(&tf, true, 0x30, 0x1234, 2), ATA_OK);
+	CHECK_EQ_INT(tf.command, ATA_CMD_READ_LOG_DMA_EXT);
+	CHECK_EQ_INT(ata_cmd_read_log_parse(&tf, &log, &page, &pages), ATA_OK);
+	CHECK_EQ_INT(page, 0x1234);
+	CHECK_EQ_INT(ata_cmd_read_log(&tf, false, 0x30, 0, 0), ATA_E_COUNT);
+
+	ata_cmd_set_features(&tf, ATA_SF_WRITE_CACHE_OFF, 0);
+	CHECK_EQ_INT(tf.command, ATA_CMD_SET_FEATURES);
+	CHECK_EQ_INT(tf.features, 0x82);
+	ata_libata_line(&tf, 3, line, sizeof(line));
+	CHECK_EQ_STR(line, "cmd ef/82:00:00:00:00/00:00:00:00:00/40 tag 3 nodata");
+}
+
+static void test_fis_codecs(void)
+{
+	struct ata_sdb s = { .status = 0x40, .error = 0, .sactive = 0x80000005,
+		.interrupt = true }, s2;
+	struct ata_d2h d = { .status = 0x51, .error = 0x04, .lba = 0xabcdef012345ULL,
+		.device = 0x40, .count = 0x1234, .interrupt = true, .pm_port = 3 }, d2;
+	struct ata_taskfile tf = { .command = 0x60 };
+	uint8_t b[ATA_FIS_D2H_LEN];
+	char got[80];
+
+	CHECK_EQ_INT(ata_sdb_encode(&s, b), ATA_OK);
+	hex(b, ATA_FIS_SDB_LEN, got);
+	CHECK_EQ_STR(got, "a1 40 40 00 05 00 00 80");
+	CHECK_EQ_INT(ata_sdb_decode(b, ATA_FIS_SDB_LEN, &s2), ATA_OK);
+	CHECK_EQ_U64(s2.sactive, 0x80000005);
+	CHECK(s2.interrupt && !s2.notification);
+	/* Status bits 7 and 3 do not travel in an SDB FIS. */
+	s.status = 0xff;
+	ata_sdb_encode(&s, b);
+	CHECK_EQ_INT(b[2], 0x77);
+	CHECK_EQ_INT(ata_sdb_decode(b, 7, &s2), ATA_E_LENGTH);
+	b[0] = 0x27;
+	CHECK_EQ_INT(ata_sdb_decode(b, 8, &s2), ATA_E_FIS_TYPE);
+
+	CHECK_EQ_INT(ata_d2h_encode(&d, b), ATA_OK);
+	CHECK_EQ_INT(ata_d2h_decode(b, sizeof(b), &d2), ATA_OK);
+	CHECK(d2.status == d.status && d2.error == d.error && d2.lba == d.lba &&
+	      d2.device == d.device && d2.count == d.count && d2.interrupt == d.interrupt &&
+	      d2.pm_port == d.pm_port);
+	CHECK_EQ_INT(b[0], 0x34);
+	CHECK_EQ_INT(b[1], 0x43);
+
+	CHECK_EQ_INT(ata_h2d_decode(b, 20, &tf), ATA_E_FIS_TYPE);
+	CHECK_EQ_INT(ata_h2d_decode(b, 19, &tf), ATA_E_LENGTH);
+	tf.pm_port = 16;
+	CHECK_EQ_INT(ata_h2d_encode(&tf, b), ATA_E_PORT);
+	CHECK(ata_strerror(ATA_E_TAG) && strcmp(ata_strerror(ATA_E_TAG), "unknown error"));
+}
+
+int main(void)
+{
+	test_rw_table();
+	test_rw_exhaustive();
+	test_rw_errors();
+	test_other_commands();
+	test_fis_codecs();
+	return test_done();
+}

@@ -1,0 +1,215 @@
+/*
+ * Values as users write them (fio's size and time rules), the option
+ * table setter with its messages, and the JSON writer's layout.
+ */
+#include "testlib.h"
+#include "util/json.h"
+#include "util/opt.h"
+#include "util/parse.h"
+
+#include <stdlib.h>
+
+static void test_sizes(void)
+{
+	static const struct {
+		const char *s;
+		unsigned kb_base;
+		uint64_t v;
+	} ok[] = {
+		{ "4096", 1024, 4096 }, { "4k", 1024, 4096 }, { "4K", 1024, 4096 },
+		{ "4kb", 1024, 4096 }, { "4KB", 1024, 4096 }, { "4ki", 1024, 4096 },
+		{ "4kib", 1024, 4000 }, { "4KiB", 1024, 4000 },	/* fio 3.33: the other base */
+		{ "1m", 1024, 1048576 }, { "1mib", 1024, 1000000 }, { "2g", 1024, 2147483648ULL },
+		{ "1t", 1024, 1099511627776ULL }, { "1p", 1024, 1125899906842624ULL },
+		{ "4k", 1000, 4000 }, { "4kib", 1000, 4096 }, { "0x1000", 1024, 4096 },
+		{ "0", 1024, 0 },
+	};
+	static const char *bad[] = { "", "4q", "k", "4kk", "4 k", "-4k", "4.5k", "4kbb",
+		"99999999999999999999", "16777216t", "0x", "4%" };
+	uint64_t v;
+	bool pct;
+	size_t i;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		CHECK_MSG(parse_size(ok[i].s, ok[i].kb_base, &v, NULL) == 0, "'%s' rejected", ok[i].s);
+		CHECK_MSG(v == ok[i].v, "'%s' (kb_base %u) = %llu, expected %llu", ok[i].s,
+			  ok[i].kb_base, (unsigned long long)v, (unsigned long long)ok[i].v);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK_MSG(parse_size(bad[i], 1024, &v, NULL) != 0, "'%s' accepted", bad[i]);
+	CHECK(parse_size("50%", 1024, &v, &pct) == 0 && pct && v == 50);
+	CHECK(parse_size("150%", 1024, &v, &pct) != 0);
+}
+
+static void test_times(void)
+{
+	static const struct {
+		const char *s;
+		int64_t unit, ns;
+	} ok[] = {
+		{ "5", 1000000000, 5000000000LL }, { "500ms", 1000000000, 500000000 },
+		{ "2m", 1000000000, 120000000000LL }, { "1h", 1000000000, 3600000000000LL },
+		{ "10", 1000, 10000 },		/* thinktime: microseconds */
+		{ "10ms", 1000, 10000000 }, { "3us", 1, 3000 }, { "7ns", 1000, 7 },
+		{ "1d", 1, 86400000000000LL }, { "2s", 1000000, 2000000000 }, { "2sec", 1, 2000000000 },
+		{ "250usec", 1, 250000 }, { "1min", 1, 60000000000LL },
+	};
+	static const char *bad[] = { "", "5x", "ms", "1.5s", "-1", "5 s", "99999999999999999999",
+		"200000d" };
+	int64_t ns;
+	size_t i;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		CHECK_MSG(parse_time(ok[i].s, ok[i].unit, &ns) == 0, "'%s' rejected", ok[i].s);
+		CHECK_MSG(ns == ok[i].ns, "'%s' = %lld ns, expected %lld", ok[i].s,
+			  (long long)ns, (long long)ok[i].ns);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK_MSG(parse_time(bad[i], 1000000000, &ns) != 0, "'%s' accepted", bad[i]);
+}
+
+static void test_scalars(void)
+{
+	uint64_t u;
+	int64_t i;
+	double d;
+	bool b;
+
+	CHECK(parse_u64("18446744073709551615", &u) == 0 && u == UINT64_MAX);
+	CHECK(parse_u64("18446744073709551616", &u) != 0);
+	CHECK(parse_u64("12a", &u) != 0);
+	CHECK(parse_i64("-9223372036854775808", &i) == 0 && i == INT64_MIN);
+	CHECK(parse_i64("9223372036854775808", &i) != 0);
+	CHECK(parse_double("0.25", &d) == 0 && d == 0.25);
+	CHECK(parse_double("nan", &d) != 0);
+	CHECK(parse_double("1e999", &d) != 0);
+	CHECK(parse_double("", &d) != 0);
+	CHECK(parse_bool("on", &b) == 0 && b);
+	CHECK(parse_bool("No", &b) == 0 && !b);
+	CHECK(parse_bool("2", &b) != 0);
+}
+
+struct conf {
+	bool flag;
+	int64_t depth;
+	unsigned qd;
+	uint64_t bs;
+	int64_t expire;
+	double ratio;
+	int mode;
+	char name[8];
+};
+
+static const struct opt_choice modes[] = {
+	{ "fifo", 1, "first come" }, { "satf", 2, "shortest access time first" }, { NULL, 0, NULL },
+};
+
+static const struct opt_def table[] = {
+	{ .name = "flag", .type = OPT_FLAG, .offset = offsetof(struct conf, flag), .def = "0" },
+	{ .name = "depth", .type = OPT_INT, .offset = offsetof(struct conf, depth), .def = "1",
+	  .min = 1, .max = 32 },
+	{ .name = "qd", .type = OPT_UINT, .offset = offsetof(struct conf, qd), .def = "32",
+	  .flags = OPT_F_READONLY },
+	{ .name = "bs", .type = OPT_SIZE, .offset = offsetof(struct conf, bs), .def = "4k",
+	  .alias = "blocksize" },
+	{ .name = "expire", .type = OPT_TIME, .offset = offsetof(struct conf, expire),
+	  .def = "500", .time_unit = 1000000, .min = 0, .max = 3600000000000LL },
+	{ .name = "ratio", .type = OPT_DOUBLE, .offset = offsetof(struct conf, ratio), .def = "0.5",
+	  .dmin = 0, .dmax = 1 },
+	{ .name = "mode", .type = OPT_ENUM, .offset = offsetof(struct conf, mode), .def = "satf",
+	  .choices = modes },
+	{ .name = "name", .type = OPT_STRING, .offset = offsetof(struct conf, name),
+	  .size = sizeof(((struct conf *)0)->name), .def = "x" },
+	OPT_END,
+};
+
+static void test_opt_table(void)
+{
+	struct conf c;
+	struct err e;
+	char buf[64];
+
+	CHECK_EQ_INT(opt_defaults(table, &c, "option", &e), 0);
+	CHECK_EQ_INT(c.depth, 1);
+	CHECK_EQ_INT(c.qd, 32);
+	CHECK_EQ_U64(c.bs, 4096);
+	CHECK_EQ_INT(c.expire, 500000000);
+	CHECK_EQ_INT(c.mode, 2);
+	CHECK_EQ_STR(c.name, "x");
+
+	CHECK_EQ_INT(opt_set(opt_find(table, "flag"), &c, NULL, "option", 1024, &e), 0);
+	CHECK(c.flag);
+	CHECK(opt_find(table, "blocksize") == opt_find(table, "bs"));
+	CHECK(opt_find(table, "nope") == NULL);
+
+	CHECK(opt_set(opt_find(table, "bs"), &c, "4q", "option", 1024, &e) != 0);
+	CHECK_EQ_STR(e.msg, "option 'bs': expected a size such as 4k, got '4q'");
+	CHECK(opt_set(opt_find(table, "depth"), &c, "33", "option", 1024, &e) != 0);
+	CHECK_EQ_STR(e.msg, "option 'depth': expected an integer 1..32, got '33'");
+	CHECK(opt_set(opt_find(table, "qd"), &c, "4", "knob", 1024, &e) != 0);
+	CHECK_EQ_STR(e.msg, "knob 'qd' is read-only");
+	CHECK(opt_set(opt_find(table, "mode"), &c, "rr", "key", 1024, &e) != 0);
+	CHECK_EQ_STR(e.msg, "key 'mode': expected one of fifo, satf, got 'rr'");
+	CHECK(opt_set(opt_find(table, "ratio"), &c, "1.5", "option", 1024, &e) != 0);
+	CHECK(opt_set(opt_find(table, "name"), &c, "too long!", "option", 1024, &e) != 0);
+	CHECK(opt_set(opt_find(table, "depth"), &c, NULL, "option", 1024, &e) != 0);
+	CHECK_EQ_STR(e.msg, "option 'depth' needs a value");
+	CHECK(opt_set(opt_find(table, "expire"), &c, "2h", "knob", 1024, &e) != 0);
+
+	CHECK_EQ_INT(opt_set(opt_find(table, "expire"), &c, "10s", "knob", 1024, &e), 0);
+	opt_format(opt_find(table, "expire"), &c, buf, sizeof(buf));
+	CHECK_EQ_STR(buf, "10s");
+	opt_format(opt_find(table, "mode"), &c, buf, sizeof(buf));
+	CHECK_EQ_STR(buf, "satf");
+	opt_format_time(2500000, buf, sizeof(buf));
+	CHECK_EQ_STR(buf, "2500us");
+}
+
+static void test_json_writer(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct json_writer w;
+
+	json_writer_init(&w, f);
+	json_object_begin(&w, NULL);
+	json_string(&w, "fio version", "ncqsim-0.1");
+	json_string(&w, "bs", "4k\"\n");
+	json_int(&w, "groupid", -1);
+	json_double(&w, "iops", 1.5);
+	json_double(&w, "bad", 0.0 / 0.0);
+	json_object_end(&w);
+	json_writer_finish(&w);
+	fclose(f);
+	CHECK_EQ_STR(text, "{\n  \"fio version\" : \"ncqsim-0.1\",\n  \"bs\" : \"4k\\\"\\n\",\n"
+		     "  \"groupid\" : -1,\n  \"iops\" : 1.500000,\n  \"bad\" : null\n}\n");
+	free(text);
+
+	text = NULL;
+	f = open_memstream(&text, &len);
+	json_writer_init(&w, f);
+	json_object_begin(&w, NULL);
+	json_string(&w, "a", "x");
+	json_object_begin(&w, "empty");
+	json_object_end(&w);
+	json_array_begin(&w, "list");
+	json_uint(&w, NULL, 1);
+	json_bool(&w, NULL, true);
+	json_array_end(&w);
+	json_object_end(&w);
+	json_writer_finish(&w);
+	fclose(f);
+	CHECK_EQ_STR(text, "{\n  \"a\" : \"x\",\n  \"empty\" : {},\n  \"list\" : [\n    1,\n    true\n  ]\n}\n");
+	free(text);
+}
+
+int main(void)
+{
+	test_sizes();
+	test_times();
+	test_scalars();
+	test_opt_table();
+	test_json_writer();
+	return test_done();
+}

@@ -15,7 +15,7 @@ WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 ifeq ($(WERROR),1)
 WARN    += -Werror
 endif
-CPPFLAGS += -Isrc -Itest/lib -D_GNU_SOURCE
+CPPFLAGS += -Isrc -Itest/lib -Ibuild/gen -D_GNU_SOURCE
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -MMD -MP
 LDLIBS  := -lm -lpthread
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -45,8 +45,16 @@ endef
 $(eval $(call tree,$(B),))
 $(eval $(call tree,$(BS),$(SAN)))
 
-LIB_OBJ    = $(LIB_SRC:%.c=$(1)/%.o)
 lib_objs   = $(patsubst %.c,$(1)/%.o,$(LIB_SRC))
+
+# Built-in drive models: drives/NAME.drive, compiled in as C strings.
+DRIVE_FILES := $(sort $(wildcard drives/*.drive))
+DRIVE_INCS  := $(DRIVE_FILES:drives/%.drive=build/gen/%.inc)
+build/gen/%.inc: drives/%.drive
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q)sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@
+$(B)/src/disk/model.o $(BS)/src/disk/model.o: $(DRIVE_INCS)
 
 $(B)/libncqsim.a: $(call lib_objs,$(B))
 	@$(if $(Q),echo "  AR      $@")
@@ -92,7 +100,7 @@ run: ncqsim
 			--vary device/ncq_prio_enable=0,1 --repeat 8 --plot seed.svg; \
 	else echo "make run: not yet — the seed experiment (examples/seed.fio) does not exist yet"; fi
 
-$(B)/bench/%: $(B)/bench/%.o $(B)/libncqsim.a
+$(B)/bench/%: $(B)/bench/%.o $(TEST_LIB:%.c=$(B)/%.o) $(B)/libncqsim.a
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
 BENCHES := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
@@ -100,7 +108,7 @@ bench: ncqsim $(BENCHES)
 	@bench/run-bench $(B)/bench ./ncqsim
 
 FUZZ_SRC := $(sort $(wildcard test/fuzz/fuzz_*.c))
-fuzz:
+fuzz: $(DRIVE_INCS)
 	@mkdir -p build/fuzz
 	@for f in $(FUZZ_SRC); do n=$$(basename $$f .c); \
 		echo "  FUZZ    build/fuzz/$$n"; \

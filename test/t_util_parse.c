@@ -53,9 +53,10 @@ static void test_times(void)
 		{ "10ms", 1000, 10000000 }, { "3us", 1, 3000 }, { "7ns", 1000, 7 },
 		{ "1d", 1, 86400000000000LL }, { "2s", 1000000, 2000000000 }, { "2sec", 1, 2000000000 },
 		{ "250usec", 1, 250000 }, { "1min", 1, 60000000000LL },
+		{ "0.23ms", 1, 230000 }, { "1.5s", 1000, 1500000000 }, { "2.5", 1000000, 2500000 },
 	};
-	static const char *bad[] = { "", "5x", "ms", "1.5s", "-1", "5 s", "99999999999999999999",
-		"200000d" };
+	static const char *bad[] = { "", "5x", "ms", "1.5ns", "-1", "5 s", "99999999999999999999",
+		"200000d", "1.", ".5s", "1.0000000001s" };
 	int64_t ns;
 	size_t i;
 
@@ -162,7 +163,15 @@ static void test_opt_table(void)
 	opt_format(opt_find(table, "mode"), &c, buf, sizeof(buf));
 	CHECK_EQ_STR(buf, "satf");
 	opt_format_time(2500000, buf, sizeof(buf));
-	CHECK_EQ_STR(buf, "2500us");
+	CHECK_EQ_STR(buf, "2.5ms");
+	opt_format_time(230000, buf, sizeof(buf));
+	CHECK_EQ_STR(buf, "230us");
+	opt_format_time(10000000000LL, buf, sizeof(buf));
+	CHECK_EQ_STR(buf, "10s");
+	opt_format_time(1500, buf, sizeof(buf));
+	CHECK_EQ_STR(buf, "1.5us");
+	opt_format(opt_find(table, "bs"), &c, buf, sizeof(buf));
+	CHECK_EQ_STR(buf, "4k");
 }
 
 static void test_json_writer(void)

@@ -36,22 +36,45 @@ void opt_format_time(int64_t ns, char *buf, size_t len)
 		const char *suffix;
 		int64_t ns;
 	} units[] = {
-		{ "h", 3600000000000LL }, { "m", 60000000000LL }, { "s", 1000000000LL },
-		{ "ms", 1000000 }, { "us", 1000 },
+		{ "s", 1000000000LL }, { "ms", 1000000 }, { "us", 1000 }, { "ns", 1 },
 	};
 	size_t i;
+	int64_t mag = ns < 0 ? -ns : ns;
 
 	if (ns == 0) {
 		snprintf(buf, len, "0");
 		return;
 	}
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (ns % units[i].ns == 0) {
-			snprintf(buf, len, "%" PRId64 "%s", ns / units[i].ns, units[i].suffix);
-			return;
-		}
+	/* The largest unit not above the value, with as many decimals as needed. */
+	for (i = 0; i < sizeof(units) / sizeof(units[0]) - 1 && mag < units[i].ns; i++)
+		;
+	if (ns % units[i].ns == 0) {
+		snprintf(buf, len, "%" PRId64 "%s", ns / units[i].ns, units[i].suffix);
+	} else {
+		char num[48];
+		size_t n;
+
+		snprintf(num, sizeof(num), "%.9f", (double)ns / (double)units[i].ns);
+		n = strlen(num);
+		while (n > 0 && num[n - 1] == '0')
+			num[--n] = '\0';
+		snprintf(buf, len, "%s%s", num, units[i].suffix);
 	}
-	snprintf(buf, len, "%" PRId64 "ns", ns);
+}
+
+static void format_size(uint64_t v, char *buf, size_t len)
+{
+	static const char suffix[] = "kmgtp";
+	int i = -1;
+
+	while (v && v % 1024 == 0 && i < 4) {
+		v /= 1024;
+		i++;
+	}
+	if (i < 0)
+		snprintf(buf, len, "%" PRIu64, v);
+	else
+		snprintf(buf, len, "%" PRIu64 "%c", v, suffix[i]);
 }
 
 void opt_expectation(const struct opt_def *o, char *buf, size_t len)
@@ -232,7 +255,7 @@ void opt_format(const struct opt_def *o, const void *base, char *buf, size_t len
 		snprintf(buf, len, "%u", *(const unsigned *)p);
 		return;
 	case OPT_SIZE:
-		snprintf(buf, len, "%" PRIu64, *(const uint64_t *)p);
+		format_size(*(const uint64_t *)p, buf, len);
 		return;
 	case OPT_TIME:
 		opt_format_time(*(const int64_t *)p, buf, len);

@@ -179,12 +179,24 @@ int parse_time(const char *s, int64_t unit_ns, int64_t *ns)
 		{ "d", 86400000000000LL }, { "day", 86400000000000LL },
 	};
 	const char *p = s;
-	uint64_t x;
+	uint64_t x, frac = 0, frac_scale = 1;
 	int64_t mult = unit_ns;
 	size_t i;
 
 	if (scan_u64(&p, &x))
 		return -1;
+	if (*p == '.') {
+		/* A decimal fraction, e.g. "0.23ms": up to 9 digits. */
+		p++;
+		if (!isdigit((unsigned char)*p))
+			return -1;
+		while (isdigit((unsigned char)*p)) {
+			if (frac_scale >= 1000000000ULL)
+				return -1;
+			frac = frac * 10 + (uint64_t)(*p++ - '0');
+			frac_scale *= 10;
+		}
+	}
 	if (*p) {
 		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 			if (!strcasecmp(p, units[i].suffix))
@@ -196,5 +208,15 @@ int parse_time(const char *s, int64_t unit_ns, int64_t *ns)
 	if (mult <= 0 || x > (uint64_t)INT64_MAX / (uint64_t)mult)
 		return -1;
 	*ns = (int64_t)x * mult;
+	if (frac) {
+		/* The fraction must come out as a whole number of nanoseconds. */
+		unsigned __int128 f = (unsigned __int128)frac * (uint64_t)mult;
+
+		if (f % frac_scale)
+			return -1;
+		if ((uint64_t)(f / frac_scale) > (uint64_t)(INT64_MAX - *ns))
+			return -1;
+		*ns += (int64_t)(f / frac_scale);
+	}
 	return 0;
 }

@@ -28,7 +28,9 @@ int parse_size(const char *s, unsigned kb_base, uint64_t *v, bool *percent);
 
 /*
  * A time: a bare number counts in unit_ns nanoseconds; suffixes ns,
- * us/usec, ms/msec, s/sec, m/min, h/hour, d/day (any case).
+ * us/usec, ms/msec, s/sec, m/min, h/hour, d/day (any case). A decimal
+ * fraction is allowed ("0.23ms", "1.5s") when it is a whole number of
+ * nanoseconds.
  */
 int parse_time(const char *s, int64_t unit_ns, int64_t *ns);
 

@@ -1,0 +1,119 @@
+/*
+ * ncqsim drives [NAME|FILE] — the built-in drive models and their parameters.
+ */
+#include "cmd.h"
+#include "cli.h"
+
+#include "disk/layout.h"
+#include "disk/mech.h"
+#include "disk/model.h"
+
+#include <getopt.h>
+#include <string.h>
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: ncqsim drives                 list the built-in drive models\n"
+		"       ncqsim drives NAME|FILE       every parameter with its unit and source\n"
+		"       ncqsim drives NAME --file     the model as a model file (edit and use\n"
+		"                                     with --drive FILE)\n"
+		"\n"
+		"A model file has one 'key = value' per line; '#' starts a comment, and a\n"
+		"comment after a value is that value's source. Every key must be given.\n"
+		"See docs/DRIVES.md for the meaning of each key.\n");
+}
+
+static void show(const struct disk_model *m)
+{
+	const struct opt_def *o;
+	struct disk_layout l;
+	struct disk_mech mc;
+	struct err e;
+
+	printf("%s: %s\n\n", m->name, m->description);
+	printf("%-22s %-24s %-8s %s\n", "key", "value", "unit", "source");
+	for (o = disk_model_options(); o->name; o++) {
+		char value[128];
+
+		opt_format(o, m, value, sizeof(value));
+		printf("%-22s %-24s %-8s %s\n", o->name, value, o->unit ? o->unit : "",
+		       disk_model_source(m, o));
+	}
+	if (disk_layout_build(&l, m, &e) || disk_mech_init(&mc, &l, m, &e))
+		return;
+	printf("\nderived geometry and mechanics:\n");
+	printf("  revolution           %.4f ms (average rotational latency %.4f ms)\n",
+	       l.rev_ns / 1e6, l.rev_ns / 2e6);
+	printf("  cylinders            %u over %u zones, %u surfaces\n", l.cylinders, l.nzones,
+	       l.heads);
+	printf("  sectors per track    %u (OD) .. %u (ID) physical sectors of %u bytes\n",
+	       l.zone[0].spt, l.zone[l.nzones - 1].spt, m->physical_sector_size);
+	printf("  track skew           head switch %u sectors, cylinder switch %u sectors (OD)\n",
+	       l.zone[0].head_skew, l.zone[0].cyl_skew);
+	printf("  seek curve, read     %.4f + %.6f*sqrt(d) ms up to d = %.0f, then %.4f + "
+	       "%.3e*d ms\n", mc.read.a / 1e6, mc.read.b / 1e6, mc.read.d0, mc.read.c / 1e6,
+	       mc.read.e / 1e6);
+	printf("  seek curve, write    %.4f + %.6f*sqrt(d) ms up to d = %.0f, then %.4f + "
+	       "%.3e*d ms\n", mc.write.a / 1e6, mc.write.b / 1e6, mc.write.d0, mc.write.c / 1e6,
+	       mc.write.e / 1e6);
+}
+
+int cmd_drives(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "file", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool as_file = false;
+	struct disk_model m;
+	struct err e;
+	unsigned i;
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			as_file = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			cli_error("drives: unknown option '%s' (see 'ncqsim drives --help')",
+				  argv[optind - 1]);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind == argc) {
+		if (as_file) {
+			cli_error("drives: --file needs a drive NAME or FILE");
+			return EXIT_BAD_INPUT;
+		}
+		for (i = 0; i < disk_model_builtin_count(); i++) {
+			if (disk_model_parse(disk_model_builtin_text(i), disk_model_builtin_name(i),
+					     &m, &e)) {
+				cli_error("%s", e.msg);
+				return EXIT_RUN_FAILED;
+			}
+			printf("%-12s %s\n", m.name, m.description);
+		}
+		return 0;
+	}
+	if (optind != argc - 1) {
+		cli_error("drives: expected one drive NAME or FILE, got %d arguments", argc - optind);
+		return EXIT_BAD_INPUT;
+	}
+	if (disk_model_load(argv[optind], &m, &e)) {
+		cli_error("%s", e.msg);
+		return EXIT_BAD_INPUT;
+	}
+	if (as_file)
+		disk_model_write(&m, stdout);
+	else
+		show(&m);
+	return 0;
+}

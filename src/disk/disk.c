@@ -1,0 +1,615 @@
+#include "disk/disk.h"
+
+#include "ata/cmd.h"
+#include "ata/fis.h"
+#include "ata/identify.h"
+#include "ata/log.h"
+#include "disk/cache.h"
+#include "disk/layout.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_LOG_PAGES 16
+
+struct slot_ref {
+	struct disk *d;
+	unsigned slot;
+};
+
+struct disk {
+	struct sim *sim;
+	struct disk_model model;
+	struct disk_layout layout;
+	struct disk_mech mech;
+	struct fwq_rules rules;
+	struct disk_cache cache;
+	const struct disk_host_ops *ops;
+	void *host;
+
+	struct disk_head head;
+	struct fwq_cmd slot[FWQ_SLOTS];
+	struct slot_ref ref[FWQ_SLOTS];
+	uint64_t waiting;		/* slots waiting for the actuator */
+	uint32_t tags_in_use;		/* NCQ tags the host has outstanding */
+	bool nonqueued_busy;		/* a non-queued command is outstanding */
+
+	/* Write-cache destages: a ring, oldest first. */
+	struct fwq_cmd *destage;
+	unsigned destage_cap, destage_head, destage_count;
+
+	/* The actuator. */
+	bool busy;
+	struct fwq_cmd current;
+	bool idle_after_read;		/* idle since a media read: reading ahead */
+	int64_t read_end;
+
+	/* Completions batched into one SDB per instant. */
+	uint32_t sdb_done, sdb_failed;
+	bool sdb_scheduled;
+
+	/* The response to a non-queued command, sent after the overhead. */
+	uint8_t resp_fis[ATA_FIS_D2H_LEN];
+	uint8_t resp_data[MAX_LOG_PAGES * ATA_LOG_PAGE_BYTES];
+	size_t resp_len;
+
+	bool write_cache, read_ahead;
+	uint8_t ncq_error_log[ATA_LOG_PAGE_BYTES];
+	struct disk_stats stats;
+	disk_pick_fn pick_fn;
+	void *pick_ctx;
+	const struct fwq_cmd *cands[FWQ_SLOTS + FWQ_DESTAGE_WINDOW];
+};
+
+static void dispatch(struct disk *d);
+
+/* ---- completions ---- */
+
+static void sdb_flush(struct sim *sim, void *arg)
+{
+	struct disk *d = arg;
+	struct ata_sdb s = { .interrupt = true };
+	uint8_t fis[ATA_FIS_SDB_LEN];
+
+	(void)sim;
+	d->sdb_scheduled = false;
+	if (d->sdb_failed) {
+		/* An NCQ error: ERR in the status, the tag in log 10h. */
+		struct ata_sdb f = { .interrupt = true, .status = ATA_STAT_DRDY | ATA_STAT_ERR,
+			.error = ATA_ERR_IDNF, .sactive = d->sdb_failed };
+
+		d->tags_in_use &= ~d->sdb_failed;
+		d->sdb_failed = 0;
+		ata_sdb_encode(&f, fis);
+		d->ops->sdb(d->host, fis, sizeof(fis));
+	}
+	if (d->sdb_done) {
+		s.status = ATA_STAT_DRDY;
+		s.sactive = d->sdb_done;
+		d->tags_in_use &= ~d->sdb_done;
+		d->sdb_done = 0;
+		ata_sdb_encode(&s, fis);
+		d->ops->sdb(d->host, fis, sizeof(fis));
+	}
+}
+
+static void complete_tag(struct disk *d, unsigned tag, bool failed)
+{
+	if (failed)
+		d->sdb_failed |= 1u << tag;
+	else
+		d->sdb_done |= 1u << tag;
+	if (!d->sdb_scheduled) {
+		d->sdb_scheduled = true;
+		sim_at(d->sim, sim_now(d->sim), sdb_flush, d);
+	}
+}
+
+static void send_response(struct sim *sim, void *arg)
+{
+	struct disk *d = arg;
+
+	(void)sim;
+	d->nonqueued_busy = false;
+	d->ops->d2h(d->host, d->resp_fis, sizeof(d->resp_fis), d->resp_len ? d->resp_data : NULL,
+		    d->resp_len);
+}
+
+/* Answer the non-queued command after `delay`, with status/error and data. */
+static void respond(struct disk *d, int64_t delay, uint8_t status, uint8_t error, size_t data_len)
+{
+	struct ata_d2h r = { .status = status, .error = error, .interrupt = true,
+		.device = ATA_DEVICE_LBA };
+
+	ata_d2h_encode(&r, d->resp_fis);
+	d->resp_len = data_len;
+	d->nonqueued_busy = true;
+	sim_after(d->sim, delay, send_response, d);
+}
+
+static void abort_command(struct disk *d)
+{
+	d->stats.aborted++;
+	respond(d, d->model.command_overhead, ATA_STAT_DRDY | ATA_STAT_ERR, ATA_ERR_ABRT, 0);
+}
+
+/* Cache hits and write-cache fills finish without the actuator. */
+static void front_end_done(struct sim *sim, void *arg)
+{
+	struct slot_ref *ref = arg;
+
+	(void)sim;
+	if (ref->slot == FWQ_NONQUEUED) {
+		struct ata_d2h r = { .status = ATA_STAT_DRDY, .interrupt = true,
+			.device = ATA_DEVICE_LBA };
+
+		ata_d2h_encode(&r, ref->d->resp_fis);
+		ref->d->resp_len = 0;
+		send_response(ref->d->sim, ref->d);
+		return;
+	}
+	complete_tag(ref->d, ref->slot, false);
+}
+
+static int64_t interface_ns(const struct disk *d, uint64_t bytes)
+{
+	return (int64_t)((double)bytes * 1000.0 / d->model.interface_mbs);
+}
+
+static void media_done(struct sim *sim, void *arg)
+{
+	struct disk *d = arg;
+	struct fwq_cmd *c = &d->current;
+
+	(void)sim;
+	d->busy = false;
+	if (c->write) {
+		disk_cache_invalidate(&d->cache, c->lba, c->nlb);
+		d->idle_after_read = false;
+	} else {
+		disk_cache_fill(&d->cache, c->lba, c->nlb);
+		d->idle_after_read = d->read_ahead;
+		d->read_end = sim_now(d->sim);
+	}
+	if (c->destage) {
+		d->cache.dirty_bytes -= c->nlb * d->layout.logical_size;
+	} else if (c->tag == FWQ_NONQUEUED) {
+		struct ata_d2h r = { .status = ATA_STAT_DRDY, .interrupt = true,
+			.device = ATA_DEVICE_LBA };
+
+		ata_d2h_encode(&r, d->resp_fis);
+		d->resp_len = 0;
+		send_response(d->sim, d);
+	} else {
+		complete_tag(d, c->tag, false);
+	}
+	dispatch(d);
+}
+
+/* ---- the actuator ---- */
+
+static void read_ahead_stop(struct disk *d)
+{
+	int64_t idle;
+	const struct disk_zone *z;
+	uint64_t sectors;
+
+	if (!d->idle_after_read)
+		return;
+	d->idle_after_read = false;
+	idle = sim_now(d->sim) - d->read_end;
+	if (idle <= 0)
+		return;
+	/* Sectors that passed under the head while idle, at the head's zone rate. */
+	z = &d->layout.zone[disk_layout_zone(&d->layout,
+					     d->current.ps + d->current.nps - 1)];
+	sectors = (uint64_t)((unsigned __int128)idle * z->spt / (uint64_t)d->layout.rev_ns);
+	disk_cache_read_ahead(&d->cache, sectors * d->layout.lpp,
+			      d->model.read_ahead_max / d->layout.logical_size,
+			      d->layout.logical_sectors);
+}
+
+static void dispatch(struct disk *d)
+{
+	unsigned n = 0, i, chosen;
+	uint64_t w = d->waiting;
+	struct fwq_ctx ctx;
+	struct disk_access acc;
+	enum fwq_reason reason;
+	const struct fwq_cmd *c;
+	int64_t now = sim_now(d->sim);
+
+	if (d->busy)
+		return;
+	while (w) {
+		unsigned s = (unsigned)__builtin_ctzll(w);
+
+		w &= w - 1;
+		d->cands[n++] = &d->slot[s];
+	}
+	for (i = 0; i < d->destage_count && i < FWQ_DESTAGE_WINDOW; i++)
+		d->cands[n++] = &d->destage[(d->destage_head + i) % d->destage_cap];
+	if (!n)
+		return;
+	read_ahead_stop(d);
+	ctx.mech = &d->mech;
+	ctx.start = now + d->model.command_overhead;
+	ctx.head = d->head;
+	chosen = n == 1 ? 0 : fwq_pick(&d->rules, &ctx, d->cands, n, now, &reason);
+	if (n == 1)
+		reason = FWQ_PICK_POLICY;
+	c = d->cands[chosen];
+	d->current = *c;
+	if (c->destage) {
+		/* Only the oldest are candidates, so remove by position. */
+		unsigned pos = (unsigned)(c - d->destage), k = (pos + d->destage_cap -
+								d->destage_head) % d->destage_cap;
+
+		for (; k > 0; k--) {
+			unsigned to = (d->destage_head + k) % d->destage_cap;
+			unsigned from = (d->destage_head + k - 1) % d->destage_cap;
+
+			d->destage[to] = d->destage[from];
+		}
+		d->destage_head = (d->destage_head + 1) % d->destage_cap;
+		d->destage_count--;
+		d->stats.destages++;
+	} else {
+		d->waiting &= ~(1ULL << c->tag);
+	}
+	disk_mech_access(&d->mech, &d->head, now, d->current.ps, d->current.nps,
+			 d->current.write, d->current.rmw, &acc);
+	d->busy = true;
+	sim_after(d->sim, acc.total, media_done, d);
+
+	d->stats.picks++;
+	d->stats.picks_aged += reason == FWQ_PICK_AGED;
+	d->stats.picks_prio += reason == FWQ_PICK_PRIO;
+	d->stats.picks_soft_normal += reason == FWQ_PICK_SOFT_NORMAL;
+	if (d->current.write)
+		d->stats.media_writes++;
+	else
+		d->stats.media_reads++;
+	d->stats.busy_ns += acc.total;
+	d->stats.seek_ns += acc.seek;
+	d->stats.rotate_ns += acc.rotate;
+	d->stats.transfer_ns += acc.transfer + acc.extra;
+	d->stats.overhead_ns += acc.overhead;
+	if (d->pick_fn) {
+		struct disk_pick_event ev = { now, &ctx, d->cands, n, chosen, reason, &acc };
+
+		d->pick_fn(d->pick_ctx, &ev);
+	}
+	sim_debug(d->sim, SIM_DBG_DISK, "pick %s%u of %u (%s%s) cyl %u head %u: seek %.3f rot %.3f "
+		  "xfer %.3f ms, done at +%.3f ms",
+		  d->current.destage ? "destage " : "tag ", d->current.destage ? 0 : d->current.tag,
+		  n, d->current.high ? "high, " : "",
+		  reason == FWQ_PICK_AGED ? "aged" : reason == FWQ_PICK_PRIO ? "priority" :
+		  reason == FWQ_PICK_SOFT_NORMAL ? "soft: faster normal" : d->rules.ops->name,
+		  d->current.where.cyl, d->current.where.head, acc.seek / 1e6, acc.rotate / 1e6,
+		  (acc.transfer + acc.extra) / 1e6, acc.total / 1e6);
+}
+
+/* ---- commands ---- */
+
+static void prepare(struct disk *d, struct fwq_cmd *c, const struct ata_rw *rw, unsigned slot,
+		    bool high)
+{
+	const struct disk_layout *l = &d->layout;
+
+	memset(c, 0, sizeof(*c));
+	c->lba = rw->lba;
+	c->nlb = rw->sectors;
+	disk_layout_physical(l, rw->lba, rw->sectors, &c->ps, &c->nps);
+	disk_layout_locate(l, c->ps, &c->where);
+	c->arrival = sim_now(d->sim);
+	c->tag = (uint8_t)slot;
+	c->write = rw->write;
+	c->fua = rw->fua;
+	c->high = high;
+	/* A 512e write that does not cover whole physical sectors reads first. */
+	c->rmw = rw->write && (rw->lba % l->lpp || (rw->lba + rw->sectors) % l->lpp);
+}
+
+/* Try the write cache; true when the write completes from the buffer. */
+static bool write_cached(struct disk *d, const struct fwq_cmd *c)
+{
+	uint64_t bytes = c->nlb * d->layout.logical_size;
+	struct fwq_cmd *ds;
+
+	if (!d->write_cache || c->fua || d->destage_count == d->destage_cap ||
+	    d->cache.dirty_bytes + bytes > d->cache.write_buffer)
+		return false;
+	ds = &d->destage[(d->destage_head + d->destage_count) % d->destage_cap];
+	*ds = *c;
+	ds->destage = true;
+	ds->high = false;
+	ds->tag = (uint8_t)FWQ_SLOTS;
+	d->destage_count++;
+	d->cache.dirty_bytes += bytes;
+	disk_cache_invalidate(&d->cache, c->lba, c->nlb);
+	d->stats.write_cached++;
+	return true;
+}
+
+static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, bool high)
+{
+	struct fwq_cmd *c = &d->slot[slot];
+	int64_t front = d->model.command_overhead +
+		interface_ns(d, (uint64_t)rw->sectors * d->layout.logical_size);
+
+	prepare(d, c, rw, slot, high);
+	if (!rw->write && disk_cache_read_hit(&d->cache, rw->lba, rw->sectors)) {
+		d->stats.cache_hits++;
+		sim_after(d->sim, front, front_end_done, &d->ref[slot]);
+		return;
+	}
+	if (rw->write && write_cached(d, c)) {
+		sim_after(d->sim, front, front_end_done, &d->ref[slot]);
+		dispatch(d);
+		return;
+	}
+	d->waiting |= 1ULL << slot;
+	dispatch(d);
+}
+
+static void ncq_command(struct disk *d, const struct ata_taskfile *tf)
+{
+	struct ata_rw rw;
+
+	if (!d->model.ncq || ata_rw_parse(tf, &rw)) {
+		abort_command(d);
+		return;
+	}
+	SIM_ASSERT(rw.tag < d->model.queue_depth, "host used NCQ tag %u; the drive's queue "
+		   "depth is %u", rw.tag, d->model.queue_depth);
+	SIM_ASSERT(!(d->tags_in_use & (1u << rw.tag)) && !(d->sdb_done & (1u << rw.tag)),
+		   "host reused NCQ tag %u while it is outstanding", rw.tag);
+	SIM_ASSERT(!d->nonqueued_busy, "host queued tag %u while a non-queued command is "
+		   "outstanding", rw.tag);
+	d->tags_in_use |= 1u << rw.tag;
+	if (rw.lba + rw.sectors > d->layout.logical_sectors) {
+		struct ata_ncq_error err = { .tag = rw.tag, .status = ATA_STAT_DRDY | ATA_STAT_ERR,
+			.error = ATA_ERR_IDNF, .lba = rw.lba, .count = tf->features,
+			.device = tf->device };
+
+		d->stats.errors++;
+		ata_ncq_error_build(&err, d->ncq_error_log);
+		complete_tag(d, rw.tag, true);
+		return;
+	}
+	queue_rw(d, &rw, rw.tag, rw.prio == ATA_PRIO_HIGH);
+}
+
+static void dma_command(struct disk *d, const struct ata_taskfile *tf)
+{
+	struct ata_rw rw;
+
+	if (ata_rw_parse(tf, &rw)) {
+		abort_command(d);
+		return;
+	}
+	if (rw.lba + rw.sectors > d->layout.logical_sectors) {
+		d->stats.errors++;
+		respond(d, d->model.command_overhead, ATA_STAT_DRDY | ATA_STAT_ERR, ATA_ERR_IDNF, 0);
+		return;
+	}
+	d->nonqueued_busy = true;
+	queue_rw(d, &rw, FWQ_NONQUEUED, false);
+}
+
+static void identify_command(struct disk *d)
+{
+	const struct disk_model *m = &d->model;
+	struct ata_identify id;
+
+	memset(&id, 0, sizeof(id));
+	snprintf(id.model, sizeof(id.model), "%s", m->model);
+	snprintf(id.serial, sizeof(id.serial), "%s", m->serial);
+	snprintf(id.firmware, sizeof(id.firmware), "%s", m->firmware);
+	id.sectors = (uint64_t)m->sectors;
+	id.lba48 = true;
+	id.logical_sector_size = m->logical_sector_size;
+	id.physical_sector_size = m->physical_sector_size;
+	id.ncq = m->ncq;
+	id.queue_depth = m->queue_depth;
+	id.ncq_prio = m->ncq_prio;
+	id.rotation_rpm = (uint16_t)m->rpm;
+	id.sata_speeds = (uint8_t)((1u << m->sata_gen) - 1);
+	id.write_cache = true;
+	id.write_cache_enabled = d->write_cache;
+	id.read_ahead = true;
+	id.read_ahead_enabled = d->read_ahead;
+	id.read_log_dma = true;
+	ata_identify_build(&id, d->resp_data);
+	respond(d, m->command_overhead, ATA_STAT_DRDY, 0, ATA_ID_BYTES);
+}
+
+/* Fill one 512-byte page of a log; false when the drive has no such page. */
+static bool log_page(struct disk *d, uint8_t log, uint16_t page, uint8_t *out)
+{
+	static const uint8_t id_pages[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+
+	memset(out, 0, ATA_LOG_PAGE_BYTES);
+	switch (log) {
+	case ATA_LOG_DIRECTORY: {
+		uint16_t pages[256] = { 0 };
+
+		if (page)
+			return false;
+		pages[ATA_LOG_NCQ_ERROR] = 1;
+		if (d->model.id_data_log)
+			pages[ATA_LOG_IDENTIFY_DEVICE] = sizeof(id_pages);
+		ata_gpl_dir_build(out, pages);
+		return true;
+	}
+	case ATA_LOG_NCQ_ERROR:
+		if (page)
+			return false;
+		memcpy(out, d->ncq_error_log, ATA_LOG_PAGE_BYTES);
+		return true;
+	case ATA_LOG_IDENTIFY_DEVICE:
+		if (!d->model.id_data_log || page >= sizeof(id_pages))
+			return false;
+		if (page == ATA_LOG_ID_SUPPORTED) {
+			ata_id_log_supported_build(out, id_pages, sizeof(id_pages));
+		} else if (page == ATA_LOG_ID_SATA_SETTINGS) {
+			ata_id_log_sata_settings_build(out, d->model.ncq_prio_log);
+		} else {
+			out[0] = 0x01;		/* a page with its header and no fields set */
+			out[2] = (uint8_t)page;
+			out[7] = 0x80;
+		}
+		return true;
+	}
+	return false;
+}
+
+static void read_log_command(struct disk *d, const struct ata_taskfile *tf)
+{
+	uint8_t log;
+	uint16_t page, pages, i;
+
+	if (ata_cmd_read_log_parse(tf, &log, &page, &pages) || pages > MAX_LOG_PAGES) {
+		abort_command(d);
+		return;
+	}
+	for (i = 0; i < pages; i++) {
+		if (!log_page(d, log, (uint16_t)(page + i), d->resp_data + i * ATA_LOG_PAGE_BYTES)) {
+			abort_command(d);
+			return;
+		}
+	}
+	respond(d, d->model.command_overhead, ATA_STAT_DRDY, 0, (size_t)pages * ATA_LOG_PAGE_BYTES);
+}
+
+static void set_features_command(struct disk *d, const struct ata_taskfile *tf)
+{
+	switch (tf->features & 0xff) {
+	case ATA_SF_WRITE_CACHE_ON:	d->write_cache = true; break;
+	case ATA_SF_WRITE_CACHE_OFF:	d->write_cache = false; break;
+	case ATA_SF_READ_AHEAD_ON:	d->read_ahead = true; break;
+	case ATA_SF_READ_AHEAD_OFF:	d->read_ahead = false; break;
+	default:
+		abort_command(d);
+		return;
+	}
+	respond(d, d->model.command_overhead, ATA_STAT_DRDY, 0, 0);
+}
+
+void disk_submit(struct disk *d, const uint8_t *fis, size_t len)
+{
+	struct ata_taskfile tf;
+
+	d->stats.commands++;
+	if (ata_h2d_decode(fis, len, &tf) || !tf.c_bit) {
+		abort_command(d);
+		return;
+	}
+	if (ata_is_ncq(tf.command)) {
+		ncq_command(d, &tf);
+		return;
+	}
+	/* Non-queued commands: one at a time, never beside queued ones. */
+	if (d->tags_in_use || d->nonqueued_busy) {
+		abort_command(d);
+		return;
+	}
+	switch (tf.command) {
+	case ATA_CMD_READ_DMA_EXT:
+	case ATA_CMD_WRITE_DMA_EXT:
+	case ATA_CMD_WRITE_DMA_FUA_EXT:
+		dma_command(d, &tf);
+		return;
+	case ATA_CMD_IDENTIFY:
+		identify_command(d);
+		return;
+	case ATA_CMD_READ_LOG_EXT:
+	case ATA_CMD_READ_LOG_DMA_EXT:
+		read_log_command(d, &tf);
+		return;
+	case ATA_CMD_SET_FEATURES:
+		set_features_command(d, &tf);
+		return;
+	default:
+		abort_command(d);
+	}
+}
+
+/* ---- life cycle ---- */
+
+struct disk *disk_new(struct sim *sim, const struct disk_model *m,
+		      const struct disk_host_ops *ops, void *host, struct err *e)
+{
+	struct disk *d = calloc(1, sizeof(*d));
+	unsigned i;
+
+	if (!d) {
+		err_set(e, "out of memory");
+		return NULL;
+	}
+	d->sim = sim;
+	d->model = *m;
+	d->ops = ops;
+	d->host = host;
+	if (disk_layout_build(&d->layout, m, e) || disk_mech_init(&d->mech, &d->layout, m, e)) {
+		free(d);
+		return NULL;
+	}
+	d->rules.ops = fwq_policy_by_model(m->fw_sched);
+	d->rules.prio_policy = m->prio_policy;
+	d->rules.soft_margin = m->prio_soft_margin;
+	d->rules.age_limit = m->age_limit;
+	disk_cache_init(&d->cache, m->cache_segments, m->write_buffer);
+	d->write_cache = m->write_cache;
+	d->read_ahead = m->read_ahead;
+	for (i = 0; i < FWQ_SLOTS; i++) {
+		d->ref[i].d = d;
+		d->ref[i].slot = i;
+	}
+	/* One destage entry per 4 KiB of write buffer, at least one window. */
+	d->destage_cap = (unsigned)(m->write_buffer / 4096);
+	if (d->destage_cap < FWQ_DESTAGE_WINDOW)
+		d->destage_cap = FWQ_DESTAGE_WINDOW;
+	d->destage = calloc(d->destage_cap, sizeof(*d->destage));
+	if (!d->destage) {
+		free(d);
+		err_set(e, "out of memory");
+		return NULL;
+	}
+	return d;
+}
+
+void disk_free(struct disk *d)
+{
+	if (!d)
+		return;
+	free(d->destage);
+	free(d);
+}
+
+const struct disk_stats *disk_get_stats(const struct disk *d)
+{
+	return &d->stats;
+}
+
+const struct disk_model *disk_get_model(const struct disk *d)
+{
+	return &d->model;
+}
+
+const struct disk_layout *disk_get_layout(const struct disk *d)
+{
+	return &d->layout;
+}
+
+const struct disk_mech *disk_get_mech(const struct disk *d)
+{
+	return &d->mech;
+}
+
+void disk_set_pick_observer(struct disk *d, disk_pick_fn fn, void *ctx)
+{
+	d->pick_fn = fn;
+	d->pick_ctx = ctx;
+}

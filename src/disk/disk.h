@@ -1,0 +1,80 @@
+/*
+ * disk — the simulated SATA hard disk. It speaks ATA and nothing else: the
+ * host hands it the 20 bytes of a Register H2D FIS and gets back Set Device
+ * Bits FISes (NCQ completions, several tags at once when they finish at the
+ * same instant) or Register D2H FISes (non-queued commands, with the data of
+ * IDENTIFY DEVICE and READ LOG). The host never reads the drive's
+ * internals; what the drive supports it learns from IDENTIFY and the logs.
+ *
+ * Inside: layout (LBA → zone/cylinder/head/sector), mechanics (seek,
+ * rotation, transfer), the firmware queue and its policy (fwq), the cache.
+ *
+ * Commands:
+ *   READ/WRITE FPDMA QUEUED   queued, PRIO honoured per the model
+ *   READ/WRITE DMA EXT, WRITE DMA FUA EXT   one at a time, no PRIO
+ *   IDENTIFY DEVICE, READ LOG EXT, READ LOG DMA EXT (logs 00h, 10h, 30h)
+ *   SET FEATURES 02h/82h (write cache), AAh/55h (read look-ahead)
+ * Anything else is aborted (status ERR, error ABRT), as is a non-queued
+ * command while queued ones are outstanding. A queued command on a tag that
+ * is in use, or beyond the drive's queue depth, is a host bug: it aborts the
+ * simulation.
+ */
+#ifndef NCQSIM_DISK_H
+#define NCQSIM_DISK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "disk/fwq.h"
+#include "disk/mech.h"
+#include "disk/model.h"
+#include "sim/sim.h"
+#include "util/err.h"
+
+struct disk;
+
+struct disk_host_ops {
+	/* A Set Device Bits FIS (8 bytes). */
+	void (*sdb)(void *host, const uint8_t *fis, size_t len);
+	/*
+	 * A Register D2H FIS (20 bytes) ending a non-queued command, with the
+	 * data a PIO or DMA data-in command returned (NULL, 0 for none).
+	 */
+	void (*d2h)(void *host, const uint8_t *fis, size_t len, const uint8_t *data,
+		    size_t data_len);
+};
+
+struct disk_stats {
+	uint64_t commands;		/* every command received */
+	uint64_t media_reads, media_writes, destages;
+	uint64_t cache_hits, write_cached;
+	uint64_t aborted, errors;
+	uint64_t picks, picks_aged, picks_prio, picks_soft_normal;
+	int64_t busy_ns, seek_ns, rotate_ns, transfer_ns, overhead_ns;
+};
+
+/* One firmware choice, for tests and the debug trace. */
+struct disk_pick_event {
+	int64_t now;
+	const struct fwq_ctx *ctx;
+	const struct fwq_cmd *const *cands;
+	unsigned n, chosen;
+	enum fwq_reason reason;
+	const struct disk_access *acc;
+};
+typedef void (*disk_pick_fn)(void *ctx, const struct disk_pick_event *ev);
+
+struct disk *disk_new(struct sim *sim, const struct disk_model *m,
+		      const struct disk_host_ops *ops, void *host, struct err *e);
+void disk_free(struct disk *d);
+
+/* A command: the 20 bytes of a Register H2D FIS. */
+void disk_submit(struct disk *d, const uint8_t *fis, size_t len);
+
+const struct disk_stats *disk_get_stats(const struct disk *d);
+const struct disk_model *disk_get_model(const struct disk *d);
+const struct disk_layout *disk_get_layout(const struct disk *d);
+const struct disk_mech *disk_get_mech(const struct disk *d);
+void disk_set_pick_observer(struct disk *d, disk_pick_fn fn, void *ctx);
+
+#endif

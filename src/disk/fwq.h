@@ -1,0 +1,89 @@
+/*
+ * fwq — the drive's firmware command queue and the policy that picks the
+ * next command for the actuator.
+ *
+ * Candidates: the tagged NCQ commands (at most queue_depth), a non-queued
+ * command, and the oldest FWQ_DESTAGE_WINDOW write-cache destages. A choice
+ * is one pass over them, O(queue depth), no allocation.
+ *
+ * The rule, in order (docs/DRIVES.md):
+ *   1. Aging: if the oldest candidate has waited age_limit or longer, it
+ *      goes next — whatever its priority or position (WD US 6,145,052).
+ *   2. Priority (when the drive honours PRIO and a high-priority command
+ *      is queued):
+ *        strict  the best high-priority command by the base policy;
+ *        soft    the best high-priority command, unless the best normal one
+ *                positions more than prio_soft_margin faster;
+ *        ignore  no special treatment.
+ *   3. Base policy, an ops table (struct fwq_policy_ops):
+ *        fifo    the oldest;
+ *        satf    least positioning time (seek or head switch + rotational
+ *                latency) from where the head is when the command could
+ *                start — a sector just missed costs a whole revolution.
+ *      Ties go to the older command.
+ */
+#ifndef NCQSIM_DISK_FWQ_H
+#define NCQSIM_DISK_FWQ_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "disk/layout.h"
+#include "disk/mech.h"
+
+#define FWQ_TAGS		32
+#define FWQ_NONQUEUED		32	/* the slot of a non-NCQ command */
+#define FWQ_SLOTS		33
+#define FWQ_DESTAGE_WINDOW	32
+
+struct fwq_cmd {
+	uint64_t lba, nlb;	/* logical */
+	uint64_t ps, nps;	/* physical */
+	struct disk_chs where;	/* first physical sector */
+	int64_t arrival;
+	uint8_t tag;		/* slot index; destages use FWQ_SLOTS + n */
+	bool write, high, fua, destage, rmw;
+};
+
+/* What the choice sees: when the head would be free and where it is. */
+struct fwq_ctx {
+	const struct disk_mech *mech;
+	int64_t start;		/* the time the command could start (after overhead) */
+	struct disk_head head;
+};
+
+struct fwq_policy_ops {
+	const char *name;
+	/* Lower goes first. */
+	int64_t (*cost)(const struct fwq_ctx *ctx, const struct fwq_cmd *c);
+};
+
+const struct fwq_policy_ops *fwq_policy_find(const char *name);
+const struct fwq_policy_ops *fwq_policy_by_model(int fw_sched);
+
+/* Positioning time: seek or head switch, then rotational latency. */
+int64_t fwq_positioning_ns(const struct fwq_ctx *ctx, const struct fwq_cmd *c);
+
+enum fwq_reason {
+	FWQ_PICK_POLICY,	/* by the base policy */
+	FWQ_PICK_PRIO,		/* a high-priority command preferred */
+	FWQ_PICK_SOFT_NORMAL,	/* soft priority: a much faster normal command */
+	FWQ_PICK_AGED,		/* the oldest, past age_limit */
+};
+
+struct fwq_rules {
+	const struct fwq_policy_ops *ops;
+	int prio_policy;	/* enum disk_prio_policy */
+	int64_t soft_margin;
+	int64_t age_limit;
+};
+
+/*
+ * Pick among `n` candidates; returns the index in cands[], and the reason.
+ * n > 0.
+ */
+unsigned fwq_pick(const struct fwq_rules *r, const struct fwq_ctx *ctx,
+		  const struct fwq_cmd *const *cands, unsigned n, int64_t now,
+		  enum fwq_reason *reason);
+
+#endif

@@ -1,0 +1,181 @@
+#include "disk/mech.h"
+
+#include <math.h>
+
+/*
+ * Closed-form continuous average of the two-piece curve under the weight
+ * w(x) = 2 (M − x) / M² on [0, M] — the continuum limit of hdd.md's sum.
+ */
+static double curve_average(const struct disk_seek_curve *s)
+{
+	double M = (double)s->max_distance, d0 = s->d0, k = 2.0 / (M * M);
+	double i_const = s->a * k * (M * d0 - d0 * d0 / 2);
+	double i_sqrt = s->b * k * (M * (2.0 / 3.0) * pow(d0, 1.5) - (2.0 / 5.0) * pow(d0, 2.5));
+	double i_lin_c = s->c * (M - d0) * (M - d0) / (M * M);
+	double i_lin_e = s->e * k * (M * M * M / 6 - M * d0 * d0 / 2 + d0 * d0 * d0 / 3);
+
+	return i_const + i_sqrt + i_lin_c + i_lin_e;
+}
+
+/* Given d0: the curve through t(1) = t1 and t(M) = tfull, smooth at d0. */
+static void curve_for(struct disk_seek_curve *s, double t1, double tfull, double d0)
+{
+	double M = (double)s->max_distance, r = sqrt(d0);
+
+	s->d0 = d0;
+	s->b = (tfull - t1) / (r / 2 + M / (2 * r) - 1);
+	s->a = t1 - s->b;
+	s->e = s->b / (2 * r);
+	s->c = s->a + s->b * r / 2;
+}
+
+int disk_seek_fit(struct disk_seek_curve *s, int64_t t1, int64_t tavg, int64_t tfull,
+		  int64_t max_distance, const char *what, struct err *e)
+{
+	double lo = 1.0, hi, lo_avg, hi_avg, mid = 1.0;
+	int i;
+
+	s->max_distance = max_distance;
+	hi = (double)max_distance;
+	curve_for(s, (double)t1, (double)tfull, lo);
+	lo_avg = curve_average(s);
+	curve_for(s, (double)t1, (double)tfull, hi);
+	hi_avg = curve_average(s);
+	/* The average grows with d0: more of the stroke on the concave √ part. */
+	if ((double)tavg < lo_avg || (double)tavg > hi_avg)
+		return err_set(e, "seek_avg_%s %.3f ms cannot be met by a seek curve from %.3f ms "
+			       "(single track) to %.3f ms (full stroke) over %lld cylinders: "
+			       "reachable averages are %.3f..%.3f ms", what, tavg / 1e6,
+			       t1 / 1e6, tfull / 1e6, (long long)max_distance, lo_avg / 1e6,
+			       hi_avg / 1e6);
+	for (i = 0; i < 200; i++) {
+		mid = sqrt(lo * hi);	/* bisection in log space: d0 spans decades */
+		curve_for(s, (double)t1, (double)tfull, mid);
+		if (curve_average(s) < (double)tavg)
+			lo = mid;
+		else
+			hi = mid;
+		if (hi / lo < 1.0 + 1e-12)
+			break;
+	}
+	curve_for(s, (double)t1, (double)tfull, mid);
+	return 0;
+}
+
+double disk_seek_weighted_average(const struct disk_seek_curve *s)
+{
+	uint64_t n, M = (uint64_t)s->max_distance;
+	long double sum = 0;
+
+	for (n = 1; n <= M; n++)
+		sum += (long double)(M + 1 - n) * 2.0L * (long double)disk_seek_ns(s, (uint32_t)n);
+	return (double)(sum / ((long double)(M + 1) * (long double)M));
+}
+
+int disk_mech_init(struct disk_mech *mc, const struct disk_layout *l,
+		   const struct disk_model *m, struct err *e)
+{
+	int64_t max = (int64_t)l->cylinders - 1;
+
+	mc->layout = l;
+	mc->head_switch = m->head_switch;
+	mc->overhead = m->command_overhead;
+	mc->rpo_guard = m->rpo_guard;
+	if (disk_seek_fit(&mc->read, m->seek_track_read, m->seek_avg_read, m->seek_full_read,
+			  max, "read", e))
+		return err_prefix(e, "drive '%s': ", m->name);
+	if (disk_seek_fit(&mc->write, m->seek_track_write, m->seek_avg_write, m->seek_full_write,
+			  max, "write", e))
+		return err_prefix(e, "drive '%s': ", m->name);
+	return 0;
+}
+
+/* The track after (cyl, head) in layout order within zone z; false at the zone's end. */
+static bool next_track(const struct disk_layout *l, const struct disk_zone *z,
+		       uint32_t *cyl, uint32_t *head, bool *head_switch)
+{
+	uint32_t rel = *cyl - z->first_cyl;
+
+	if (l->order == DISK_LAYOUT_CYLINDER) {
+		if (*head + 1 < l->heads) {
+			(*head)++;
+			*head_switch = true;
+			return true;
+		}
+		if (rel + 1 >= z->cyls)
+			return false;
+		*head = 0;
+		(*cyl)++;
+		*head_switch = false;
+		return true;
+	}
+	/* Serpentine: along the surface, then onto the next surface. */
+	if (*head % 2 == 0 ? rel + 1 < z->cyls : rel > 0) {
+		*cyl = *head % 2 == 0 ? *cyl + 1 : *cyl - 1;
+		*head_switch = false;
+		return true;
+	}
+	if (*head + 1 >= l->heads)
+		return false;
+	(*head)++;
+	*head_switch = true;
+	return true;
+}
+
+void disk_mech_access(const struct disk_mech *mc, struct disk_head *head, int64_t t0,
+		      uint64_t ps, uint64_t n, bool write, unsigned extra_revs,
+		      struct disk_access *acc)
+{
+	const struct disk_layout *l = mc->layout;
+	struct disk_chs c;
+	const struct disk_zone *z;
+	int64_t t;
+	uint64_t left = n;
+	uint32_t cyl, hd, sector;
+
+	disk_layout_locate(l, ps, &c);
+	acc->overhead = mc->overhead;
+	acc->seek = disk_mech_move_ns(mc, head, c.cyl, c.head, write);
+	t = t0 + acc->overhead + acc->seek;
+	acc->rotate = disk_mech_target_wait(mc, t, c.angle,
+					    c.cyl != head->cyl || c.head != head->head);
+	t += acc->rotate;
+	acc->transfer = 0;
+	acc->extra = (int64_t)extra_revs * l->rev_ns;
+
+	z = &l->zone[c.zone];
+	cyl = c.cyl;
+	hd = c.head;
+	sector = c.sector;
+	for (;;) {
+		uint64_t take = z->spt - sector;
+		bool hs;
+
+		if (take > left)
+			take = left;
+		acc->transfer += disk_layout_sectors_ns(l, z, take);
+		left -= take;
+		if (!left)
+			break;
+		sector = 0;
+		if (next_track(l, z, &cyl, &hd, &hs)) {
+			/* Skew makes the next track's first sector arrive just in time. */
+			acc->transfer += disk_layout_sectors_ns(l, z, hs ? z->head_skew : z->cyl_skew);
+		} else {
+			/* Into the next zone: no common skew, so seek and wait for real. */
+			struct disk_head at = { cyl, hd };
+			struct disk_chs nc;
+			int64_t tt;
+
+			disk_layout_locate(l, z->first_ps + z->nsect, &nc);
+			z = &l->zone[nc.zone];
+			tt = t + acc->transfer + disk_mech_move_ns(mc, &at, nc.cyl, nc.head, write);
+			acc->transfer += (tt - t - acc->transfer) + disk_mech_rot_wait(mc, tt, nc.angle);
+			cyl = nc.cyl;
+			hd = nc.head;
+		}
+	}
+	head->cyl = cyl;
+	head->head = hd;
+	acc->total = acc->overhead + acc->seek + acc->rotate + acc->transfer + acc->extra;
+}

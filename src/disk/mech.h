@@ -1,0 +1,128 @@
+/*
+ * mech — the drive's mechanics (DiskSim's "mechanics" half of diskmodel):
+ * seek time as a function of distance, rotational position from simulated
+ * time, head switches and media transfer, with a per-phase breakdown of
+ * every access.
+ *
+ * Seek curve, fitted per direction of transfer (read, write) to three data
+ * sheet figures: single-track t1, average tavg, full stroke tfull.
+ *
+ *            { a + b·√d    for 1 ≤ d ≤ d0      (acceleration-limited)
+ *     t(d) = {
+ *            { c + e·d     for d > d0         (coast at top speed)
+ *
+ * joined with equal value and slope at d0, through t(1) = t1 and
+ * t(max) = tfull, with d0 chosen so that the average over all seeks —
+ * hdd.md's definition Σ (max+1−n)·(T_in + T_out) / ((max+1)·max) — equals
+ * tavg. Five conditions, five unknowns; d0 by bisection on the closed-form
+ * average. A figure set no such curve can meet is an error that says which
+ * averages are reachable.
+ *
+ * Rotation: the platter turns once every rev_ns; the angle under the head
+ * at time t is t mod rev_ns (ns after the index mark), so rotational
+ * latency is exact integer arithmetic. A sector just missed costs a full
+ * revolution.
+ *
+ *   command ─┬─ overhead ─┬── seek / head switch ──┬─ rotational wait ─┬─ transfer ─┐
+ *            t0           │                        │                   │            done
+ */
+#ifndef NCQSIM_DISK_MECH_H
+#define NCQSIM_DISK_MECH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "disk/layout.h"
+#include "util/err.h"
+
+struct disk_seek_curve {
+	double a, b, c, e, d0;
+	int64_t max_distance;
+};
+
+/* Fit; `what` names the direction ("read") in error messages. */
+int disk_seek_fit(struct disk_seek_curve *s, int64_t t1, int64_t tavg, int64_t tfull,
+		  int64_t max_distance, const char *what, struct err *e);
+
+static inline int64_t disk_seek_ns(const struct disk_seek_curve *s, uint32_t d)
+{
+	double t;
+
+	if (d == 0)
+		return 0;
+	if (d <= s->d0)
+		t = s->a + s->b * __builtin_sqrt((double)d);
+	else
+		t = s->c + s->e * (double)d;
+	return (int64_t)t;
+}
+
+/* The hdd.md weighted average over all distances, computed by summation. */
+double disk_seek_weighted_average(const struct disk_seek_curve *s);
+
+/* Where the actuator is. */
+struct disk_head {
+	uint32_t cyl, head;
+};
+
+struct disk_mech {
+	const struct disk_layout *layout;
+	struct disk_seek_curve read, write;
+	int64_t head_switch;
+	int64_t overhead;
+	int64_t rpo_guard;
+};
+
+int disk_mech_init(struct disk_mech *mc, const struct disk_layout *l,
+		   const struct disk_model *m, struct err *e);
+
+/* Seek or head-switch time to reach (cyl, head). */
+static inline int64_t disk_mech_move_ns(const struct disk_mech *mc, const struct disk_head *from,
+					uint32_t cyl, uint32_t head, bool write)
+{
+	uint32_t d = from->cyl > cyl ? from->cyl - cyl : cyl - from->cyl;
+
+	if (d)
+		return disk_seek_ns(write ? &mc->write : &mc->read, d);
+	return from->head != head ? mc->head_switch : 0;
+}
+
+/* Wait from time t until `angle` comes under the head. */
+static inline int64_t disk_mech_rot_wait(const struct disk_mech *mc, int64_t t, int64_t angle)
+{
+	int64_t rev = mc->layout->rev_ns, w = angle - t % rev;
+
+	return w < 0 ? w + rev : w;
+}
+
+/*
+ * Rotational wait after moving the head: a target that would come under the
+ * head less than rpo_guard after the seek or head switch settles is not
+ * attempted — the firmware cannot count on making it (seek and settle times
+ * vary) and takes it one revolution later. The same rule prices candidates
+ * in the firmware's choice and times the access.
+ */
+static inline int64_t disk_mech_target_wait(const struct disk_mech *mc, int64_t t,
+					    int64_t angle, bool moved)
+{
+	int64_t w = disk_mech_rot_wait(mc, t, angle);
+
+	return moved && w < mc->rpo_guard ? w + mc->layout->rev_ns : w;
+}
+
+struct disk_access {
+	int64_t overhead, seek, rotate, transfer, extra;	/* ns */
+	int64_t total;
+};
+
+/*
+ * A media access of physical sectors [ps, ps + n) starting at time t0 with
+ * the head at *head: fills the breakdown and moves *head to the last
+ * sector's track. `extra_revs` adds whole revolutions (a 512e
+ * read-modify-write).
+ */
+void disk_mech_access(const struct disk_mech *mc, struct disk_head *head, int64_t t0,
+		      uint64_t ps, uint64_t n, bool write, unsigned extra_revs,
+		      struct disk_access *acc);
+
+#endif

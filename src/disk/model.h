@@ -1,0 +1,115 @@
+/*
+ * model — a drive's parameters: identity, geometry, mechanics, firmware
+ * policy and cache, as one struct filled from a key = value model file
+ * through one option table (util/opt), so that parsing, defaults, ranges,
+ * `ncqsim drives NAME` and the docs come from the same rows.
+ *
+ * Model file format (docs/DRIVES.md):
+ *
+ *   # comment
+ *   name = he8
+ *   rpm = 7200                    # source: HGST Ultrastar He8 data sheet
+ *
+ * Every key the table knows must be given (a model file is a complete
+ * description; nothing falls back silently), at most once. A trailing
+ * "# ..." comment on a line is kept as that parameter's source and shown
+ * by `ncqsim drives NAME`.
+ */
+#ifndef NCQSIM_DISK_MODEL_H
+#define NCQSIM_DISK_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util/err.h"
+#include "util/opt.h"
+
+enum disk_layout_order {
+	DISK_LAYOUT_CYLINDER,	/* all heads of a cylinder, then the next cylinder */
+	DISK_LAYOUT_SERPENTINE,	/* per zone: surface by surface, direction alternating */
+};
+
+enum disk_fw_sched {
+	DISK_FW_FIFO,
+	DISK_FW_SATF,
+};
+
+enum disk_prio_policy {
+	DISK_PRIO_STRICT,	/* a high-priority command always goes next */
+	DISK_PRIO_SOFT,		/* ... unless a normal one saves more than prio_soft_margin */
+	DISK_PRIO_IGNORE,	/* PRIO is not honoured */
+};
+
+#define DISK_NAME_MAX	32
+#define DISK_SOURCE_MAX	160
+#define DISK_MAX_ZONES	64
+#define DISK_MAX_HEADS	64
+
+struct disk_model {
+	/* identity */
+	char name[DISK_NAME_MAX];
+	char description[96];
+	char model[41], serial[21], firmware[9];
+	int64_t sectors;		/* logical sectors */
+	unsigned logical_sector_size, physical_sector_size;
+	/* ATA features the drive reports */
+	bool ncq;
+	unsigned queue_depth;
+	bool ncq_prio;			/* IDENTIFY word 76 bit 12 */
+	bool ncq_prio_log;		/* log 30h page 08h byte 9 bit 3 */
+	bool id_data_log;		/* log 30h present in the GPL directory */
+	unsigned sata_gen;		/* highest SATA generation, 1..3 */
+	/* geometry */
+	unsigned rpm;
+	unsigned heads;
+	unsigned zones;
+	int layout;			/* enum disk_layout_order */
+	double rate_od_mbs, rate_id_mbs;	/* sustained MB/s (10^6) */
+	/* mechanics */
+	int64_t seek_track_read, seek_avg_read, seek_full_read;
+	int64_t seek_track_write, seek_avg_write, seek_full_write;
+	int64_t head_switch;
+	int64_t command_overhead;
+	int64_t rpo_guard;
+	double interface_mbs;
+	/* firmware */
+	int fw_sched;			/* enum disk_fw_sched */
+	int prio_policy;		/* enum disk_prio_policy */
+	int64_t prio_soft_margin;
+	int64_t age_limit;
+	/* cache */
+	uint64_t cache_size;
+	unsigned cache_segments;
+	bool read_ahead;
+	uint64_t read_ahead_max;
+	bool write_cache;		/* enabled at power-on */
+	uint64_t write_buffer;
+
+	/* the source comment of each key, parallel to the option table */
+	char sources[64][DISK_SOURCE_MAX];
+};
+
+const struct opt_def *disk_model_options(void);
+unsigned disk_model_option_count(void);
+
+/*
+ * Parse a model file's text. `file` names it in messages:
+ *   he8.drive:12: key 'rpm': expected an integer 3600..20000, got 'fast'
+ */
+int disk_model_parse(const char *text, const char *file, struct disk_model *m, struct err *e);
+
+/* Built-in models. */
+unsigned disk_model_builtin_count(void);
+const char *disk_model_builtin_name(unsigned i);
+const char *disk_model_builtin_text(unsigned i);
+
+/* Load by built-in name, or else as a model file path. */
+int disk_model_load(const char *name_or_path, struct disk_model *m, struct err *e);
+
+/* Print as a model file (loadable back), with sources as comments. */
+void disk_model_write(const struct disk_model *m, FILE *out);
+/* The source comment given for a key ("" when none). */
+const char *disk_model_source(const struct disk_model *m, const struct opt_def *o);
+
+#endif

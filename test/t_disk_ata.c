@@ -1,0 +1,273 @@
+/*
+ * The drive's ATA personality: IDENTIFY and the log pages built from its
+ * model, SET FEATURES, aborts for what it does not support, NCQ errors, and
+ * several tags completed by one Set Device Bits FIS.
+ */
+#include "testlib.h"
+#include "ata/cmd.h"
+#include "ata/fis.h"
+#include "ata/identify.h"
+#include "ata/log.h"
+#include "disk/disk.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct host {
+	struct sim sim;
+	struct disk *disk;
+	unsigned sdbs, d2hs;
+	uint32_t last_sactive;
+	struct ata_sdb last_sdb;
+	struct ata_d2h last_d2h;
+	uint8_t data[8192];
+	size_t data_len;
+};
+
+static void on_sdb(void *h_, const uint8_t *fis, size_t len)
+{
+	struct host *h = h_;
+
+	CHECK(ata_sdb_decode(fis, len, &h->last_sdb) == ATA_OK);
+	h->sdbs++;
+	h->last_sactive = h->last_sdb.sactive;
+}
+
+static void on_d2h(void *h_, const uint8_t *fis, size_t len, const uint8_t *data, size_t dlen)
+{
+	struct host *h = h_;
+
+	CHECK(ata_d2h_decode(fis, len, &h->last_d2h) == ATA_OK);
+	h->d2hs++;
+	h->data_len = dlen;
+	if (data)
+		memcpy(h->data, data, dlen < sizeof(h->data) ? dlen : sizeof(h->data));
+}
+
+static const struct disk_host_ops ops = { on_sdb, on_d2h };
+
+static void start(struct host *h, const struct disk_model *m)
+{
+	struct err e;
+
+	memset(h, 0, sizeof(*h));
+	sim_init(&h->sim);
+	h->disk = disk_new(&h->sim, m, &ops, h, &e);
+	CHECK_MSG(h->disk != NULL, "%s", e.msg);
+}
+
+static void stop(struct host *h)
+{
+	disk_free(h->disk);
+	sim_destroy(&h->sim);
+}
+
+static void send(struct host *h, const struct ata_taskfile *tf)
+{
+	uint8_t fis[20];
+
+	CHECK(ata_h2d_encode(tf, fis) == ATA_OK);
+	disk_submit(h->disk, fis, sizeof(fis));
+}
+
+/* Send a non-queued command and run until the drive answers. */
+static void command(struct host *h, const struct ata_taskfile *tf)
+{
+	unsigned before = h->d2hs;
+
+	send(h, tf);
+	while (h->d2hs == before && sim_step(&h->sim))
+		;
+	CHECK(h->d2hs == before + 1);
+}
+
+static void read_log(struct host *h, uint8_t log, uint16_t page)
+{
+	struct ata_taskfile tf;
+
+	ata_cmd_read_log(&tf, true, log, page, 1);
+	command(h, &tf);
+}
+
+static void test_identify_and_logs(void)
+{
+	struct disk_model m;
+	struct err e;
+	struct host h;
+	struct ata_taskfile tf;
+	struct ata_identify id;
+	bool has, prio;
+
+	CHECK(disk_model_load("he8", &m, &e) == 0);
+	start(&h, &m);
+	ata_cmd_identify(&tf);
+	command(&h, &tf);
+	CHECK_EQ_INT(h.last_d2h.status & ATA_STAT_ERR, 0);
+	CHECK_EQ_INT(h.data_len, 512);
+	ata_identify_parse(h.data, &id);
+	CHECK_EQ_STR(id.model, "HGST HUH728080ALE600");
+	CHECK_EQ_U64(id.sectors, 15628053168ULL);
+	CHECK_EQ_INT(id.logical_sector_size, 512);
+	CHECK_EQ_INT(id.physical_sector_size, 4096);
+	CHECK(id.ncq && id.ncq_prio);
+	CHECK_EQ_INT(id.queue_depth, 32);
+	CHECK_EQ_INT(id.rotation_rpm, 7200);
+	CHECK_EQ_INT(id.checksum, ATA_CHECKSUM_VALID);
+	CHECK(id.write_cache_enabled);
+	CHECK_EQ_INT(ata_id_word(h.data, 76) & 0x1100, 0x1100);
+
+	read_log(&h, ATA_LOG_DIRECTORY, 0);
+	CHECK_EQ_INT(ata_gpl_dir_pages(h.data, ATA_LOG_IDENTIFY_DEVICE), 9);
+	read_log(&h, ATA_LOG_IDENTIFY_DEVICE, ATA_LOG_ID_SUPPORTED);
+	CHECK(ata_id_log_supported_has(h.data, ATA_LOG_ID_SATA_SETTINGS, &has) == ATA_OK && has);
+	read_log(&h, ATA_LOG_IDENTIFY_DEVICE, ATA_LOG_ID_SATA_SETTINGS);
+	CHECK(ata_id_log_sata_settings_ncq_prio(h.data, &prio) == ATA_OK && prio);
+	/* A log the drive does not have is aborted. */
+	read_log(&h, 0x18, 0);
+	CHECK(h.last_d2h.status & ATA_STAT_ERR);
+	CHECK(h.last_d2h.error & ATA_ERR_ABRT);
+	read_log(&h, ATA_LOG_IDENTIFY_DEVICE, 9);
+	CHECK(h.last_d2h.error & ATA_ERR_ABRT);
+
+	/* SET FEATURES: write cache off shows in IDENTIFY word 85. */
+	ata_cmd_set_features(&tf, ATA_SF_WRITE_CACHE_OFF, 0);
+	command(&h, &tf);
+	CHECK_EQ_INT(h.last_d2h.status & ATA_STAT_ERR, 0);
+	ata_cmd_identify(&tf);
+	command(&h, &tf);
+	ata_identify_parse(h.data, &id);
+	CHECK(!id.write_cache_enabled);
+	ata_cmd_set_features(&tf, 0x66, 0);	/* not supported by the model */
+	command(&h, &tf);
+	CHECK(h.last_d2h.error & ATA_ERR_ABRT);
+
+	/* A command the drive does not know: FLUSH CACHE EXT (EAh). */
+	memset(&tf, 0, sizeof(tf));
+	tf.command = 0xea;
+	tf.c_bit = true;
+	command(&h, &tf);
+	CHECK(h.last_d2h.status & ATA_STAT_ERR);
+	CHECK(h.last_d2h.error & ATA_ERR_ABRT);
+	CHECK(disk_get_stats(h.disk)->aborted >= 4);
+	stop(&h);
+
+	/* IDENTIFY says NCQ priority, log page 08h does not: both are reported as built. */
+	m.ncq_prio_log = false;
+	start(&h, &m);
+	ata_cmd_identify(&tf);
+	command(&h, &tf);
+	ata_identify_parse(h.data, &id);
+	CHECK(id.ncq_prio);
+	read_log(&h, ATA_LOG_IDENTIFY_DEVICE, ATA_LOG_ID_SATA_SETTINGS);
+	CHECK(ata_id_log_sata_settings_ncq_prio(h.data, &prio) == ATA_OK && !prio);
+	stop(&h);
+}
+
+static void test_ncq(void)
+{
+	struct disk_model m;
+	struct err e;
+	struct host h;
+	struct ata_taskfile tf;
+	struct ata_rw rw = { .ncq = true, .sectors = 8, .lba = 4096 };
+	struct ata_ncq_error ne;
+
+	CHECK(disk_model_load("he8", &m, &e) == 0);
+	start(&h, &m);
+	/* Fill the cache, then two hits at one instant: one SDB with both tags. */
+	rw.tag = 0;
+	ata_rw_build(&rw, &tf);
+	send(&h, &tf);
+	sim_run(&h.sim, SIM_FOREVER);
+	CHECK_EQ_INT(h.sdbs, 1);
+	CHECK_EQ_U64(h.last_sactive, 1);
+	rw.tag = 3;
+	ata_rw_build(&rw, &tf);
+	send(&h, &tf);
+	rw.tag = 7;
+	ata_rw_build(&rw, &tf);
+	send(&h, &tf);
+	sim_run(&h.sim, SIM_FOREVER);
+	CHECK_EQ_INT(h.sdbs, 2);
+	CHECK_EQ_U64(h.last_sactive, (1u << 3) | (1u << 7));
+	CHECK(disk_get_stats(h.disk)->cache_hits == 2);
+
+	/* A non-queued command while a queued one is outstanding: aborted. */
+	rw.tag = 1;
+	rw.lba = 1000000000;
+	ata_rw_build(&rw, &tf);
+	send(&h, &tf);
+	ata_cmd_identify(&tf);
+	send(&h, &tf);
+	sim_run(&h.sim, SIM_FOREVER);
+	CHECK(h.last_d2h.error & ATA_ERR_ABRT);
+	CHECK_EQ_U64(h.last_sactive, 1u << 1);
+
+	/* Beyond the capacity: an SDB with ERR, and log 10h names the tag. */
+	rw.tag = 5;
+	rw.lba = (uint64_t)m.sectors - 4;
+	ata_rw_build(&rw, &tf);
+	send(&h, &tf);
+	sim_run(&h.sim, SIM_FOREVER);
+	CHECK(h.last_sdb.status & ATA_STAT_ERR);
+	CHECK_EQ_U64(h.last_sactive, 1u << 5);
+	read_log(&h, ATA_LOG_NCQ_ERROR, 0);
+	CHECK(ata_ncq_error_parse(h.data, &ne) == ATA_OK);
+	CHECK_EQ_INT(ne.tag, 5);
+	CHECK_EQ_U64(ne.lba, (uint64_t)m.sectors - 4);
+	stop(&h);
+
+	/* A drive without NCQ aborts FPDMA commands; DMA EXT works. */
+	m.ncq = false;
+	m.ncq_prio = m.ncq_prio_log = false;
+	m.queue_depth = 1;
+	start(&h, &m);
+	rw.tag = 0;
+	rw.lba = 0;
+	ata_rw_build(&rw, &tf);
+	command(&h, &tf);
+	CHECK(h.last_d2h.error & ATA_ERR_ABRT);
+	rw.ncq = false;
+	ata_rw_build(&rw, &tf);
+	command(&h, &tf);
+	CHECK_EQ_INT(h.last_d2h.status & ATA_STAT_ERR, 0);
+	CHECK(sim_now(&h.sim) > 1000000);	/* it went to the media */
+	stop(&h);
+}
+
+/* A host that reuses an outstanding tag is a bug: the simulation aborts. */
+static void test_tag_reuse_asserts(void)
+{
+	pid_t pid;
+	int status = 0;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		struct disk_model m;
+		struct err e;
+		struct host h;
+		struct ata_taskfile tf;
+		struct ata_rw rw = { .ncq = true, .sectors = 8, .lba = 0, .tag = 2 };
+
+		if (!freopen("/dev/null", "w", stderr))
+			_exit(3);
+		disk_model_load("he8", &m, &e);
+		start(&h, &m);
+		ata_rw_build(&rw, &tf);
+		send(&h, &tf);
+		send(&h, &tf);
+		_exit(0);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK_MSG(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT, "status 0x%x", status);
+}
+
+int main(void)
+{
+	test_identify_and_logs();
+	test_ncq();
+	test_tag_reuse_asserts();
+	return test_done();
+}

@@ -1,0 +1,216 @@
+/*
+ * Drive mechanics and layout: the seek curve meets its three data-sheet
+ * figures; a full track takes one revolution; sequential reads cross head
+ * and cylinder switches without a lost revolution and sustain the stated
+ * rates at OD and ID; LBA → CHS is consistent.
+ */
+#include "testlib.h"
+
+#include <stdlib.h>
+#include "disk/layout.h"
+#include "disk/mech.h"
+#include "disk/model.h"
+
+static void check_curve(const char *drive, const struct disk_seek_curve *s, int64_t t1,
+			int64_t tavg, int64_t tfull)
+{
+	double avg = disk_seek_weighted_average(s);
+	uint32_t d, max = (uint32_t)s->max_distance;
+	int64_t prev = 0;
+
+	CHECK_MSG(llabs(disk_seek_ns(s, 1) - t1) <= 1, "%s: t(1) %lld vs %lld", drive,
+		  (long long)disk_seek_ns(s, 1), (long long)t1);
+	CHECK_MSG(llabs(disk_seek_ns(s, max) - tfull) <= 1, "%s: t(max) %lld vs %lld", drive,
+		  (long long)disk_seek_ns(s, max), (long long)tfull);
+	CHECK_REL(avg, (double)tavg, 0.03);
+	CHECK_EQ_INT(disk_seek_ns(s, 0), 0);
+	/* Monotonic and continuous: no jump at the √/linear join. */
+	for (d = 1; d <= max; d += 97) {
+		int64_t t = disk_seek_ns(s, d);
+
+		CHECK(t >= prev);
+		prev = t;
+	}
+	CHECK(llabs(disk_seek_ns(s, (uint32_t)s->d0 + 1) - disk_seek_ns(s, (uint32_t)s->d0)) < 1000);
+}
+
+static void test_seek_curves(void)
+{
+	static const char *drives[] = { "he8", "hc570", "desktop1t" };
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		struct disk_model m;
+		struct disk_layout l;
+		struct disk_mech mc;
+		struct err e;
+
+		CHECK(disk_model_load(drives[i], &m, &e) == 0);
+		CHECK(disk_layout_build(&l, &m, &e) == 0);
+		CHECK(disk_mech_init(&mc, &l, &m, &e) == 0);
+		check_curve(drives[i], &mc.read, m.seek_track_read, m.seek_avg_read, m.seek_full_read);
+		check_curve(drives[i], &mc.write, m.seek_track_write, m.seek_avg_write, m.seek_full_write);
+	}
+	/* A figure set no curve can meet is refused with the reachable range. */
+	{
+		struct disk_seek_curve s;
+		struct err e;
+
+		CHECK(disk_seek_fit(&s, 200000, 12000000, 15000000, 400000, "read", &e) != 0);
+		CHECK(strstr(e.msg, "reachable averages") != NULL);
+		CHECK(disk_seek_fit(&s, 200000, 3000000, 15000000, 400000, "read", &e) != 0);
+	}
+}
+
+static void load(const char *drive, int layout, struct disk_model *m, struct disk_layout *l,
+		 struct disk_mech *mc)
+{
+	struct err e;
+
+	CHECK(disk_model_load(drive, m, &e) == 0);
+	if (layout >= 0)
+		m->layout = layout;
+	CHECK(disk_layout_build(l, m, &e) == 0);
+	CHECK(disk_mech_init(mc, l, m, &e) == 0);
+}
+
+static void test_layout(int order)
+{
+	struct disk_model m;
+	struct disk_layout l;
+	struct disk_mech mc;
+	uint64_t ps, total = 0;
+	unsigned z;
+
+	load("he8", order, &m, &l, &mc);
+	for (z = 0; z < l.nzones; z++) {
+		total += l.zone[z].nsect;
+		if (z)
+			CHECK(l.zone[z].spt <= l.zone[z - 1].spt);
+	}
+	CHECK_EQ_U64(total, l.physical_sectors);
+	CHECK(l.nzones >= 16 && l.nzones <= 32);
+	CHECK_EQ_INT(l.lpp, 8);
+	/* Sample sectors: the inverse of locate, and every track fully used. */
+	for (ps = 0; ps < l.physical_sectors; ps += 99991) {
+		struct disk_chs c;
+		const struct disk_zone *zn;
+
+		disk_layout_locate(&l, ps, &c);
+		zn = &l.zone[c.zone];
+		CHECK(c.cyl >= zn->first_cyl && c.cyl < zn->first_cyl + zn->cyls);
+		CHECK(c.head < l.heads && c.sector < zn->spt);
+		CHECK(c.angle >= 0 && c.angle < l.rev_ns);
+		CHECK(ps >= zn->first_ps && ps < zn->first_ps + zn->nsect);
+	}
+	{
+		struct disk_chs first, last;
+
+		disk_layout_locate(&l, 0, &first);
+		disk_layout_locate(&l, l.physical_sectors - 1, &last);
+		CHECK_EQ_INT(first.cyl, 0);
+		CHECK(last.cyl > l.cylinders / 2);
+		CHECK(last.cyl < l.cylinders);
+	}
+}
+
+/* Time to read `tracks` whole tracks from the start of zone z, head already there. */
+static double sequential_rate(const char *drive, int order, unsigned zi, unsigned tracks,
+			      double *one_rev_error)
+{
+	struct disk_model m;
+	struct disk_layout l;
+	struct disk_mech mc;
+	struct disk_access acc;
+	struct disk_chs c;
+	const struct disk_zone *z;
+	struct disk_head h;
+	uint64_t n;
+
+	load(drive, order, &m, &l, &mc);
+	mc.overhead = 0;
+	z = &l.zone[zi];
+	disk_layout_locate(&l, z->first_ps, &c);
+	h.cyl = c.cyl;
+	h.head = c.head;
+	/* One full track from its first sector: exactly one revolution of transfer. */
+	disk_mech_access(&mc, &h, c.angle, z->first_ps, z->spt, false, 0, &acc);
+	*one_rev_error = (double)llabs(acc.transfer - l.rev_ns);
+	CHECK_EQ_INT(acc.seek, 0);
+	CHECK_EQ_INT(acc.rotate, 0);
+	h.cyl = c.cyl;
+	h.head = c.head;
+	n = (uint64_t)z->spt * tracks;
+	disk_mech_access(&mc, &h, c.angle, z->first_ps, n, false, 0, &acc);
+	/* No lost revolution: each switch costs the skew, less than a revolution. */
+	CHECK(acc.transfer < (int64_t)tracks * l.rev_ns + (int64_t)tracks * l.rev_ns / 4);
+	return (double)n * m.physical_sector_size / (acc.transfer / 1e9) / 1e6;
+}
+
+static void test_rates(void)
+{
+	static const char *drives[] = { "he8", "hc570", "desktop1t" };
+	size_t i;
+	int order;
+
+	for (i = 0; i < 3; i++) {
+		for (order = DISK_LAYOUT_CYLINDER; order <= DISK_LAYOUT_SERPENTINE; order++) {
+			struct disk_model m;
+			struct disk_layout l;
+			struct disk_mech mc;
+			double err_od, err_id, od, idr;
+
+			load(drives[i], order, &m, &l, &mc);
+			/* Enough tracks to cross many head and cylinder switches. */
+			od = sequential_rate(drives[i], order, 0, 3 * l.heads, &err_od);
+			idr = sequential_rate(drives[i], order, l.nzones - 2, 3 * l.heads, &err_id);
+			CHECK(err_od <= 1.0 && err_id <= 1.0);
+			CHECK_REL(od, m.rate_od_mbs, 0.05);
+			/* The last full zone is one zone short of the ID rate. */
+			CHECK_REL(idr, m.rate_id_mbs + (m.rate_od_mbs - m.rate_id_mbs) /
+				  (m.zones - 1) * (m.zones - 1 - (l.nzones - 2)), 0.05);
+		}
+	}
+}
+
+static void test_positioning(void)
+{
+	struct disk_model m;
+	struct disk_layout l;
+	struct disk_mech mc;
+	struct disk_head h = { 0, 0 };
+	struct disk_access acc;
+	struct disk_chs c;
+
+	load("he8", -1, &m, &l, &mc);
+	/* A target on the same track just missed costs (almost) a revolution. */
+	disk_layout_locate(&l, 100, &c);
+	h.cyl = c.cyl;
+	h.head = c.head;
+	disk_mech_access(&mc, &h, c.angle + 1 - mc.overhead, 100, 1, false, 0, &acc);
+	CHECK_EQ_INT(acc.rotate, l.rev_ns - 1);
+	/* A far seek: the breakdown adds up. */
+	h.cyl = 0;
+	h.head = 0;
+	disk_mech_access(&mc, &h, 0, l.physical_sectors - 1, 1, false, 0, &acc);
+	CHECK(acc.seek > m.seek_avg_read && acc.seek <= m.seek_full_read);
+	CHECK(acc.rotate >= 0 && acc.rotate < 2 * l.rev_ns);
+	CHECK_EQ_INT(acc.total, acc.overhead + acc.seek + acc.rotate + acc.transfer + acc.extra);
+	CHECK(h.cyl > l.cylinders / 2);
+	/* The rpo guard: a seek landing just before the target waits a revolution. */
+	CHECK(mc.rpo_guard > 0);
+	CHECK_EQ_INT(disk_mech_target_wait(&mc, 0, mc.rpo_guard - 1, true),
+		     mc.rpo_guard - 1 + l.rev_ns);
+	CHECK_EQ_INT(disk_mech_target_wait(&mc, 0, mc.rpo_guard - 1, false), mc.rpo_guard - 1);
+	CHECK_EQ_INT(disk_mech_target_wait(&mc, 0, mc.rpo_guard, true), mc.rpo_guard);
+}
+
+int main(void)
+{
+	test_seek_curves();
+	test_layout(DISK_LAYOUT_CYLINDER);
+	test_layout(DISK_LAYOUT_SERPENTINE);
+	test_rates();
+	test_positioning();
+	return test_done();
+}

@@ -1,0 +1,10 @@
+# The docs cannot drift from the option tables: every drive-model key is
+# documented in docs/DRIVES.md.
+. test/lib/sh.sh
+
+run "$NCQSIM" drives he8 --file
+for key in $(grep -v '^#' "$tmp/out" | sed 's/ *=.*//'); do
+	checks=$((checks + 1))
+	grep -q "$key" docs/DRIVES.md || fail "drive key '$key' is not in docs/DRIVES.md"
+done
+finish

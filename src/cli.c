@@ -1,5 +1,8 @@
 #include "cli.h"
 
+#include "sim/sim.h"
+#include "util/parse.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -127,4 +130,97 @@ void cli_close_output(FILE *f)
 		fclose(f);
 	else
 		fflush(stdout);
+}
+
+void cli_common_init(struct cli_common *c)
+{
+	memset(c, 0, sizeof(*c));
+	host_config_init(&c->cfg);
+	c->seed = 1;
+	c->formats = CLI_OUT_NORMAL;
+}
+
+int cli_common_option(struct cli_common *c, const char *cmd, int opt, const char *arg)
+{
+	char err[256];
+
+	switch (opt) {
+	case CLI_OPT_DRIVE:
+		c->drive = arg;
+		return 1;
+	case CLI_OPT_SET:
+		if (c->nsets == CLI_MAX_SETS) {
+			cli_error("%s: more than %d --set options", cmd, CLI_MAX_SETS);
+			return -1;
+		}
+		c->sets[c->nsets++] = arg;
+		return 1;
+	case CLI_OPT_SYSTEM:
+		c->system_file = arg;
+		return 1;
+	case CLI_OPT_SEED:
+		if (parse_u64(arg, &c->seed)) {
+			cli_error("%s: option '--seed': expected an integer, got '%s'", cmd, arg);
+			return -1;
+		}
+		c->seed_set = true;
+		return 1;
+	case CLI_OPT_FORMAT:
+		return cli_output_formats(arg, CLI_OUT_NORMAL | CLI_OUT_JSON | CLI_OUT_JSONPLUS,
+					  &c->formats) ? -1 : 1;
+	case CLI_OPT_OUTPUT:
+		c->output_path = arg;
+		return 1;
+	case CLI_OPT_DEBUG:
+		if (sim_debug_parse(arg, &c->debug_mask, err, sizeof(err))) {
+			cli_error("%s: %s", cmd, err);
+			return -1;
+		}
+		return 1;
+	case CLI_OPT_QUIET:
+		c->quiet = true;
+		return 1;
+	}
+	return 0;
+}
+
+int cli_common_finish(struct cli_common *c)
+{
+	struct err e;
+	unsigned i;
+
+	if (c->system_file) {
+		size_t len;
+		uint8_t *text = cli_read_file(c->system_file, 1 << 20, &len);
+
+		if (!text)
+			return -1;
+		if (strlen((char *)text) != len) {
+			cli_error("%s: a NUL byte in the system file (a system file is text)",
+				  c->system_file);
+			free(text);
+			return -1;
+		}
+		if (host_config_parse_system(&c->cfg, (char *)text, c->system_file, &e)) {
+			cli_error("%s", e.msg);
+			free(text);
+			return -1;
+		}
+		free(text);
+	}
+	for (i = 0; i < c->nsets; i++) {
+		if (host_config_set(&c->cfg, c->sets[i], &e)) {
+			cli_error("%s", e.msg);
+			return -1;
+		}
+	}
+	if (c->drive) {
+		if (strlen(c->drive) >= sizeof(c->cfg.drive)) {
+			cli_error("option '--drive': name too long");
+			return -1;
+		}
+		snprintf(c->cfg.drive, sizeof(c->cfg.drive), "%s", c->drive);
+		c->cfg.drive_set = true;
+	}
+	return 0;
 }

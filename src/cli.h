@@ -31,6 +31,62 @@ enum {
  */
 int cli_output_formats(const char *list, unsigned allowed, unsigned *formats);
 
+#include "host/knobs.h"
+
+/*
+ * The options every simulating command shares: --drive, --set, --system,
+ * --seed, --output-format, --output, --debug, --quiet. A command puts
+ * CLI_COMMON_LONGOPTS in its getopt_long table and passes each option it
+ * does not know to cli_common_option().
+ */
+#define CLI_MAX_SETS 128
+
+struct cli_common {
+	struct host_config cfg;
+	const char *system_file;
+	const char *sets[CLI_MAX_SETS];
+	unsigned nsets;
+	const char *drive;
+	uint64_t seed;
+	bool seed_set;
+	unsigned formats;
+	const char *output_path;
+	unsigned debug_mask;
+	bool quiet;
+};
+
+enum {
+	CLI_OPT_DRIVE = 0x100, CLI_OPT_SET, CLI_OPT_SYSTEM, CLI_OPT_SEED, CLI_OPT_FORMAT,
+	CLI_OPT_OUTPUT, CLI_OPT_DEBUG, CLI_OPT_QUIET,
+};
+
+#define CLI_COMMON_LONGOPTS \
+	{ "drive", required_argument, NULL, CLI_OPT_DRIVE }, \
+	{ "set", required_argument, NULL, CLI_OPT_SET }, \
+	{ "system", required_argument, NULL, CLI_OPT_SYSTEM }, \
+	{ "seed", required_argument, NULL, CLI_OPT_SEED }, \
+	{ "output-format", required_argument, NULL, CLI_OPT_FORMAT }, \
+	{ "output", required_argument, NULL, CLI_OPT_OUTPUT }, \
+	{ "debug", required_argument, NULL, CLI_OPT_DEBUG }, \
+	{ "quiet", no_argument, NULL, CLI_OPT_QUIET }
+
+#define CLI_COMMON_HELP \
+	"  --drive NAME|FILE     drive model (default he8; see 'ncqsim drives')\n" \
+	"  --set KEY=VALUE       a sysfs knob (repeatable; see 'ncqsim knobs')\n" \
+	"  --system FILE         knobs and drive from a file (KEY = VALUE lines);\n" \
+	"                        --set and --drive win over it\n" \
+	"  --seed N              random seed (default 1)\n" \
+	"  --output-format=F     normal, json, json+ (a comma list)\n" \
+	"  --output FILE         write the report there\n" \
+	"  --debug=LIST          trace sim,job,blk,sched,ata,disk (or all) on stderr\n" \
+	"  --quiet               no progress line\n"
+
+void cli_common_init(struct cli_common *c);
+/* 1 when `opt` was one of the common options, 0 when not, -1 on error (printed). */
+int cli_common_option(struct cli_common *c, const char *cmd, int opt, const char *arg);
+/* Apply --system, then every --set, then --drive. Errors printed; -1. */
+int cli_common_finish(struct cli_common *c);
+
 /* Open --output FILE (or stdout for NULL / "-"). Prints the error itself. */
 FILE *cli_open_output(const char *path);
 void cli_close_output(FILE *f);

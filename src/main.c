@@ -9,6 +9,7 @@
 
 static const struct cmd commands[] = {
 	{ "drives",   cmd_drives,   "list the built-in drive models, or show one's parameters" },
+	{ "knobs",    cmd_knobs,    "list the sysfs knobs, or their values on a drive" },
 	{ "identify", cmd_identify, "decode a drive's IDENTIFY DEVICE page (hdparm -I style or JSON)" },
 	{ "ata",      cmd_ata,      "encode or decode ATA frames (H2D, SDB, D2H FIS) and NCQ commands" },
 	{ "help",     cmd_help,     "show help for ncqsim or one command" },

@@ -1,0 +1,87 @@
+/*
+ * ncqsim knobs — the sysfs knobs: defaults, ranges, help; with --drive,
+ * --system or --set, the values the kernel would read back on that drive.
+ */
+#include "cmd.h"
+#include "cli.h"
+
+#include "system.h"
+
+#include <getopt.h>
+#include <string.h>
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: ncqsim knobs [--drive NAME|FILE] [--system FILE] [--set KEY=VALUE]...\n"
+		"\n"
+		"Lists the host knobs, named as in sysfs under /sys/block/sdX/, with their\n"
+		"defaults, the kernel version that introduced them and what they do. With\n"
+		"--drive, --system or --set, probes the drive and prints the value of each\n"
+		"knob as the kernel would read it back (queue_depth capped by the drive,\n"
+		"ncq_prio_supported as probed), or the error the kernel would give.\n"
+		"\n"
+		"options:\n"
+		"  --drive NAME|FILE     drive model (default he8)\n"
+		"  --set KEY=VALUE       a knob (repeatable)\n"
+		"  --system FILE         knobs and drive from a file\n");
+}
+
+int cmd_knobs(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		CLI_COMMON_LONGOPTS,
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct cli_common common;
+	struct system sys;
+	struct err e;
+	const struct opt_def *o;
+	int c, rc;
+
+	cli_common_init(&common);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return 0;
+		}
+		rc = cli_common_option(&common, "knobs", c, optarg);
+		if (rc < 0)
+			return EXIT_BAD_INPUT;
+		if (rc == 0) {
+			cli_error("knobs: %s '%s' (see 'ncqsim knobs --help')",
+				  c == ':' ? "option needs a value:" : "unknown option",
+				  argv[optind - 1]);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind != argc) {
+		cli_error("knobs: unexpected argument '%s'", argv[optind]);
+		return EXIT_BAD_INPUT;
+	}
+	if (!common.drive && !common.system_file && !common.nsets) {
+		host_knobs_print(stdout);
+		return 0;
+	}
+	if (cli_common_finish(&common))
+		return EXIT_BAD_INPUT;
+	if (system_init(&sys, &common.cfg, NULL, 0, NULL, &e)) {
+		cli_error("%s", e.msg);
+		return EXIT_BAD_INPUT;
+	}
+	printf("drive %s (%s), probed in %.3f ms\n", sys.model.name,
+	       libata_identify(sys.ata)->model, sys.probe_ns / 1e6);
+	for (o = host_knob_table(); o->name; o++) {
+		char value[64];
+
+		opt_format(o, &sys.knobs, value, sizeof(value));
+		printf("%-34s %s\n", o->name, value);
+	}
+	printf("%-34s %u\n", "(requests: queue/nr_requests)",
+	       sys.knobs.nr_requests ? sys.knobs.nr_requests : host_default_nr_requests(&sys.knobs));
+	system_destroy(&sys);
+	return 0;
+}

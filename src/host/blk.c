@@ -1,0 +1,307 @@
+#include "host/blk.h"
+
+#include "host/ioprio.h"
+#include "host/libata.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct blk_queue {
+	struct sim *sim;
+	struct host_knobs k;
+	unsigned nr_requests, depth, logical_size;
+	const struct sched_ops *sched;
+	void *sched_data;
+	struct blk_request *pool, *free;
+	struct blk_bio *wait_head, *wait_tail;
+	struct blk_request *last_merge;	/* nomerges = 1: the one-hit cache */
+	uint32_t free_tags;
+	struct blk_request *tag_rq[32];
+	struct libata *ata;
+	uint64_t seq;
+	bool running;
+	struct blk_stats stats;
+};
+
+const struct sched_ops *sched_find(int scheduler)
+{
+	static const struct {
+		int id;
+		const struct sched_ops *ops;
+	} registry[] = {
+		{ HOST_SCHED_NONE, &sched_none_ops },
+		{ HOST_SCHED_DEADLINE, &sched_deadline_ops },
+		{ HOST_SCHED_MQ_DEADLINE, &sched_mq_deadline_ops },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(registry) / sizeof(registry[0]); i++)
+		if (registry[i].id == scheduler)
+			return registry[i].ops;
+	return &sched_none_ops;
+}
+
+struct blk_queue *blk_queue_new(struct sim *sim, const struct host_knobs *k, struct err *e)
+{
+	struct blk_queue *q = calloc(1, sizeof(*q));
+	unsigned i;
+
+	if (!q) {
+		err_set(e, "out of memory");
+		return NULL;
+	}
+	q->sim = sim;
+	q->k = *k;
+	q->sched = sched_find(k->scheduler);
+	q->logical_size = 512;
+	q->depth = k->queue_depth;
+	q->nr_requests = k->nr_requests ? k->nr_requests : host_default_nr_requests(k);
+	if (k->scheduler == HOST_SCHED_NONE && k->nr_requests && k->nr_requests != k->queue_depth) {
+		free(q);
+		err_set(e, "knob 'queue/nr_requests': with scheduler none the requests are the "
+			"device's tags: it is device/queue_depth (%u), not %u", k->queue_depth,
+			k->nr_requests);
+		return NULL;
+	}
+	q->pool = calloc(q->nr_requests, sizeof(*q->pool));
+	if (!q->pool) {
+		err_set(e, "out of memory for %u requests", q->nr_requests);
+		free(q);
+		return NULL;
+	}
+	for (i = q->nr_requests; i-- > 0;) {
+		q->pool[i].free_next = q->free;
+		q->free = &q->pool[i];
+	}
+	if (q->sched->init(q, &q->sched_data, e)) {
+		free(q->pool);
+		free(q);
+		return NULL;
+	}
+	return q;
+}
+
+void blk_queue_free(struct blk_queue *q)
+{
+	if (!q)
+		return;
+	q->sched->exit(q->sched_data);
+	free(q->pool);
+	free(q);
+}
+
+void blk_queue_attach(struct blk_queue *q, struct libata *ata)
+{
+	q->ata = ata;
+	q->depth = libata_queue_depth(ata);
+	q->logical_size = libata_logical_sector_size(ata);
+	q->free_tags = q->depth >= 32 ? 0xffffffffu : (1u << q->depth) - 1;
+	if (q->k.scheduler == HOST_SCHED_NONE && !q->k.nr_requests && q->depth < q->nr_requests) {
+		/* With none the requests are the tags: the drive may allow fewer. */
+		unsigned i;
+
+		q->free = NULL;
+		q->nr_requests = q->depth;
+		for (i = q->depth; i-- > 0;) {
+			q->pool[i].free_next = q->free;
+			q->free = &q->pool[i];
+		}
+	}
+}
+
+const struct host_knobs *blk_queue_knobs(const struct blk_queue *q)
+{
+	return &q->k;
+}
+
+struct sim *blk_queue_sim(const struct blk_queue *q)
+{
+	return q->sim;
+}
+
+unsigned blk_queue_depth(const struct blk_queue *q)
+{
+	return q->depth;
+}
+
+unsigned blk_inflight(const struct blk_queue *q)
+{
+	return q->depth - (unsigned)__builtin_popcount(q->free_tags);
+}
+
+const struct blk_stats *blk_get_stats(const struct blk_queue *q)
+{
+	return &q->stats;
+}
+
+static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk_bio *bio)
+{
+	int64_t now = sim_now(q->sim);
+
+	rq->lba = bio->lba;
+	rq->nlb = bio->nlb;
+	rq->write = bio->write;
+	rq->ioprio = bio->ioprio;
+	rq->tag = -1;
+	rq->t_queued = now;
+	rq->t_dispatched = 0;
+	rq->bios = rq->bios_tail = bio;
+	rq->seq = q->seq++;
+	bio->next = NULL;
+	bio->t_queued = now;
+	q->stats.requests++;
+	q->sched->insert(q->sched_data, rq);
+	q->last_merge = rq;
+	sim_debug(q->sim, SIM_DBG_BLK, "request lba %llu +%u %s prio %s/%u queued",
+		  (unsigned long long)rq->lba, rq->nlb, rq->write ? "W" : "R",
+		  ioprio_class_name(ioprio_class(rq->ioprio)), ioprio_level(rq->ioprio));
+}
+
+/* Linux blk_rq_merge_ok() and the size limit. */
+static bool can_merge(const struct blk_queue *q, const struct blk_request *rq,
+		      const struct blk_bio *bio)
+{
+	return rq->in_sched && rq->write == bio->write && rq->ioprio == bio->ioprio &&
+		(uint64_t)(rq->nlb + bio->nlb) * q->logical_size <= (uint64_t)q->k.max_sectors_kb * 1024;
+}
+
+static bool try_merge(struct blk_queue *q, struct blk_bio *bio)
+{
+	struct blk_request *rq = NULL;
+	bool front = false;
+
+	if (q->k.nomerges >= 2 || !q->sched->merge_find)
+		return false;
+	if (q->k.nomerges == 1) {
+		/* Simple merges only: the last request, at its back. */
+		rq = q->last_merge;
+		if (!rq || rq->lba + rq->nlb != bio->lba)
+			return false;
+	} else {
+		rq = q->sched->merge_find(q->sched_data, bio, &front);
+	}
+	if (!rq || !can_merge(q, rq, bio))
+		return false;
+	bio->t_queued = sim_now(q->sim);
+	if (front) {
+		bio->next = rq->bios;
+		rq->bios = bio;
+		rq->lba = bio->lba;
+	} else {
+		bio->next = NULL;
+		rq->bios_tail->next = bio;
+		rq->bios_tail = bio;
+	}
+	rq->nlb += bio->nlb;
+	if (q->sched->merged)
+		q->sched->merged(q->sched_data, rq, front);
+	q->last_merge = rq;
+	q->stats.merged++;
+	sim_debug(q->sim, SIM_DBG_BLK, "bio lba %llu +%u %s-merged into lba %llu +%u",
+		  (unsigned long long)bio->lba, bio->nlb, front ? "front" : "back",
+		  (unsigned long long)rq->lba, rq->nlb);
+	return true;
+}
+
+bool blk_submit(struct blk_queue *q, struct blk_bio *bio)
+{
+	struct blk_request *rq;
+
+	bio->t_submit = sim_now(q->sim);
+	bio->error = 0;
+	q->stats.submitted++;
+	if (try_merge(q, bio))
+		return true;
+	rq = q->free;
+	if (!rq || q->wait_head) {
+		/* No request: the submitter sleeps until one is freed (FIFO). */
+		bio->next = NULL;
+		if (q->wait_tail)
+			q->wait_tail->next = bio;
+		else
+			q->wait_head = bio;
+		q->wait_tail = bio;
+		q->stats.waits++;
+		sim_debug(q->sim, SIM_DBG_BLK, "bio lba %llu waits: all %u requests in use",
+			  (unsigned long long)bio->lba, q->nr_requests);
+		return false;
+	}
+	q->free = rq->free_next;
+	request_init(q, rq, bio);
+	blk_run_queue(q);
+	return true;
+}
+
+void blk_run_queue(struct blk_queue *q)
+{
+	if (q->running || !q->ata)
+		return;
+	q->running = true;
+	while (q->free_tags) {
+		struct blk_request *rq = q->sched->dispatch(q->sched_data);
+		unsigned tag;
+
+		if (!rq)
+			break;
+		tag = (unsigned)__builtin_ctz(q->free_tags);
+		q->free_tags &= ~(1u << tag);
+		rq->tag = (int)tag;
+		rq->t_dispatched = sim_now(q->sim);
+		if (q->last_merge == rq)
+			q->last_merge = NULL;
+		q->tag_rq[tag] = rq;
+		q->stats.dispatched++;
+		libata_issue(q->ata, rq, tag);
+	}
+	q->running = false;
+}
+
+/* Free a request; a waiting submitter gets it. Returns that submitter's bio. */
+static struct blk_bio *request_free(struct blk_queue *q, struct blk_request *rq)
+{
+	struct blk_bio *bio = q->wait_head;
+
+	if (!bio) {
+		rq->free_next = q->free;
+		q->free = rq;
+		return NULL;
+	}
+	q->wait_head = bio->next;
+	if (!q->wait_head)
+		q->wait_tail = NULL;
+	q->stats.wait_ns += sim_now(q->sim) - bio->t_submit;
+	request_init(q, rq, bio);
+	return bio;
+}
+
+void blk_complete(struct blk_queue *q, int tag, int error)
+{
+	struct blk_request *rq = q->tag_rq[tag];
+	struct blk_bio *bio, *next, *granted;
+	int64_t now = sim_now(q->sim), dispatched;
+
+	SIM_ASSERT(rq != NULL, "completion for tag %d, which holds no request", tag);
+	q->tag_rq[tag] = NULL;
+	q->free_tags |= 1u << tag;
+	q->stats.completed++;
+	q->stats.errors += error != 0;
+	q->sched->completed(q->sched_data, rq);
+	bio = rq->bios;
+	dispatched = rq->t_dispatched;
+	sim_debug(q->sim, SIM_DBG_BLK, "complete tag %d lba %llu +%u after %.3f ms%s", tag,
+		  (unsigned long long)rq->lba, rq->nlb, (now - rq->t_queued) / 1e6,
+		  error ? " (error)" : "");
+	granted = request_free(q, rq);
+	/* The kernel dispatches before user space hears of the completion. */
+	blk_run_queue(q);
+	if (granted && granted->accepted)
+		granted->accepted(granted->owner, granted);
+	for (; bio; bio = next) {
+		next = bio->next;
+		bio->t_dispatched = dispatched;
+		bio->t_completed = now;
+		bio->error = error;
+		bio->done(bio->owner, bio);
+	}
+}

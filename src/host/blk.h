@@ -1,0 +1,121 @@
+/*
+ * blk — the block layer between a submitter and the drive: requests from a
+ * pool of queue/nr_requests, an I/O scheduler (struct sched_ops), a tag set
+ * of device/queue_depth driver tags, and libata below.
+ *
+ *   blk_submit(bio) ── request? ──no──► waits (the submitter blocks: fio's slat)
+ *                         │yes
+ *                         ▼
+ *              merge into a queued request, or insert into the scheduler
+ *                         │
+ *   blk_run_queue: while a driver tag is free, sched->dispatch() ─► libata
+ *
+ * On completion the block layer frees the tag and the request and runs the
+ * queue *before* the submitter hears of the completion — as in the kernel,
+ * where the completion interrupt dispatches waiting requests and user space
+ * reaps the event (and submits anew) afterwards.
+ *
+ * Merging (queue/nomerges = 0): a new I/O joins a queued request that ends
+ * where it starts (back merge) or, with the scheduler's front_merges, one
+ * that starts where it ends — same direction, same priority (Linux never
+ * merges across priorities), within queue/max_sectors_kb. With `none`,
+ * blk-mq merges only within a plug, which ncqsim does not model: no merges.
+ */
+#ifndef NCQSIM_BLK_H
+#define NCQSIM_BLK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "host/knobs.h"
+#include "sim/sim.h"
+#include "util/err.h"
+#include "util/treap.h"
+
+struct blk_bio;
+struct blk_queue;
+struct libata;
+
+typedef void (*blk_bio_fn)(void *owner, struct blk_bio *bio);
+
+/* One I/O as a submitter hands it over (a fio io_u). */
+struct blk_bio {
+	uint64_t lba;
+	uint32_t nlb;
+	bool write;
+	uint16_t ioprio;		/* effective priority */
+	int error;			/* 0, or -EIO */
+	int64_t t_submit;		/* when blk_submit() was called */
+	int64_t t_queued;		/* when it got a request (or merged) */
+	int64_t t_dispatched;		/* when its request went to the drive */
+	int64_t t_completed;
+	blk_bio_fn accepted;		/* a submitter that waited may go on */
+	blk_bio_fn done;
+	void *owner;
+	struct blk_bio *next;		/* in a request, or in the wait list */
+};
+
+struct blk_request {
+	uint64_t lba;
+	uint32_t nlb;
+	bool write;
+	uint16_t ioprio;
+	int tag;
+	int64_t t_queued, t_dispatched;
+	int64_t fifo_time;		/* deadline schedulers: when it expires */
+	struct blk_bio *bios, *bios_tail;
+	struct treap_node sort;		/* the scheduler's sector-sorted list */
+	struct blk_request *fifo_prev, *fifo_next;
+	struct blk_request *free_next;
+	uint64_t seq;
+	uint8_t sched_class;		/* the scheduler's class index */
+	bool in_sched;
+};
+
+struct blk_stats {
+	uint64_t submitted, merged, requests, dispatched, completed, errors;
+	uint64_t waits;			/* submitters that found no free request */
+	int64_t wait_ns;		/* time they spent waiting */
+};
+
+/* An I/O scheduler: an ops table found by name (queue/scheduler). */
+struct sched_ops {
+	const char *name;
+	int (*init)(struct blk_queue *q, void **data, struct err *e);
+	void (*exit)(void *data);
+	void (*insert)(void *data, struct blk_request *rq);
+	struct blk_request *(*dispatch)(void *data);
+	void (*completed)(void *data, struct blk_request *rq);
+	/* A queued request the bio can join, or NULL; *front set for a front merge. */
+	struct blk_request *(*merge_find)(void *data, const struct blk_bio *bio, bool *front);
+	/* The request grew at the front (its sort key changed). */
+	void (*merged)(void *data, struct blk_request *rq, bool front);
+};
+
+extern const struct sched_ops sched_none_ops, sched_deadline_ops, sched_mq_deadline_ops;
+/* The registry: queue/scheduler's value to its ops. */
+const struct sched_ops *sched_find(int scheduler);
+
+struct blk_queue *blk_queue_new(struct sim *sim, const struct host_knobs *k, struct err *e);
+void blk_queue_free(struct blk_queue *q);
+void blk_queue_attach(struct blk_queue *q, struct libata *ata);
+const struct host_knobs *blk_queue_knobs(const struct blk_queue *q);
+struct sim *blk_queue_sim(const struct blk_queue *q);
+
+/*
+ * Hand an I/O to the block layer. Returns true when it was accepted at once;
+ * false when no request was free: the bio waits, and bio->accepted() is
+ * called when it gets one.
+ */
+bool blk_submit(struct blk_queue *q, struct blk_bio *bio);
+
+/* Dispatch while driver tags are free. */
+void blk_run_queue(struct blk_queue *q);
+/* libata: the drive finished the request on `tag` (error 0 or -EIO). */
+void blk_complete(struct blk_queue *q, int tag, int error);
+
+unsigned blk_queue_depth(const struct blk_queue *q);
+unsigned blk_inflight(const struct blk_queue *q);
+const struct blk_stats *blk_get_stats(const struct blk_queue *q);
+
+#endif

@@ -1,0 +1,74 @@
+/*
+ * ioprio — the Linux I/O priority value and its rules
+ * (include/uapi/linux/ioprio.h, block/ioprio.c).
+ *
+ *   bits 15:13  class: NONE 0, RT 1, BE 2, IDLE 3
+ *   bits 12:3   hint (CDL descriptor index 1..7 since Linux 6.5)
+ *   bits  2:0   level 0..7 (0 is the highest)
+ *
+ * A task that never set a priority has the effective class BE (RT for a
+ * SCHED_FIFO/RR task, IDLE for SCHED_IDLE) and level (nice + 20) / 5. A
+ * per-I/O priority (aio_reqprio, io_uring sqe->ioprio) overrides the task's;
+ * a per-I/O value of class NONE falls back to it. ncqsim follows Linux 5.15
+ * and later, where every request carries such an effective priority.
+ */
+#ifndef NCQSIM_IOPRIO_H
+#define NCQSIM_IOPRIO_H
+
+#include <stdint.h>
+
+#include "util/err.h"
+
+enum ioprio_class {
+	IOPRIO_CLASS_NONE = 0,
+	IOPRIO_CLASS_RT = 1,
+	IOPRIO_CLASS_BE = 2,
+	IOPRIO_CLASS_IDLE = 3,
+};
+
+#define IOPRIO_CLASS_SHIFT	13
+#define IOPRIO_HINT_SHIFT	3
+#define IOPRIO_NR_LEVELS	8
+
+enum sched_policy {
+	SCHED_POLICY_NORMAL,
+	SCHED_POLICY_FIFO,
+	SCHED_POLICY_RR,
+	SCHED_POLICY_BATCH,
+	SCHED_POLICY_IDLE,
+};
+
+static inline uint16_t ioprio_value(unsigned cls, unsigned hint, unsigned level)
+{
+	return (uint16_t)((cls & 7) << IOPRIO_CLASS_SHIFT | (hint & 0x3ff) << IOPRIO_HINT_SHIFT |
+			  (level & 7));
+}
+
+static inline unsigned ioprio_class(uint16_t v)
+{
+	return v >> IOPRIO_CLASS_SHIFT;
+}
+
+static inline unsigned ioprio_hint(uint16_t v)
+{
+	return (v >> IOPRIO_HINT_SHIFT) & 0x3ff;
+}
+
+static inline unsigned ioprio_level(uint16_t v)
+{
+	return v & 7;
+}
+
+const char *ioprio_class_name(unsigned cls);
+
+/* Validate as ioprio_check_cap() does (no capability check here). */
+int ioprio_check(uint16_t v, struct err *e);
+
+/* The priority a task gets when it never set one. */
+uint16_t ioprio_task_default(int nice, enum sched_policy policy);
+
+/* The priority an I/O carries: its own, else the task's, else the default. */
+uint16_t ioprio_effective(uint16_t io_prio, uint16_t task_prio, int nice,
+			  enum sched_policy policy);
+
+#endif

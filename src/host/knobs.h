@@ -1,0 +1,66 @@
+/*
+ * knobs — the host's settings, named as in Linux sysfs (relative to
+ * /sys/block/sdX/): one table with type, default, range, help and the kernel
+ * version that introduced each. `ncqsim knobs` lists it; --set KEY=VALUE and
+ * system files set it; the command line wins over the system file.
+ *
+ * A system file has one `KEY = VALUE` per line, plus `drive = NAME|FILE`;
+ * '#' starts a comment.
+ */
+#ifndef NCQSIM_KNOBS_H
+#define NCQSIM_KNOBS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util/err.h"
+#include "util/opt.h"
+
+enum host_scheduler {
+	HOST_SCHED_NONE,
+	HOST_SCHED_DEADLINE,		/* the 4.10-era single-class deadline */
+	HOST_SCHED_MQ_DEADLINE,		/* 5.16+: per-class FIFOs, prio aging */
+};
+
+struct host_knobs {
+	bool ncq_prio_enable;
+	bool ncq_prio_supported;	/* read-only: filled after the drive is probed */
+	unsigned queue_depth;
+	int scheduler;			/* enum host_scheduler */
+	unsigned nr_requests;		/* 0 = the scheduler's default */
+	unsigned nomerges;		/* 0 all merges, 1 simple only, 2 none */
+	unsigned max_sectors_kb;
+	int64_t read_expire, write_expire, prio_aging_expire;
+	unsigned writes_starved, fifo_batch;
+	bool front_merges;
+};
+
+#define HOST_DRIVE_MAX 256
+
+/* Which knobs were set, and from where (for messages and the JSON). */
+struct host_config {
+	struct host_knobs k;
+	char drive[HOST_DRIVE_MAX];
+	bool set[32];
+	bool drive_set;
+};
+
+const struct opt_def *host_knob_table(void);
+/* The kernel version that introduced a knob ("4.10"). */
+const char *host_knob_version(const struct opt_def *o);
+void host_config_init(struct host_config *c);
+
+/* KEY=VALUE from --set; the message names the knob. */
+int host_config_set(struct host_config *c, const char *assignment, struct err *e);
+/* A system file's text; messages name file and line. */
+int host_config_parse_system(struct host_config *c, const char *text, const char *file,
+			     struct err *e);
+/* nr_requests as the kernel picks it when not set. */
+unsigned host_default_nr_requests(const struct host_knobs *k);
+const char *host_scheduler_name(int scheduler);
+
+/* `ncqsim knobs`: one knob a line with its default, range and help. */
+void host_knobs_print(FILE *out);
+
+#endif

@@ -1,0 +1,323 @@
+/*
+ * deadline and mq-deadline — one engine, two generations.
+ *
+ * Within a class both follow the classic deadline algorithm: per direction a
+ * sector-sorted list and a FIFO of expiry times (read_expire, write_expire);
+ * requests go out in sector order in batches of up to fifo_batch; between
+ * batches reads are preferred unless writes have been passed over
+ * writes_starved times; a batch starts from the FIFO head when that request
+ * has expired or no request lies further up in sector order.
+ *
+ *   deadline     the 4.10-era scheduler of the seed result: one class, every
+ *                request alike whatever its priority. It continues a batch
+ *                with the successor of the last request dispatched.
+ *   mq-deadline  Linux 5.16+ (block/mq-deadline.c): one such set per class
+ *                RT, BE, IDLE (class none counts as BE). It dispatches from
+ *                the highest class that has requests queued *or in flight*,
+ *                so a lower class waits while higher-class I/O is
+ *                outstanding — except that a lower-class request older than
+ *                prio_aging_expire goes first when two or more classes are
+ *                busy. It continues a batch from the first request at or
+ *                beyond the last dispatched position of that class and
+ *                direction.
+ */
+#include "host/blk.h"
+
+#include "host/ioprio.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { DD_READ, DD_WRITE };
+enum { DD_RT, DD_BE, DD_IDLE, DD_CLASSES };
+
+struct dd_class {
+	struct treap sort[2];
+	struct blk_request *fifo_head[2], *fifo_tail[2];
+	uint64_t latest_pos[2];		/* mq-deadline */
+	struct blk_request *next_rq[2];	/* deadline (4.10) */
+	uint64_t inserted, completed;
+};
+
+struct dd_data {
+	struct blk_queue *q;
+	struct sim *sim;
+	bool mq;
+	unsigned nclasses;
+	struct dd_class cls[DD_CLASSES];
+	int last_dir;
+	unsigned batching, starved;
+	int64_t fifo_expire[2], prio_aging_expire;
+	unsigned fifo_batch, writes_starved;
+	bool front_merges;
+};
+
+static unsigned class_of(const struct dd_data *dd, uint16_t ioprio)
+{
+	if (!dd->mq)
+		return 0;
+	switch (ioprio_class(ioprio)) {
+	case IOPRIO_CLASS_RT:	return DD_RT;
+	case IOPRIO_CLASS_IDLE:	return DD_IDLE;
+	default:		return DD_BE;
+	}
+}
+
+static int dd_init(struct blk_queue *q, void **data, bool mq, struct err *e)
+{
+	const struct host_knobs *k = blk_queue_knobs(q);
+	struct dd_data *dd = calloc(1, sizeof(*dd));
+	unsigned c;
+
+	if (!dd)
+		return err_set(e, "out of memory");
+	dd->q = q;
+	dd->sim = blk_queue_sim(q);
+	dd->mq = mq;
+	dd->nclasses = mq ? DD_CLASSES : 1;
+	for (c = 0; c < DD_CLASSES; c++) {
+		treap_init(&dd->cls[c].sort[DD_READ]);
+		treap_init(&dd->cls[c].sort[DD_WRITE]);
+	}
+	dd->last_dir = DD_WRITE;
+	dd->fifo_expire[DD_READ] = k->read_expire;
+	dd->fifo_expire[DD_WRITE] = k->write_expire;
+	dd->prio_aging_expire = k->prio_aging_expire;
+	dd->fifo_batch = k->fifo_batch;
+	dd->writes_starved = k->writes_starved;
+	dd->front_merges = k->front_merges;
+	*data = dd;
+	return 0;
+}
+
+static int deadline_init(struct blk_queue *q, void **data, struct err *e)
+{
+	return dd_init(q, data, false, e);
+}
+
+static int mq_deadline_init(struct blk_queue *q, void **data, struct err *e)
+{
+	return dd_init(q, data, true, e);
+}
+
+static void dd_exit(void *data)
+{
+	free(data);
+}
+
+static void dd_insert(void *data, struct blk_request *rq)
+{
+	struct dd_data *dd = data;
+	struct dd_class *c = &dd->cls[class_of(dd, rq->ioprio)];
+	int dir = rq->write;
+
+	rq->sched_class = (uint8_t)(c - dd->cls);
+	rq->sort.key = rq->lba;
+	rq->sort.tie = rq->seq;
+	treap_insert(&c->sort[dir], &rq->sort);
+	rq->fifo_time = sim_now(dd->sim) + dd->fifo_expire[dir];
+	rq->fifo_next = NULL;
+	rq->fifo_prev = c->fifo_tail[dir];
+	if (c->fifo_tail[dir])
+		c->fifo_tail[dir]->fifo_next = rq;
+	else
+		c->fifo_head[dir] = rq;
+	c->fifo_tail[dir] = rq;
+	rq->in_sched = true;
+	c->inserted++;
+	sim_debug(dd->sim, SIM_DBG_SCHED, "%s insert lba %llu %s class %u (%u queued or in flight)",
+		  dd->mq ? "mq-deadline" : "deadline", (unsigned long long)rq->lba,
+		  dir ? "W" : "R", rq->sched_class, (unsigned)(c->inserted - c->completed));
+}
+
+static struct blk_request *sort_entry(struct treap_node *n)
+{
+	return n ? treap_entry(n, struct blk_request, sort) : NULL;
+}
+
+static void remove_request(struct dd_data *dd, struct dd_class *c, struct blk_request *rq)
+{
+	int dir = rq->write;
+
+	if (!dd->mq && c->next_rq[dir] == rq)
+		c->next_rq[dir] = sort_entry(treap_next(&rq->sort));
+	treap_remove(&c->sort[dir], &rq->sort);
+	if (rq->fifo_prev)
+		rq->fifo_prev->fifo_next = rq->fifo_next;
+	else
+		c->fifo_head[dir] = rq->fifo_next;
+	if (rq->fifo_next)
+		rq->fifo_next->fifo_prev = rq->fifo_prev;
+	else
+		c->fifo_tail[dir] = rq->fifo_prev;
+	rq->fifo_next = rq->fifo_prev = NULL;
+	rq->in_sched = false;
+}
+
+/* The next request in sector order in direction dir, for this class. */
+static struct blk_request *next_request(struct dd_data *dd, struct dd_class *c, int dir)
+{
+	if (dd->mq)
+		return sort_entry(treap_lower_bound(&c->sort[dir], c->latest_pos[dir]));
+	return c->next_rq[dir];
+}
+
+/*
+ * One class's choice, for requests that entered at or before latest_start
+ * (mq-deadline's aging pass asks with now - prio_aging_expire).
+ */
+static struct blk_request *dd_class_dispatch(struct dd_data *dd, struct dd_class *c,
+					     int64_t latest_start)
+{
+	struct blk_request *rq, *next_rq;
+	int dir;
+	const char *why;
+
+	if (dd->mq) {
+		rq = next_request(dd, c, dd->last_dir);
+	} else {
+		/* 4.10: a batch continues in whichever direction has a successor. */
+		rq = c->next_rq[DD_WRITE] ? c->next_rq[DD_WRITE] : c->next_rq[DD_READ];
+	}
+	if (rq && dd->batching < dd->fifo_batch) {
+		dir = rq->write;
+		why = "batch";
+		goto dispatch;
+	}
+	if (c->fifo_head[DD_READ]) {
+		if (c->fifo_head[DD_WRITE] && dd->starved++ >= dd->writes_starved)
+			goto writes;
+		dir = DD_READ;
+		goto find;
+	}
+	if (c->fifo_head[DD_WRITE]) {
+writes:
+		dd->starved = 0;
+		dir = DD_WRITE;
+		goto find;
+	}
+	return NULL;
+find:
+	next_rq = next_request(dd, c, dir);
+	if (sim_now(dd->sim) >= c->fifo_head[dir]->fifo_time || !next_rq) {
+		rq = c->fifo_head[dir];
+		why = next_rq ? "fifo (expired)" : "fifo";
+	} else {
+		rq = next_rq;
+		why = "sector order";
+	}
+	dd->last_dir = dir;
+	dd->batching = 0;
+dispatch:
+	if (rq->fifo_time - dd->fifo_expire[rq->write] > latest_start)
+		return NULL;	/* entered after latest_start */
+	dd->batching++;
+	if (dd->mq) {
+		c->latest_pos[dir] = rq->lba;
+	} else {
+		c->next_rq[DD_READ] = c->next_rq[DD_WRITE] = NULL;
+		c->next_rq[dir] = sort_entry(treap_next(&rq->sort));
+	}
+	remove_request(dd, c, rq);
+	sim_debug(dd->sim, SIM_DBG_SCHED, "%s dispatch lba %llu %s class %u: %s, batch %u",
+		  dd->mq ? "mq-deadline" : "deadline", (unsigned long long)rq->lba,
+		  dir ? "W" : "R", rq->sched_class, why, dd->batching);
+	return rq;
+}
+
+static uint64_t queued(const struct dd_class *c)
+{
+	return c->inserted - c->completed;
+}
+
+static struct blk_request *dd_dispatch(void *data)
+{
+	struct dd_data *dd = data;
+	int64_t now = sim_now(dd->sim);
+	struct blk_request *rq;
+	unsigned p, busy;
+
+	if (!dd->mq)
+		return dd_class_dispatch(dd, &dd->cls[0], now);
+	/* Aging: lower classes first when two or more classes are busy. */
+	busy = !!queued(&dd->cls[DD_RT]) + !!queued(&dd->cls[DD_BE]) + !!queued(&dd->cls[DD_IDLE]);
+	if (busy >= 2) {
+		for (p = DD_BE; p < DD_CLASSES; p++) {
+			rq = dd_class_dispatch(dd, &dd->cls[p], now - dd->prio_aging_expire);
+			if (rq)
+				return rq;
+		}
+	}
+	/* Then the highest class with work; a class with I/O in flight blocks lower ones. */
+	for (p = 0; p < DD_CLASSES; p++) {
+		rq = dd_class_dispatch(dd, &dd->cls[p], now);
+		if (rq || queued(&dd->cls[p]))
+			return rq;
+	}
+	return NULL;
+}
+
+static void dd_completed(void *data, struct blk_request *rq)
+{
+	struct dd_data *dd = data;
+
+	dd->cls[rq->sched_class].completed++;
+}
+
+static struct blk_request *dd_merge_find(void *data, const struct blk_bio *bio, bool *front)
+{
+	struct dd_data *dd = data;
+	struct dd_class *c = &dd->cls[class_of(dd, bio->ioprio)];
+	struct treap *t = &c->sort[bio->write];
+	struct blk_request *rq;
+
+	/* Back merge: a queued request ending where the bio starts. */
+	rq = sort_entry(treap_floor(t, bio->lba));
+	if (rq && rq->lba + rq->nlb == bio->lba) {
+		*front = false;
+		return rq;
+	}
+	if (!dd->front_merges)
+		return NULL;
+	rq = sort_entry(treap_lower_bound(t, bio->lba + bio->nlb));
+	if (rq && rq->lba == bio->lba + bio->nlb) {
+		*front = true;
+		return rq;
+	}
+	return NULL;
+}
+
+static void dd_merged(void *data, struct blk_request *rq, bool front)
+{
+	struct dd_data *dd = data;
+	struct dd_class *c = &dd->cls[rq->sched_class];
+
+	if (!front)
+		return;
+	/* The sort key moved: re-file it (its FIFO place stays). */
+	treap_remove(&c->sort[rq->write], &rq->sort);
+	rq->sort.key = rq->lba;
+	treap_insert(&c->sort[rq->write], &rq->sort);
+}
+
+const struct sched_ops sched_deadline_ops = {
+	.name = "deadline",
+	.init = deadline_init,
+	.exit = dd_exit,
+	.insert = dd_insert,
+	.dispatch = dd_dispatch,
+	.completed = dd_completed,
+	.merge_find = dd_merge_find,
+	.merged = dd_merged,
+};
+
+const struct sched_ops sched_mq_deadline_ops = {
+	.name = "mq-deadline",
+	.init = mq_deadline_init,
+	.exit = dd_exit,
+	.insert = dd_insert,
+	.dispatch = dd_dispatch,
+	.completed = dd_completed,
+	.merge_find = dd_merge_find,
+	.merged = dd_merged,
+};

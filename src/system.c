@@ -1,0 +1,97 @@
+#include "system.h"
+
+#include <string.h>
+
+static void link_send(void *ctx, const uint8_t *fis, size_t len)
+{
+	struct system *s = ctx;
+
+	if (s->fis_observer)
+		s->fis_observer(s->fis_ctx, fis, len);
+	disk_submit(s->disk, fis, len);
+}
+
+static void drive_sdb(void *ctx, const uint8_t *fis, size_t len)
+{
+	struct system *s = ctx;
+
+	libata_receive_sdb(s->ata, fis, len);
+}
+
+static void drive_d2h(void *ctx, const uint8_t *fis, size_t len, const uint8_t *data,
+		      size_t dlen)
+{
+	struct system *s = ctx;
+
+	libata_receive_d2h(s->ata, fis, len, data, dlen);
+}
+
+static const struct libata_link_ops link_ops = { link_send };
+static const struct disk_host_ops drive_ops = { drive_sdb, drive_d2h };
+
+struct probe_wait {
+	int done, error;
+};
+
+static void probe_done(void *ctx, int error)
+{
+	struct probe_wait *w = ctx;
+
+	w->done = 1;
+	w->error = error;
+}
+
+int system_init(struct system *s, const struct host_config *cfg,
+		const struct disk_model *model, unsigned debug_mask, FILE *debug_out,
+		struct err *e)
+{
+	struct probe_wait w = { 0, 0 };
+
+	memset(s, 0, sizeof(*s));
+	sim_init(&s->sim);
+	sim_set_debug(&s->sim, debug_mask, debug_out);
+	if (model)
+		s->model = *model;
+	else if (disk_model_load(cfg->drive, &s->model, e))
+		goto fail;
+	s->disk = disk_new(&s->sim, &s->model, &drive_ops, s, e);
+	if (!s->disk)
+		goto fail;
+	s->ata = libata_new(&s->sim, &link_ops, s);
+	if (!s->ata) {
+		err_set(e, "out of memory");
+		goto fail;
+	}
+	libata_probe(s->ata, probe_done, &w);
+	while (!w.done && sim_step(&s->sim))
+		;
+	if (!w.done || w.error) {
+		err_set(e, "drive '%s': probe failed: %s", s->model.name,
+			w.done ? libata_probe_error(s->ata) : "no answer");
+		goto fail;
+	}
+	s->probe_ns = sim_now(&s->sim);
+	s->knobs = cfg->k;
+	if (libata_configure(s->ata, &s->knobs, e))
+		goto fail;
+	s->q = blk_queue_new(&s->sim, &s->knobs, e);
+	if (!s->q)
+		goto fail;
+	libata_attach(s->ata, s->q);
+	blk_queue_attach(s->q, s->ata);
+	return 0;
+fail:
+	system_destroy(s);
+	return -1;
+}
+
+void system_destroy(struct system *s)
+{
+	blk_queue_free(s->q);
+	libata_free(s->ata);
+	disk_free(s->disk);
+	sim_destroy(&s->sim);
+	s->q = NULL;
+	s->ata = NULL;
+	s->disk = NULL;
+}

@@ -1,0 +1,90 @@
+/*
+ * sysfs knobs and system files: every kind of bad setting is an error that
+ * names the knob (and file and line); the command line wins; defaults.
+ */
+#include "testlib.h"
+#include "host/knobs.h"
+
+static void bad_set(const char *assignment, const char *want)
+{
+	struct host_config c;
+	struct err e = { "" };
+
+	host_config_init(&c);
+	CHECK_MSG(host_config_set(&c, assignment, &e) != 0, "'%s' accepted", assignment);
+	CHECK_MSG(strstr(e.msg, want) != NULL, "'%s': message '%s' lacks '%s'", assignment,
+		  e.msg, want);
+}
+
+static void bad_file(const char *text, const char *want)
+{
+	struct host_config c;
+	struct err e = { "" };
+
+	host_config_init(&c);
+	CHECK_MSG(host_config_parse_system(&c, text, "s.system", &e) != 0, "'%s' accepted", text);
+	CHECK_MSG(strstr(e.msg, want) != NULL, "message '%s' lacks '%s'", e.msg, want);
+}
+
+int main(void)
+{
+	struct host_config c;
+	struct err e;
+
+	host_config_init(&c);
+	CHECK_EQ_INT(c.k.queue_depth, 32);
+	CHECK_EQ_INT(c.k.scheduler, HOST_SCHED_MQ_DEADLINE);
+	CHECK_EQ_INT(c.k.read_expire, 500000000LL);
+	CHECK_EQ_INT(c.k.write_expire, 5000000000LL);
+	CHECK_EQ_INT(c.k.prio_aging_expire, 10000000000LL);
+	CHECK_EQ_INT(c.k.fifo_batch, 16);
+	CHECK_EQ_INT(c.k.writes_starved, 2);
+	CHECK(c.k.front_merges);
+	CHECK(!c.k.ncq_prio_enable);
+	CHECK_EQ_STR(c.drive, "he8");
+	CHECK_EQ_INT(host_default_nr_requests(&c.k), 64);
+	c.k.scheduler = HOST_SCHED_DEADLINE;
+	CHECK_EQ_INT(host_default_nr_requests(&c.k), 128);
+	c.k.scheduler = HOST_SCHED_NONE;
+	CHECK_EQ_INT(host_default_nr_requests(&c.k), 32);
+
+	host_config_init(&c);
+	CHECK(host_config_set(&c, "device/ncq_prio_enable=1", &e) == 0);
+	CHECK(c.k.ncq_prio_enable);
+	CHECK(host_config_set(&c, "queue/iosched/read_expire=250", &e) == 0);
+	CHECK_EQ_INT(c.k.read_expire, 250000000LL);
+	CHECK(host_config_set(&c, "queue/iosched/read_expire = 2s", &e) == 0);
+	CHECK_EQ_INT(c.k.read_expire, 2000000000LL);
+	CHECK(host_config_set(&c, "/sys/block/sda/queue/scheduler=deadline", &e) == 0);
+	CHECK_EQ_INT(c.k.scheduler, HOST_SCHED_DEADLINE);
+	CHECK(host_config_set(&c, "drive=desktop1t", &e) == 0);
+	CHECK_EQ_STR(c.drive, "desktop1t");
+
+	bad_set("device/ncq_prio_enabled=1", "unknown knob 'device/ncq_prio_enabled'");
+	bad_set("device/queue_depth=33", "knob 'device/queue_depth': expected an integer 1..32, got '33'");
+	bad_set("device/queue_depth=0", "expected an integer 1..32");
+	bad_set("queue/scheduler=bfq", "knob 'queue/scheduler': expected one of none, deadline, mq-deadline, got 'bfq'");
+	bad_set("device/ncq_prio_supported=1", "knob 'device/ncq_prio_supported' is read-only");
+	bad_set("device/ncq_prio_enable", "expected KEY=VALUE");
+	bad_set("device/ncq_prio_enable=yes please", "expected 0 or 1");
+	bad_set("queue/iosched/fifo_batch=0", "fifo_batch");
+	bad_set("queue/iosched/prio_aging_expire=-1", "prio_aging_expire");
+	bad_set("drive=", "'drive'");
+
+	/* System files: later lines win; the command line is applied after. */
+	host_config_init(&c);
+	CHECK(host_config_parse_system(&c, "# seed\ndrive = he8\nqueue/scheduler = deadline  # 4.10\n"
+				       "\ndevice/queue_depth = 31\n", "seed.system", &e) == 0);
+	CHECK_EQ_INT(c.k.scheduler, HOST_SCHED_DEADLINE);
+	CHECK_EQ_INT(c.k.queue_depth, 31);
+	CHECK(host_config_set(&c, "device/queue_depth=8", &e) == 0);
+	CHECK_EQ_INT(c.k.queue_depth, 8);
+
+	bad_file("queue/scheduler = deadline\nqueue/schedular = none\n",
+		 "s.system:2: unknown knob 'queue/schedular'");
+	bad_file("device/queue_depth\n", "s.system:1: expected 'KEY = VALUE'");
+	bad_file("\n\ndevice/queue_depth = many\n", "s.system:3: knob 'device/queue_depth'");
+	bad_file("queue/nr_requests = -4\n", "s.system:1: knob 'queue/nr_requests'");
+	bad_file("drive = he8\x01\n", "s.system:1: unexpected byte 0x01");
+	return test_done();
+}

@@ -1,0 +1,145 @@
+/*
+ * libata: PRIO high exactly for RT requests when ncq_prio_enable is on and
+ * the drive supports it — never otherwise, and not at queue_depth 1; the
+ * host learns support only from IDENTIFY and READ LOG (word 76 bit 12
+ * without page 08h is not enough); enabling it on a drive without support
+ * fails with EINVAL.
+ */
+#include "testlib.h"
+#include "ata/cmd.h"
+#include "ata/fis.h"
+#include "host/ioprio.h"
+#include "system.h"
+
+#define RT ioprio_value(IOPRIO_CLASS_RT, 0, 3)
+#define BE ioprio_value(IOPRIO_CLASS_BE, 0, 4)
+
+struct seen {
+	unsigned ncq, dma, high, high_be, high_rt, rt, be;
+	uint16_t last_prio;		/* of the bio being submitted */
+};
+
+static void observe(void *ctx, const uint8_t *fis, size_t len)
+{
+	struct seen *s = ctx;
+	struct ata_taskfile tf;
+	struct ata_rw rw;
+
+	CHECK(ata_h2d_decode(fis, len, &tf) == ATA_OK);
+	if (ata_rw_parse(&tf, &rw))
+		return;
+	if (rw.ncq)
+		s->ncq++;
+	else
+		s->dma++;
+	if (ioprio_class(s->last_prio) == IOPRIO_CLASS_RT)
+		s->rt++;
+	else
+		s->be++;
+	if (rw.prio == ATA_PRIO_HIGH) {
+		s->high++;
+		if (ioprio_class(s->last_prio) == IOPRIO_CLASS_RT)
+			s->high_rt++;
+		else
+			s->high_be++;
+	}
+}
+
+static void nop(void *owner, struct blk_bio *bio)
+{
+	(void)owner;
+	(void)bio;
+}
+
+/* Submit 40 reads, alternating RT and BE, one at a time (so each dispatches at once). */
+static int run(const struct disk_model *m, int enable, unsigned qd, struct seen *s,
+	       struct err *e)
+{
+	struct host_config cfg;
+	struct system sys;
+	struct blk_bio bio;
+	unsigned i;
+
+	memset(s, 0, sizeof(*s));
+	host_config_init(&cfg);
+	cfg.k.ncq_prio_enable = enable;
+	cfg.k.queue_depth = qd;
+	cfg.k.scheduler = HOST_SCHED_DEADLINE;
+	if (system_init(&sys, &cfg, m, 0, NULL, e))
+		return -1;
+	sys.fis_observer = observe;
+	sys.fis_ctx = s;
+	for (i = 0; i < 40; i++) {
+		memset(&bio, 0, sizeof(bio));
+		bio.lba = 1000 + 8 * i * 100003;
+		bio.nlb = 8;
+		bio.ioprio = i % 2 ? RT : BE;
+		bio.done = nop;
+		bio.accepted = nop;
+		s->last_prio = bio.ioprio;
+		CHECK(blk_submit(sys.q, &bio));
+		sim_run(&sys.sim, SIM_FOREVER);
+	}
+	CHECK_EQ_INT(sys.knobs.ncq_prio_supported, libata_ncq_prio_supported(sys.ata));
+	system_destroy(&sys);
+	return 0;
+}
+
+int main(void)
+{
+	struct disk_model he8, m;
+	struct seen s;
+	struct err e;
+
+	CHECK(disk_model_load("he8", &he8, &e) == 0);
+
+	CHECK(run(&he8, 1, 32, &s, &e) == 0);
+	CHECK_EQ_INT(s.ncq, 40);
+	CHECK_EQ_INT(s.high, 20);
+	CHECK_EQ_INT(s.high_rt, 20);
+	CHECK_EQ_INT(s.high_be, 0);
+
+	CHECK(run(&he8, 0, 32, &s, &e) == 0);
+	CHECK_EQ_INT(s.ncq, 40);
+	CHECK_EQ_INT(s.high, 0);
+
+	/* queue_depth 1: NCQ off, DMA EXT, no priority — silently. */
+	CHECK(run(&he8, 1, 1, &s, &e) == 0);
+	CHECK_EQ_INT(s.ncq, 0);
+	CHECK_EQ_INT(s.dma, 40);
+	CHECK_EQ_INT(s.high, 0);
+
+	/* A drive without NCQ priority: enabling fails like the kernel (EINVAL). */
+	CHECK(disk_model_load("desktop1t", &m, &e) == 0);
+	CHECK(run(&m, 1, 32, &s, &e) != 0);
+	CHECK(strstr(e.msg, "EINVAL") != NULL);
+	CHECK(strstr(e.msg, "device/ncq_prio_enable") != NULL);
+	CHECK(strstr(e.msg, "does not support NCQ priority") != NULL);
+	CHECK(run(&m, 0, 32, &s, &e) == 0);
+	CHECK_EQ_INT(s.high, 0);
+
+	/* Word 76 bit 12 set but page 08h clear: not prio-capable (kernel rule). */
+	m = he8;
+	m.ncq_prio_log = false;
+	CHECK(run(&m, 1, 32, &s, &e) != 0);
+	CHECK(strstr(e.msg, "page 08h") != NULL);
+
+	/* Page 08h set but word 76 bit 12 clear: the kernel never reads the log. */
+	m = he8;
+	m.ncq_prio = false;
+	CHECK(run(&m, 1, 32, &s, &e) != 0);
+	CHECK(strstr(e.msg, "word 76 bit 12") != NULL);
+
+	/* No IDENTIFY DEVICE data log in the GPL directory. */
+	m = he8;
+	m.id_data_log = false;
+	CHECK(run(&m, 1, 32, &s, &e) != 0);
+
+	/* A drive without NCQ: queue depth 1 whatever the knob says. */
+	m = he8;
+	m.ncq = m.ncq_prio = m.ncq_prio_log = false;
+	m.queue_depth = 1;
+	CHECK(run(&m, 0, 32, &s, &e) == 0);
+	CHECK_EQ_INT(s.dma, 40);
+	return test_done();
+}

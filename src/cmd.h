@@ -23,6 +23,7 @@ const struct cmd *cmd_table(size_t *n);
 void cmd_usage(FILE *out);
 int cmd_help(int argc, char **argv);
 int cmd_identify(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 int cmd_drives(int argc, char **argv);
 int cmd_knobs(int argc, char **argv);
 int cmd_ata(int argc, char **argv);

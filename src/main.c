@@ -8,6 +8,7 @@
 #include <string.h>
 
 static const struct cmd commands[] = {
+	{ "run",      cmd_run,      "run a fio job file on the simulated drive; fio's text or JSON out" },
 	{ "drives",   cmd_drives,   "list the built-in drive models, or show one's parameters" },
 	{ "knobs",    cmd_knobs,    "list the sysfs knobs, or their values on a drive" },
 	{ "identify", cmd_identify, "decode a drive's IDENTIFY DEVICE page (hdparm -I style or JSON)" },

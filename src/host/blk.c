@@ -21,8 +21,14 @@ struct blk_queue {
 	struct libata *ata;
 	uint64_t seq;
 	bool running;
+	int64_t busy_since;		/* when in-flight went from 0 to 1 */
 	struct blk_stats stats;
 };
+
+static uint32_t all_tags(const struct blk_queue *q)
+{
+	return q->depth >= 32 ? 0xffffffffu : (1u << q->depth) - 1;
+}
 
 const struct sched_ops *sched_find(int scheduler)
 {
@@ -96,7 +102,7 @@ void blk_queue_attach(struct blk_queue *q, struct libata *ata)
 	q->ata = ata;
 	q->depth = libata_queue_depth(ata);
 	q->logical_size = libata_logical_sector_size(ata);
-	q->free_tags = q->depth >= 32 ? 0xffffffffu : (1u << q->depth) - 1;
+	q->free_tags = all_tags(q);
 	if (q->k.scheduler == HOST_SCHED_NONE && !q->k.nr_requests && q->depth < q->nr_requests) {
 		/* With none the requests are the tags: the drive may allow fewer. */
 		unsigned i;
@@ -198,6 +204,7 @@ static bool try_merge(struct blk_queue *q, struct blk_bio *bio)
 		q->sched->merged(q->sched_data, rq, front);
 	q->last_merge = rq;
 	q->stats.merged++;
+	q->stats.merges[bio->write]++;
 	sim_debug(q->sim, SIM_DBG_BLK, "bio lba %llu +%u %s-merged into lba %llu +%u",
 		  (unsigned long long)bio->lba, bio->nlb, front ? "front" : "back",
 		  (unsigned long long)rq->lba, rq->nlb);
@@ -248,6 +255,8 @@ void blk_run_queue(struct blk_queue *q)
 		q->free_tags &= ~(1u << tag);
 		rq->tag = (int)tag;
 		rq->t_dispatched = sim_now(q->sim);
+		if ((q->free_tags | (1u << tag)) == all_tags(q))
+			q->busy_since = rq->t_dispatched;	/* the first in flight */
 		if (q->last_merge == rq)
 			q->last_merge = NULL;
 		q->tag_rq[tag] = rq;
@@ -277,14 +286,20 @@ static struct blk_bio *request_free(struct blk_queue *q, struct blk_request *rq)
 
 void blk_complete(struct blk_queue *q, int tag, int error)
 {
-	struct blk_request *rq = q->tag_rq[tag];
+	struct blk_request *rq;
 	struct blk_bio *bio, *next, *granted;
 	int64_t now = sim_now(q->sim), dispatched;
 
-	SIM_ASSERT(rq != NULL, "completion for tag %d, which holds no request", tag);
+	SIM_ASSERT(tag >= 0 && tag < 32 && q->tag_rq[tag] != NULL, "completion for tag %d, which "
+		   "holds no request", tag);
+	rq = q->tag_rq[tag];
 	q->tag_rq[tag] = NULL;
 	q->free_tags |= 1u << tag;
 	q->stats.completed++;
+	q->stats.ios[rq->write]++;
+	q->stats.ticks_ns[rq->write] += now - rq->t_queued;
+	if (q->free_tags == all_tags(q))
+		q->stats.io_ticks_ns += now - q->busy_since;
 	q->stats.errors += error != 0;
 	q->sched->completed(q->sched_data, rq);
 	bio = rq->bios;

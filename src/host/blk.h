@@ -76,6 +76,10 @@ struct blk_stats {
 	uint64_t submitted, merged, requests, dispatched, completed, errors;
 	uint64_t waits;			/* submitters that found no free request */
 	int64_t wait_ns;		/* time they spent waiting */
+	/* As /proc/diskstats counts them, per direction (read, write). */
+	uint64_t ios[2], merges[2];
+	int64_t ticks_ns[2];		/* request lifetimes, queued to completed */
+	int64_t io_ticks_ns;		/* time with at least one request in flight */
 };
 
 /* An I/O scheduler: an ops table found by name (queue/scheduler). */

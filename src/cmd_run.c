@@ -1,0 +1,177 @@
+/*
+ * ncqsim run JOBFILE — run a fio job file on the simulated system and
+ * report as fio does.
+ */
+#include "cmd.h"
+#include "cli.h"
+
+#include "runner.h"
+#include "util/parse.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: ncqsim run [OPTIONS] JOBFILE\n"
+		"\n"
+		"Runs a fio job file on the simulated drive and host and reports as fio 3.33\n"
+		"does: normal text, JSON or JSON+ (with histogram bins). The JSON adds an\n"
+		"\"ncqsim\" object (drive, knobs, seed, simulated time) and, per job, how the\n"
+		"completion latency splits between the host queue and the drive.\n"
+		"\n"
+		"options:\n"
+		CLI_COMMON_HELP
+		"  --runtime TIME        cap every job's runtime (as fio's --runtime)\n"
+		"  --help-options        the fio options ncqsim supports\n"
+		"  --help                this text\n");
+}
+
+static void help_options(void)
+{
+	const struct opt_def *o;
+
+	printf("fio options ncqsim supports (others fio has are refused by name):\n\n");
+	for (o = job_option_table(); o->name; o++) {
+		char want[512];
+
+		if (o->flags & OPT_F_HIDDEN)
+			continue;
+		opt_expectation(o, want, sizeof(want));
+		printf("  %-22s %s\n", o->name, o->help ? o->help : "");
+		if (o->type != OPT_CUSTOM)
+			printf("  %-22s   (%s)\n", "", want);
+	}
+	printf("\nAccepted and echoed, without effect in a simulation: filename, direct,\n"
+	       "buffered, thread, description, invalidate, randrepeat.\n");
+}
+
+struct progress {
+	bool on;
+	double wall0;
+	int shown;
+};
+
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void show_progress(void *ctx, double sim_s, uint64_t ios)
+{
+	struct progress *p = ctx;
+	double elapsed = wall_now() - p->wall0;
+
+	if (!p->on || elapsed < 1.0)
+		return;
+	fprintf(stderr, "\rncqsim: %.0f s simulated, %llu I/Os, %.1f s elapsed   ", sim_s,
+		(unsigned long long)ios, elapsed);
+	p->shown = 1;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		CLI_COMMON_LONGOPTS,
+		{ "runtime", required_argument, NULL, 'r' },
+		{ "help-options", no_argument, NULL, 'H' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct cli_common common;
+	struct workload w;
+	struct runner_opts ro;
+	struct runner_result res;
+	struct progress prog;
+	struct err e;
+	FILE *out;
+	int64_t runtime_cap = 0;
+	int c, rc;
+	unsigned formats = 0;
+
+	cli_common_init(&common);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'H':
+			help_options();
+			return 0;
+		case 'r':
+			if (parse_time(optarg, 1000000000LL, &runtime_cap) || runtime_cap <= 0) {
+				cli_error("run: option '--runtime': expected a time such as 30s, got '%s'",
+					  optarg);
+				return EXIT_BAD_INPUT;
+			}
+			continue;
+		}
+		rc = cli_common_option(&common, "run", c, optarg);
+		if (rc < 0)
+			return EXIT_BAD_INPUT;
+		if (rc == 0) {
+			cli_error("run: %s '%s' (see 'ncqsim run --help')",
+				  c == ':' ? "option needs a value:" : "unknown option", argv[optind - 1]);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind != argc - 1) {
+		cli_error("run: expected one JOBFILE, got %d arguments (see 'ncqsim run --help')",
+			  argc - optind);
+		return EXIT_BAD_INPUT;
+	}
+	if (cli_common_finish(&common))
+		return EXIT_BAD_INPUT;
+	if (workload_load(&w, argv[optind], stderr, &e)) {
+		cli_error("%s", e.msg);
+		return EXIT_BAD_INPUT;
+	}
+	if (common.formats & CLI_OUT_NORMAL)
+		formats |= REPORT_NORMAL;
+	if (common.formats & CLI_OUT_JSON)
+		formats |= REPORT_JSON;
+	if (common.formats & CLI_OUT_JSONPLUS)
+		formats |= REPORT_JSONPLUS;
+	out = cli_open_output(common.output_path);
+	if (!out) {
+		workload_free(&w);
+		return EXIT_BAD_INPUT;
+	}
+	memset(&ro, 0, sizeof(ro));
+	ro.seed = common.seed;
+	ro.runtime_cap = runtime_cap;
+	ro.debug_mask = common.debug_mask;
+	ro.debug_out = stderr;
+	prog.on = !common.quiet && isatty(STDERR_FILENO) && !common.debug_mask;
+	prog.wall0 = wall_now();
+	prog.shown = 0;
+	ro.progress = show_progress;
+	ro.progress_ctx = &prog;
+	rc = runner_run(&w, &common.cfg, &ro, &res, &e);
+	if (prog.shown)
+		fprintf(stderr, "\r\033[K");
+	if (rc) {
+		cli_error("%s", e.msg);
+		cli_close_output(out);
+		workload_free(&w);
+		/* A drive or knob the system refuses is bad input; the rest a failed run. */
+		return strstr(e.msg, "knob") || strstr(e.msg, "job '") || strstr(e.msg, "drive") ?
+			EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+	}
+	if (formats & REPORT_NORMAL)
+		report_write_header(out, &res.report);
+	report_write(out, &res.report, formats);
+	runner_result_free(&res);
+	cli_close_output(out);
+	workload_free(&w);
+	return 0;
+}

@@ -1,0 +1,130 @@
+#include "runner.h"
+
+#include <string.h>
+#include <time.h>
+
+static double cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int runner_run(const struct workload *w, const struct host_config *cfg,
+	       const struct runner_opts *ro, struct runner_result *res, struct err *e)
+{
+	static __thread struct system sys;
+	struct job_target t;
+	struct workload_run_opts wo;
+	double cpu0 = cpu_now();
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	if (system_init(&sys, cfg, NULL, ro->debug_mask, ro->debug_out, e))
+		return -1;
+	t.sim = &sys.sim;
+	t.q = sys.q;
+	t.logical_size = libata_logical_sector_size(sys.ata);
+	t.capacity = libata_capacity(sys.ata) * t.logical_size;
+	t.max_request = (uint64_t)sys.knobs.max_sectors_kb * 1024 / t.logical_size * t.logical_size;
+	if (!t.max_request)
+		t.max_request = t.logical_size;
+	memset(&wo, 0, sizeof(wo));
+	wo.seed = ro->seed;
+	wo.runtime_cap = ro->runtime_cap;
+	wo.progress = ro->progress;
+	wo.progress_ctx = ro->progress_ctx;
+	/* Job times count from the end of the drive's probe. */
+	rc = workload_run(w, &t, &wo, &res->report, e);
+	if (!rc) {
+		const struct blk_stats *bs = blk_get_stats(sys.q);
+		struct report_disk *dk = &res->report.disk;
+		double elapsed = (double)(sim_now(&sys.sim) - sys.probe_ns);
+		int d;
+
+		res->knobs = sys.knobs;
+		res->model = sys.model;
+		res->disk = *disk_get_stats(sys.disk);
+		res->blk = *bs;
+		res->ata = *libata_get_stats(sys.ata);
+		res->seed = ro->seed;
+		res->sim_seconds = elapsed / 1e9;
+		res->ncq = libata_ncq_enabled(sys.ata);
+		res->ios = bs->completed;
+		dk->present = true;
+		snprintf(dk->name, sizeof(dk->name), "sda");
+		for (d = 0; d < 2; d++) {
+			dk->ios[d] = bs->ios[d];
+			dk->merges[d] = bs->merges[d];
+			dk->ticks_ms[d] = (uint64_t)(bs->ticks_ns[d] / 1000000);
+		}
+		dk->in_queue_ms = dk->ticks_ms[0] + dk->ticks_ms[1];
+		dk->util = elapsed > 0 ? 100.0 * (double)bs->io_ticks_ns / elapsed : 0.0;
+		if (dk->util > 100.0)
+			dk->util = 100.0;
+		res->report.version = "ncqsim-" "0.1";
+		res->report.ncqsim_json = runner_json;
+		res->report.ncqsim_ctx = res;
+	}
+	system_destroy(&sys);
+	res->cpu_seconds = cpu_now() - cpu0;
+	return rc;
+}
+
+void runner_result_free(struct runner_result *res)
+{
+	report_jobs_free(res->report.jobs, res->report.njobs);
+	res->report.jobs = NULL;
+	res->report.njobs = 0;
+}
+
+void runner_json(struct json_writer *w, void *ctx)
+{
+	const struct runner_result *res = ctx;
+	const struct opt_def *o;
+
+	json_string(w, "drive", res->model.name);
+	json_string(w, "drive_model", res->model.model);
+	json_uint(w, "seed", res->seed);
+	json_double(w, "simulated_seconds", res->sim_seconds);
+	json_bool(w, "ncq", res->ncq);
+	json_object_begin(w, "knobs");
+	for (o = host_knob_table(); o->name; o++) {
+		char value[64];
+
+		opt_format(o, &res->knobs, value, sizeof(value));
+		json_string(w, o->name, value);
+	}
+	json_uint(w, "queue/nr_requests (effective)",
+		  res->knobs.nr_requests ? res->knobs.nr_requests :
+		  host_default_nr_requests(&res->knobs));
+	json_object_end(w);
+	json_object_begin(w, "host");
+	json_uint(w, "requests", res->blk.requests);
+	json_uint(w, "merged", res->blk.merged);
+	json_uint(w, "request_waits", res->blk.waits);
+	json_double(w, "request_wait_ms", res->blk.wait_ns / 1e6);
+	json_uint(w, "ncq_commands", res->ata.ncq_cmds);
+	json_uint(w, "prio_high_commands", res->ata.prio_high_cmds);
+	json_uint(w, "dma_ext_commands", res->ata.dma_cmds);
+	json_uint(w, "errors", res->ata.errors);
+	json_object_end(w);
+	json_object_begin(w, "drive_stats");
+	json_uint(w, "commands", res->disk.commands);
+	json_uint(w, "media_reads", res->disk.media_reads);
+	json_uint(w, "media_writes", res->disk.media_writes);
+	json_uint(w, "destages", res->disk.destages);
+	json_uint(w, "cache_hits", res->disk.cache_hits);
+	json_uint(w, "write_cached", res->disk.write_cached);
+	json_uint(w, "picks", res->disk.picks);
+	json_uint(w, "picks_aged", res->disk.picks_aged);
+	json_uint(w, "picks_priority", res->disk.picks_prio);
+	json_uint(w, "picks_soft_normal", res->disk.picks_soft_normal);
+	json_double(w, "busy_ms", res->disk.busy_ns / 1e6);
+	json_double(w, "seek_ms", res->disk.seek_ns / 1e6);
+	json_double(w, "rotate_ms", res->disk.rotate_ns / 1e6);
+	json_double(w, "transfer_ms", res->disk.transfer_ns / 1e6);
+	json_uint(w, "aborted", res->disk.aborted);
+	json_object_end(w);
+}

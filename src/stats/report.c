@@ -1,0 +1,1032 @@
+#include "stats/report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char *const ddir_names[] = { "read", "write", "trim" };
+
+/* ---- the job record ---- */
+
+void report_job_init(struct report_job *j)
+{
+	unsigned d;
+
+	memset(j, 0, sizeof(*j));
+	for (d = 0; d < REPORT_DIRS; d++) {
+		hist_init(&j->dir[d].slat);
+		hist_init(&j->dir[d].clat);
+		hist_init(&j->dir[d].lat);
+		hist_summary_init(&j->dir[d].bw);
+		hist_summary_init(&j->dir[d].iops);
+		hist_summary_init(&j->dir[d].host_queue);
+		hist_summary_init(&j->dir[d].drive);
+	}
+	j->members = 1;
+}
+
+void report_job_free(struct report_job *j)
+{
+	unsigned d;
+
+	for (d = 0; d < REPORT_DIRS; d++) {
+		free(j->dir[d].prios);
+		j->dir[d].prios = NULL;
+		j->dir[d].nprios = 0;
+	}
+}
+
+void report_job_reset(struct report_job *j)
+{
+	unsigned d, p;
+
+	for (d = 0; d < REPORT_DIRS; d++) {
+		struct report_dir *rd = &j->dir[d];
+
+		rd->io_bytes = rd->total_ios = rd->short_ios = rd->drop_ios = 0;
+		rd->runtime_ms = 0;
+		hist_reset(&rd->slat);
+		hist_reset(&rd->clat);
+		hist_reset(&rd->lat);
+		for (p = 0; p < rd->nprios; p++)
+			hist_reset(&rd->prios[p].h);
+		hist_summary_init(&rd->bw);
+		hist_summary_init(&rd->iops);
+		hist_summary_init(&rd->host_queue);
+		hist_summary_init(&rd->drive);
+	}
+	memset(j->io_u_map, 0, sizeof(j->io_u_map));
+	memset(j->io_u_submit, 0, sizeof(j->io_u_submit));
+	memset(j->io_u_complete, 0, sizeof(j->io_u_complete));
+	j->total_submit = j->total_complete = 0;
+	memset(j->lat_n, 0, sizeof(j->lat_n));
+	memset(j->lat_u, 0, sizeof(j->lat_u));
+	memset(j->lat_m, 0, sizeof(j->lat_m));
+}
+
+struct report_prio *report_prio_get(struct report_dir *d, uint16_t ioprio)
+{
+	unsigned i;
+	struct report_prio *p;
+
+	for (i = 0; i < d->nprios; i++)
+		if (d->prios[i].ioprio == ioprio)
+			return &d->prios[i];
+	if (d->nprios == REPORT_MAX_PRIOS)
+		return NULL;
+	p = realloc(d->prios, (d->nprios + 1) * sizeof(*p));
+	if (!p)
+		return NULL;
+	d->prios = p;
+	p = &d->prios[d->nprios++];
+	p->ioprio = ioprio;
+	hist_init(&p->h);
+	return p;
+}
+
+/* ---- fio's number formatting ---- */
+
+void report_num2str(char *buf, size_t len, uint64_t num, int maxlen, int base, int pow2,
+		    const char *unit)
+{
+	static const char *si[] = { "", "k", "M", "G", "T", "P", "E" };
+	static const char *iec[] = { "", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei" };
+	const char **prefix = pow2 ? iec : si;
+	unsigned thousand = pow2 ? 1024 : 1000, modulo = UINT32_MAX;
+	int post = 0, carry = 0;
+	char tmp[32];
+
+	for (; base > 1; post++)
+		base /= (int)thousand;
+	while (post < 7) {
+		snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)num);
+		if ((int)strlen(tmp) <= maxlen)
+			break;
+		modulo = (unsigned)(num % thousand);
+		num /= thousand;
+		carry = modulo >= thousand / 2;
+		post++;
+	}
+	if (post >= 7)
+		post = 0;
+	if (modulo == UINT32_MAX) {
+		snprintf(buf, len, "%llu%s%s", (unsigned long long)num, prefix[post], unit);
+		return;
+	}
+	snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)num);
+	if (maxlen - (int)strlen(tmp) <= 1) {
+		if (carry)
+			num++;
+		snprintf(buf, len, "%llu%s%s", (unsigned long long)num, prefix[post], unit);
+		return;
+	}
+	snprintf(tmp, sizeof(tmp), "%.*f", maxlen - (int)strlen(tmp) - 1,
+		 (double)modulo / (double)thousand);
+	if (tmp[0] == '1')
+		num++;
+	snprintf(buf, len, "%llu.%s%s%s", (unsigned long long)num, tmp + 2, prefix[post], unit);
+}
+
+static bool calc_lat(const struct hist_summary *s, uint64_t *min, uint64_t *max, double *mean,
+		     double *dev)
+{
+	if (!s->n)
+		return false;
+	*min = s->min;
+	*max = s->max;
+	*mean = s->mean;
+	*dev = hist_summary_stddev(s);
+	return true;
+}
+
+static void display_lat(FILE *out, const char *name, const struct hist_summary *s)
+{
+	uint64_t min, max;
+	double mean, dev;
+	const char *base = "(nsec)";
+	char minp[32], maxp[32];
+
+	if (!calc_lat(s, &min, &max, &mean, &dev))
+		return;
+	if (min > 2000000 && max > 99999999ULL && dev > 1000000.0) {
+		min /= 1000000;
+		max /= 1000000;
+		mean /= 1000000.0;
+		dev /= 1000000.0;
+		base = "(msec)";
+	} else if (min > 2000 && max > 99999 && dev > 1000.0) {
+		min /= 1000;
+		max /= 1000;
+		mean /= 1000.0;
+		dev /= 1000.0;
+		base = "(usec)";
+	}
+	report_num2str(minp, sizeof(minp), min, 6, 1, 0, "");
+	report_num2str(maxp, sizeof(maxp), max, 6, 1, 0, "");
+	fprintf(out, "    %s %s: min=%s, max=%s, avg=%5.02f, stdev=%5.02f\n", name, base, minp, maxp,
+		mean, dev);
+}
+
+static void show_percentiles(FILE *out, const struct hist *h, const struct report_job *j,
+			     const char *name)
+{
+	double sorted[HIST_MAX_PERCENTILES];
+	uint64_t vals[HIST_MAX_PERCENTILES], minv = UINT64_MAX, maxv = 0, divisor;
+	unsigned len = hist_percentiles(h, j->percentiles, j->npercentiles, sorted, vals), i;
+	int scale_down, time_width, per_line, precision = (int)j->percentile_precision;
+	char fmt[48];
+
+	if (!len)
+		return;
+	for (i = 0; i < len; i++) {
+		if (vals[i] < minv)
+			minv = vals[i];
+		if (vals[i] > maxv)
+			maxv = vals[i];
+	}
+	if (minv > 2000000 && maxv > 99999999ULL) {
+		scale_down = 2;
+		divisor = 1000000;
+		fprintf(out, "    %s percentiles (msec):\n     |", name);
+	} else if (minv > 2000 && maxv > 99999) {
+		scale_down = 1;
+		divisor = 1000;
+		fprintf(out, "    %s percentiles (usec):\n     |", name);
+	} else {
+		scale_down = 0;
+		divisor = 1;
+		fprintf(out, "    %s percentiles (nsec):\n     |", name);
+	}
+	time_width = maxv / divisor ? (int)(log10((double)(maxv / divisor)) + 1) : 1;
+	if (time_width < 5)
+		time_width = 5;
+	snprintf(fmt, sizeof(fmt), " %%%d.%dfth=[%%%dllu]%%c", precision + 3, precision, time_width);
+	per_line = (80 - 7) / (precision + 10 + time_width);
+	for (i = 0; i < len; i++) {
+		uint64_t v = vals[i];
+		int k;
+
+		if (i && i % (unsigned)per_line == 0)
+			fprintf(out, "     |");
+		for (k = 0; k < scale_down; k++)
+			v = (v + 999) / 1000;
+		fprintf(out, fmt, sorted[i], (unsigned long long)v, i == len - 1 ? '\n' : ',');
+		if (i == len - 1)
+			break;
+		if (i % (unsigned)per_line == (unsigned)per_line - 1)
+			fprintf(out, "\n");
+	}
+}
+
+/* ---- groups ---- */
+
+struct group_stats {
+	int groupid;
+	uint64_t iobytes[REPORT_DIRS], agg[REPORT_DIRS];
+	uint64_t min_bw[REPORT_DIRS], max_bw[REPORT_DIRS];
+	uint64_t min_run[REPORT_DIRS], max_run[REPORT_DIRS];
+	unsigned kb_base, sig_figs;
+};
+
+static void group_stats(const struct report_job *jobs, unsigned n, int groupid,
+			struct group_stats *g)
+{
+	unsigned i, d;
+
+	memset(g, 0, sizeof(*g));
+	g->groupid = groupid;
+	for (d = 0; d < REPORT_DIRS; d++)
+		g->min_bw[d] = g->min_run[d] = UINT64_MAX;
+	for (i = 0; i < n; i++) {
+		const struct report_job *j = &jobs[i];
+
+		if (j->groupid != groupid)
+			continue;
+		g->kb_base = j->kb_base;
+		g->sig_figs = j->sig_figs;
+		for (d = 0; d < REPORT_DIRS; d++) {
+			uint64_t bw;
+
+			if (!j->dir[d].runtime_ms)
+				continue;
+			if (j->dir[d].runtime_ms < g->min_run[d] || !g->min_run[d])
+				g->min_run[d] = j->dir[d].runtime_ms;
+			if (j->dir[d].runtime_ms > g->max_run[d])
+				g->max_run[d] = j->dir[d].runtime_ms;
+			bw = j->dir[d].io_bytes * 1000 / j->dir[d].runtime_ms;
+			if (bw < g->min_bw[d])
+				g->min_bw[d] = bw;
+			if (bw > g->max_bw[d])
+				g->max_bw[d] = bw;
+			g->iobytes[d] += j->dir[d].io_bytes;
+		}
+	}
+	for (d = 0; d < REPORT_DIRS; d++)
+		if (g->max_run[d])
+			g->agg[d] = g->iobytes[d] * 1000 / g->max_run[d];
+}
+
+static unsigned prios_with_samples(const struct report_job *j, unsigned d)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < j->dir[d].nprios; i++)
+		n += j->dir[d].prios[i].h.sum.n > 0;
+	return n;
+}
+
+/* ---- normal text ---- */
+
+static int is_pow2(unsigned v)
+{
+	return v && !(v & (v - 1));
+}
+
+static double agg_percent(const struct group_stats *g, unsigned d, double mean)
+{
+	double p = 100.0;
+
+	if (g && g->agg[d] > 1024) {
+		p = mean * 100.0 / ((double)g->agg[d] / 1024.0);
+		if (p > 100.0)
+			p = 100.0;
+	}
+	return p;
+}
+
+static void show_ddir_status(FILE *out, const struct report_job *j, unsigned d,
+			     const struct group_stats *g)
+{
+	const struct report_dir *rd = &j->dir[d];
+	int i2p = is_pow2(j->kb_base);
+	uint64_t runt = rd->runtime_ms, bw, iops, min, max;
+	char io_p[32], bw_p[32], bw_alt[32], iops_p[32];
+	const char *clat_type = j->lat_percentiles ? "lat" : "clat";
+	double mean, dev;
+	unsigned p;
+
+	if (!runt)
+		return;
+	bw = 1000 * rd->io_bytes / runt;
+	report_num2str(io_p, sizeof(io_p), rd->io_bytes, (int)j->sig_figs, 1, i2p, "B");
+	report_num2str(bw_p, sizeof(bw_p), bw, (int)j->sig_figs, 1, i2p, "B/s");
+	report_num2str(bw_alt, sizeof(bw_alt), bw, (int)j->sig_figs, 1, !i2p, "B/s");
+	iops = 1000 * rd->total_ios / runt;
+	report_num2str(iops_p, sizeof(iops_p), iops, (int)j->sig_figs, 1, 0, "");
+	fprintf(out, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)\n", ddir_names[d], iops_p, bw_p, bw_alt,
+		io_p, (unsigned long long)runt);
+	display_lat(out, "slat", &rd->slat.sum);
+	display_lat(out, "clat", &rd->clat.sum);
+	display_lat(out, " lat", &rd->lat.sum);
+	if (prios_with_samples(j, d) >= 2) {
+		for (p = 0; p < rd->nprios; p++) {
+			char name[64];
+			uint16_t v = rd->prios[p].ioprio;
+
+			if (!rd->prios[p].h.sum.n)
+				continue;
+			snprintf(name, sizeof(name), "%s prio %u/%u", clat_type, v >> 13, v & 7);
+			display_lat(out, name, &rd->prios[p].h.sum);
+		}
+	}
+	if (j->clat_percentiles && rd->clat.sum.n)
+		show_percentiles(out, &rd->clat, j, "clat");
+	if (j->lat_percentiles && rd->lat.sum.n)
+		show_percentiles(out, &rd->lat, j, "lat");
+	if ((j->clat_percentiles || j->lat_percentiles) && prios_with_samples(j, d) >= 2) {
+		uint64_t samples = j->lat_percentiles ? rd->lat.sum.n : rd->clat.sum.n;
+
+		for (p = 0; p < rd->nprios; p++) {
+			char name[96];
+			uint16_t v = rd->prios[p].ioprio;
+
+			if (!rd->prios[p].h.sum.n)
+				continue;
+			snprintf(name, sizeof(name), "%s prio %u/%u (%.2f%% of IOs)", clat_type, v >> 13,
+				 v & 7, 100.0 * (double)rd->prios[p].h.sum.n / (double)samples);
+			show_percentiles(out, &rd->prios[p].h, j, name);
+		}
+	}
+	if (calc_lat(&rd->bw, &min, &max, &mean, &dev)) {
+		double fkb = (double)j->kb_base, dmin = (double)min, dmax = (double)max;
+		const char *bw_str = i2p ? "KiB" : "kB";
+		double per = agg_percent(g, d, mean);
+
+		if (mean > fkb * fkb) {
+			dmin /= fkb;
+			dmax /= fkb;
+			mean /= fkb;
+			dev /= fkb;
+			bw_str = "MiB";
+		}
+		fprintf(out, "   bw (%5s/s): min=%5llu, max=%5llu, per=%3.2f%%, avg=%5.02f, "
+			"stdev=%5.02f, samples=%llu\n", bw_str, (unsigned long long)dmin,
+			(unsigned long long)dmax, per, mean, dev, (unsigned long long)rd->bw.n);
+	}
+	if (calc_lat(&rd->iops, &min, &max, &mean, &dev))
+		fprintf(out, "   iops        : min=%5llu, max=%5llu, avg=%5.02f, stdev=%5.02f, "
+			"samples=%llu\n", (unsigned long long)min, (unsigned long long)max, mean, dev,
+			(unsigned long long)rd->iops.n);
+}
+
+static void dist(const uint64_t *map, uint64_t total, double *pct, unsigned n, double floor)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		pct[i] = total ? 100.0 * (double)map[i] / (double)total : 0.0;
+		if (total && pct[i] < floor && map[i])
+			pct[i] = floor;
+	}
+}
+
+static void show_lat(FILE *out, const double *v, unsigned n, const char *const *ranges,
+		     const char *msg)
+{
+	bool new_line = true, shown = false;
+	unsigned i, line = 0;
+
+	for (i = 0; i < n; i++) {
+		if (v[i] <= 0.0)
+			continue;
+		shown = true;
+		if (new_line) {
+			if (line)
+				fprintf(out, "\n");
+			fprintf(out, "  lat (%s)   : ", msg);
+			new_line = false;
+			line = 0;
+		}
+		if (line)
+			fprintf(out, ", ");
+		fprintf(out, "%s%3.2f%%", ranges[i], v[i]);
+		line++;
+		if (line == 5)
+			new_line = true;
+	}
+	if (shown)
+		fprintf(out, "\n");
+}
+
+static uint64_t total_ios(const struct report_job *j)
+{
+	return j->dir[0].total_ios + j->dir[1].total_ios;
+}
+
+static void show_job_normal(FILE *out, const struct report_job *j, const struct group_stats *g,
+			    const char *time_buf)
+{
+	static const char *const ranges[] = { "2=", "4=", "10=", "20=", "50=", "100=", "250=",
+		"500=", "750=", "1000=", "2000=", ">=2000=" };
+	double v[12];
+	uint64_t total = total_ios(j);
+	unsigned d;
+
+	if (!j->dir[0].io_bytes && !j->dir[1].io_bytes && !total)
+		return;
+	fprintf(out, "%s: (groupid=%d, jobs=%u): err=%2d: pid=%u: %s", j->name, j->groupid,
+		j->members, j->error, j->number, time_buf);
+	if (j->description[0])
+		fprintf(out, "  Description  : [%s]\n", j->description);
+	for (d = 0; d < REPORT_DIRS; d++)
+		if (j->dir[d].io_bytes)
+			show_ddir_status(out, j, d, g);
+	dist(j->lat_n, total, v, 10, 0.01);
+	show_lat(out, v, 10, ranges, "nsec");
+	dist(j->lat_u, total, v, 10, 0.01);
+	show_lat(out, v, 10, ranges, "usec");
+	dist(j->lat_m, total, v, 12, 0.01);
+	show_lat(out, v, 12, ranges, "msec");
+	fprintf(out, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%llu, majf=%llu, minf=%llu\n",
+		0.0, 0.0, 0ULL, 0ULL, 0ULL);
+	dist(j->io_u_map, total, v, 7, 0.1);
+	fprintf(out, "  IO depths    : 1=%3.1f%%, 2=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, "
+		"32=%3.1f%%, >=64=%3.1f%%\n", v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
+	dist(j->io_u_submit, j->total_submit, v, 7, 0.1);
+	fprintf(out, "     submit    : 0=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, "
+		"64=%3.1f%%, >=64=%3.1f%%\n", v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
+	dist(j->io_u_complete, j->total_complete, v, 7, 0.1);
+	fprintf(out, "     complete  : 0=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, "
+		"64=%3.1f%%, >=64=%3.1f%%\n", v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
+	fprintf(out, "     issued rwts: total=%llu,%llu,0,0 short=%llu,%llu,0,0 dropped=%llu,%llu,0,0\n",
+		(unsigned long long)j->dir[0].total_ios, (unsigned long long)j->dir[1].total_ios,
+		(unsigned long long)j->dir[0].short_ios, (unsigned long long)j->dir[1].short_ios,
+		(unsigned long long)j->dir[0].drop_ios, (unsigned long long)j->dir[1].drop_ios);
+	fprintf(out, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
+		j->iodepth);
+}
+
+static void show_group_normal(FILE *out, const struct group_stats *g)
+{
+	static const char *const names[] = { "   READ", "  WRITE" };
+	int i2p = is_pow2(g->kb_base);
+	unsigned d;
+
+	fprintf(out, "\nRun status group %d (all jobs):\n", g->groupid);
+	for (d = 0; d < REPORT_DIRS; d++) {
+		char io[32], ioalt[32], agg[32], aggalt[32], min[32], minalt[32], max[32], maxalt[32];
+
+		if (!g->max_run[d])
+			continue;
+		report_num2str(io, sizeof(io), g->iobytes[d], (int)g->sig_figs, 1, i2p, "B");
+		report_num2str(ioalt, sizeof(ioalt), g->iobytes[d], (int)g->sig_figs, 1, !i2p, "B");
+		report_num2str(agg, sizeof(agg), g->agg[d], (int)g->sig_figs, 1, i2p, "B/s");
+		report_num2str(aggalt, sizeof(aggalt), g->agg[d], (int)g->sig_figs, 1, !i2p, "B/s");
+		report_num2str(min, sizeof(min), g->min_bw[d], (int)g->sig_figs, 1, i2p, "B/s");
+		report_num2str(minalt, sizeof(minalt), g->min_bw[d], (int)g->sig_figs, 1, !i2p, "B/s");
+		report_num2str(max, sizeof(max), g->max_bw[d], (int)g->sig_figs, 1, i2p, "B/s");
+		report_num2str(maxalt, sizeof(maxalt), g->max_bw[d], (int)g->sig_figs, 1, !i2p, "B/s");
+		fprintf(out, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%llu-%llumsec\n", names[d],
+			agg, aggalt, min, max, minalt, maxalt, io, ioalt,
+			(unsigned long long)g->min_run[d], (unsigned long long)g->max_run[d]);
+	}
+}
+
+static int max_groupid(const struct report_job *jobs, unsigned n)
+{
+	int m = -1;
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		if (jobs[i].groupid > m)
+			m = jobs[i].groupid;
+	return m;
+}
+
+static void write_normal(FILE *out, const struct report *r, const struct report_job *jobs,
+			 unsigned n, const char *time_buf)
+{
+	int gid, gmax = max_groupid(jobs, n);
+	unsigned i;
+
+	fprintf(out, "\n");
+	for (i = 0; i < n; i++) {
+		struct group_stats g;
+
+		group_stats(jobs, n, jobs[i].groupid, &g);
+		show_job_normal(out, &jobs[i], &g, time_buf);
+	}
+	for (gid = 0; gid <= gmax; gid++) {
+		struct group_stats g;
+
+		group_stats(jobs, n, gid, &g);
+		show_group_normal(out, &g);
+	}
+	if (r->disk.present) {
+		const struct report_disk *dk = &r->disk;
+
+		fprintf(out, "\nDisk stats (read/write):\n");
+		fprintf(out, "  %s: ios=%llu/%llu, merge=%llu/%llu, ticks=%llu/%llu, in_queue=%llu, "
+			"util=%3.2f%%\n", dk->name, (unsigned long long)dk->ios[0],
+			(unsigned long long)dk->ios[1], (unsigned long long)dk->merges[0],
+			(unsigned long long)dk->merges[1], (unsigned long long)dk->ticks_ms[0],
+			(unsigned long long)dk->ticks_ms[1], (unsigned long long)dk->in_queue_ms,
+			dk->util);
+	}
+}
+
+void report_write_header(FILE *out, const struct report *r)
+{
+	unsigned i, procs = 0;
+
+	for (i = 0; i < r->njobs; i++) {
+		const struct report_job *j = &r->jobs[i];
+		char b[6][32];
+		unsigned k;
+		int i2p = is_pow2(j->kb_base);
+
+		procs++;
+		if (j->clone) {
+			if (j->clone == 1)
+				fprintf(out, "...\n");
+			continue;
+		}
+		for (k = 0; k < 3; k++) {
+			report_num2str(b[2 * k], sizeof(b[0]), j->bs_min[k], (int)j->sig_figs, 1, i2p, "B");
+			report_num2str(b[2 * k + 1], sizeof(b[0]), j->bs_max[k], (int)j->sig_figs, 1, i2p,
+				       "B");
+		}
+		fprintf(out, "%s: (g=%d): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, "
+			"iodepth=%u\n", j->name, j->groupid, j->rw, b[0], b[1], b[2], b[3], b[4], b[5],
+			j->ioengine, j->iodepth);
+	}
+	fprintf(out, "%s\n", r->version);
+	fprintf(out, "Starting %u process%s\n", procs, procs == 1 ? "" : "es");
+}
+
+/* ---- JSON ---- */
+
+static void json_lat(struct json_writer *w, const char *key, const struct hist *h,
+		     const struct report_job *j, bool percentiles, bool plus)
+{
+	uint64_t min = 0, max = 0;
+	double mean = 0, dev = 0;
+	unsigned i;
+
+	calc_lat(&h->sum, &min, &max, &mean, &dev);
+	json_object_begin(w, key);
+	json_uint(w, "min", min);
+	json_uint(w, "max", max);
+	json_double(w, "mean", mean);
+	json_double(w, "stddev", dev);
+	json_uint(w, "N", h->sum.n);
+	if (percentiles && h->sum.n) {
+		double sorted[HIST_MAX_PERCENTILES];
+		uint64_t vals[HIST_MAX_PERCENTILES];
+		unsigned len = hist_percentiles(h, j->percentiles, j->npercentiles, sorted, vals);
+
+		json_object_begin(w, "percentile");
+		for (i = 0; i < len; i++) {
+			char k[32];
+
+			snprintf(k, sizeof(k), "%f", sorted[i]);
+			json_uint(w, k, vals[i]);
+		}
+		json_object_end(w);
+		if (plus) {
+			json_object_begin(w, "bins");
+			for (i = 0; i < h->top; i++) {
+				char k[32];
+
+				if (!h->count[i])
+					continue;
+				snprintf(k, sizeof(k), "%llu", (unsigned long long)hist_bucket_value(i));
+				json_uint(w, k, h->count[i]);
+			}
+			json_object_end(w);
+		}
+	}
+	json_object_end(w);
+}
+
+static void json_summary(struct json_writer *w, const char *key, const struct hist_summary *s)
+{
+	uint64_t min = 0, max = 0;
+	double mean = 0, dev = 0;
+
+	calc_lat(s, &min, &max, &mean, &dev);
+	json_object_begin(w, key);
+	json_uint(w, "min", min);
+	json_uint(w, "max", max);
+	json_double(w, "mean", mean);
+	json_double(w, "stddev", dev);
+	json_uint(w, "N", s->n);
+	json_object_end(w);
+}
+
+static void json_zero_dir(struct json_writer *w, const char *name)
+{
+	struct hist_summary z;
+
+	hist_summary_init(&z);
+	json_object_begin(w, name);
+	json_uint(w, "io_bytes", 0);
+	json_uint(w, "io_kbytes", 0);
+	json_uint(w, "bw_bytes", 0);
+	json_uint(w, "bw", 0);
+	json_double(w, "iops", 0.0);
+	json_uint(w, "runtime", 0);
+	json_uint(w, "total_ios", 0);
+	json_uint(w, "short_ios", 0);
+	json_uint(w, "drop_ios", 0);
+	json_summary(w, "slat_ns", &z);
+	json_summary(w, "clat_ns", &z);
+	json_summary(w, "lat_ns", &z);
+	json_uint(w, "bw_min", 0);
+	json_uint(w, "bw_max", 0);
+	json_double(w, "bw_agg", 0.0);
+	json_double(w, "bw_mean", 0.0);
+	json_double(w, "bw_dev", 0.0);
+	json_uint(w, "bw_samples", 0);
+	json_uint(w, "iops_min", 0);
+	json_uint(w, "iops_max", 0);
+	json_double(w, "iops_mean", 0.0);
+	json_double(w, "iops_stddev", 0.0);
+	json_uint(w, "iops_samples", 0);
+	json_object_end(w);
+}
+
+static void json_dir(struct json_writer *w, const struct report_job *j, unsigned d,
+		     const struct group_stats *g, bool plus)
+{
+	const struct report_dir *rd = &j->dir[d];
+	uint64_t bw_bytes = 0, min = 0, max = 0;
+	double iops = 0, mean = 0, dev = 0, per = 0;
+	unsigned p;
+
+	if (rd->runtime_ms) {
+		bw_bytes = 1000 * rd->io_bytes / rd->runtime_ms;
+		iops = 1000.0 * (double)rd->total_ios / (double)rd->runtime_ms;
+	}
+	json_object_begin(w, ddir_names[d]);
+	json_uint(w, "io_bytes", rd->io_bytes);
+	json_uint(w, "io_kbytes", rd->io_bytes >> 10);
+	json_uint(w, "bw_bytes", bw_bytes);
+	json_uint(w, "bw", bw_bytes / 1024);
+	json_double(w, "iops", iops);
+	json_uint(w, "runtime", rd->runtime_ms);
+	json_uint(w, "total_ios", rd->total_ios);
+	json_uint(w, "short_ios", rd->short_ios);
+	json_uint(w, "drop_ios", rd->drop_ios);
+	json_lat(w, "slat_ns", &rd->slat, j, false, plus);
+	json_lat(w, "clat_ns", &rd->clat, j, j->clat_percentiles, plus);
+	json_lat(w, "lat_ns", &rd->lat, j, j->lat_percentiles, plus);
+	if (prios_with_samples(j, d) >= 2) {
+		json_array_begin(w, "prios");
+		for (p = 0; p < rd->nprios; p++) {
+			if (!rd->prios[p].h.sum.n)
+				continue;
+			json_object_begin(w, NULL);
+			json_uint(w, "prioclass", rd->prios[p].ioprio >> 13);
+			json_uint(w, "prio", rd->prios[p].ioprio & 7);
+			json_lat(w, j->lat_percentiles ? "lat_ns" : "clat_ns", &rd->prios[p].h, j,
+				 j->clat_percentiles || j->lat_percentiles, plus);
+			json_object_end(w);
+		}
+		json_array_end(w);
+	}
+	if (calc_lat(&rd->bw, &min, &max, &mean, &dev))
+		per = agg_percent(g, d, mean);
+	else
+		min = max = 0;
+	json_uint(w, "bw_min", min);
+	json_uint(w, "bw_max", max);
+	json_double(w, "bw_agg", per);
+	json_double(w, "bw_mean", mean);
+	json_double(w, "bw_dev", dev);
+	json_uint(w, "bw_samples", rd->bw.n);
+	mean = dev = 0;
+	if (!calc_lat(&rd->iops, &min, &max, &mean, &dev))
+		min = max = 0;
+	json_uint(w, "iops_min", min);
+	json_uint(w, "iops_max", max);
+	json_double(w, "iops_mean", mean);
+	json_double(w, "iops_stddev", dev);
+	json_uint(w, "iops_samples", rd->iops.n);
+	json_object_end(w);
+}
+
+static void json_dist(struct json_writer *w, const char *key, const uint64_t *map,
+		      uint64_t total, bool submit)
+{
+	double v[7];
+	unsigned i;
+
+	dist(map, total, v, 7, 0.1);
+	json_object_begin(w, key);
+	for (i = 0; i < 7; i++) {
+		char name[16];
+
+		if (submit)
+			snprintf(name, sizeof(name), i == 0 ? "0" : i < 6 ? "%d" : ">=%d",
+				 i == 0 ? 0 : i < 6 ? 1 << (i + 1) : 1 << i);
+		else
+			snprintf(name, sizeof(name), i < 6 ? "%d" : ">=%d", 1 << i);
+		json_double(w, name, v[i]);
+	}
+	json_object_end(w);
+}
+
+static void json_lat_buckets(struct json_writer *w, const char *key, const uint64_t *map,
+			     unsigned n, uint64_t total)
+{
+	static const char *const ranges[] = { "2", "4", "10", "20", "50", "100", "250", "500",
+		"750", "1000", "2000", ">=2000" };
+	double v[12];
+	unsigned i;
+
+	dist(map, total, v, n, 0.01);
+	json_object_begin(w, key);
+	for (i = 0; i < n; i++)
+		json_double(w, ranges[i], v[i]);
+	json_object_end(w);
+}
+
+static void json_job(struct json_writer *w, const struct report_job *j,
+		     const struct group_stats *g, bool plus)
+{
+	uint64_t total = total_ios(j);
+	unsigned i;
+
+	json_object_begin(w, NULL);
+	json_string(w, "jobname", j->name);
+	json_int(w, "groupid", j->groupid);
+	json_int(w, "error", j->error);
+	json_int(w, "eta", 0);
+	json_int(w, "elapsed", (long long)ceil(j->elapsed_s));
+	if (j->nopts) {
+		json_object_begin(w, "job options");
+		for (i = 0; i < j->nopts; i++)
+			json_string(w, j->opts[i].key, j->opts[i].value);
+		json_object_end(w);
+	}
+	json_dir(w, j, 0, g, plus);
+	json_dir(w, j, 1, g, plus);
+	json_zero_dir(w, "trim");
+	{
+		struct hist_summary z;
+
+		hist_summary_init(&z);
+		json_object_begin(w, "sync");
+		json_uint(w, "total_ios", 0);
+		json_summary(w, "lat_ns", &z);
+		json_object_end(w);
+	}
+	json_int(w, "job_runtime", j->run_time_ms);
+	json_double(w, "usr_cpu", 0.0);
+	json_double(w, "sys_cpu", 0.0);
+	json_uint(w, "ctx", 0);
+	json_uint(w, "majf", 0);
+	json_uint(w, "minf", 0);
+	json_dist(w, "iodepth_level", j->io_u_map, total, false);
+	json_dist(w, "iodepth_submit", j->io_u_submit, j->total_submit, true);
+	json_dist(w, "iodepth_complete", j->io_u_complete, j->total_complete, true);
+	json_lat_buckets(w, "latency_ns", j->lat_n, 10, total);
+	json_lat_buckets(w, "latency_us", j->lat_u, 10, total);
+	json_lat_buckets(w, "latency_ms", j->lat_m, 12, total);
+	json_uint(w, "latency_depth", j->iodepth);
+	json_uint(w, "latency_target", 0);
+	json_double(w, "latency_percentile", 100.0);
+	json_uint(w, "latency_window", 0);
+	if (j->description[0])
+		json_string(w, "desc", j->description);
+	/* ncqsim: where the completion latency went (clat = host queue + drive). */
+	json_object_begin(w, "ncqsim");
+	for (i = 0; i < REPORT_DIRS; i++) {
+		if (!j->dir[i].host_queue.n)
+			continue;
+		json_object_begin(w, ddir_names[i]);
+		json_summary(w, "host_queue_ns", &j->dir[i].host_queue);
+		json_summary(w, "drive_ns", &j->dir[i].drive);
+		json_object_end(w);
+	}
+	json_object_end(w);
+	json_object_end(w);
+}
+
+static void write_json(FILE *out, const struct report *r, const struct report_job *jobs,
+		       unsigned n, bool plus, time_t now_s, long long now_ms, const char *time_buf)
+{
+	struct json_writer w;
+	unsigned i;
+	char tb[64];
+
+	snprintf(tb, sizeof(tb), "%s", time_buf);
+	if (tb[0] && tb[strlen(tb) - 1] == '\n')
+		tb[strlen(tb) - 1] = '\0';
+	json_writer_init(&w, out);
+	json_object_begin(&w, NULL);
+	json_string(&w, "fio version", r->version);
+	json_int(&w, "timestamp", (long long)now_s);
+	json_int(&w, "timestamp_ms", now_ms);
+	json_string(&w, "time", tb);
+	if (r->nglobal) {
+		json_object_begin(&w, "global options");
+		for (i = 0; i < r->nglobal; i++)
+			json_string(&w, r->global_opts[i].key, r->global_opts[i].value);
+		json_object_end(&w);
+	}
+	json_array_begin(&w, "jobs");
+	for (i = 0; i < n; i++) {
+		struct group_stats g;
+
+		group_stats(jobs, n, jobs[i].groupid, &g);
+		json_job(&w, &jobs[i], &g, plus);
+	}
+	json_array_end(&w);
+	if (r->disk.present) {
+		json_array_begin(&w, "disk_util");
+		json_object_begin(&w, NULL);
+		json_string(&w, "name", r->disk.name);
+		json_uint(&w, "read_ios", r->disk.ios[0]);
+		json_uint(&w, "write_ios", r->disk.ios[1]);
+		json_uint(&w, "read_merges", r->disk.merges[0]);
+		json_uint(&w, "write_merges", r->disk.merges[1]);
+		json_uint(&w, "read_ticks", r->disk.ticks_ms[0]);
+		json_uint(&w, "write_ticks", r->disk.ticks_ms[1]);
+		json_uint(&w, "in_queue", r->disk.in_queue_ms);
+		json_double(&w, "util", r->disk.util);
+		json_object_end(&w);
+		json_array_end(&w);
+	}
+	if (r->ncqsim_json) {
+		json_object_begin(&w, "ncqsim");
+		r->ncqsim_json(&w, r->ncqsim_ctx);
+		json_object_end(&w);
+	}
+	json_object_end(&w);
+	json_writer_finish(&w);
+}
+
+/* ---- groups (fio's group_reporting) ---- */
+
+static void merge_job(struct report_job *dst, const struct report_job *src, bool first)
+{
+	unsigned d, p, k;
+
+	for (d = 0; d < REPORT_DIRS; d++) {
+		struct report_dir *a = &dst->dir[d];
+		const struct report_dir *b = &src->dir[d];
+
+		hist_merge(&a->slat, &b->slat);
+		hist_merge(&a->clat, &b->clat);
+		hist_merge(&a->lat, &b->lat);
+		/* bw and iops samples are summed, not averaged (fio's pure_sum). */
+		if (b->bw.n) {
+			if (!a->bw.n) {
+				a->bw = b->bw;
+				a->iops = b->iops;
+			} else {
+				a->bw.min += b->bw.min;
+				a->bw.max += b->bw.max;
+				a->bw.n += b->bw.n;
+				a->bw.mean += b->bw.mean;
+				a->bw.S += b->bw.S;
+				a->iops.min += b->iops.min;
+				a->iops.max += b->iops.max;
+				a->iops.n += b->iops.n;
+				a->iops.mean += b->iops.mean;
+				a->iops.S += b->iops.S;
+			}
+		}
+		hist_summary_merge(&a->host_queue, &b->host_queue);
+		hist_summary_merge(&a->drive, &b->drive);
+		a->io_bytes += b->io_bytes;
+		a->total_ios += b->total_ios;
+		a->short_ios += b->short_ios;
+		a->drop_ios += b->drop_ios;
+		if (b->runtime_ms > a->runtime_ms)
+			a->runtime_ms = b->runtime_ms;
+		if (dst->disable_prio_stat)
+			continue;
+		if (!src->multi_prio) {
+			/* A job with one priority: its clat (or lat) is that priority's. */
+			struct report_prio *rp = report_prio_get(a, src->ioprio);
+
+			if (rp)
+				hist_merge(&rp->h, src->lat_percentiles ? &b->lat : &b->clat);
+		} else {
+			for (p = 0; p < b->nprios; p++) {
+				struct report_prio *rp = report_prio_get(a, b->prios[p].ioprio);
+
+				if (rp)
+					hist_merge(&rp->h, &b->prios[p].h);
+			}
+		}
+	}
+	for (k = 0; k < 7; k++) {
+		dst->io_u_map[k] += src->io_u_map[k];
+		dst->io_u_submit[k] += src->io_u_submit[k];
+		dst->io_u_complete[k] += src->io_u_complete[k];
+	}
+	for (k = 0; k < 10; k++) {
+		dst->lat_n[k] += src->lat_n[k];
+		dst->lat_u[k] += src->lat_u[k];
+	}
+	for (k = 0; k < 12; k++)
+		dst->lat_m[k] += src->lat_m[k];
+	dst->total_submit += src->total_submit;
+	dst->total_complete += src->total_complete;
+	dst->run_time_ms += src->run_time_ms;
+	if (src->elapsed_s > dst->elapsed_s)
+		dst->elapsed_s = src->elapsed_s;
+	if (!first)
+		dst->members++;
+	/* fio keeps the last member's option list and latency depth. */
+	memcpy(dst->opts, src->opts, sizeof(src->opts));
+	dst->nopts = src->nopts;
+	dst->iodepth = src->iodepth;
+	if (!dst->error)
+		dst->error = src->error;
+}
+
+struct report_job *report_groups(const struct report *r, unsigned *n_out)
+{
+	struct report_job *out = calloc(r->njobs ? r->njobs : 1, sizeof(*out));
+	unsigned i, k, n = 0;
+
+	if (!out)
+		return NULL;
+	for (i = 0; i < r->njobs; i++) {
+		const struct report_job *j = &r->jobs[i];
+		struct report_job *dst;
+		bool prio_stats = false;
+
+		/* fio: a job joins the previous entry when it reports by group and
+		 * belongs to the same group; otherwise it opens an entry. */
+		if (n && j->group_reporting && out[n - 1].groupid == j->groupid) {
+			merge_job(&out[n - 1], j, false);
+			continue;
+		}
+		dst = &out[n++];
+		report_job_init(dst);
+		memcpy(dst->name, j->name, sizeof(j->name));
+		memcpy(dst->description, j->description, sizeof(j->description));
+		dst->groupid = j->groupid;
+		dst->number = j->number;
+		dst->clat_percentiles = j->clat_percentiles;
+		dst->lat_percentiles = j->lat_percentiles;
+		memcpy(dst->percentiles, j->percentiles, sizeof(j->percentiles));
+		dst->npercentiles = j->npercentiles;
+		dst->percentile_precision = j->percentile_precision;
+		dst->sig_figs = j->sig_figs;
+		dst->kb_base = j->kb_base;
+		dst->async = j->async;
+		dst->group_reporting = j->group_reporting;
+		dst->ioprio = j->ioprio;
+		dst->multi_prio = j->multi_prio;
+		/* fio's init_per_prio_stats: per-priority entries are kept when a
+		 * member uses per-I/O priorities or the members' priorities differ. */
+		for (k = i; k < r->njobs; k++) {
+			const struct report_job *m = &r->jobs[k];
+
+			if (k > i && !(m->group_reporting && m->groupid == j->groupid))
+				break;
+			if (m->multi_prio || m->ioprio != j->ioprio)
+				prio_stats = true;
+		}
+		dst->disable_prio_stat = !prio_stats;
+		merge_job(dst, j, true);
+	}
+	*n_out = n;
+	return out;
+}
+
+void report_jobs_free(struct report_job *jobs, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		report_job_free(&jobs[i]);
+	free(jobs);
+}
+
+int report_write(FILE *out, const struct report *r, unsigned formats)
+{
+	struct report_job *jobs;
+	unsigned n;
+	time_t now_s;
+	long long now_ms;
+	char time_buf[64];
+	struct timespec ts;
+
+	if (r->wall_time) {
+		now_s = (time_t)r->wall_time;
+		now_ms = (long long)r->wall_time * 1000;
+	} else {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		now_s = ts.tv_sec;
+		now_ms = (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	}
+	ctime_r(&now_s, time_buf);
+	jobs = report_groups(r, &n);
+	if (!jobs)
+		return -1;
+	if (formats & REPORT_NORMAL)
+		write_normal(out, r, jobs, n, time_buf);
+	if (formats & (REPORT_JSON | REPORT_JSONPLUS))
+		write_json(out, r, jobs, n, (formats & REPORT_JSONPLUS) != 0, now_s, now_ms, time_buf);
+	report_jobs_free(jobs, n);
+	return 0;
+}

@@ -1,0 +1,119 @@
+/*
+ * report — a run's results in fio's shapes, and fio's two output formats.
+ *
+ * The job engine fills one struct report_job per job (per clone); the
+ * report merges groups when group_reporting asks (fio's sum_thread_stats),
+ * then writes fio 3.33's normal text and JSON (json+ adds the histogram
+ * bins). Field names and rules follow fio's stat.c: IOPS and bandwidth from
+ * the per-direction runtime, units switching as fio switches them,
+ * percentiles by fio's rule, per-priority entries only when two or more
+ * priorities have samples.
+ */
+#ifndef NCQSIM_REPORT_H
+#define NCQSIM_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stats/hist.h"
+#include "util/json.h"
+
+#define REPORT_DIRS 2		/* read, write (trim and sync stay zero) */
+#define REPORT_MAX_PRIOS 64
+#define REPORT_MAX_OPTS 128
+
+struct report_opt {
+	char key[64];
+	char value[256];
+};
+
+struct report_prio {
+	uint16_t ioprio;	/* as fio reports it: the value the job asked for */
+	struct hist h;		/* clat, or lat with lat_percentiles */
+};
+
+struct report_dir {
+	uint64_t io_bytes, total_ios, short_ios, drop_ios;
+	uint64_t runtime_ms;
+	struct hist slat, clat, lat;
+	struct report_prio *prios;
+	unsigned nprios;
+	struct hist_summary bw, iops;		/* per-interval samples: KiB/s and IOPS */
+	struct hist_summary host_queue, drive;	/* ncqsim: clat split, ns */
+};
+
+struct report_job {
+	char name[128];
+	char description[256];
+	int groupid;
+	unsigned members;
+	unsigned number;		/* 1-based job number (fio's pid-ish) */
+	int error;
+	struct report_dir dir[REPORT_DIRS];
+	uint64_t io_u_map[7], io_u_submit[7], io_u_complete[7];
+	uint64_t total_submit, total_complete;
+	uint64_t lat_n[10], lat_u[10], lat_m[12];
+	int64_t run_time_ms;		/* job_runtime */
+	double elapsed_s;
+	bool async;			/* slat is measured */
+	bool multi_prio;		/* cmdprio: per-I/O priorities */
+	uint16_t ioprio;		/* the job's own priority (fio's view) */
+	bool disable_prio_stat;		/* a group mixing priorities without per-I/O ones */
+	/* Options that shape the report. */
+	bool clat_percentiles, lat_percentiles;
+	double percentiles[HIST_MAX_PERCENTILES];
+	unsigned npercentiles, percentile_precision;
+	unsigned sig_figs, kb_base;
+	unsigned iodepth;
+	bool group_reporting;
+	/* The header line: rw, block sizes, engine. */
+	char rw[16];
+	uint64_t bs_min[3], bs_max[3];
+	char ioengine[32];
+	unsigned clone;			/* 0 for the first of a numjobs set */
+	struct report_opt opts[REPORT_MAX_OPTS];
+	unsigned nopts;
+};
+
+struct report_disk {
+	bool present;
+	char name[16];
+	uint64_t ios[2], merges[2], sectors[2], ticks_ms[2], in_queue_ms;
+	double util;
+};
+
+struct report {
+	const char *version;		/* "ncqsim-0.1" */
+	struct report_job *jobs;	/* as run, one per clone */
+	unsigned njobs;
+	struct report_opt global_opts[REPORT_MAX_OPTS];
+	unsigned nglobal;
+	struct report_disk disk;
+	int64_t wall_time;		/* for the timestamp fields (0: now) */
+	/* ncqsim's own JSON object (drive, knobs, seed, ...), written by the caller. */
+	void (*ncqsim_json)(struct json_writer *w, void *ctx);
+	void *ncqsim_ctx;
+};
+
+void report_job_init(struct report_job *j);
+void report_job_free(struct report_job *j);
+/* The priority entry for ioprio, created on first use (NULL when full). */
+struct report_prio *report_prio_get(struct report_dir *d, uint16_t ioprio);
+void report_job_reset(struct report_job *j);
+
+/* Output. `formats` is a mask of REPORT_* bits. */
+enum { REPORT_NORMAL = 1, REPORT_JSON = 2, REPORT_JSONPLUS = 4 };
+/* The lines fio prints before the run (job headers, version, Starting N). */
+void report_write_header(FILE *out, const struct report *r);
+int report_write(FILE *out, const struct report *r, unsigned formats);
+
+/* fio's num2str(): "33.1MiB", "8480", "32.8k". */
+void report_num2str(char *buf, size_t len, uint64_t num, int maxlen, int base, int pow2,
+		    const char *unit);
+
+/* Merged per-group entries (fio's group_reporting); caller frees with report_jobs_free. */
+struct report_job *report_groups(const struct report *r, unsigned *n);
+void report_jobs_free(struct report_job *jobs, unsigned n);
+
+#endif

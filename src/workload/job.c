@@ -1,0 +1,979 @@
+/*
+ * The job engine: fio jobs running against the simulated block layer.
+ *
+ * Each job is a small state machine driven by events: it starts after its
+ * startdelay (when its stonewall segment starts), fills its queue depth,
+ * refills on every completion, pauses for thinktime and rate_iops, stops
+ * issuing at its time, size or I/O count, and finishes when its last I/O
+ * completes; the next stonewall segment starts when every job of this one
+ * has finished. Nothing is allocated per I/O: each job has its iodepth of
+ * I/O units, each with room for the bios the largest block splits into.
+ */
+#include "workload/job.h"
+
+#include "host/ioprio.h"
+#include "sim/rng.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct job;
+
+struct job_io {
+	struct job *job;
+	struct blk_bio *bios;
+	unsigned nbios, next_bio, left;
+	int ddir;
+	uint64_t offset, len;
+	uint16_t prio_report, prio_eff;
+	int prio_index;			/* in the report's priority entries, or -1 */
+	int64_t t_start, t_issue, t_dispatch;
+	struct job_io *next;
+};
+
+/* A random permutation of [0, n): fio's "random map" without the map. */
+struct perm {
+	uint64_t n, half_mask;
+	unsigned half_bits;
+	uint64_t keys[4];
+};
+
+struct job {
+	const struct job_def *def;
+	const struct job_options *o;
+	struct report_job *rep;
+	const struct job_target *t;
+	struct workload_runner *run;
+	unsigned number, clone;
+	uint64_t start, end;			/* region, bytes */
+	uint64_t align[DDIR_COUNT];
+	struct rng r_off, r_bs, r_ddir, r_prio;
+	struct perm perm;
+	uint64_t perm_i;
+	struct rng_zipf zipf;
+	struct rng_pareto pareto;
+	uint64_t pos[DDIR_COUNT];		/* sequential positions */
+	uint64_t rand_left;			/* rw=randread:N */
+	uint64_t rand_pos;
+	uint16_t task_prio, job_prio;		/* the task's ioprio; fio's reported default */
+	unsigned depth, inflight;
+	struct job_io *ios, *free_ios, *blocked_io;
+	struct blk_bio *bio_pool;
+	unsigned bios_per_io;
+	int64_t t_begin, t_stats, t_end, t_finish;
+	uint64_t issued_bytes, issued_ios, size_limit, ios_limit;
+	bool started, issuing_done, finished, in_ramp;
+	int64_t next_issue[DDIR_COUNT], think_until;
+	sim_handle_t wake;
+	int64_t sample_t;
+	uint64_t sample_bytes[DDIR_COUNT], sample_ios[DDIR_COUNT];
+	uint64_t win_bytes[DDIR_COUNT], win_ios[DDIR_COUNT];
+	FILE *clat_log, *slat_log, *lat_log, *iolog;
+	const char *iolog_name;
+};
+
+struct workload_runner {
+	struct job *jobs;
+	unsigned njobs;
+	const struct job_target *t;
+	unsigned segment, nsegments;
+	unsigned running;
+	uint64_t ios_done;
+	int error;
+	struct err *e;
+};
+
+static void job_fill(struct job *j);
+
+/* ---- random permutation (4-round Feistel with cycle walking) ---- */
+
+static void perm_init(struct perm *p, uint64_t n, struct rng *r)
+{
+	unsigned bits = 2, i;
+
+	p->n = n;
+	while (bits < 64 && (1ULL << bits) < n)
+		bits += 2;
+	p->half_bits = bits / 2;
+	p->half_mask = (1ULL << p->half_bits) - 1;
+	for (i = 0; i < 4; i++)
+		p->keys[i] = rng_next(r);
+}
+
+static uint64_t perm_round(uint64_t x, uint64_t key)
+{
+	return rng_mix64(x ^ key);
+}
+
+static uint64_t perm_at(const struct perm *p, uint64_t i)
+{
+	uint64_t x = i;
+
+	do {
+		uint64_t l = x >> p->half_bits, rr = x & p->half_mask;
+		unsigned k;
+
+		for (k = 0; k < 4; k++) {
+			uint64_t t = rr;
+
+			rr = (l ^ perm_round(rr, p->keys[k])) & p->half_mask;
+			l = t;
+		}
+		x = l << p->half_bits | rr;
+	} while (x >= p->n);	/* cycle walking: stays a permutation of [0, n) */
+	return x;
+}
+
+/* ---- choosing what to do next ---- */
+
+static bool is_random(const struct job_options *o)
+{
+	return o->rw == JOB_RW_RANDREAD || o->rw == JOB_RW_RANDWRITE || o->rw == JOB_RW_RANDRW;
+}
+
+static int next_ddir(struct job *j)
+{
+	switch (j->o->rw) {
+	case JOB_RW_READ:
+	case JOB_RW_RANDREAD:
+		return DDIR_READ;
+	case JOB_RW_WRITE:
+	case JOB_RW_RANDWRITE:
+		return DDIR_WRITE;
+	default:
+		return rng_below(&j->r_ddir, 100) < j->o->rwmixread ? DDIR_READ : DDIR_WRITE;
+	}
+}
+
+static uint64_t next_len(struct job *j, int d)
+{
+	const struct job_options *o = j->o;
+
+	if (o->nbssplit[d]) {
+		unsigned r = (unsigned)rng_below(&j->r_bs, 100), sum = 0, i;
+
+		for (i = 0; i < o->nbssplit[d]; i++) {
+			sum += o->bssplit[d][i].pct;
+			if (r < sum)
+				return o->bssplit[d][i].bs;
+		}
+		return o->bssplit[d][o->nbssplit[d] - 1].bs;
+	}
+	if (o->bsrange) {
+		uint64_t lo = o->bs_min[d], hi = o->bs_max[d];
+		uint64_t len = lo + rng_below(&j->r_bs, hi - lo + 1);
+
+		/* fio keeps sizes a multiple of the smallest when it is a power of 2. */
+		if (!(lo & (lo - 1)))
+			len &= ~(lo - 1);
+		return len < lo ? lo : len;
+	}
+	return o->bs[d];
+}
+
+static uint64_t rank_to_block(struct job *j, uint64_t rank, uint64_t nblocks)
+{
+	/* As fio: hash the rank so popular blocks are scattered over the region. */
+	return rng_mix64(rank ^ j->perm.keys[0]) % nblocks;
+}
+
+static uint64_t next_offset(struct job *j, int d, uint64_t len)
+{
+	const struct job_options *o = j->o;
+	uint64_t region = j->end - j->start, nblocks = region / j->align[d], block, off;
+
+	if (!is_random(o)) {
+		int64_t next;
+
+		off = j->pos[d];
+		if (off + len > j->end || off < j->start)
+			off = o->rw_skip < 0 ? j->end - len : j->start;	/* a new pass */
+		next = (int64_t)(off + len) + o->rw_skip;
+		/* Going backwards (rw=read:-8k) runs to the start, then wraps to the end. */
+		j->pos[d] = next < (int64_t)j->start ? j->end - len : (uint64_t)next;
+		return off;
+	}
+	if (o->rw_nr && j->rand_left) {
+		/* rw=randread:N: the next I/Os follow on from the last random offset. */
+		j->rand_left--;
+		off = j->rand_pos;
+		if (off + len > j->end)
+			off = j->start;
+		j->rand_pos = off + len;
+		return off;
+	}
+	switch (o->dist) {
+	case JOB_DIST_ZIPF:
+		block = rank_to_block(j, rng_zipf_next(&j->zipf, &j->r_off), nblocks);
+		break;
+	case JOB_DIST_PARETO:
+		block = rank_to_block(j, rng_pareto_next(&j->pareto, &j->r_off), nblocks);
+		break;
+	case JOB_DIST_NORMAL: {
+		double x = (double)nblocks / 2.0 + rng_normal(&j->r_off) * (double)nblocks *
+			o->dist_param / 100.0;
+		int64_t k = (int64_t)floor(x);
+
+		if (k < 0)
+			k = 0;
+		if ((uint64_t)k >= nblocks)
+			k = (int64_t)nblocks - 1;
+		block = rank_to_block(j, (uint64_t)k, nblocks);
+		break;
+	}
+	default:
+		if (o->norandommap) {
+			block = rng_below(&j->r_off, nblocks);
+		} else {
+			if (j->perm_i == j->perm.n) {
+				/* Every block done once: a new pass with a new order. */
+				perm_init(&j->perm, nblocks, &j->r_off);
+				j->perm_i = 0;
+			}
+			block = perm_at(&j->perm, j->perm_i++);
+		}
+	}
+	off = j->start + block * j->align[d];
+	if (off + len > j->end)
+		off = (j->end - len) / j->align[d] * j->align[d];
+	if (o->rw_nr) {
+		j->rand_left = o->rw_nr - 1;
+		j->rand_pos = off + len;
+	}
+	return off;
+}
+
+/* The per-I/O priority fio would set (cmdprio), else the job's; 0 for none. */
+static uint16_t next_cmdprio(struct job *j, int d, uint64_t len)
+{
+	const struct job_options *o = j->o;
+
+	if (o->ncmdprio_bssplit[d]) {
+		unsigned r = (unsigned)rng_below(&j->r_prio, 100), sum = 0, i;
+
+		for (i = 0; i < o->ncmdprio_bssplit[d]; i++) {
+			const struct job_cmdprio_entry *en = &o->cmdprio_bssplit[d][i];
+
+			if (en->bs != len)
+				continue;
+			sum += en->pct;
+			if (r < sum && en->pct)
+				return ioprio_value(en->cls >= 0 ? (unsigned)en->cls : o->cmdprio_class[d],
+						    (unsigned)en->hint,
+						    en->level >= 0 ? (unsigned)en->level : o->cmdprio[d]);
+		}
+		return 0;
+	}
+	if (o->cmdprio_percentage[d] &&
+	    rng_below(&j->r_prio, 100) < o->cmdprio_percentage[d])
+		return ioprio_value(o->cmdprio_class[d], 0, o->cmdprio[d]);
+	return 0;
+}
+
+/* ---- accounting ---- */
+
+static unsigned depth_bucket(unsigned depth)
+{
+	if (depth >= 64)
+		return 6;
+	if (depth >= 32)
+		return 5;
+	if (depth >= 16)
+		return 4;
+	if (depth >= 8)
+		return 3;
+	if (depth >= 4)
+		return 2;
+	return depth >= 2 ? 1 : 0;
+}
+
+static unsigned batch_bucket(unsigned n)
+{
+	if (n == 0)
+		return 0;
+	if (n <= 4)
+		return 1;
+	if (n <= 8)
+		return 2;
+	if (n <= 16)
+		return 3;
+	if (n <= 32)
+		return 4;
+	return n <= 64 ? 5 : 6;
+}
+
+/* fio's io_u_mark_latency: lower-bound buckets in ns, us and ms. */
+static void mark_latency(struct report_job *r, uint64_t ns)
+{
+	static const unsigned edges[] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000 };
+	uint64_t v;
+	unsigned i;
+
+	if (ns < 1000) {
+		for (i = 0; ns >= edges[i]; i++)
+			;
+		r->lat_n[i]++;
+		return;
+	}
+	if (ns < 1000000) {
+		v = ns / 1000;
+		for (i = 0; v >= edges[i]; i++)
+			;
+		r->lat_u[i]++;
+		return;
+	}
+	v = ns / 1000000;
+	if (v >= 2000)
+		r->lat_m[11]++;
+	else if (v >= 1000)
+		r->lat_m[10]++;
+	else {
+		for (i = 0; v >= edges[i]; i++)
+			;
+		r->lat_m[i]++;
+	}
+}
+
+static void log_line(FILE *f, const struct job *j, int64_t now, uint64_t value,
+		     const struct job_io *io)
+{
+	unsigned prio = j->o->log_prio ? io->prio_eff :
+		ioprio_class(io->prio_eff) == IOPRIO_CLASS_RT;
+
+	if (j->o->log_offset)
+		fprintf(f, "%lld, %llu, %d, %llu, %llu, %u\n", (long long)((now - j->t_begin) / 1000000),
+			(unsigned long long)value, io->ddir, (unsigned long long)io->len,
+			(unsigned long long)io->offset, prio);
+	else
+		fprintf(f, "%lld, %llu, %d, %llu, %u\n", (long long)((now - j->t_begin) / 1000000),
+			(unsigned long long)value, io->ddir, (unsigned long long)io->len, prio);
+}
+
+static void io_done(struct job *j, struct job_io *io)
+{
+	struct report_job *r = j->rep;
+	struct report_dir *rd = &r->dir[io->ddir];
+	int64_t now = sim_now(j->t->sim);
+	uint64_t clat = (uint64_t)(now - io->t_issue), lat = (uint64_t)(now - io->t_start);
+	bool sync = j->o->engine_kind == JOB_ENGINE_SYNC;
+
+	j->inflight--;
+	j->t_finish = now;
+	j->run->ios_done++;
+	if (!j->in_ramp) {
+		if (!sync)
+			hist_add(&rd->slat, (uint64_t)(io->t_issue - io->t_start));
+		hist_add(&rd->clat, clat);
+		hist_add(&rd->lat, sync ? clat : lat);
+		if (io->prio_index >= 0)
+			hist_add(&rd->prios[io->prio_index].h, r->lat_percentiles ? lat : clat);
+		hist_summary_add(&rd->host_queue, (uint64_t)(io->t_dispatch - io->t_issue));
+		hist_summary_add(&rd->drive, (uint64_t)(now - io->t_dispatch));
+		rd->io_bytes += io->len;
+		rd->total_ios++;
+		j->win_bytes[io->ddir] += io->len;
+		j->win_ios[io->ddir]++;
+		mark_latency(r, clat);
+		r->io_u_complete[batch_bucket(1)]++;
+		r->total_complete++;
+		if (j->clat_log)
+			log_line(j->clat_log, j, now, clat, io);
+		if (j->lat_log)
+			log_line(j->lat_log, j, now, sync ? clat : lat, io);
+		if (j->slat_log && !sync)
+			log_line(j->slat_log, j, now, (uint64_t)(io->t_issue - io->t_start), io);
+	}
+	io->next = j->free_ios;
+	j->free_ios = io;
+	job_fill(j);
+}
+
+static void bio_done(void *owner, struct blk_bio *bio)
+{
+	struct job_io *io = owner;
+
+	if (bio->error)
+		io->job->rep->error = EIO;
+	if (bio->t_dispatched > io->t_dispatch)
+		io->t_dispatch = bio->t_dispatched;
+	if (--io->left == 0)
+		io_done(io->job, io);
+}
+
+static void submit_bios(struct job *j, struct job_io *io);
+
+static void bio_accepted(void *owner, struct blk_bio *bio)
+{
+	struct job_io *io = owner;
+	struct job *j = io->job;
+
+	(void)bio;
+	/* The submitter was asleep in io_submit(): it wakes with this I/O in. */
+	j->blocked_io = NULL;
+	submit_bios(j, io);
+	if (!j->blocked_io)
+		job_fill(j);
+}
+
+static void submit_bios(struct job *j, struct job_io *io)
+{
+	while (io->next_bio < io->nbios) {
+		struct blk_bio *b = &io->bios[io->next_bio++];
+
+		if (!blk_submit(j->t->q, b)) {
+			j->blocked_io = io;
+			return;
+		}
+	}
+	io->t_issue = sim_now(j->t->sim);
+}
+
+static void issue(struct job *j, int d)
+{
+	struct job_io *io = j->free_ios;
+	uint64_t len = next_len(j, d), off, chunk, done = 0;
+	uint16_t per_io;
+	unsigned k = 0;
+	int64_t now = sim_now(j->t->sim);
+
+	j->free_ios = io->next;
+	off = next_offset(j, d, len);
+	per_io = next_cmdprio(j, d, len);
+	io->ddir = d;
+	io->offset = off;
+	io->len = len;
+	io->prio_report = per_io ? per_io : j->job_prio;
+	io->prio_eff = ioprio_effective(per_io, j->task_prio, j->o->nice,
+					(enum sched_policy)j->o->sched_policy);
+	io->prio_index = -1;
+	if (j->rep->multi_prio) {
+		/* An index, not a pointer: the entries may move as new ones appear. */
+		struct report_prio *rp = report_prio_get(&j->rep->dir[d], io->prio_report);
+
+		if (rp)
+			io->prio_index = (int)(rp - j->rep->dir[d].prios);
+	}
+	io->t_start = now;
+	io->t_dispatch = now;
+	/* Larger than queue/max_sectors_kb: the kernel splits it into requests. */
+	while (done < len) {
+		struct blk_bio *b = &io->bios[k++];
+
+		chunk = len - done < j->t->max_request ? len - done : j->t->max_request;
+		memset(b, 0, sizeof(*b));
+		b->lba = (off + done) / j->t->logical_size;
+		b->nlb = (uint32_t)(chunk / j->t->logical_size);
+		b->write = d == DDIR_WRITE;
+		b->ioprio = io->prio_eff;
+		b->owner = io;
+		b->done = bio_done;
+		b->accepted = bio_accepted;
+		done += chunk;
+	}
+	io->nbios = k;
+	io->next_bio = 0;
+	io->left = k;
+	j->inflight++;
+	j->issued_bytes += len;
+	j->issued_ios++;
+	if (!j->in_ramp) {
+		j->rep->io_u_map[depth_bucket(j->inflight)]++;
+		j->rep->io_u_submit[batch_bucket(1)]++;
+		j->rep->total_submit++;
+	}
+	if (j->iolog)
+		fprintf(j->iolog, "%lld %s %s %llu %llu\n", (long long)((now - j->t_begin) / 1000),
+			j->iolog_name, d == DDIR_READ ? "read" : "write", (unsigned long long)off,
+			(unsigned long long)len);
+	sim_debug(j->t->sim, SIM_DBG_JOB, "job %s.%u: %s offset %llu len %llu prio %u/%u%s",
+		  j->o->name, j->clone, d == DDIR_READ ? "read" : "write", (unsigned long long)off,
+		  (unsigned long long)len, ioprio_class(io->prio_eff), ioprio_level(io->prio_eff),
+		  per_io ? " (cmdprio)" : "");
+	submit_bios(j, io);
+}
+
+static void job_finish(struct job *j);
+static void start_segment(struct workload_runner *run);
+
+static void wake_up(struct sim *sim, void *arg)
+{
+	struct job *j = arg;
+
+	(void)sim;
+	j->wake = 0;
+	job_fill(j);
+}
+
+static void schedule_wake(struct job *j, int64_t when)
+{
+	if (j->wake && sim_is_pending(j->t->sim, j->wake))
+		return;
+	j->wake = sim_at(j->t->sim, when, wake_up, j);
+}
+
+static void stop_issuing(struct job *j)
+{
+	j->issuing_done = true;
+	if (!j->inflight)
+		job_finish(j);
+}
+
+static void job_fill(struct job *j)
+{
+	int64_t now = sim_now(j->t->sim);
+
+	if (j->finished)
+		return;
+	while (!j->blocked_io && !j->issuing_done && j->inflight < j->depth) {
+		int d;
+
+		if (now >= j->t_end || (j->size_limit && j->issued_bytes >= j->size_limit) ||
+		    (j->ios_limit && j->issued_ios >= j->ios_limit)) {
+			j->issuing_done = true;
+			break;
+		}
+		if (now < j->think_until) {
+			schedule_wake(j, j->think_until);
+			return;
+		}
+		d = next_ddir(j);
+		if (j->o->rate_iops[d]) {
+			if (now < j->next_issue[d]) {
+				schedule_wake(j, j->next_issue[d]);
+				return;
+			}
+			j->next_issue[d] = (j->next_issue[d] > now - 1000000000LL ? j->next_issue[d] :
+					    now) + 1000000000LL / (int64_t)j->o->rate_iops[d];
+		}
+		issue(j, d);
+		if (j->o->thinktime)
+			j->think_until = now + j->o->thinktime;
+	}
+	if (j->issuing_done && !j->inflight)
+		job_finish(j);
+}
+
+/* ---- time: start, ramp, samples, end ---- */
+
+static void sample_tick(struct sim *sim, void *arg)
+{
+	struct job *j = arg;
+	int64_t now = sim_now(sim), spent = (now - j->sample_t) / 1000000;
+	int rw = j->o->rw, d;
+	bool does[DDIR_COUNT] = {
+		rw != JOB_RW_WRITE && rw != JOB_RW_RANDWRITE,
+		rw != JOB_RW_READ && rw != JOB_RW_RANDREAD,
+	};
+
+	if (j->finished || j->issuing_done)
+		return;
+	for (d = 0; d < DDIR_COUNT; d++) {
+		struct report_dir *rd = &j->rep->dir[d];
+
+		if (!spent || !does[d])
+			continue;
+		/* fio's bw sample: KiB/s over the window; iops: I/Os per second. */
+		hist_summary_add(&rd->bw, j->win_bytes[d] * 1000 / (uint64_t)spent / 1024);
+		hist_summary_add(&rd->iops, j->win_ios[d] * 1000 / (uint64_t)spent);
+		j->win_bytes[d] = j->win_ios[d] = 0;
+	}
+	j->sample_t = now;
+	sim_after(sim, 500 * SIM_MSEC, sample_tick, j);
+}
+
+static void ramp_end(struct sim *sim, void *arg)
+{
+	struct job *j = arg;
+
+	j->in_ramp = false;
+	j->t_stats = sim_now(sim);
+	report_job_reset(j->rep);
+	j->sample_t = j->t_stats;
+	memset(j->win_bytes, 0, sizeof(j->win_bytes));
+	memset(j->win_ios, 0, sizeof(j->win_ios));
+	sim_after(sim, 500 * SIM_MSEC, sample_tick, j);
+}
+
+static void time_up(struct sim *sim, void *arg)
+{
+	struct job *j = arg;
+
+	(void)sim;
+	if (!j->finished && !j->issuing_done)
+		stop_issuing(j);
+}
+
+static void job_start(struct sim *sim, void *arg)
+{
+	struct job *j = arg;
+	int64_t now = sim_now(sim), runtime = j->o->runtime;
+
+	j->started = true;
+	j->t_begin = now;
+	j->t_stats = now + j->o->ramp_time;
+	j->in_ramp = j->o->ramp_time > 0;
+	j->t_end = INT64_MAX;
+	if (runtime)
+		j->t_end = now + j->o->ramp_time + runtime;
+	j->sample_t = now;
+	if (j->iolog)
+		fprintf(j->iolog, "0 %s add\n0 %s open\n", j->iolog_name, j->iolog_name);
+	if (j->in_ramp)
+		sim_at(sim, j->t_stats, ramp_end, j);
+	else
+		sim_after(sim, 500 * SIM_MSEC, sample_tick, j);
+	if (j->t_end != INT64_MAX)
+		sim_at(sim, j->t_end, time_up, j);
+	sim_debug(sim, SIM_DBG_JOB, "job %s.%u starts: depth %u, region %llu..%llu", j->o->name,
+		  j->clone, j->depth, (unsigned long long)j->start, (unsigned long long)j->end);
+	job_fill(j);
+}
+
+static void job_finish(struct job *j)
+{
+	struct workload_runner *run = j->run;
+	int64_t span = j->t_finish > j->t_stats ? j->t_finish - j->t_stats : 0;
+	int d;
+
+	if (j->finished)
+		return;
+	j->finished = true;
+	for (d = 0; d < DDIR_COUNT; d++)
+		if (j->rep->dir[d].io_bytes)
+			j->rep->dir[d].runtime_ms = (uint64_t)(span / 1000000);
+	j->rep->run_time_ms = span / 1000000;
+	j->rep->elapsed_s = (double)j->t_finish / 1e9;
+	if (j->iolog)
+		fprintf(j->iolog, "%lld %s close\n", (long long)((j->t_finish - j->t_begin) / 1000),
+			j->iolog_name);
+	sim_debug(j->t->sim, SIM_DBG_JOB, "job %s.%u done: %llu I/Os", j->o->name, j->clone,
+		  (unsigned long long)j->issued_ios);
+	if (--run->running == 0)
+		start_segment(run);
+}
+
+static void start_segment(struct workload_runner *run)
+{
+	unsigned i;
+
+	while (run->segment < run->nsegments) {
+		unsigned seg = run->segment++;
+
+		for (i = 0; i < run->njobs; i++) {
+			struct job *j = &run->jobs[i];
+
+			if (j->def->segment != seg)
+				continue;
+			run->running++;
+			sim_after(run->t->sim, j->o->startdelay, job_start, j);
+		}
+		if (run->running)
+			return;
+	}
+}
+
+/* ---- setting up ---- */
+
+static FILE *open_log(const struct job *j, const char *kind, struct err *e)
+{
+	char path[JOB_PATH_MAX + 64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s_%s.%u.log", j->o->write_lat_log, kind, j->number);
+	f = fopen(path, "w");
+	if (!f)
+		err_set(e, "job '%s': write_lat_log: cannot write %s: %s", j->o->name, path,
+			strerror(errno));
+	return f;
+}
+
+static int region(struct job *j, struct err *e)
+{
+	const struct job_options *o = j->o;
+	const struct job_def *d = j->def;
+	uint64_t cap = j->t->capacity, ls = j->t->logical_size, off, size;
+	int dir;
+
+	off = o->offset_pct ? cap * o->offset / 100 / ls * ls : o->offset;
+	if (off >= cap)
+		return err_set(e, "%s:%d: job '%s': option 'offset': %llu is beyond the drive's %llu "
+			       "bytes", d->file, d->line, o->name, (unsigned long long)off,
+			       (unsigned long long)cap);
+	if (off % ls)
+		return err_set(e, "%s:%d: job '%s': option 'offset': %llu is not a multiple of the "
+			       "drive's %llu-byte sectors", d->file, d->line, o->name,
+			       (unsigned long long)off, (unsigned long long)ls);
+	size = o->size ? (o->size_pct ? cap * o->size / 100 / ls * ls : o->size) : cap - off;
+	if (off + size > cap)
+		return err_set(e, "%s:%d: job '%s': option 'size': offset %llu + size %llu runs past "
+			       "the drive's %llu bytes", d->file, d->line, o->name,
+			       (unsigned long long)off, (unsigned long long)size,
+			       (unsigned long long)cap);
+	j->start = off;
+	j->end = off + size;
+	for (dir = 0; dir < DDIR_COUNT; dir++) {
+		uint64_t lo = o->bs[dir], hi = o->bs[dir];
+		unsigned i;
+
+		if (o->nbssplit[dir]) {
+			lo = UINT64_MAX;
+			hi = 0;
+			for (i = 0; i < o->nbssplit[dir]; i++) {
+				if (o->bssplit[dir][i].bs < lo)
+					lo = o->bssplit[dir][i].bs;
+				if (o->bssplit[dir][i].bs > hi)
+					hi = o->bssplit[dir][i].bs;
+			}
+		} else if (o->bsrange) {
+			lo = o->bs_min[dir];
+			hi = o->bs_max[dir];
+		}
+		if (lo % ls || hi % ls)
+			return err_set(e, "%s:%d: job '%s': option 'bs': block sizes must be multiples "
+				       "of the drive's %llu-byte logical sector", d->file, d->line,
+				       o->name, (unsigned long long)ls);
+		if (hi > size)
+			return err_set(e, "%s:%d: job '%s': option 'bs': a %llu-byte block does not "
+				       "fit in the %llu-byte region", d->file, d->line, o->name,
+				       (unsigned long long)hi, (unsigned long long)size);
+		j->align[dir] = o->blockalign[dir] ? o->blockalign[dir] : lo;
+		if (j->align[dir] % ls)
+			return err_set(e, "%s:%d: job '%s': option 'blockalign': %llu is not a multiple "
+				       "of the drive's %llu-byte sectors", d->file, d->line, o->name,
+				       (unsigned long long)j->align[dir], (unsigned long long)ls);
+		if ((hi + j->t->max_request - 1) / j->t->max_request > j->bios_per_io)
+			j->bios_per_io = (unsigned)((hi + j->t->max_request - 1) / j->t->max_request);
+		if (j->bios_per_io > 4096)
+			return err_set(e, "%s:%d: job '%s': option 'bs': %llu bytes would be %u requests "
+				       "of queue/max_sectors_kb; at most 4096", d->file, d->line, o->name,
+				       (unsigned long long)hi, j->bios_per_io);
+	}
+	return 0;
+}
+
+static int job_setup(struct job *j, uint64_t seed, struct err *e)
+{
+	const struct job_options *o = j->o;
+	char name[256];
+	uint64_t s = o->randseed_set ? o->randseed : seed, nblocks;
+	unsigned i, d;
+
+	if (region(j, e))
+		return -1;
+	snprintf(name, sizeof(name), "job/%s/%u/%u/offset", o->name, j->def->occurrence, j->clone);
+	rng_seed(&j->r_off, s, name);
+	snprintf(name, sizeof(name), "job/%s/%u/%u/bs", o->name, j->def->occurrence, j->clone);
+	rng_seed(&j->r_bs, s, name);
+	snprintf(name, sizeof(name), "job/%s/%u/%u/rwmix", o->name, j->def->occurrence, j->clone);
+	rng_seed(&j->r_ddir, s, name);
+	snprintf(name, sizeof(name), "job/%s/%u/%u/prio", o->name, j->def->occurrence, j->clone);
+	rng_seed(&j->r_prio, s, name);
+	nblocks = (j->end - j->start) / j->align[DDIR_READ];
+	if ((j->end - j->start) / j->align[DDIR_WRITE] < nblocks)
+		nblocks = (j->end - j->start) / j->align[DDIR_WRITE];
+	perm_init(&j->perm, nblocks ? nblocks : 1, &j->r_off);
+	if (o->dist == JOB_DIST_ZIPF && rng_zipf_init(&j->zipf, nblocks, o->dist_param))
+		return err_set(e, "job '%s': zipf:%g is not a valid distribution", o->name,
+			       o->dist_param);
+	if (o->dist == JOB_DIST_PARETO && rng_pareto_init(&j->pareto, nblocks, o->dist_param))
+		return err_set(e, "job '%s': pareto:%g is not a valid distribution", o->name,
+			       o->dist_param);
+	for (d = 0; d < DDIR_COUNT; d++)
+		j->pos[d] = o->rw_skip < 0 ? j->end - j->align[d] : j->start;
+	j->depth = o->engine_kind == JOB_ENGINE_SYNC ? 1 : o->iodepth;
+	j->size_limit = o->time_based ? 0 :
+		(o->io_size ? o->io_size : j->end - j->start) * o->loops;
+	j->ios_limit = o->number_ios;
+	/* fio: prioclass/prio set the task's priority (class BE if only a level). */
+	if (o->prioclass_set || o->prio_set) {
+		j->task_prio = ioprio_value(o->prioclass_set ? o->prioclass : IOPRIO_CLASS_BE, 0,
+					    o->prio);
+		j->job_prio = j->task_prio;
+	}
+	j->ios = calloc(j->depth, sizeof(*j->ios));
+	j->bio_pool = calloc((size_t)j->depth * j->bios_per_io, sizeof(*j->bio_pool));
+	if (!j->ios || !j->bio_pool)
+		return err_set(e, "job '%s': out of memory for %u I/Os", o->name, j->depth);
+	for (i = 0; i < j->depth; i++) {
+		j->ios[i].job = j;
+		j->ios[i].bios = &j->bio_pool[(size_t)i * j->bios_per_io];
+		j->ios[i].next = j->free_ios;
+		j->free_ios = &j->ios[i];
+	}
+	if (o->write_lat_log[0]) {
+		/* Latency logs are written as I/Os complete: no memory held per I/O. */
+		if (!(j->clat_log = open_log(j, "clat", e)) || !(j->lat_log = open_log(j, "lat", e)))
+			return -1;
+		if (o->engine_kind == JOB_ENGINE_ASYNC && !(j->slat_log = open_log(j, "slat", e)))
+			return -1;
+	}
+	if (o->write_iolog[0]) {
+		j->iolog = fopen(o->write_iolog, "w");
+		if (!j->iolog)
+			return err_set(e, "job '%s': write_iolog: cannot write %s: %s", o->name,
+				       o->write_iolog, strerror(errno));
+		fprintf(j->iolog, "fio version 3 iolog\n");
+		j->iolog_name = o->filename[0] ? o->filename : o->name;
+	}
+	return 0;
+}
+
+static void report_setup(struct job *j)
+{
+	const struct job_options *o = j->o;
+	struct report_job *r = j->rep;
+	static const char *rw_names[] = { "read", "write", "rw", "randread", "randwrite", "randrw" };
+	unsigned d, i;
+
+	report_job_init(r);
+	snprintf(r->name, sizeof(r->name), "%s", o->name);
+	snprintf(r->description, sizeof(r->description), "%s", o->description);
+	r->groupid = j->def->groupid;
+	r->number = j->number;
+	r->clone = j->clone;
+	r->async = o->engine_kind == JOB_ENGINE_ASYNC;
+	r->clat_percentiles = o->clat_percentiles;
+	r->lat_percentiles = o->lat_percentiles;
+	memcpy(r->percentiles, o->percentile_list, sizeof(r->percentiles));
+	r->npercentiles = o->npercentiles;
+	r->percentile_precision = o->percentile_precision;
+	r->sig_figs = o->significant_figures;
+	r->kb_base = o->kb_base;
+	r->iodepth = o->iodepth;
+	r->group_reporting = o->group_reporting;
+	r->ioprio = j->job_prio;
+	r->multi_prio = o->cmdprio_percentage[0] || o->cmdprio_percentage[1] ||
+		o->ncmdprio_bssplit[0] || o->ncmdprio_bssplit[1];
+	snprintf(r->rw, sizeof(r->rw), "%s", rw_names[o->rw]);
+	snprintf(r->ioengine, sizeof(r->ioengine), "%s", o->ioengine);
+	for (d = 0; d < 3; d++) {
+		unsigned dd = d < DDIR_COUNT ? d : DDIR_READ;
+
+		r->bs_min[d] = r->bs_max[d] = o->bs[dd];
+		if (o->bsrange) {
+			r->bs_min[d] = o->bs_min[dd];
+			r->bs_max[d] = o->bs_max[dd];
+		}
+		if (d < DDIR_COUNT && o->nbssplit[d]) {
+			r->bs_min[d] = UINT64_MAX;
+			r->bs_max[d] = 0;
+			for (i = 0; i < o->nbssplit[d]; i++) {
+				if (o->bssplit[d][i].bs < r->bs_min[d])
+					r->bs_min[d] = o->bssplit[d][i].bs;
+				if (o->bssplit[d][i].bs > r->bs_max[d])
+					r->bs_max[d] = o->bssplit[d][i].bs;
+			}
+		}
+	}
+	memcpy(r->opts, j->def->opts, sizeof(r->opts));
+	r->nopts = j->def->nopts;
+	/* fio orders per-priority entries: the job's own first, then cmdprio's. */
+	if (r->multi_prio)
+		for (d = 0; d < DDIR_COUNT; d++) {
+			report_prio_get(&r->dir[d], j->job_prio);
+			if (o->cmdprio_percentage[d])
+				report_prio_get(&r->dir[d], ioprio_value(o->cmdprio_class[d], 0,
+									 o->cmdprio[d]));
+		}
+}
+
+static void close_logs(struct job *j)
+{
+	if (j->clat_log)
+		fclose(j->clat_log);
+	if (j->slat_log)
+		fclose(j->slat_log);
+	if (j->lat_log)
+		fclose(j->lat_log);
+	if (j->iolog)
+		fclose(j->iolog);
+	j->clat_log = j->slat_log = j->lat_log = j->iolog = NULL;
+}
+
+int workload_run(const struct workload *w, const struct job_target *t,
+		 const struct workload_run_opts *ro, struct report *out, struct err *e)
+{
+	struct workload_runner run;
+	struct job_options *opts;
+	unsigned i, c, n = 0;
+	int rc = 0;
+	int64_t next_progress;
+
+	memset(&run, 0, sizeof(run));
+	memset(out->global_opts, 0, sizeof(out->global_opts));
+	memcpy(out->global_opts, w->global_opts, sizeof(w->global_opts));
+	out->nglobal = w->nglobal;
+	out->jobs = calloc(w->njobs, sizeof(*out->jobs));
+	run.jobs = calloc(w->njobs, sizeof(*run.jobs));
+	/* Each clone gets its own copy of the options (--runtime may cap them). */
+	opts = calloc(w->njobs, sizeof(*opts));
+	if (!out->jobs || !run.jobs || !opts) {
+		free(out->jobs);
+		free(run.jobs);
+		free(opts);
+		out->jobs = NULL;
+		return err_set(e, "out of memory for %u jobs", w->njobs);
+	}
+	run.t = t;
+	run.e = e;
+	for (i = 0; i < w->ndefs; i++) {
+		for (c = 0; c < w->defs[i].o.numjobs; c++, n++) {
+			struct job *j = &run.jobs[n];
+
+			opts[n] = w->defs[i].o;
+			/* --runtime caps each job; without time_based it still stops at its size. */
+			if (ro->runtime_cap && (!opts[n].runtime || opts[n].runtime > ro->runtime_cap))
+				opts[n].runtime = ro->runtime_cap;
+			j->def = &w->defs[i];
+			j->o = &opts[n];
+			j->t = t;
+			j->run = &run;
+			j->rep = &out->jobs[n];
+			j->number = n + 1;
+			j->clone = c;
+			j->bios_per_io = 1;
+			if (job_setup(j, ro->seed, e)) {
+				rc = -1;
+				goto done;
+			}
+			report_setup(j);
+			if (w->defs[i].segment + 1 > run.nsegments)
+				run.nsegments = w->defs[i].segment + 1;
+		}
+	}
+	run.njobs = n;
+	out->njobs = n;
+	start_segment(&run);
+	next_progress = sim_now(t->sim) + SIM_SEC;
+	for (;;) {
+		sim_run(t->sim, next_progress);
+		if (ro->progress)
+			ro->progress(ro->progress_ctx, (double)sim_now(t->sim) / 1e9, run.ios_done);
+		if (sim_next_time(t->sim) == SIM_FOREVER)
+			break;
+		next_progress += SIM_SEC;
+	}
+	for (i = 0; i < n; i++)
+		if (!run.jobs[i].finished) {
+			rc = err_set(e, "job '%s' did not finish: the simulation ran out of events "
+				     "(%u I/Os still in flight)", run.jobs[i].o->name,
+				     run.jobs[i].inflight);
+			break;
+		}
+done:
+	for (i = 0; i < w->njobs; i++) {
+		close_logs(&run.jobs[i]);
+		free(run.jobs[i].ios);
+		free(run.jobs[i].bio_pool);
+	}
+	free(run.jobs);
+	free(opts);
+	if (rc) {
+		report_jobs_free(out->jobs, n);
+		out->jobs = NULL;
+		out->njobs = 0;
+	}
+	return rc;
+}

@@ -1,0 +1,86 @@
+/*
+ * job — fio's jobs, simulated: a workload is the jobs of one job file; a
+ * run drives them against the host's block layer and fills fio-shaped
+ * reports (stats/report).
+ *
+ * Each job keeps `iodepth` I/Os in flight (async engines) or one (sync
+ * engines), chooses offsets and sizes as fio does, sets each I/O's
+ * priority (the job's, or a cmdprio share), honours runtime, time_based,
+ * size, number_ios, ramp_time, startdelay, rate_iops, thinktime and
+ * stonewall, and records latencies as fio on Linux would see them:
+ *
+ *   slat  the time io_submit() blocks before the I/O is in the block layer
+ *         (all requests taken: queue/nr_requests) — async engines only
+ *   clat  from there to completion: scheduler wait + driver tag wait + drive
+ *   lat   slat + clat
+ *
+ * With a sync engine fio measures clat from the start of the system call,
+ * so a wait for a request lands in clat and there is no slat.
+ */
+#ifndef NCQSIM_JOB_H
+#define NCQSIM_JOB_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "host/blk.h"
+#include "sim/sim.h"
+#include "stats/report.h"
+#include "util/err.h"
+#include "workload/job_options.h"
+
+struct job_def {
+	struct job_options o;
+	struct report_opt opts[REPORT_MAX_OPTS];	/* "job options", as written */
+	unsigned nopts;
+	int groupid;
+	unsigned segment;		/* stonewall segment */
+	unsigned occurrence;		/* how many earlier jobs had this name */
+	char file[256];			/* where the job's section starts */
+	int line;
+};
+
+struct workload {
+	struct job_def *defs;
+	unsigned ndefs;
+	unsigned njobs;			/* counting numjobs clones */
+	struct report_opt global_opts[REPORT_MAX_OPTS];
+	unsigned nglobal;
+};
+
+/*
+ * Read a job file. Warnings (options accepted but without effect in a
+ * simulation) go to `warn` as "FILE:LINE: ..." lines; NULL drops them.
+ */
+int workload_load(struct workload *w, const char *path, FILE *warn, struct err *e);
+int workload_load_text(struct workload *w, const char *text, const char *name, FILE *warn,
+		       struct err *e);
+void workload_free(struct workload *w);
+
+/* What the jobs run against. */
+struct job_target {
+	struct sim *sim;
+	struct blk_queue *q;
+	uint64_t capacity;		/* bytes */
+	unsigned logical_size;		/* bytes */
+	uint64_t max_request;		/* bytes: queue/max_sectors_kb */
+};
+
+struct workload_run_opts {
+	uint64_t seed;
+	int64_t runtime_cap;		/* --runtime: caps every job (0: none) */
+	/* Called about every simulated second: sim seconds, I/Os done so far. */
+	void (*progress)(void *ctx, double sim_seconds, uint64_t ios);
+	void *progress_ctx;
+};
+
+/*
+ * Run every job; fills out->jobs/njobs/global options (the caller frees
+ * them with report_jobs_free()). Errors that depend on the drive (a region
+ * beyond its capacity, a block size not a multiple of its sector) name the
+ * job and its file and line.
+ */
+int workload_run(const struct workload *w, const struct job_target *t,
+		 const struct workload_run_opts *ro, struct report *out, struct err *e);
+
+#endif

@@ -1,0 +1,214 @@
+/*
+ * Building the workload from a job file: [global] sections accumulate for
+ * the jobs below them, each job applies its own lines on top, options are
+ * typed through the option table, and what fio would refuse (or what
+ * ncqsim cannot simulate) stops here with file, line and option.
+ */
+#include "workload/job.h"
+
+#include "workload/jobfile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void echo_opt(struct report_opt *opts, unsigned *n, const char *key, const char *value)
+{
+	unsigned i;
+
+	if (!value)
+		return;		/* fio drops bare flags from "job options" */
+	for (i = 0; i < *n; i++)
+		if (!strcmp(opts[i].key, key))
+			break;
+	if (i == *n) {
+		if (*n == REPORT_MAX_OPTS)
+			return;
+		(*n)++;
+	}
+	snprintf(opts[i].key, sizeof(opts[i].key), "%s", key);
+	snprintf(opts[i].value, sizeof(opts[i].value), "%s", value);
+}
+
+static int apply_line(struct job_options *o, const struct jobfile_line *l, FILE *warn,
+		      struct err *e)
+{
+	const char *w;
+
+	if (job_option_set(o, l->key, l->value, e))
+		return err_prefix(e, "%s:%d: ", l->file, l->line);
+	w = job_option_warning(l->key, l->value);
+	if (w && warn)
+		fprintf(warn, "ncqsim: warning: %s:%d: %s\n", l->file, l->line, w);
+	return 0;
+}
+
+/* kb_base changes how sizes read: apply it before anything else, as fio does. */
+static int apply_lines(struct job_options *o, const struct jobfile_line *lines, size_t n,
+		       FILE *warn, struct err *e)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(lines[i].key, "kb_base") && apply_line(o, &lines[i], warn, e))
+			return -1;
+	for (i = 0; i < n; i++)
+		if (strcmp(lines[i].key, "kb_base") && apply_line(o, &lines[i], warn, e))
+			return -1;
+	return 0;
+}
+
+static bool uses_cmdprio(const struct job_options *o)
+{
+	return o->cmdprio_percentage[0] || o->cmdprio_percentage[1] || o->ncmdprio_bssplit[0] ||
+		o->ncmdprio_bssplit[1];
+}
+
+/* Cross-option checks that need no drive. */
+static int validate(const struct job_def *d, struct err *e)
+{
+	const struct job_options *o = &d->o;
+	unsigned dir;
+
+	if (o->engine_kind == JOB_ENGINE_SYNC && uses_cmdprio(o))
+		return err_set(e, "%s:%d: job '%s': cmdprio options are options of the libaio and "
+			       "io_uring engines, not of '%s'", d->file, d->line, o->name, o->ioengine);
+	if (o->time_based && !o->runtime)
+		return err_set(e, "%s:%d: job '%s': time_based needs a runtime", d->file, d->line,
+			       o->name);
+	for (dir = 0; dir < DDIR_COUNT; dir++) {
+		unsigned i, sum = 0;
+
+		for (i = 0; i < o->ncmdprio_bssplit[dir]; i++)
+			sum += o->cmdprio_bssplit[dir][i].pct;
+		(void)sum;	/* entries of one size may sum to at most 100 */
+		for (i = 0; i < o->ncmdprio_bssplit[dir]; i++) {
+			unsigned k, same = 0;
+
+			for (k = 0; k < o->ncmdprio_bssplit[dir]; k++)
+				if (o->cmdprio_bssplit[dir][k].bs == o->cmdprio_bssplit[dir][i].bs)
+					same += o->cmdprio_bssplit[dir][k].pct;
+			if (same > 100)
+				return err_set(e, "%s:%d: job '%s': option 'cmdprio_bssplit': the "
+					       "percentages for one block size add up to %u, more than 100",
+					       d->file, d->line, o->name, same);
+		}
+		if (o->bsrange && o->bs_min[dir] == 0)
+			return err_set(e, "%s:%d: job '%s': option 'bsrange' is empty", d->file, d->line,
+				       o->name);
+	}
+	return 0;
+}
+
+static int add_def(struct workload *w, const struct job_def *d, struct err *e)
+{
+	struct job_def *nd = realloc(w->defs, (w->ndefs + 1) * sizeof(*nd));
+
+	if (!nd)
+		return err_set(e, "out of memory");
+	w->defs = nd;
+	w->defs[w->ndefs++] = *d;
+	return 0;
+}
+
+static int build(struct workload *w, const struct jobfile *jf, FILE *warn, struct err *e)
+{
+	struct jobfile_line *globals = NULL;
+	size_t nglobals = 0, s;
+	int groupid = 0;
+	unsigned segment = 0;
+	struct job_def *d = malloc(sizeof(*d));
+
+	if (!d)
+		return err_set(e, "out of memory");
+	memset(w, 0, sizeof(*w));
+	for (s = 0; s < jf->nsections; s++) {
+		const struct jobfile_section *sec = &jf->sections[s];
+		size_t i;
+
+		if (sec->global) {
+			struct jobfile_line *ng = realloc(globals, (nglobals + sec->nlines + 1) *
+							  sizeof(*ng));
+
+			if (!ng) {
+				free(globals);
+				free(d);
+				return err_set(e, "out of memory");
+			}
+			globals = ng;
+			for (i = 0; i < sec->nlines; i++) {
+				globals[nglobals++] = sec->lines[i];
+				echo_opt(w->global_opts, &w->nglobal, sec->lines[i].key,
+					 sec->lines[i].value);
+			}
+			continue;
+		}
+		memset(d, 0, sizeof(*d));
+		job_options_defaults(&d->o);
+		snprintf(d->o.name, sizeof(d->o.name), "%s", sec->name);
+		snprintf(d->file, sizeof(d->file), "%s", sec->file);
+		d->line = sec->line;
+		if (apply_lines(&d->o, globals, nglobals, warn, e) ||
+		    apply_lines(&d->o, sec->lines, sec->nlines, warn, e))
+			goto fail;
+		for (i = 0; i < sec->nlines; i++)
+			echo_opt(d->opts, &d->nopts, sec->lines[i].key, sec->lines[i].value);
+		if (w->ndefs && (d->o.stonewall || d->o.new_group))
+			groupid++;
+		if (w->ndefs && d->o.stonewall)
+			segment++;
+		d->groupid = groupid;
+		d->segment = segment;
+		for (i = 0; i < w->ndefs; i++)
+			d->occurrence += !strcmp(w->defs[i].o.name, d->o.name);
+		if (validate(d, e) || add_def(w, d, e))
+			goto fail;
+		w->njobs += d->o.numjobs;
+	}
+	free(globals);
+	free(d);
+	if (!w->ndefs)
+		return err_set(e, "%s: no jobs (only [global] sections, or nothing at all)",
+			       jf->nfiles ? jf->files[0] : "job file");
+	if (w->njobs > 4096)
+		return err_set(e, "%s: %u jobs counting numjobs clones; ncqsim runs at most 4096",
+			       jf->files[0], w->njobs);
+	return 0;
+fail:
+	free(globals);
+	free(d);
+	workload_free(w);
+	return -1;
+}
+
+int workload_load(struct workload *w, const char *path, FILE *warn, struct err *e)
+{
+	struct jobfile jf;
+	int rc;
+
+	memset(w, 0, sizeof(*w));
+	if (jobfile_read(path, &jf, e))
+		return -1;
+	rc = build(w, &jf, warn, e);
+	jobfile_free(&jf);
+	return rc;
+}
+
+int workload_load_text(struct workload *w, const char *text, const char *name, FILE *warn,
+		       struct err *e)
+{
+	struct jobfile jf;
+	int rc;
+
+	memset(w, 0, sizeof(*w));
+	if (jobfile_parse(text, name, &jf, e))
+		return -1;
+	rc = build(w, &jf, warn, e);
+	jobfile_free(&jf);
+	return rc;
+}
+
+void workload_free(struct workload *w)
+{
+	free(w->defs);
+	memset(w, 0, sizeof(*w));
+}

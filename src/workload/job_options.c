@@ -1,0 +1,920 @@
+#include "workload/job_options.h"
+
+#include "host/ioprio.h"
+#include "util/parse.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define F(field) offsetof(struct job_options, field)
+#define SEC 1000000000LL
+#define USEC 1000LL
+
+static const double default_percentiles[] = {
+	1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99,
+};
+
+/* ---- helpers ---- */
+
+/* Split "a,b,c" into at most 3 per-direction parts; returns the count. */
+static int split_dirs(const char *value, char parts[3][512])
+{
+	int n = 0;
+	const char *p = value;
+
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (n == 3 || len >= 512)
+			return -1;
+		memcpy(parts[n], p, len);
+		parts[n][len] = '\0';
+		n++;
+		if (!comma)
+			return n;
+		p = comma + 1;
+	}
+}
+
+static int parse_bs(const struct job_options *o, const char *s, uint64_t *v)
+{
+	return parse_size(s, o->kb_base, v, NULL) || *v == 0 || *v > (1ULL << 32) ? -1 : 0;
+}
+
+/* ---- custom parsers (each fills e with what was expected) ---- */
+
+static int rw_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	static const struct { const char *name; int rw; } modes[] = {
+		{ "read", JOB_RW_READ }, { "write", JOB_RW_WRITE }, { "rw", JOB_RW_RW },
+		{ "readwrite", JOB_RW_RW }, { "randread", JOB_RW_RANDREAD },
+		{ "randwrite", JOB_RW_RANDWRITE }, { "randrw", JOB_RW_RANDRW },
+	};
+	struct job_options *o = base;
+	char name[64];
+	const char *colon = strchr(value, ':');
+	size_t len = colon ? (size_t)(colon - value) : strlen(value), i;
+
+	(void)d;
+	if (len >= sizeof(name))
+		len = sizeof(name) - 1;
+	memcpy(name, value, len);
+	name[len] = '\0';
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (!strcmp(name, modes[i].name))
+			break;
+	if (i == sizeof(modes) / sizeof(modes[0])) {
+		if (!strcmp(name, "trim") || !strcmp(name, "randtrim") || !strcmp(name, "trimwrite") ||
+		    !strcmp(name, "randtrimwrite"))
+			return err_set(e, "'%s': trims are not simulated (the drive models have no "
+				       "TRIM); use read, write, rw, randread, randwrite or randrw", name);
+		return err_set(e, "expected one of read, write, rw, readwrite, randread, randwrite, "
+			       "randrw (with an optional :N), got '%s'", value);
+	}
+	o->rw = modes[i].rw;
+	o->rw_nr = 0;
+	o->rw_skip = 0;
+	if (colon) {
+		/* Sequential: skip N bytes after each I/O (negative: go backwards).
+		 * Random: a new random offset every N I/Os. */
+		if (o->rw == JOB_RW_RANDREAD || o->rw == JOB_RW_RANDWRITE || o->rw == JOB_RW_RANDRW) {
+			if (parse_u64(colon + 1, &o->rw_nr) || !o->rw_nr)
+				return err_set(e, "expected a count of I/Os after ':' in '%s'", value);
+		} else {
+			const char *num = colon + 1;
+			bool neg = *num == '-';
+			uint64_t skip;
+
+			if (parse_size(neg ? num + 1 : num, o->kb_base, &skip, NULL) || skip > INT64_MAX)
+				return err_set(e, "expected a size (or -size) after ':' in '%s'", value);
+			o->rw_skip = neg ? -(int64_t)skip : (int64_t)skip;
+		}
+	}
+	return 0;
+}
+
+static void rw_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	static const char *names[] = { "read", "write", "rw", "randread", "randwrite", "randrw" };
+	const struct job_options *o = base;
+
+	(void)d;
+	snprintf(buf, len, "%s", names[o->rw]);
+}
+
+static int bs_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	struct job_options *o = base;
+	char parts[3][512];
+	int n = split_dirs(value, parts), i;
+	uint64_t v;
+
+	(void)d;
+	if (n < 0)
+		return err_set(e, "expected a size or read,write[,trim] sizes such as 4k,64k, got '%s'",
+			       value);
+	for (i = 0; i < n; i++) {
+		if (!parts[i][0])
+			continue;
+		if (parse_bs(o, parts[i], &v))
+			return err_set(e, "expected a size such as 4k, got '%s'", parts[i]);
+		if (n == 1) {
+			o->bs[DDIR_READ] = o->bs[DDIR_WRITE] = v;
+		} else if (i < DDIR_COUNT) {
+			o->bs[i] = v;
+		}
+	}
+	return 0;
+}
+
+static void bs_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	(void)d;
+	snprintf(buf, len, "%llu,%llu", (unsigned long long)o->bs[0], (unsigned long long)o->bs[1]);
+}
+
+static int bsrange_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	struct job_options *o = base;
+	char parts[3][512];
+	int n = split_dirs(value, parts), i;
+
+	(void)d;
+	if (n < 0)
+		return err_set(e, "expected a range such as 1k-4k (read,write[,trim]), got '%s'", value);
+	for (i = 0; i < n; i++) {
+		char *dash = strchr(parts[i], '-');
+		uint64_t lo, hi;
+
+		if (!parts[i][0])
+			continue;
+		if (!dash)
+			dash = strchr(parts[i], ':');
+		if (!dash)
+			return err_set(e, "expected a range such as 1k-4k, got '%s'", parts[i]);
+		*dash = '\0';
+		if (parse_bs(o, parts[i], &lo) || parse_bs(o, dash + 1, &hi))
+			return err_set(e, "expected a range of sizes such as 1k-4k, got '%s-%s'",
+				       parts[i], dash + 1);
+		if (lo > hi) {
+			uint64_t t = lo;
+
+			lo = hi;
+			hi = t;
+		}
+		if (n == 1) {
+			o->bs_min[0] = o->bs_min[1] = lo;
+			o->bs_max[0] = o->bs_max[1] = hi;
+		} else if (i < DDIR_COUNT) {
+			o->bs_min[i] = lo;
+			o->bs_max[i] = hi;
+		}
+	}
+	o->bsrange = true;
+	return 0;
+}
+
+static void bsrange_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	(void)d;
+	snprintf(buf, len, "%llu-%llu", (unsigned long long)o->bs_min[0],
+		 (unsigned long long)o->bs_max[0]);
+}
+
+/* "4k/10:64k/50:32k" — empty percentages share what is left equally. */
+static int bssplit_dir(struct job_options *o, const char *s, struct job_bssplit *out,
+		       unsigned *nout, struct err *e)
+{
+	char buf[512], *tok, *save = NULL;
+	unsigned n = 0, sum = 0, empty = 0, i;
+
+	if (strlen(s) >= sizeof(buf))
+		return err_set(e, "list too long");
+	memcpy(buf, s, strlen(s) + 1);
+	for (tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+		char *slash = strchr(tok, '/');
+		uint64_t pct = 0;
+
+		if (n == JOB_MAX_SPLIT)
+			return err_set(e, "more than %d entries", JOB_MAX_SPLIT);
+		if (slash)
+			*slash = '\0';
+		if (parse_bs(o, tok, &out[n].bs))
+			return err_set(e, "expected bs/percentage entries such as 4k/30:64k/70, got "
+				       "'%s' as a size", tok);
+		if (slash && slash[1]) {
+			if (parse_u64(slash + 1, &pct) || pct > 100)
+				return err_set(e, "expected a percentage 0..100, got '%s'", slash + 1);
+			out[n].pct = (unsigned)pct;
+		} else {
+			out[n].pct = UINT32_MAX;	/* share the rest */
+			empty++;
+		}
+		sum += (unsigned)pct;
+		n++;
+	}
+	if (!n)
+		return err_set(e, "expected bs/percentage entries such as 4k/30:64k/70");
+	if (sum > 100)
+		return err_set(e, "the percentages add up to %u, more than 100", sum);
+	if (!empty && sum != 100)
+		return err_set(e, "the percentages add up to %u, not 100", sum);
+	for (i = 0; i < n; i++)
+		if (out[i].pct == UINT32_MAX)
+			out[i].pct = (100 - sum) / empty;
+	/* Integer division may leave a point or two: give it to the last share. */
+	for (sum = 0, i = 0; i < n; i++)
+		sum += out[i].pct;
+	out[n - 1].pct += 100 - sum;
+	*nout = n;
+	return 0;
+}
+
+static int bssplit_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	struct job_options *o = base;
+	char parts[3][512];
+	int n = split_dirs(value, parts), i;
+
+	(void)d;
+	if (n < 0)
+		return err_set(e, "expected bs/percentage lists per direction, got '%s'", value);
+	for (i = 0; i < n && i < DDIR_COUNT; i++) {
+		if (!parts[i][0])
+			continue;
+		if (bssplit_dir(o, parts[i], o->bssplit[i], &o->nbssplit[i], e))
+			return -1;
+	}
+	if (n == 1) {
+		memcpy(o->bssplit[1], o->bssplit[0], sizeof(o->bssplit[0]));
+		o->nbssplit[1] = o->nbssplit[0];
+	}
+	return 0;
+}
+
+static void split_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	(void)d;
+	(void)base;
+	snprintf(buf, len, "(list)");
+}
+
+/* size and offset: a size, or a percentage of the device. */
+static int size_or_pct(struct job_options *o, const char *value, uint64_t *v, bool *pct,
+		       struct err *e)
+{
+	if (parse_size(value, o->kb_base, v, pct))
+		return err_set(e, "expected a size such as 256m or a percentage such as 50%%, got '%s'",
+			       value);
+	return 0;
+}
+
+static int size_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	struct job_options *o = base;
+
+	(void)d;
+	if (size_or_pct(o, value, &o->size, &o->size_pct, e))
+		return -1;
+	if (o->size == 0)
+		return err_set(e, "expected a size above 0, got '%s'", value);
+	return 0;
+}
+
+static int offset_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	struct job_options *o = base;
+
+	(void)d;
+	return size_or_pct(o, value, &o->offset, &o->offset_pct, e);
+}
+
+static void size_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+	bool is_size = !strcmp(d->name, "size");
+
+	snprintf(buf, len, "%llu%s", (unsigned long long)(is_size ? o->size : o->offset),
+		 (is_size ? o->size_pct : o->offset_pct) ? "%" : "");
+}
+
+/* Per-direction unsigned values with a range (rate_iops, cmdprio_*). */
+static int dir_uint(const char *value, uint64_t max, uint64_t out[DDIR_COUNT], const char *what,
+		    struct err *e)
+{
+	char parts[3][512];
+	int n = split_dirs(value, parts), i;
+	uint64_t v;
+
+	if (n < 0)
+		return err_set(e, "expected %s (read,write[,trim]), got '%s'", what, value);
+	for (i = 0; i < n; i++) {
+		if (!parts[i][0])
+			continue;
+		if (parse_u64(parts[i], &v) || v > max)
+			return err_set(e, "expected %s, got '%s'", what, parts[i]);
+		if (n == 1)
+			out[0] = out[1] = v;
+		else if (i < DDIR_COUNT)
+			out[i] = v;
+	}
+	return 0;
+}
+
+static int io_size_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	struct job_options *o = base;
+
+	(void)d;
+	if (parse_size(value, o->kb_base, &o->io_size, NULL) || !o->io_size)
+		return err_set(e, "expected a size such as 10g, got '%s'", value);
+	return 0;
+}
+
+static void io_size_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	(void)d;
+	snprintf(buf, len, "%llu", (unsigned long long)o->io_size);
+}
+
+static int blockalign_parse(const struct opt_def *d, void *base, const char *value,
+			    struct err *e)
+{
+	struct job_options *o = base;
+	char parts[3][512];
+	int n = split_dirs(value, parts), i;
+	uint64_t v;
+
+	(void)d;
+	if (n < 0)
+		return err_set(e, "expected a size or read,write sizes, got '%s'", value);
+	for (i = 0; i < n; i++) {
+		if (!parts[i][0])
+			continue;
+		if (parse_bs(o, parts[i], &v))
+			return err_set(e, "expected a size such as 4k, got '%s'", parts[i]);
+		if (n == 1)
+			o->blockalign[0] = o->blockalign[1] = v;
+		else if (i < DDIR_COUNT)
+			o->blockalign[i] = v;
+	}
+	return 0;
+}
+
+static int random_generator_parse(const struct opt_def *d, void *base, const char *value,
+				  struct err *e)
+{
+	(void)d;
+	(void)base;
+	/* Which PRNG fio uses changes no distribution: ncqsim has its own streams. */
+	if (strcmp(value, "tausworthe") && strcmp(value, "lfsr") && strcmp(value, "tausworthe64"))
+		return err_set(e, "expected tausworthe, lfsr or tausworthe64, got '%s'", value);
+	return 0;
+}
+
+static int rwmixwrite_parse(const struct opt_def *d, void *base, const char *value,
+			    struct err *e)
+{
+	struct job_options *o = base;
+	uint64_t v;
+
+	(void)d;
+	if (parse_u64(value, &v) || v > 100)
+		return err_set(e, "expected an integer 0..100, got '%s'", value);
+	o->rwmixread = 100 - (unsigned)v;
+	return 0;
+}
+
+static void rwmixwrite_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	(void)d;
+	snprintf(buf, len, "%u", 100 - o->rwmixread);
+}
+
+static int rate_iops_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	struct job_options *o = base;
+
+	(void)d;
+	return dir_uint(value, 100000000, o->rate_iops, "an IOPS rate", e);
+}
+
+static int cmdprio_field(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	struct job_options *o = base;
+	uint64_t v[DDIR_COUNT];
+	unsigned *dst, i;
+	uint64_t max;
+	const char *what;
+
+	if (!strcmp(d->name, "cmdprio_percentage")) {
+		dst = o->cmdprio_percentage;
+		max = 100;
+		what = "a percentage 0..100";
+	} else if (!strcmp(d->name, "cmdprio_class")) {
+		dst = o->cmdprio_class;
+		max = 3;
+		what = "a priority class 1..3";
+	} else {
+		dst = o->cmdprio;
+		max = 7;
+		what = "a priority level 0..7";
+	}
+	for (i = 0; i < DDIR_COUNT; i++)
+		v[i] = dst[i];
+	if (dir_uint(value, max, v, what, e))
+		return -1;
+	if (dst == o->cmdprio_class && (!v[0] || !v[1]))
+		return err_set(e, "expected %s, got '%s'", what, value);
+	for (i = 0; i < DDIR_COUNT; i++)
+		dst[i] = (unsigned)v[i];
+	return 0;
+}
+
+static void cmdprio_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+	const unsigned *v = !strcmp(d->name, "cmdprio_percentage") ? o->cmdprio_percentage :
+		!strcmp(d->name, "cmdprio_class") ? o->cmdprio_class : o->cmdprio;
+
+	snprintf(buf, len, "%u,%u", v[0], v[1]);
+}
+
+/* "bs/pct[/class/level[/hint]]:..." per direction. */
+static int cmdprio_bssplit_parse(const struct opt_def *d, void *base, const char *value,
+				 struct err *e)
+{
+	struct job_options *o = base;
+	char parts[3][512];
+	int n = split_dirs(value, parts), i;
+
+	(void)d;
+	if (n < 0)
+		return err_set(e, "expected bs/percentage[/class/level] lists per direction, got '%s'",
+			       value);
+	for (i = 0; i < n && i < DDIR_COUNT; i++) {
+		char *tok, *save = NULL;
+		unsigned cnt = 0;
+
+		if (!parts[i][0])
+			continue;
+		for (tok = strtok_r(parts[i], ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+			struct job_cmdprio_entry *en = &o->cmdprio_bssplit[i][cnt];
+			char *f[5], *s2 = NULL, *t;
+			int nf = 0;
+			uint64_t v;
+
+			if (cnt == JOB_MAX_SPLIT)
+				return err_set(e, "more than %d entries", JOB_MAX_SPLIT);
+			for (t = strtok_r(tok, "/", &s2); t && nf < 5; t = strtok_r(NULL, "/", &s2))
+				f[nf++] = t;
+			if (t || nf < 2 || nf == 3)
+				return err_set(e, "expected entries bs/percentage or "
+					       "bs/percentage/class/level[/hint], got '%s'", tok);
+			if (parse_bs(o, f[0], &en->bs))
+				return err_set(e, "expected a size, got '%s'", f[0]);
+			if (parse_u64(f[1], &v) || v > 100)
+				return err_set(e, "expected a percentage 0..100, got '%s'", f[1]);
+			en->pct = (unsigned)v;
+			en->cls = en->level = -1;
+			en->hint = 0;
+			if (nf >= 4) {
+				if (parse_u64(f[2], &v) || v > 3)
+					return err_set(e, "expected a priority class 0..3, got '%s'", f[2]);
+				en->cls = (int)v;
+				if (parse_u64(f[3], &v) || v > 7)
+					return err_set(e, "expected a priority level 0..7, got '%s'", f[3]);
+				en->level = (int)v;
+			}
+			if (nf == 5) {
+				if (parse_u64(f[4], &v) || v > 7)
+					return err_set(e, "expected a priority hint (CDL index) 0..7, got '%s'",
+						       f[4]);
+				en->hint = (int)v;
+			}
+			cnt++;
+		}
+		o->ncmdprio_bssplit[i] = cnt;
+		if (n == 1) {
+			memcpy(o->cmdprio_bssplit[1], o->cmdprio_bssplit[0], sizeof(o->cmdprio_bssplit[0]));
+			o->ncmdprio_bssplit[1] = cnt;
+		}
+	}
+	return 0;
+}
+
+static int dist_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	struct job_options *o = base;
+	const char *colon = strchr(value, ':');
+	size_t len = colon ? (size_t)(colon - value) : strlen(value);
+	double p = 0;
+
+	(void)d;
+	if (len == 6 && !strncmp(value, "random", 6) && !colon) {
+		o->dist = JOB_DIST_RANDOM;
+		return 0;
+	}
+	if (!strncmp(value, "zoned", 5))
+		return err_set(e, "zoned distributions are not supported; expected random, "
+			       "zipf:theta, pareto:h or normal:sigma, got '%s'", value);
+	if (colon && parse_double(colon + 1, &p))
+		return err_set(e, "expected a number after ':' in '%s'", value);
+	if (len == 4 && !strncmp(value, "zipf", 4)) {
+		if (!colon || p <= 0 || p == 1.0)
+			return err_set(e, "zipf needs a theta above 0 and not 1, e.g. zipf:1.2; got '%s'",
+				       value);
+		o->dist = JOB_DIST_ZIPF;
+	} else if (len == 6 && !strncmp(value, "pareto", 6)) {
+		if (!colon || p <= 0 || p >= 1)
+			return err_set(e, "pareto needs h in (0, 1), e.g. pareto:0.9; got '%s'", value);
+		o->dist = JOB_DIST_PARETO;
+	} else if (len == 6 && !strncmp(value, "normal", 6)) {
+		if (!colon || p <= 0 || p > 100)
+			return err_set(e, "normal needs a deviation in percent (0, 100], e.g. "
+				       "normal:10; got '%s'", value);
+		o->dist = JOB_DIST_NORMAL;
+	} else {
+		return err_set(e, "expected random, zipf:theta, pareto:h or normal:sigma, got '%s'",
+			       value);
+	}
+	o->dist_param = p;
+	return 0;
+}
+
+static void dist_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	static const char *names[] = { "random", "zipf", "pareto", "normal" };
+	const struct job_options *o = base;
+
+	(void)d;
+	if (o->dist == JOB_DIST_RANDOM)
+		snprintf(buf, len, "random");
+	else
+		snprintf(buf, len, "%s:%g", names[o->dist], o->dist_param);
+}
+
+static int percentiles_parse(const struct opt_def *d, void *base, const char *value,
+			     struct err *e)
+{
+	struct job_options *o = base;
+	char buf[512], *tok, *save = NULL;
+	unsigned n = 0, precision = 0;
+
+	(void)d;
+	snprintf(buf, sizeof(buf), "%s", value);
+	for (tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+		const char *dot = strchr(tok, '.');
+		double p;
+
+		if (dot && strlen(dot + 1) > precision)
+			precision = (unsigned)strlen(dot + 1);
+		if (n == HIST_MAX_PERCENTILES)
+			return err_set(e, "at most %d percentiles", HIST_MAX_PERCENTILES);
+		if (parse_double(tok, &p) || p <= 0 || p > 100)
+			return err_set(e, "expected percentiles in (0, 100] separated by ':', got '%s'",
+				       tok);
+		o->percentile_list[n++] = p;
+	}
+	if (!n)
+		return err_set(e, "expected percentiles separated by ':' such as 99:99.9:99.99");
+	o->npercentiles = n;
+	o->percentile_precision = precision > 6 ? 6 : precision;
+	return 0;
+}
+
+static void percentiles_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+	size_t n = 0;
+	unsigned i;
+
+	(void)d;
+	buf[0] = '\0';
+	for (i = 0; i < o->npercentiles && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%g", i ? ":" : "", o->percentile_list[i]);
+}
+
+static int ioengine_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	static const char *sync_engines[] = { "sync", "psync", "vsync", "pvsync", "pvsync2" };
+	static const char *async_engines[] = { "libaio", "io_uring", "posixaio", "solarisaio",
+		"windowsaio" };
+	struct job_options *o = base;
+	size_t i;
+
+	(void)d;
+	if (strlen(value) >= sizeof(o->ioengine))
+		return err_set(e, "unknown engine '%s'", value);
+	for (i = 0; i < sizeof(sync_engines) / sizeof(sync_engines[0]); i++)
+		if (!strcmp(value, sync_engines[i])) {
+			o->engine_kind = JOB_ENGINE_SYNC;
+			goto ok;
+		}
+	for (i = 0; i < sizeof(async_engines) / sizeof(async_engines[0]); i++)
+		if (!strcmp(value, async_engines[i])) {
+			o->engine_kind = JOB_ENGINE_ASYNC;
+			goto ok;
+		}
+	return err_set(e, "engine '%s' does not do block I/O to a drive the way ncqsim simulates "
+		       "it; use a sync engine (psync, sync, pvsync) or an async one (libaio, "
+		       "io_uring, posixaio)", value);
+ok:
+	snprintf(o->ioengine, sizeof(o->ioengine), "%s", value);
+	return 0;
+}
+
+static void ioengine_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	(void)d;
+	snprintf(buf, len, "%s", o->ioengine);
+}
+
+static int kb_base_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	struct job_options *o = base;
+
+	(void)d;
+	if (!strcmp(value, "1024"))
+		o->kb_base = 1024;
+	else if (!strcmp(value, "1000"))
+		o->kb_base = 1000;
+	else
+		return err_set(e, "expected 1024 or 1000, got '%s'", value);
+	return 0;
+}
+
+static void kb_base_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	(void)d;
+	snprintf(buf, len, "%u", o->kb_base);
+}
+
+static int prio_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	struct job_options *o = base;
+	uint64_t v;
+	bool cls = !strcmp(d->name, "prioclass");
+
+	if (parse_u64(value, &v) || v > (cls ? 3 : 7))
+		return err_set(e, "expected %s, got '%s'", cls ?
+			       "a priority class 0..3 (1 rt, 2 be, 3 idle)" : "a priority level 0..7",
+			       value);
+	if (cls) {
+		o->prioclass = (unsigned)v;
+		o->prioclass_set = true;
+	} else {
+		o->prio = (unsigned)v;
+		o->prio_set = true;
+	}
+	return 0;
+}
+
+static void prio_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	snprintf(buf, len, "%u", !strcmp(d->name, "prioclass") ? o->prioclass : o->prio);
+}
+
+static int nice_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	struct job_options *o = base;
+	int64_t v;
+
+	(void)d;
+	if (parse_i64(value, &v) || v < -20 || v > 19)
+		return err_set(e, "expected a nice value -20..19, got '%s'", value);
+	o->nice = (int)v;
+	return 0;
+}
+
+static void nice_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	(void)d;
+	snprintf(buf, len, "%d", o->nice);
+}
+
+static int randseed_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	struct job_options *o = base;
+
+	(void)d;
+	if (parse_u64(value, &o->randseed))
+		return err_set(e, "expected an integer seed, got '%s'", value);
+	o->randseed_set = true;
+	return 0;
+}
+
+static void randseed_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	(void)d;
+	snprintf(buf, len, "%llu", (unsigned long long)o->randseed);
+}
+
+static const struct opt_choice sched_policies[] = {
+	{ "normal", SCHED_POLICY_NORMAL, "SCHED_OTHER" },
+	{ "fifo", SCHED_POLICY_FIFO, "SCHED_FIFO: default I/O class RT" },
+	{ "rr", SCHED_POLICY_RR, "SCHED_RR: default I/O class RT" },
+	{ "batch", SCHED_POLICY_BATCH, "SCHED_BATCH" },
+	{ "idle", SCHED_POLICY_IDLE, "SCHED_IDLE: default I/O class IDLE" },
+	{ NULL, 0, NULL },
+};
+
+#define CUSTOM(n, p, f, h) { .name = n, .type = OPT_CUSTOM, .parse = p, .format = f, .help = h }
+
+static const struct opt_def options[] = {
+	{ .name = "name", .type = OPT_STRING, .offset = F(name), .size = JOB_NAME_MAX,
+	  .help = "the job's name (default: its section name)" },
+	{ .name = "description", .type = OPT_STRING, .offset = F(description), .size = 256,
+	  .help = "free text, shown in reports" },
+	CUSTOM("rw", rw_parse, rw_format,
+	       "read, write, rw/readwrite, randread, randwrite, randrw, with an optional :N"),
+	{ .name = "readwrite", .type = OPT_CUSTOM, .parse = rw_parse, .format = rw_format,
+	  .help = "alias of rw", .flags = OPT_F_HIDDEN },
+	{ .name = "rwmixread", .type = OPT_UINT, .offset = F(rwmixread), .min = 0, .max = 100,
+	  .help = "percentage of a mixed workload that reads" },
+	CUSTOM("rwmixwrite", rwmixwrite_parse, rwmixwrite_format,
+	       "percentage of a mixed workload that writes"),
+	CUSTOM("bs", bs_parse, bs_format, "block size, per direction (read,write)"),
+	{ .name = "blocksize", .type = OPT_CUSTOM, .parse = bs_parse, .format = bs_format,
+	  .help = "alias of bs", .flags = OPT_F_HIDDEN },
+	CUSTOM("bsrange", bsrange_parse, bsrange_format, "block size range, e.g. 1k-4k"),
+	{ .name = "blocksize_range", .type = OPT_CUSTOM, .parse = bsrange_parse,
+	  .format = bsrange_format, .help = "alias of bsrange", .flags = OPT_F_HIDDEN },
+	CUSTOM("bssplit", bssplit_parse, split_format, "weighted block sizes, e.g. 4k/30:64k/70"),
+	CUSTOM("size", size_parse, size_format, "bytes to transfer, or a percentage of the drive"),
+	CUSTOM("offset", offset_parse, size_format, "start of the region, or a percentage of the drive"),
+	CUSTOM("io_size", io_size_parse, io_size_format,
+	       "bytes to transfer (default: size); may exceed size, looping over the region"),
+	{ .name = "io_limit", .type = OPT_CUSTOM, .parse = io_size_parse, .format = io_size_format,
+	  .help = "alias of io_size", .flags = OPT_F_HIDDEN },
+	{ .name = "loops", .type = OPT_UINT, .offset = F(loops), .min = 1, .max = 1000000,
+	  .help = "repeat the job's I/O this many times" },
+	CUSTOM("blockalign", blockalign_parse, split_format,
+	       "alignment of random offsets (default: the block size)"),
+	{ .name = "ba", .type = OPT_CUSTOM, .parse = blockalign_parse, .format = split_format,
+	  .help = "alias of blockalign", .flags = OPT_F_HIDDEN },
+	CUSTOM("random_generator", random_generator_parse, split_format,
+	       "accepted: tausworthe, lfsr, tausworthe64 (ncqsim's streams are its own)"),
+	{ .name = "iodepth", .type = OPT_UINT, .offset = F(iodepth), .min = 1, .max = 65536,
+	  .help = "I/Os kept in flight (async engines)" },
+	{ .name = "numjobs", .type = OPT_UINT, .offset = F(numjobs), .min = 1, .max = 1024,
+	  .help = "clones of this job" },
+	CUSTOM("ioengine", ioengine_parse, ioengine_format,
+	       "sync engines (psync, sync, pvsync...) run one I/O at a time; async ones "
+	       "(libaio, io_uring, posixaio) keep iodepth in flight"),
+	{ .name = "direct", .type = OPT_BOOL, .offset = F(direct),
+	  .help = "accepted; ncqsim always simulates I/O that reaches the drive" },
+	{ .name = "buffered", .type = OPT_BOOL, .offset = F(buffered),
+	  .help = "accepted; see direct" },
+	{ .name = "filename", .type = OPT_STRING, .offset = F(filename), .size = JOB_PATH_MAX,
+	  .help = "accepted and echoed; the simulated drive is the target" },
+	{ .name = "runtime", .type = OPT_TIME, .offset = F(runtime), .min = 0,
+	  .max = 1000000LL * SEC, .time_unit = SEC, .help = "stop after this long (seconds)" },
+	{ .name = "time_based", .type = OPT_FLAG, .offset = F(time_based),
+	  .help = "run for runtime, looping over the region" },
+	{ .name = "ramp_time", .type = OPT_TIME, .offset = F(ramp_time), .min = 0,
+	  .max = 1000000LL * SEC, .time_unit = SEC, .help = "run this long before counting" },
+	{ .name = "startdelay", .type = OPT_TIME, .offset = F(startdelay), .min = 0,
+	  .max = 1000000LL * SEC, .time_unit = SEC, .help = "start this long after the group" },
+	CUSTOM("rate_iops", rate_iops_parse, split_format, "cap the I/O rate (read,write)"),
+	{ .name = "thinktime", .type = OPT_TIME, .offset = F(thinktime), .min = 0,
+	  .max = 1000000LL * SEC, .time_unit = USEC,
+	  .help = "pause after each I/O before the next (microseconds)" },
+	{ .name = "number_ios", .type = OPT_SIZE, .offset = F(number_ios), .min = 0,
+	  .max = INT64_MAX, .help = "stop after this many I/Os" },
+	CUSTOM("prio", prio_parse, prio_format, "I/O priority level 0..7"),
+	CUSTOM("prioclass", prio_parse, prio_format, "I/O priority class: 1 rt, 2 be, 3 idle"),
+	CUSTOM("nice", nice_parse, nice_format, "CPU nice value; sets the default I/O level"),
+	{ .name = "sched_policy", .type = OPT_ENUM, .offset = F(sched_policy),
+	  .choices = sched_policies,
+	  .help = "ncqsim only: the job's CPU policy; fifo/rr make its default I/O class RT" },
+	CUSTOM("cmdprio_percentage", cmdprio_field, cmdprio_format,
+	       "share of I/Os (percent) sent with cmdprio_class/cmdprio"),
+	CUSTOM("cmdprio_class", cmdprio_field, cmdprio_format, "class of those I/Os (default 1, RT)"),
+	CUSTOM("cmdprio", cmdprio_field, cmdprio_format, "level of those I/Os (default 0)"),
+	CUSTOM("cmdprio_bssplit", cmdprio_bssplit_parse, split_format,
+	       "per block size: bs/pct[/class/level[/hint]]:..."),
+	CUSTOM("random_distribution", dist_parse, dist_format,
+	       "random, zipf:theta, pareto:h, normal:sigma (percent)"),
+	{ .name = "norandommap", .type = OPT_FLAG, .offset = F(norandommap),
+	  .help = "random offsets may repeat within a pass" },
+	{ .name = "randrepeat", .type = OPT_BOOL, .offset = F(randrepeat),
+	  .help = "accepted; ncqsim always repeats from --seed" },
+	CUSTOM("randseed", randseed_parse, randseed_format, "the job's random seed (else --seed)"),
+	CUSTOM("percentile_list", percentiles_parse, percentiles_format,
+	       "percentiles to report, e.g. 99:99.9:99.99"),
+	{ .name = "stonewall", .type = OPT_FLAG, .offset = F(stonewall),
+	  .help = "wait for earlier jobs; starts a new group" },
+	{ .name = "wait_for_previous", .type = OPT_FLAG, .offset = F(stonewall),
+	  .help = "alias of stonewall", .flags = OPT_F_HIDDEN },
+	{ .name = "new_group", .type = OPT_FLAG, .offset = F(new_group),
+	  .help = "start a new reporting group" },
+	{ .name = "group_reporting", .type = OPT_FLAG, .offset = F(group_reporting),
+	  .help = "report a group as one" },
+	{ .name = "write_lat_log", .type = OPT_STRING, .offset = F(write_lat_log),
+	  .size = JOB_PATH_MAX, .help = "write PREFIX_{slat,clat,lat}.N.log" },
+	{ .name = "write_iolog", .type = OPT_STRING, .offset = F(write_iolog),
+	  .size = JOB_PATH_MAX, .help = "write the issued I/Os as a fio version 3 iolog" },
+	{ .name = "log_offset", .type = OPT_BOOL, .offset = F(log_offset),
+	  .help = "latency logs also give each I/O's offset" },
+	{ .name = "log_prio", .type = OPT_BOOL, .offset = F(log_prio),
+	  .help = "latency logs give the full ioprio instead of a high-priority flag" },
+	{ .name = "clat_percentiles", .type = OPT_BOOL, .offset = F(clat_percentiles),
+	  .help = "report completion latency percentiles" },
+	{ .name = "lat_percentiles", .type = OPT_BOOL, .offset = F(lat_percentiles),
+	  .help = "report total latency percentiles" },
+	CUSTOM("kb_base", kb_base_parse, kb_base_format, "1024 (default) or 1000"),
+	{ .name = "significant_figures", .type = OPT_UINT, .offset = F(significant_figures),
+	  .min = 1, .max = 10, .help = "digits in the normal output" },
+	OPT_END,
+};
+
+const struct opt_def *job_option_table(void)
+{
+	return options;
+}
+
+bool job_option_is_inert(const char *name)
+{
+	static const char *inert[] = { "filename", "direct", "buffered", "ioengine", "thread",
+		"description", "name", "invalidate", "randrepeat", "directory", "allow_file_create",
+		"group_id", "exitall" };
+	size_t i;
+
+	for (i = 0; i < sizeof(inert) / sizeof(inert[0]); i++)
+		if (!strcmp(inert[i], name))
+			return true;
+	return false;
+}
+
+void job_options_defaults(struct job_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->rw = JOB_RW_READ;
+	o->rwmixread = 50;
+	o->bs[0] = o->bs[1] = 4096;
+	o->iodepth = 1;
+	o->numjobs = 1;
+	o->loops = 1;
+	snprintf(o->ioengine, sizeof(o->ioengine), "psync");
+	o->engine_kind = JOB_ENGINE_SYNC;
+	o->cmdprio_class[0] = o->cmdprio_class[1] = 1;
+	o->randrepeat = true;
+	memcpy(o->percentile_list, default_percentiles, sizeof(default_percentiles));
+	o->npercentiles = sizeof(default_percentiles) / sizeof(default_percentiles[0]);
+	o->percentile_precision = 2;	/* the default list's "99.95" */
+	o->clat_percentiles = true;
+	o->kb_base = 1024;
+	o->significant_figures = 4;
+}
+
+int job_option_set(struct job_options *o, const char *key, const char *value, struct err *e)
+{
+	const struct opt_def *d = opt_find(options, key);
+
+	if (!d) {
+		if (!strcmp(key, "thread"))
+			return 0;	/* threads or processes: the same in a simulation */
+		if (job_fio_knows(key))
+			return err_set(e, "option '%s' is a fio option ncqsim does not support (see "
+				       "'ncqsim run --help-options' for those it does)", key);
+		return err_set(e, "unknown option '%s' (neither ncqsim nor fio 3.33 has it)", key);
+	}
+	/* Bare flags of bool type are fio's "=1". */
+	if (!value && d->type == OPT_BOOL)
+		value = "1";
+	return opt_set(d, o, value, "option", o->kb_base, e);
+}
+
+const char *job_option_warning(const char *key, const char *value)
+{
+	if ((!strcmp(key, "direct") && value && !strcmp(value, "0")) ||
+	    (!strcmp(key, "buffered") && (!value || !strcmp(value, "1"))))
+		return "buffered I/O: ncqsim simulates I/O that reaches the drive, as with direct=1 "
+		       "(no page cache)";
+	if (!strcmp(key, "randrepeat") && value && !strcmp(value, "0"))
+		return "randrepeat=0: ncqsim repeats exactly for a given --seed; vary --seed instead";
+	return NULL;
+}

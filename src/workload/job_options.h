@@ -1,0 +1,118 @@
+/*
+ * job_options — the fio job options ncqsim supports, declared in one table
+ * (util/opt) like fio's options.c: name, type, where it lives, default,
+ * range, help. Parsing, defaults, `ncqsim run --help-options` and
+ * docs/FIO.md come from it.
+ *
+ * Per-direction values are written as fio writes them: `bs=4k,64k` (read,
+ * write[, trim]); a single value applies to every direction; an empty one
+ * keeps the default.
+ */
+#ifndef NCQSIM_JOB_OPTIONS_H
+#define NCQSIM_JOB_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "stats/hist.h"
+#include "util/err.h"
+#include "util/opt.h"
+
+enum { DDIR_READ, DDIR_WRITE, DDIR_COUNT };
+
+enum job_rw {
+	JOB_RW_READ, JOB_RW_WRITE, JOB_RW_RW, JOB_RW_RANDREAD, JOB_RW_RANDWRITE, JOB_RW_RANDRW,
+};
+
+enum job_engine_kind {
+	JOB_ENGINE_SYNC,	/* psync, sync, pvsync...: one I/O at a time */
+	JOB_ENGINE_ASYNC,	/* libaio, io_uring, posixaio: iodepth in flight */
+};
+
+enum job_dist {
+	JOB_DIST_RANDOM, JOB_DIST_ZIPF, JOB_DIST_PARETO, JOB_DIST_NORMAL,
+};
+
+#define JOB_MAX_SPLIT 64
+#define JOB_NAME_MAX 128
+#define JOB_PATH_MAX 512
+
+struct job_bssplit {
+	uint64_t bs;
+	unsigned pct;
+};
+
+struct job_cmdprio_entry {
+	uint64_t bs;
+	unsigned pct;
+	int cls, level, hint;	/* -1: take cmdprio_class / cmdprio */
+};
+
+struct job_options {
+	char name[JOB_NAME_MAX];
+	char description[256];
+	int rw;				/* enum job_rw */
+	uint64_t rw_nr;			/* the :N suffix of rw: I/Os per random offset */
+	int64_t rw_skip;		/* the :N suffix of rw: bytes skipped after a sequential I/O */
+	unsigned rwmixread;
+	uint64_t bs[DDIR_COUNT];
+	uint64_t bs_min[DDIR_COUNT], bs_max[DDIR_COUNT];
+	bool bsrange;
+	struct job_bssplit bssplit[DDIR_COUNT][JOB_MAX_SPLIT];
+	unsigned nbssplit[DDIR_COUNT];
+	uint64_t size, offset, io_size;
+	bool size_pct, offset_pct;	/* size/offset are percentages of the device */
+	uint64_t blockalign[DDIR_COUNT];	/* 0: the block size */
+	unsigned loops;
+	unsigned iodepth, numjobs;
+	char ioengine[32];
+	int engine_kind;
+	bool direct, buffered;
+	char filename[JOB_PATH_MAX];
+	int64_t runtime, ramp_time, startdelay, thinktime;
+	bool time_based;
+	uint64_t rate_iops[DDIR_COUNT];
+	uint64_t number_ios;
+	unsigned prio, prioclass;
+	bool prio_set, prioclass_set;
+	int nice;
+	int sched_policy;		/* enum sched_policy */
+	unsigned cmdprio_percentage[DDIR_COUNT];
+	unsigned cmdprio_class[DDIR_COUNT];
+	unsigned cmdprio[DDIR_COUNT];
+	struct job_cmdprio_entry cmdprio_bssplit[DDIR_COUNT][JOB_MAX_SPLIT];
+	unsigned ncmdprio_bssplit[DDIR_COUNT];
+	int dist;			/* enum job_dist */
+	double dist_param;
+	bool norandommap, randrepeat;
+	uint64_t randseed;
+	bool randseed_set;
+	double percentile_list[HIST_MAX_PERCENTILES];
+	unsigned npercentiles;
+	unsigned percentile_precision;	/* decimals shown: the most the list was given with */
+	bool stonewall, new_group, group_reporting;
+	char write_lat_log[JOB_PATH_MAX];
+	char write_iolog[JOB_PATH_MAX];
+	bool log_offset, log_prio;
+	bool clat_percentiles, lat_percentiles;
+	unsigned kb_base;
+	unsigned significant_figures;
+};
+
+const struct opt_def *job_option_table(void);
+void job_options_defaults(struct job_options *o);
+/* Whether fio 3.33 has an option of this name (for refusals). */
+bool job_fio_knows(const char *name);
+/* Options that are accepted, echoed, and have no meaning in the simulation. */
+bool job_option_is_inert(const char *name);
+
+/*
+ * Set one option from a job file line; the message names the option
+ * ("option 'bs': expected ...") — the caller adds file and line.
+ */
+int job_option_set(struct job_options *o, const char *key, const char *value, struct err *e);
+
+/* A warning the option deserves (e.g. direct=0), or NULL. */
+const char *job_option_warning(const char *key, const char *value);
+
+#endif

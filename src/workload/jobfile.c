@@ -1,0 +1,318 @@
+#include "workload/jobfile.h"
+
+#include "util/parse.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_INCLUDE_DEPTH 16
+#define MAX_FILE_BYTES (4 << 20)
+#define MAX_LINE 8192
+
+static int parse_text(struct jobfile *jf, const char *text, const char *file, int depth,
+		      struct err *e);
+
+static const char *keep_name(struct jobfile *jf, const char *name)
+{
+	char **files = realloc(jf->files, (jf->nfiles + 1) * sizeof(*files));
+
+	if (!files)
+		return NULL;
+	jf->files = files;
+	jf->files[jf->nfiles] = strdup(name);
+	if (!jf->files[jf->nfiles])
+		return NULL;
+	return jf->files[jf->nfiles++];
+}
+
+static char *read_all(const char *path, const char *from, int from_line, struct err *e)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long size;
+
+	if (!f) {
+		if (from)
+			err_set(e, "%s:%d: include %s: cannot open: %s", from, from_line, path,
+				strerror(errno));
+		else
+			err_set(e, "%s: cannot open job file: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+		fclose(f);
+		err_set(e, "%s: cannot read job file (is it a regular file?)", path);
+		return NULL;
+	}
+	if (size > MAX_FILE_BYTES) {
+		fclose(f);
+		err_set(e, "%s: job file larger than %d MiB", path, MAX_FILE_BYTES >> 20);
+		return NULL;
+	}
+	buf = malloc((size_t)size + 1);
+	if (!buf || fread(buf, 1, (size_t)size, f) != (size_t)size) {
+		free(buf);
+		fclose(f);
+		err_set(e, "%s: cannot read job file", path);
+		return NULL;
+	}
+	fclose(f);
+	buf[size] = '\0';
+	if (strlen(buf) != (size_t)size) {
+		free(buf);
+		err_set(e, "%s: a NUL byte in the job file (a job file is text)", path);
+		return NULL;
+	}
+	return buf;
+}
+
+/* ${VAR} → the environment's value; unset is empty, as in fio. */
+static int expand_env(const char *in, char *out, size_t outlen, const char *file, int line,
+		      struct err *e)
+{
+	size_t n = 0;
+
+	while (*in) {
+		if (in[0] == '$' && in[1] == '{') {
+			const char *end = strchr(in + 2, '}');
+			char name[256];
+			const char *val;
+			size_t vlen;
+
+			if (!end)
+				return err_set(e, "%s:%d: '${' without a closing '}'", file, line);
+			if ((size_t)(end - in - 2) >= sizeof(name) || end == in + 2)
+				return err_set(e, "%s:%d: bad variable name in '%.*s'", file, line,
+					       (int)(end - in + 1), in);
+			memcpy(name, in + 2, (size_t)(end - in - 2));
+			name[end - in - 2] = '\0';
+			val = getenv(name);
+			vlen = val ? strlen(val) : 0;
+			if (n + vlen >= outlen)
+				return err_set(e, "%s:%d: line too long after expanding ${%s}", file,
+					       line, name);
+			memcpy(out + n, val ? val : "", vlen);
+			n += vlen;
+			in = end + 1;
+			continue;
+		}
+		if (n + 1 >= outlen)
+			return err_set(e, "%s:%d: line too long", file, line);
+		out[n++] = *in++;
+	}
+	out[n] = '\0';
+	return 0;
+}
+
+static struct jobfile_section *new_section(struct jobfile *jf, const char *name,
+					   const char *file, int line, struct err *e)
+{
+	struct jobfile_section *s;
+
+	if (jf->nsections == jf->cap) {
+		size_t cap = jf->cap ? jf->cap * 2 : 8;
+		struct jobfile_section *ns = realloc(jf->sections, cap * sizeof(*ns));
+
+		if (!ns) {
+			err_set(e, "out of memory");
+			return NULL;
+		}
+		jf->sections = ns;
+		jf->cap = cap;
+	}
+	s = &jf->sections[jf->nsections++];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->global = !strcmp(name, "global");
+	s->file = file;
+	s->line = line;
+	return s;
+}
+
+static int add_line(struct jobfile_section *s, const char *key, const char *value,
+		    const char *file, int line, struct err *e)
+{
+	struct jobfile_line *l;
+
+	if (s->nlines == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 16;
+		struct jobfile_line *nl = realloc(s->lines, cap * sizeof(*nl));
+
+		if (!nl)
+			return err_set(e, "out of memory");
+		s->lines = nl;
+		s->cap = cap;
+	}
+	l = &s->lines[s->nlines];
+	l->key = strdup(key);
+	l->value = value ? strdup(value) : NULL;
+	if (!l->key || (value && !l->value)) {
+		free(l->key);
+		free(l->value);
+		return err_set(e, "out of memory");
+	}
+	l->file = file;
+	l->line = line;
+	s->nlines++;
+	return 0;
+}
+
+static int include_file(struct jobfile *jf, const char *arg, const char *file, int line,
+			int depth, struct err *e)
+{
+	char path[4096];
+	const char *slash = strrchr(file, '/');
+	const char *name;
+	char *text;
+	int rc;
+
+	if (!*arg)
+		return err_set(e, "%s:%d: include: expected a file name", file, line);
+	if (depth >= MAX_INCLUDE_DEPTH)
+		return err_set(e, "%s:%d: include %s: nested more than %d deep (a loop?)", file,
+			       line, arg, MAX_INCLUDE_DEPTH);
+	if (arg[0] != '/' && slash)
+		snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - file), file, arg);
+	else
+		snprintf(path, sizeof(path), "%s", arg);
+	text = read_all(path, file, line, e);
+	if (!text)
+		return -1;
+	name = keep_name(jf, path);
+	if (!name) {
+		free(text);
+		return err_set(e, "out of memory");
+	}
+	rc = parse_text(jf, text, name, depth + 1, e);
+	free(text);
+	return rc;
+}
+
+static int parse_text(struct jobfile *jf, const char *text, const char *file, int depth,
+		      struct err *e)
+{
+	const char *p = text;
+	int line_no = 0;
+
+	while (*p) {
+		char raw[MAX_LINE], buf[MAX_LINE], *s, *cut;
+		const char *end = strchr(p, '\n');
+		size_t len = end ? (size_t)(end - p) : strlen(p), i;
+
+		line_no++;
+		if (len >= sizeof(raw))
+			return err_set(e, "%s:%d: line longer than %d characters", file, line_no,
+				       MAX_LINE - 1);
+		memcpy(raw, p, len);
+		raw[len] = '\0';
+		p += len + (end ? 1 : 0);
+		for (i = 0; i < len; i++)
+			if ((unsigned char)raw[i] < 0x20 && raw[i] != '\t' && raw[i] != '\r')
+				return err_set(e, "%s:%d: unexpected byte 0x%02x (a job file is text)",
+					       file, line_no, (unsigned char)raw[i]);
+		s = parse_trim(raw);
+		if (!*s || *s == ';' || *s == '#')
+			continue;
+		/* A value ends at the first ';' or '#' (fio's strip_blank_end). */
+		cut = strpbrk(s, ";#");
+		if (cut)
+			*cut = '\0';
+		s = parse_trim(s);
+		if (expand_env(s, buf, sizeof(buf), file, line_no, e))
+			return -1;
+		s = parse_trim(buf);
+		if (!*s)
+			continue;
+		if (*s == '[') {
+			char *close = strchr(s, ']');
+			char *name;
+
+			if (!close)
+				return err_set(e, "%s:%d: section header '%s' has no closing ']'", file,
+					       line_no, s);
+			if (*parse_trim(close + 1))
+				return err_set(e, "%s:%d: unexpected '%s' after section header", file,
+					       line_no, parse_trim(close + 1));
+			*close = '\0';
+			name = parse_trim(s + 1);
+			if (!*name)
+				return err_set(e, "%s:%d: empty section name '[]'", file, line_no);
+			if (strlen(name) >= JOBFILE_NAME_MAX)
+				return err_set(e, "%s:%d: section name longer than %d characters", file,
+					       line_no, JOBFILE_NAME_MAX - 1);
+			if (!new_section(jf, name, file, line_no, e))
+				return -1;
+			continue;
+		}
+		if (!strncmp(s, "include", 7) && (isspace((unsigned char)s[7]) || !s[7])) {
+			if (include_file(jf, parse_trim(s + 7), file, line_no, depth, e))
+				return -1;
+			continue;
+		}
+		if (!jf->nsections)
+			return err_set(e, "%s:%d: option '%s' before any [section]", file, line_no, s);
+		{
+			char *eq = strchr(s, '='), *key = s, *value = NULL;
+
+			if (eq) {
+				*eq = '\0';
+				key = parse_trim(s);
+				value = parse_trim(eq + 1);
+			}
+			if (!*key)
+				return err_set(e, "%s:%d: '=' without an option name", file, line_no);
+			if (add_line(&jf->sections[jf->nsections - 1], key, value, file, line_no, e))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+int jobfile_parse(const char *text, const char *name, struct jobfile *jf, struct err *e)
+{
+	const char *kept;
+
+	memset(jf, 0, sizeof(*jf));
+	kept = keep_name(jf, name);
+	if (!kept)
+		return err_set(e, "out of memory");
+	if (parse_text(jf, text, kept, 0, e)) {
+		jobfile_free(jf);
+		return -1;
+	}
+	return 0;
+}
+
+int jobfile_read(const char *path, struct jobfile *jf, struct err *e)
+{
+	char *text = read_all(path, NULL, 0, e);
+	int rc;
+
+	memset(jf, 0, sizeof(*jf));
+	if (!text)
+		return -1;
+	rc = jobfile_parse(text, path, jf, e);
+	free(text);
+	return rc;
+}
+
+void jobfile_free(struct jobfile *jf)
+{
+	size_t i, j;
+
+	for (i = 0; i < jf->nsections; i++) {
+		for (j = 0; j < jf->sections[i].nlines; j++) {
+			free(jf->sections[i].lines[j].key);
+			free(jf->sections[i].lines[j].value);
+		}
+		free(jf->sections[i].lines);
+	}
+	free(jf->sections);
+	for (i = 0; i < jf->nfiles; i++)
+		free(jf->files[i]);
+	free(jf->files);
+	memset(jf, 0, sizeof(*jf));
+}

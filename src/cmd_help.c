@@ -2,6 +2,23 @@
 
 #include <string.h>
 
+/* Every sub-command, in the order help lists them. */
+static const struct cmd commands[] = {
+	{ "run",      cmd_run,      "run a fio job file on the simulated drive; fio's text or JSON out" },
+	{ "drives",   cmd_drives,   "list the built-in drive models, or show one's parameters" },
+	{ "knobs",    cmd_knobs,    "list the sysfs knobs, or their values on a drive" },
+	{ "identify", cmd_identify, "decode a drive's IDENTIFY DEVICE page (hdparm -I style or JSON)" },
+	{ "ata",      cmd_ata,      "encode or decode ATA frames (H2D, SDB, D2H FIS) and NCQ commands" },
+	{ "help",     cmd_help,     "show help for ncqsim or one command" },
+};
+
+const struct cmd *cmd_table(size_t *n)
+{
+	*n = sizeof(commands) / sizeof(commands[0]);
+	return commands;
+}
+
+
 void cmd_usage(FILE *out)
 {
 	size_t i, n;

@@ -1,26 +1,11 @@
 /*
  * ncqsim — command-line entry. Each sub-command lives in its own
- * src/cmd_*.c and is registered in the table below.
+ * src/cmd_*.c and is registered in the table in cmd_help.c.
  */
 #include "cmd.h"
 
 #include <stdio.h>
 #include <string.h>
-
-static const struct cmd commands[] = {
-	{ "run",      cmd_run,      "run a fio job file on the simulated drive; fio's text or JSON out" },
-	{ "drives",   cmd_drives,   "list the built-in drive models, or show one's parameters" },
-	{ "knobs",    cmd_knobs,    "list the sysfs knobs, or their values on a drive" },
-	{ "identify", cmd_identify, "decode a drive's IDENTIFY DEVICE page (hdparm -I style or JSON)" },
-	{ "ata",      cmd_ata,      "encode or decode ATA frames (H2D, SDB, D2H FIS) and NCQ commands" },
-	{ "help",     cmd_help,     "show help for ncqsim or one command" },
-};
-
-const struct cmd *cmd_table(size_t *n)
-{
-	*n = sizeof(commands) / sizeof(commands[0]);
-	return commands;
-}
 
 int main(int argc, char **argv)
 {

@@ -783,7 +783,8 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 	for (d = 0; d < DDIR_COUNT; d++)
 		j->pos[d] = o->rw_skip < 0 ? j->end - j->align[d] : j->start;
 	j->depth = o->engine_kind == JOB_ENGINE_SYNC ? 1 : o->iodepth;
-	j->size_limit = o->time_based ? 0 :
+	/* number_ios sets the amount of I/O independently of the region (fio). */
+	j->size_limit = o->time_based || o->number_ios ? 0 :
 		(o->io_size ? o->io_size : j->end - j->start) * o->loops;
 	j->ios_limit = o->number_ios;
 	/* fio: prioclass/prio set the task's priority (class BE if only a level). */

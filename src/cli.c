@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include "sim/sim.h"
+#include "system.h"
 #include "util/parse.h"
 
 #include <errno.h>
@@ -221,6 +222,15 @@ int cli_common_finish(struct cli_common *c)
 		}
 		snprintf(c->cfg.drive, sizeof(c->cfg.drive), "%s", c->drive);
 		c->cfg.drive_set = true;
+	}
+	/* Load the drive now, so a bad name or drive.KEY fails before any run. */
+	{
+		static struct disk_model m;
+
+		if (system_load_model(&c->cfg, &m, &e)) {
+			cli_error("%s", e.msg);
+			return -1;
+		}
 	}
 	return 0;
 }

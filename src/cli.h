@@ -72,7 +72,8 @@ enum {
 
 #define CLI_COMMON_HELP \
 	"  --drive NAME|FILE     drive model (default he8; see 'ncqsim drives')\n" \
-	"  --set KEY=VALUE       a sysfs knob (repeatable; see 'ncqsim knobs')\n" \
+	"  --set KEY=VALUE       a sysfs knob (see 'ncqsim knobs') or drive.KEY, a drive\n" \
+	"                        parameter (see 'ncqsim drives NAME'); repeatable\n" \
 	"  --system FILE         knobs and drive from a file (KEY = VALUE lines);\n" \
 	"                        --set and --drive win over it\n" \
 	"  --seed N              random seed (default 1)\n" \

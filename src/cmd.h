@@ -24,6 +24,7 @@ void cmd_usage(FILE *out);
 int cmd_help(int argc, char **argv);
 int cmd_identify(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 int cmd_drives(int argc, char **argv);
 int cmd_knobs(int argc, char **argv);
 int cmd_ata(int argc, char **argv);

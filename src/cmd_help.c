@@ -5,6 +5,7 @@
 /* Every sub-command, in the order help lists them. */
 static const struct cmd commands[] = {
 	{ "run",      cmd_run,      "run a fio job file on the simulated drive; fio's text or JSON out" },
+	{ "compare",  cmd_compare,  "run a job file under several knob settings, repeated: percentiles ± 95% CI" },
 	{ "drives",   cmd_drives,   "list the built-in drive models, or show one's parameters" },
 	{ "knobs",    cmd_knobs,    "list the sysfs knobs, or their values on a drive" },
 	{ "identify", cmd_identify, "decode a drive's IDENTIFY DEVICE page (hdparm -I style or JSON)" },

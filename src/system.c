@@ -41,6 +41,18 @@ static void probe_done(void *ctx, int error)
 	w->error = error;
 }
 
+int system_load_model(const struct host_config *cfg, struct disk_model *m, struct err *e)
+{
+	unsigned i;
+
+	if (disk_model_load(cfg->drive, m, e))
+		return -1;
+	for (i = 0; i < cfg->ndrive_sets; i++)
+		if (disk_model_set(m, cfg->drive_sets[i].key, cfg->drive_sets[i].value, e))
+			return -1;
+	return 0;
+}
+
 int system_init(struct system *s, const struct host_config *cfg,
 		const struct disk_model *model, unsigned debug_mask, FILE *debug_out,
 		struct err *e)
@@ -52,7 +64,7 @@ int system_init(struct system *s, const struct host_config *cfg,
 	sim_set_debug(&s->sim, debug_mask, debug_out);
 	if (model)
 		s->model = *model;
-	else if (disk_model_load(cfg->drive, &s->model, e))
+	else if (system_load_model(cfg, &s->model, e))
 		goto fail;
 	s->disk = disk_new(&s->sim, &s->model, &drive_ops, s, e);
 	if (!s->disk)

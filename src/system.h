@@ -31,6 +31,9 @@ struct system {
 	void *fis_ctx;
 };
 
+/* The drive cfg names, with its drive.KEY overrides applied. */
+int system_load_model(const struct host_config *cfg, struct disk_model *m, struct err *e);
+
 /*
  * Build and probe. `model` may be NULL, then cfg->drive is loaded. Errors
  * (a drive that cannot load, a knob the drive refuses) leave a message in e.

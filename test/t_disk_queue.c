@@ -12,9 +12,57 @@ struct watch {
 	const struct disk_model *m;
 	uint64_t picks, checked_satf, high_waiting_picks, soft_normals, aged;
 	int64_t max_wait, max_service;
-	unsigned bad_satf, bad_strict, bad_soft, bad_ignore, bad_fifo;
+	unsigned bad_satf, bad_strict, bad_soft, bad_ignore, bad_fifo, bad_oracle, bad_timing;
 	int64_t last_arrival;
 };
+
+/* a before b under the rule's tie-breaks: cost, then arrival, then tag. */
+static bool before(int64_t ca, const struct fwq_cmd *a, int64_t cb, const struct fwq_cmd *b)
+{
+	if (ca != cb)
+		return ca < cb;
+	if (a->arrival != b->arrival)
+		return a->arrival < b->arrival;
+	return a->tag < b->tag;
+}
+
+/*
+ * The SATF rule of fwq.h written the plain way — price every command, no
+ * pruning — as the reference the fast choice must match exactly.
+ */
+static unsigned oracle_satf(const struct disk_model *m, const struct disk_pick_event *ev)
+{
+	bool honour = m->prio_policy != DISK_PRIO_IGNORE;
+	unsigned i, oldest = 0, best = 0, best_high = UINT32_MAX, best_norm = UINT32_MAX;
+	int64_t cost[128];
+
+	for (i = 0; i < ev->n; i++) {
+		const struct fwq_cmd *c = ev->cands[i];
+
+		cost[i] = fwq_positioning_ns(ev->ctx, c);
+		if (c->arrival < ev->cands[oldest]->arrival ||
+		    (c->arrival == ev->cands[oldest]->arrival && c->tag < ev->cands[oldest]->tag))
+			oldest = i;
+		if (before(cost[i], c, cost[best], ev->cands[best]))
+			best = i;
+		if (honour && c->high) {
+			if (best_high == UINT32_MAX || before(cost[i], c, cost[best_high], ev->cands[best_high]))
+				best_high = i;
+		} else if (best_norm == UINT32_MAX ||
+			   before(cost[i], c, cost[best_norm], ev->cands[best_norm])) {
+			best_norm = i;
+		}
+	}
+	if (ev->now - ev->cands[oldest]->arrival >= m->age_limit)
+		return oldest;
+	if (best_high != UINT32_MAX) {
+		if (m->prio_policy == DISK_PRIO_SOFT && best_norm != UINT32_MAX &&
+		    cost[best_norm] + m->prio_soft_margin < cost[best_high])
+			return best_norm;
+		return best_high;
+	}
+	return best;
+}
 
 static void observe(void *ctx, const struct disk_pick_event *ev)
 {
@@ -37,8 +85,13 @@ static void observe(void *ctx, const struct disk_pick_event *ev)
 			min_cost = cost;
 		high_waiting |= ev->cands[i]->high;
 	}
+	/* The price the choice used is the time the access then took to position. */
+	if (fwq_positioning_ns(ev->ctx, c) != ev->acc->seek + ev->acc->rotate)
+		w->bad_timing++;
 	switch (w->m->fw_sched) {
 	case DISK_FW_SATF:
+		if (ev->n > 1 && oracle_satf(w->m, ev) != ev->chosen)
+			w->bad_oracle++;
 		if (!high_waiting && ev->reason == FWQ_PICK_POLICY) {
 			w->checked_satf++;
 			if (fwq_positioning_ns(ev->ctx, c) != min_cost)
@@ -107,6 +160,8 @@ int main(void)
 	run(&m, 32, 0, 20000, &w);
 	CHECK(w.checked_satf > 19000);
 	CHECK_EQ_INT(w.bad_satf, 0);
+	CHECK_EQ_INT(w.bad_oracle, 0);
+	CHECK_EQ_INT(w.bad_timing, 0);
 
 	/* fifo: arrival order. */
 	m = he8;
@@ -120,6 +175,8 @@ int main(void)
 	run(&m, 32, 4, 20000, &w);
 	CHECK(w.high_waiting_picks > 1000);
 	CHECK_EQ_INT(w.bad_strict, 0);
+	CHECK_EQ_INT(w.bad_oracle, 0);
+	CHECK_EQ_INT(w.bad_timing, 0);
 
 	/* soft: a normal command goes first only when it saves the margin. */
 	m = he8;
@@ -127,12 +184,14 @@ int main(void)
 	run(&m, 32, 4, 20000, &w);
 	CHECK(w.soft_normals > 100);
 	CHECK_EQ_INT(w.bad_soft, 0);
+	CHECK_EQ_INT(w.bad_oracle, 0);
 
 	/* ignore: PRIO makes no difference to the choice. */
 	m = he8;
 	m.prio_policy = DISK_PRIO_IGNORE;
 	run(&m, 32, 4, 5000, &w);
 	CHECK_EQ_INT(w.bad_ignore, 0);
+	CHECK_EQ_INT(w.bad_oracle, 0);
 
 	/*
 	 * Aging: a limit short enough to bite, long enough that aged commands
@@ -144,12 +203,15 @@ int main(void)
 	m.age_limit = 1000LL * 1000000;
 	run(&m, 32, 0, 50000, &w);
 	CHECK_MSG(w.aged >= 10, "only %llu aged picks", (unsigned long long)w.aged);
+	CHECK_EQ_INT(w.bad_oracle, 0);
 	CHECK_MSG(w.max_wait <= m.age_limit + w.max_service,
 		  "max wait %.1f ms > age_limit %.0f ms + service %.1f ms", w.max_wait / 1e6,
 		  m.age_limit / 1e6, w.max_service / 1e6);
 	/* The default limit too, under strict priority and a mixed load. */
 	m = he8;
 	run(&m, 32, 8, 30000, &w);
+	CHECK_EQ_INT(w.bad_oracle, 0);
+	CHECK_EQ_INT(w.bad_timing, 0);
 	CHECK_MSG(w.max_wait <= m.age_limit + w.max_service,
 		  "max wait %.1f ms > age_limit %.0f ms + service %.1f ms", w.max_wait / 1e6,
 		  m.age_limit / 1e6, w.max_service / 1e6);

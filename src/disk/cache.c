@@ -17,7 +17,8 @@ bool disk_cache_read_hit(struct disk_cache *c, uint64_t lba, uint64_t n)
 	for (i = 0; i < c->nseg; i++) {
 		struct disk_segment *s = &c->seg[i];
 
-		if (s->valid && lba >= s->start && lba + n <= s->end) {
+		/* '&', not '&&': random LBAs make each comparison a coin toss for the branch predictor. */
+		if (s->valid & (lba >= s->start) & (lba + n <= s->end)) {
 			s->last_use = ++c->use_clock;
 			return true;
 		}
@@ -29,13 +30,14 @@ void disk_cache_fill(struct disk_cache *c, uint64_t lba, uint64_t n)
 {
 	unsigned i, victim = 0;
 
-	for (i = 0; i < c->nseg; i++) {
-		if (!c->seg[i].valid) {
-			victim = i;
-			break;
-		}
-		if (c->seg[i].last_use < c->seg[victim].last_use)
-			victim = i;
+	uint64_t oldest = c->seg[0].last_use;
+
+	/* The least recently used segment; an invalid one (last_use 0) first. */
+	for (i = 1; i < c->nseg; i++) {
+		bool older = c->seg[i].last_use < oldest;
+
+		victim = older ? i : victim;
+		oldest = older ? c->seg[i].last_use : oldest;
 	}
 	c->seg[victim].start = lba;
 	c->seg[victim].end = lba + n;
@@ -66,6 +68,7 @@ void disk_cache_invalidate(struct disk_cache *c, uint64_t lba, uint64_t n)
 
 		if (s->valid && lba < s->end && lba + n > s->start) {
 			s->valid = false;
+			s->last_use = 0;	/* first to be reused */
 			if (c->last_filled == (int)i)
 				c->last_filled = -1;
 		}

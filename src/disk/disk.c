@@ -232,9 +232,7 @@ static void dispatch(struct disk *d)
 	if (!n)
 		return;
 	read_ahead_stop(d);
-	ctx.mech = &d->mech;
-	ctx.start = now + d->model.command_overhead;
-	ctx.head = d->head;
+	fwq_ctx_init(&ctx, &d->mech, now + d->model.command_overhead, d->head);
 	chosen = n == 1 ? 0 : fwq_pick(&d->rules, &ctx, d->cands, n, now, &reason);
 	if (n == 1)
 		reason = FWQ_PICK_POLICY;
@@ -257,7 +255,7 @@ static void dispatch(struct disk *d)
 	} else {
 		d->waiting &= ~(1ULL << c->tag);
 	}
-	disk_mech_access(&d->mech, &d->head, now, d->current.ps, d->current.nps,
+	disk_mech_access_at(&d->mech, &d->head, now, &d->current.where, d->current.nps,
 			 d->current.write, d->current.rmw, &acc);
 	d->busy = true;
 	sim_after(d->sim, acc.total, media_done, d);

@@ -49,8 +49,14 @@ struct fwq_cmd {
 struct fwq_ctx {
 	const struct disk_mech *mech;
 	int64_t start;		/* the time the command could start (after overhead) */
+	int64_t phase;		/* start mod one revolution: the angle under the head then */
+	int64_t rev;		/* one revolution, ns */
+	double inv_rev;		/* 1 / rev */
 	struct disk_head head;
 };
+
+void fwq_ctx_init(struct fwq_ctx *ctx, const struct disk_mech *mech, int64_t start,
+		  struct disk_head head);
 
 struct fwq_policy_ops {
 	const char *name;
@@ -61,8 +67,39 @@ struct fwq_policy_ops {
 const struct fwq_policy_ops *fwq_policy_find(const char *name);
 const struct fwq_policy_ops *fwq_policy_by_model(int fw_sched);
 
-/* Positioning time: seek or head switch, then rotational latency. */
-int64_t fwq_positioning_ns(const struct fwq_ctx *ctx, const struct fwq_cmd *c);
+/*
+ * Positioning time: seek or head switch, then rotational latency (with the
+ * rpo_guard rule of disk_mech_target_wait). Every pick prices every queued
+ * command, so this is the simulator's innermost loop, written without
+ * data-dependent branches (random seek distances make them mispredict
+ * about once a candidate): both seek formulas then a select, and the
+ * rotational wait reduced modulo a revolution with a multiplication by
+ * ctx->inv_rev instead of a division, corrected to the exact value.
+ */
+static inline int64_t fwq_positioning_ns(const struct fwq_ctx *ctx, const struct fwq_cmd *c)
+{
+	const struct disk_mech *mc = ctx->mech;
+	const struct disk_seek_curve *s = c->write ? &mc->write : &mc->read;
+	int64_t rev = ctx->rev, move, wait, k, on_sqrt, moved, seeks;
+	uint32_t d = c->where.cyl > ctx->head.cyl ? c->where.cyl - ctx->head.cyl :
+		ctx->head.cyl - c->where.cyl;
+	double dd = (double)d;
+	int64_t sq = (int64_t)(s->a + s->b * __builtin_sqrt(dd)), lin = (int64_t)(s->c + s->e * dd);
+
+	/* All-ones masks, so the compiler cannot turn the selects back into branches. */
+	on_sqrt = -(int64_t)(d <= s->d0_floor);
+	seeks = -(int64_t)(d != 0);
+	moved = seeks | -(int64_t)(c->where.head != ctx->head.head);
+	move = (seeks & ((sq & on_sqrt) | (lin & ~on_sqrt))) | (~seeks & moved & mc->head_switch);
+	wait = c->where.angle - ctx->phase - move;	/* in (-rev - move, rev) */
+	k = (int64_t)((double)(-wait) * ctx->inv_rev + 1.0);
+	wait += k * rev;
+	/* The estimate of k can be one off either way at an exact multiple. */
+	wait -= rev & -(int64_t)(wait >= rev);
+	wait += rev & -(int64_t)(wait < 0);
+	wait += rev & moved & -(int64_t)(wait < mc->rpo_guard);
+	return move + wait;
+}
 
 enum fwq_reason {
 	FWQ_PICK_POLICY,	/* by the base policy */

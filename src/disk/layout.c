@@ -86,17 +86,16 @@ int disk_layout_build(struct disk_layout *l, const struct disk_model *m, struct 
 
 unsigned disk_layout_zone(const struct disk_layout *l, uint64_t ps)
 {
-	unsigned lo = 0, hi = l->nzones - 1;
+	unsigned base = 0, len = l->nzones;
 
-	while (lo < hi) {
-		unsigned mid = (lo + hi + 1) / 2;
+	/* The last zone starting at or before ps; a select, not a branch, at each step. */
+	while (len > 1) {
+		unsigned half = len / 2;
 
-		if (l->zone[mid].first_ps <= ps)
-			lo = mid;
-		else
-			hi = mid - 1;
+		base = l->zone[base + half].first_ps <= ps ? base + half : base;
+		len -= half;
 	}
-	return lo;
+	return base;
 }
 
 uint32_t disk_layout_track_offset(const struct disk_layout *l, const struct disk_zone *z,
@@ -114,7 +113,7 @@ uint32_t disk_layout_track_offset(const struct disk_layout *l, const struct disk
 		off = (uint64_t)head * ((uint64_t)(z->cyls - 1) * z->cyl_skew + z->head_skew) +
 			t * z->cyl_skew;
 	}
-	return (uint32_t)(off % z->spt);
+	return (uint32_t)(off >> 32 ? off % z->spt : (uint32_t)off % z->spt);
 }
 
 void disk_layout_locate(const struct disk_layout *l, uint64_t ps, struct disk_chs *c)
@@ -124,8 +123,14 @@ void disk_layout_locate(const struct disk_layout *l, uint64_t ps, struct disk_ch
 	uint64_t rel = ps - z->first_ps, track, pos;
 
 	c->zone = zi;
-	c->sector = (uint32_t)(rel % z->spt);
-	track = rel / z->spt;
+	/* A 32-bit division is several times cheaper, and zones rarely hold 2^32 sectors. */
+	if (rel >> 32) {
+		c->sector = (uint32_t)(rel % z->spt);
+		track = rel / z->spt;
+	} else {
+		c->sector = (uint32_t)rel % z->spt;
+		track = (uint32_t)rel / z->spt;
+	}
 	if (l->order == DISK_LAYOUT_CYLINDER) {
 		c->cyl = z->first_cyl + (uint32_t)(track / l->heads);
 		c->head = (uint32_t)(track % l->heads);

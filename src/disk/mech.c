@@ -23,6 +23,8 @@ static void curve_for(struct disk_seek_curve *s, double t1, double tfull, double
 	double M = (double)s->max_distance, r = sqrt(d0);
 
 	s->d0 = d0;
+	/* Integer distances d have d <= d0 exactly when d <= floor(d0). */
+	s->d0_floor = d0 >= 4294967295.0 ? UINT32_MAX : (uint32_t)d0;
 	s->b = (tfull - t1) / (r / 2 + M / (2 * r) - 1);
 	s->a = t1 - s->b;
 	s->e = s->b / (2 * r);
@@ -76,6 +78,7 @@ int disk_mech_init(struct disk_mech *mc, const struct disk_layout *l,
 		   const struct disk_model *m, struct err *e)
 {
 	int64_t max = (int64_t)l->cylinders - 1;
+	unsigned q;
 
 	mc->layout = l;
 	mc->head_switch = m->head_switch;
@@ -87,6 +90,16 @@ int disk_mech_init(struct disk_mech *mc, const struct disk_layout *l,
 	if (disk_seek_fit(&mc->write, m->seek_track_write, m->seek_avg_write, m->seek_full_write,
 			  max, "write", e))
 		return err_prefix(e, "drive '%s': ", m->name);
+	mc->seek_floor_shift = 0;
+	while ((max >> mc->seek_floor_shift) >= DISK_SEEK_FLOOR_ENTRIES)
+		mc->seek_floor_shift++;
+	mc->seek_floor[0] = 0;
+	for (q = 1; q < DISK_SEEK_FLOOR_ENTRIES; q++) {
+		uint32_t d = (uint32_t)q << mc->seek_floor_shift;
+		int64_t r = disk_seek_ns(&mc->read, d), w = disk_seek_ns(&mc->write, d);
+
+		mc->seek_floor[q] = r < w ? r : w;
+	}
 	return 0;
 }
 
@@ -126,14 +139,23 @@ void disk_mech_access(const struct disk_mech *mc, struct disk_head *head, int64_
 		      uint64_t ps, uint64_t n, bool write, unsigned extra_revs,
 		      struct disk_access *acc)
 {
+	struct disk_chs where;
+
+	disk_layout_locate(mc->layout, ps, &where);
+	disk_mech_access_at(mc, head, t0, &where, n, write, extra_revs, acc);
+}
+
+void disk_mech_access_at(const struct disk_mech *mc, struct disk_head *head, int64_t t0,
+			 const struct disk_chs *where, uint64_t n, bool write, unsigned extra_revs,
+			 struct disk_access *acc)
+{
 	const struct disk_layout *l = mc->layout;
-	struct disk_chs c;
+	const struct disk_chs c = *where;
 	const struct disk_zone *z;
 	int64_t t;
 	uint64_t left = n;
 	uint32_t cyl, hd, sector;
 
-	disk_layout_locate(l, ps, &c);
 	acc->overhead = mc->overhead;
 	acc->seek = disk_mech_move_ns(mc, head, c.cyl, c.head, write);
 	t = t0 + acc->overhead + acc->seek;

@@ -37,6 +37,7 @@
 
 struct disk_seek_curve {
 	double a, b, c, e, d0;
+	uint32_t d0_floor;	/* the last whole distance on the √ part */
 	int64_t max_distance;
 };
 
@@ -65,12 +66,23 @@ struct disk_head {
 	uint32_t cyl, head;
 };
 
+/*
+ * A lower bound on the seek time by distance, for pruning the firmware's
+ * choice: seek_floor[d >> seek_floor_shift] <= the read and the write seek
+ * over d cylinders (0 for the first entry, which covers d = 0). The curves
+ * rise with d (the model requires t1 < tfull), so each entry is the seek
+ * at the start of its range.
+ */
+#define DISK_SEEK_FLOOR_ENTRIES 1024
+
 struct disk_mech {
 	const struct disk_layout *layout;
 	struct disk_seek_curve read, write;
 	int64_t head_switch;
 	int64_t overhead;
 	int64_t rpo_guard;
+	unsigned seek_floor_shift;
+	int64_t seek_floor[DISK_SEEK_FLOOR_ENTRIES];
 };
 
 int disk_mech_init(struct disk_mech *mc, const struct disk_layout *l,
@@ -124,5 +136,9 @@ struct disk_access {
 void disk_mech_access(const struct disk_mech *mc, struct disk_head *head, int64_t t0,
 		      uint64_t ps, uint64_t n, bool write, unsigned extra_revs,
 		      struct disk_access *acc);
+/* The same, from the first sector's location already found by disk_layout_locate(). */
+void disk_mech_access_at(const struct disk_mech *mc, struct disk_head *head, int64_t t0,
+			 const struct disk_chs *where, uint64_t n, bool write, unsigned extra_revs,
+			 struct disk_access *acc);
 
 #endif

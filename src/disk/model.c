@@ -230,6 +230,21 @@ int disk_model_parse(const char *text, const char *file, struct disk_model *m, s
 	return validate(m, file, e);
 }
 
+int disk_model_set(struct disk_model *m, const char *key, const char *value, struct err *e)
+{
+	const struct opt_def *o = opt_find(model_options, key);
+	char label[64];
+
+	if (!o)
+		return err_set(e, "drive '%s': unknown key 'drive.%s' (see 'ncqsim drives %s')",
+			       m->name, key, m->name);
+	if (opt_set(o, m, value, "key", 1024, e))
+		return err_prefix(e, "drive '%s': ", m->name);
+	snprintf(m->sources[o - model_options], DISK_SOURCE_MAX, "set on the command line");
+	snprintf(label, sizeof(label), "drive '%s' with drive.%s=%s", m->name, key, value);
+	return validate(m, label, e);
+}
+
 /* ---- built-in models ---- */
 
 static const struct {

@@ -107,6 +107,12 @@ const char *disk_model_builtin_text(unsigned i);
 /* Load by built-in name, or else as a model file path. */
 int disk_model_load(const char *name_or_path, struct disk_model *m, struct err *e);
 
+/*
+ * Change one parameter of a loaded model (`--set drive.age_limit=3s`) and
+ * check the model again; the message names the key.
+ */
+int disk_model_set(struct disk_model *m, const char *key, const char *value, struct err *e);
+
 /* Print as a model file (loadable back), with sources as comments. */
 void disk_model_write(const struct disk_model *m, FILE *out);
 /* The source comment given for a key ("" when none). */

@@ -112,6 +112,24 @@ static int set_one(struct host_config *c, const char *key, const char *value, st
 		c->drive_set = true;
 		return 0;
 	}
+	if (!strncmp(key, "drive.", 6)) {
+		unsigned i;
+
+		if (!key[6] || strlen(key + 6) >= sizeof(c->drive_sets[0].key) ||
+		    strlen(value) >= sizeof(c->drive_sets[0].value))
+			return err_set(e, "'%s': expected drive.KEY = VALUE with a drive-model key", key);
+		for (i = 0; i < c->ndrive_sets; i++)
+			if (!strcmp(c->drive_sets[i].key, key + 6))
+				break;
+		if (i == HOST_MAX_DRIVE_SETS)
+			return err_set(e, "'%s': more than %d drive parameters set", key,
+				       HOST_MAX_DRIVE_SETS);
+		if (i == c->ndrive_sets)
+			c->ndrive_sets++;
+		snprintf(c->drive_sets[i].key, sizeof(c->drive_sets[i].key), "%s", key + 6);
+		snprintf(c->drive_sets[i].value, sizeof(c->drive_sets[i].value), "%s", value);
+		return 0;
+	}
 	o = opt_find(knobs, key);
 	if (!o) {
 		/* The sysfs path spelled in full is the same knob. */

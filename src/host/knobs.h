@@ -38,12 +38,23 @@ struct host_knobs {
 
 #define HOST_DRIVE_MAX 256
 
-/* Which knobs were set, and from where (for messages and the JSON). */
+#define HOST_MAX_DRIVE_SETS 64
+
+/*
+ * A system's configuration: the host knobs, the drive, and drive-model
+ * parameters to override (`drive.KEY = VALUE`; kept as text here — the host
+ * knows nothing of drives — and applied where the system is built).
+ */
 struct host_config {
 	struct host_knobs k;
 	char drive[HOST_DRIVE_MAX];
 	bool set[32];
 	bool drive_set;
+	struct {
+		char key[64];
+		char value[128];
+	} drive_sets[HOST_MAX_DRIVE_SETS];
+	unsigned ndrive_sets;
 };
 
 const struct opt_def *host_knob_table(void);

@@ -805,58 +805,89 @@ static void json_job(struct json_writer *w, const struct report_job *j,
 	json_object_end(w);
 }
 
-static void write_json(FILE *out, const struct report *r, const struct report_job *jobs,
-		       unsigned n, bool plus, time_t now_s, long long now_ms, const char *time_buf)
+static void json_report(struct json_writer *w, const char *key, const struct report *r,
+			const struct report_job *jobs, unsigned n, bool plus, time_t now_s,
+			long long now_ms, const char *time_buf)
 {
-	struct json_writer w;
 	unsigned i;
 	char tb[64];
 
 	snprintf(tb, sizeof(tb), "%s", time_buf);
 	if (tb[0] && tb[strlen(tb) - 1] == '\n')
 		tb[strlen(tb) - 1] = '\0';
-	json_writer_init(&w, out);
-	json_object_begin(&w, NULL);
-	json_string(&w, "fio version", r->version);
-	json_int(&w, "timestamp", (long long)now_s);
-	json_int(&w, "timestamp_ms", now_ms);
-	json_string(&w, "time", tb);
+	json_object_begin(w, key);
+	json_string(w, "fio version", r->version);
+	json_int(w, "timestamp", (long long)now_s);
+	json_int(w, "timestamp_ms", now_ms);
+	json_string(w, "time", tb);
 	if (r->nglobal) {
-		json_object_begin(&w, "global options");
+		json_object_begin(w, "global options");
 		for (i = 0; i < r->nglobal; i++)
-			json_string(&w, r->global_opts[i].key, r->global_opts[i].value);
-		json_object_end(&w);
+			json_string(w, r->global_opts[i].key, r->global_opts[i].value);
+		json_object_end(w);
 	}
-	json_array_begin(&w, "jobs");
+	json_array_begin(w, "jobs");
 	for (i = 0; i < n; i++) {
 		struct group_stats g;
 
 		group_stats(jobs, n, jobs[i].groupid, &g);
-		json_job(&w, &jobs[i], &g, plus);
+		json_job(w, &jobs[i], &g, plus);
 	}
-	json_array_end(&w);
+	json_array_end(w);
 	if (r->disk.present) {
-		json_array_begin(&w, "disk_util");
-		json_object_begin(&w, NULL);
-		json_string(&w, "name", r->disk.name);
-		json_uint(&w, "read_ios", r->disk.ios[0]);
-		json_uint(&w, "write_ios", r->disk.ios[1]);
-		json_uint(&w, "read_merges", r->disk.merges[0]);
-		json_uint(&w, "write_merges", r->disk.merges[1]);
-		json_uint(&w, "read_ticks", r->disk.ticks_ms[0]);
-		json_uint(&w, "write_ticks", r->disk.ticks_ms[1]);
-		json_uint(&w, "in_queue", r->disk.in_queue_ms);
-		json_double(&w, "util", r->disk.util);
-		json_object_end(&w);
-		json_array_end(&w);
+		json_array_begin(w, "disk_util");
+		json_object_begin(w, NULL);
+		json_string(w, "name", r->disk.name);
+		json_uint(w, "read_ios", r->disk.ios[0]);
+		json_uint(w, "write_ios", r->disk.ios[1]);
+		json_uint(w, "read_merges", r->disk.merges[0]);
+		json_uint(w, "write_merges", r->disk.merges[1]);
+		json_uint(w, "read_ticks", r->disk.ticks_ms[0]);
+		json_uint(w, "write_ticks", r->disk.ticks_ms[1]);
+		json_uint(w, "in_queue", r->disk.in_queue_ms);
+		json_double(w, "util", r->disk.util);
+		json_object_end(w);
+		json_array_end(w);
 	}
 	if (r->ncqsim_json) {
-		json_object_begin(&w, "ncqsim");
-		r->ncqsim_json(&w, r->ncqsim_ctx);
-		json_object_end(&w);
+		json_object_begin(w, "ncqsim");
+		r->ncqsim_json(w, r->ncqsim_ctx);
+		json_object_end(w);
 	}
-	json_object_end(&w);
-	json_writer_finish(&w);
+	json_object_end(w);
+}
+
+static void now_stamp(const struct report *r, time_t *now_s, long long *now_ms, char *buf)
+{
+	struct timespec ts;
+
+	if (r->wall_time) {
+		*now_s = (time_t)r->wall_time;
+		*now_ms = (long long)r->wall_time * 1000;
+	} else {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		*now_s = ts.tv_sec;
+		*now_ms = (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	}
+	ctime_r(now_s, buf);
+}
+
+int report_json_member(struct json_writer *w, const char *key, const struct report *r,
+		       bool plus)
+{
+	struct report_job *jobs;
+	unsigned n;
+	time_t now_s;
+	long long now_ms;
+	char time_buf[64];
+
+	now_stamp(r, &now_s, &now_ms, time_buf);
+	jobs = report_groups(r, &n);
+	if (!jobs)
+		return -1;
+	json_report(w, key, r, jobs, n, plus, now_s, now_ms, time_buf);
+	report_jobs_free(jobs, n);
+	return 0;
 }
 
 /* ---- groups (fio's group_reporting) ---- */
@@ -1009,24 +1040,21 @@ int report_write(FILE *out, const struct report *r, unsigned formats)
 	time_t now_s;
 	long long now_ms;
 	char time_buf[64];
-	struct timespec ts;
 
-	if (r->wall_time) {
-		now_s = (time_t)r->wall_time;
-		now_ms = (long long)r->wall_time * 1000;
-	} else {
-		clock_gettime(CLOCK_REALTIME, &ts);
-		now_s = ts.tv_sec;
-		now_ms = (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-	}
-	ctime_r(&now_s, time_buf);
+	now_stamp(r, &now_s, &now_ms, time_buf);
 	jobs = report_groups(r, &n);
 	if (!jobs)
 		return -1;
 	if (formats & REPORT_NORMAL)
 		write_normal(out, r, jobs, n, time_buf);
-	if (formats & (REPORT_JSON | REPORT_JSONPLUS))
-		write_json(out, r, jobs, n, (formats & REPORT_JSONPLUS) != 0, now_s, now_ms, time_buf);
+	if (formats & (REPORT_JSON | REPORT_JSONPLUS)) {
+		struct json_writer w;
+
+		json_writer_init(&w, out);
+		json_report(&w, NULL, r, jobs, n, (formats & REPORT_JSONPLUS) != 0, now_s, now_ms,
+			    time_buf);
+		json_writer_finish(&w);
+	}
 	report_jobs_free(jobs, n);
 	return 0;
 }

@@ -107,6 +107,9 @@ enum { REPORT_NORMAL = 1, REPORT_JSON = 2, REPORT_JSONPLUS = 4 };
 /* The lines fio prints before the run (job headers, version, Starting N). */
 void report_write_header(FILE *out, const struct report *r);
 int report_write(FILE *out, const struct report *r, unsigned formats);
+/* The JSON report as one member (key, or NULL in an array) of an open container. */
+int report_json_member(struct json_writer *w, const char *key, const struct report *r,
+		       bool plus);
 
 /* fio's num2str(): "33.1MiB", "8480", "32.8k". */
 void report_num2str(char *buf, size_t len, uint64_t num, int maxlen, int base, int pow2,

@@ -126,6 +126,12 @@ void json_bool(struct json_writer *w, const char *key, bool value)
 	fputs(value ? "true" : "false", w->out);
 }
 
+void json_null(struct json_writer *w, const char *key)
+{
+	member(w, key);
+	fputs("null", w->out);
+}
+
 void json_writer_finish(struct json_writer *w)
 {
 	fputc('\n', w->out);

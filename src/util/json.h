@@ -30,6 +30,7 @@ void json_int(struct json_writer *w, const char *key, long long value);
 void json_uint(struct json_writer *w, const char *key, unsigned long long value);
 void json_double(struct json_writer *w, const char *key, double value);
 void json_bool(struct json_writer *w, const char *key, bool value);
+void json_null(struct json_writer *w, const char *key);
 /* Close the top-level value with a newline. */
 void json_writer_finish(struct json_writer *w);
 

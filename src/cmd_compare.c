@@ -1,0 +1,318 @@
+/*
+ * ncqsim compare JOBFILE --vary KEY=V1,V2 ... — one job file under several
+ * system variants, each repeated with independent seeds, as one table of
+ * percentiles with 95 % confidence half-widths; JSON and an SVG plot.
+ */
+#include "cmd.h"
+#include "cli.h"
+
+#include "compare.h"
+#include "runner.h"
+#include "util/parse.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DEFAULT_MAX_REPEAT 64
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: ncqsim compare [OPTIONS] JOBFILE --vary KEY=V1,V2[,...] [--vary ...]\n"
+		"\n"
+		"Runs a fio job file under every combination of the --vary values (a knob\n"
+		"such as device/ncq_prio_enable, queue/scheduler or device/queue_depth, or a\n"
+		"drive parameter drive.KEY), each combination a variant A, B, ... Each\n"
+		"variant runs --repeat times with seeds SEED, SEED+1, ..., in parallel\n"
+		"threads, one simulation per thread. The table has a block of rows per job,\n"
+		"direction and priority class, a column per variant, and in each cell the\n"
+		"mean over the runs ± the 95 %% confidence half-width (Student t, n-1\n"
+		"degrees of freedom) of each percentile (in ms), the maximum and IOPS.\n"
+		"\n"
+		"example:\n"
+		"  ncqsim compare examples/seed.fio --system examples/seed.system \\\n"
+		"      --vary device/ncq_prio_enable=0,1 --repeat 8 --plot seed.svg\n"
+		"\n"
+		"options:\n"
+		"  --vary KEY=V1,V2      a knob or drive.KEY and its values; repeatable (the\n"
+		"                        last --vary changes fastest across the variants)\n"
+		"  --repeat N            independent runs per variant (default 1; 2 or more\n"
+		"                        give error bars)\n"
+		"  --precision P%%        add runs until every p99.99 has a half-width of at\n"
+		"                        most P %% of its mean, or --max-repeat is reached\n"
+		"                        (then says so); needs p99.99 among --percentiles\n"
+		"  --max-repeat N        the limit for --precision (default %d, at most %d)\n"
+		"  --percentiles LIST    percentiles to tabulate, ':' or ',' separated\n"
+		"                        (default 50:99:99.9:99.99)\n"
+		"  --plot FILE.svg       latency exceedance plot, one line per variant, job\n"
+		"                        and priority class\n"
+		"  --threads N           simulations at once (default: the online CPUs)\n"
+		"  --runtime TIME        cap every job's runtime (as fio's --runtime)\n"
+		CLI_COMMON_HELP
+		"                        (json and json+ hold every run's full fio report)\n"
+		"  --help                this text\n",
+		DEFAULT_MAX_REPEAT, CMP_MAX_RUNS);
+}
+
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int parse_count(const char *opt, const char *arg, unsigned lo, unsigned hi, unsigned *v)
+{
+	uint64_t n;
+
+	if (parse_u64(arg, &n) || n < lo || n > hi) {
+		cli_error("compare: option '%s': expected a whole number from %u to %u, got '%s'", opt,
+			  lo, hi, arg);
+		return -1;
+	}
+	*v = (unsigned)n;
+	return 0;
+}
+
+/* "5%", "5" → 0.05. */
+static int parse_precision(const char *arg, double *v)
+{
+	char buf[64];
+	size_t len = strlen(arg);
+	double pct;
+
+	if (len && len < sizeof(buf)) {
+		memcpy(buf, arg, len + 1);
+		if (buf[len - 1] == '%')
+			buf[len - 1] = '\0';
+		if (!parse_double(buf, &pct) && pct > 0 && pct < 100) {
+			*v = pct / 100.0;
+			return 0;
+		}
+	}
+	cli_error("compare: option '--precision': expected a percentage above 0 and below 100 such "
+		  "as 5%%, got '%s'", arg);
+	return -1;
+}
+
+static int parse_percentiles(const char *arg, struct compare *c)
+{
+	char buf[512], *p, *save = NULL;
+
+	if (strlen(arg) >= sizeof(buf))
+		goto bad;
+	strcpy(buf, arg);
+	c->npct = 0;
+	for (p = strtok_r(buf, ":,", &save); p; p = strtok_r(NULL, ":,", &save)) {
+		double v;
+		unsigned k;
+
+		if (parse_double(p, &v) || v <= 0 || v >= 100 || c->npct == CMP_MAX_PCT)
+			goto bad;
+		for (k = 0; k < c->npct; k++)
+			if (c->pct[k] == v)
+				goto bad;
+		c->pct[c->npct++] = v;
+	}
+	if (c->npct)
+		return 0;
+bad:
+	cli_error("compare: option '--percentiles': expected up to %d different numbers above 0 "
+		  "and below 100, separated by ':' or ',', got '%s'", CMP_MAX_PCT, arg);
+	return -1;
+}
+
+static unsigned online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 64 ? 64 : (unsigned)n;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	enum { O_VARY = 0x200, O_REPEAT, O_PRECISION, O_MAX_REPEAT, O_PCT, O_PLOT, O_THREADS,
+	       O_RUNTIME };
+	static const struct option longopts[] = {
+		CLI_COMMON_LONGOPTS,
+		{ "vary", required_argument, NULL, O_VARY },
+		{ "repeat", required_argument, NULL, O_REPEAT },
+		{ "precision", required_argument, NULL, O_PRECISION },
+		{ "max-repeat", required_argument, NULL, O_MAX_REPEAT },
+		{ "percentiles", required_argument, NULL, O_PCT },
+		{ "plot", required_argument, NULL, O_PLOT },
+		{ "threads", required_argument, NULL, O_THREADS },
+		{ "runtime", required_argument, NULL, O_RUNTIME },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const double default_pct[] = { 50, 99, 99.9, 99.99 };
+	const char *vary[CMP_MAX_VARY + 1];
+	unsigned nvary = 0, k;
+	struct cli_common common;
+	struct compare *c;
+	struct workload w;
+	struct err e;
+	const char *plot = NULL;
+	bool repeat_set = false, max_repeat_set = false;
+	double wall0;
+	FILE *out;
+	int opt, common_rc, rc = EXIT_BAD_INPUT;
+
+	/* The table of runs is large: on the heap, not the stack. */
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		cli_error("compare: out of memory");
+		return EXIT_RUN_FAILED;
+	}
+	cli_common_init(&common);
+	c->repeat = 1;
+	c->max_repeat = DEFAULT_MAX_REPEAT;
+	c->threads = online_cpus();
+	memcpy(c->pct, default_pct, sizeof(default_pct));
+	c->npct = sizeof(default_pct) / sizeof(default_pct[0]);
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			usage(stdout);
+			free(c);
+			return 0;
+		case O_VARY:
+			if (nvary == CMP_MAX_VARY) {
+				cli_error("compare: option '--vary': at most %d of them", CMP_MAX_VARY);
+				goto out_free;
+			}
+			vary[nvary++] = optarg;
+			continue;
+		case O_REPEAT:
+			if (parse_count("--repeat", optarg, 1, CMP_MAX_RUNS, &c->repeat))
+				goto out_free;
+			repeat_set = true;
+			continue;
+		case O_MAX_REPEAT:
+			if (parse_count("--max-repeat", optarg, 2, CMP_MAX_RUNS, &c->max_repeat))
+				goto out_free;
+			max_repeat_set = true;
+			continue;
+		case O_PRECISION:
+			if (parse_precision(optarg, &c->precision))
+				goto out_free;
+			continue;
+		case O_PCT:
+			if (parse_percentiles(optarg, c))
+				goto out_free;
+			continue;
+		case O_PLOT:
+			plot = optarg;
+			continue;
+		case O_THREADS:
+			if (parse_count("--threads", optarg, 1, 64, &c->threads))
+				goto out_free;
+			continue;
+		case O_RUNTIME:
+			if (parse_time(optarg, 1000000000LL, &c->runtime_cap) || c->runtime_cap <= 0) {
+				cli_error("compare: option '--runtime': expected a time such as 30s, got '%s'",
+					  optarg);
+				goto out_free;
+			}
+			continue;
+		}
+		common_rc = cli_common_option(&common, "compare", opt, optarg);
+		if (common_rc < 0)
+			goto out_free;
+		if (common_rc == 0) {
+			cli_error("compare: %s '%s' (see 'ncqsim compare --help')",
+				  opt == ':' ? "option needs a value:" : "unknown option", argv[optind - 1]);
+			goto out_free;
+		}
+	}
+	if (optind != argc - 1) {
+		cli_error("compare: expected one JOBFILE, got %d arguments (see 'ncqsim compare --help')",
+			  argc - optind);
+		goto out_free;
+	}
+	if (common.debug_mask) {
+		cli_error("compare: option '--debug' traces one simulation; use 'ncqsim run' for that");
+		goto out_free;
+	}
+	if (c->precision > 0) {
+		bool has_tail = false;
+
+		for (k = 0; k < c->npct; k++)
+			has_tail |= fabs(c->pct[k] - 99.99) < 1e-9;
+		if (!has_tail) {
+			cli_error("compare: option '--precision' applies to p99.99, which --percentiles "
+				  "leaves out");
+			goto out_free;
+		}
+		/* A half-width needs at least two runs; start with a round of every thread. */
+		if (!repeat_set)
+			c->repeat = c->threads < 2 ? 2 : c->threads;
+		if (c->repeat > c->max_repeat) {
+			cli_error("compare: option '--repeat' (%u) is above --max-repeat (%u)", c->repeat,
+				  c->max_repeat);
+			goto out_free;
+		}
+	} else if (max_repeat_set) {
+		cli_error("compare: option '--max-repeat' is the limit for --precision, which is not set");
+		goto out_free;
+	}
+	if (cli_common_finish(&common))
+		goto out_free;
+	if (workload_load(&w, argv[optind], stderr, &e)) {
+		cli_error("%s", e.msg);
+		goto out_free;
+	}
+	c->w = &w;
+	c->jobfile = argv[optind];
+	c->seed = common.seed;
+	c->progress = !common.quiet && isatty(STDERR_FILENO);
+	c->keep_reports = (common.formats & (CLI_OUT_JSON | CLI_OUT_JSONPLUS)) != 0;
+	if (compare_variants(c, &common.cfg, vary, nvary, &e)) {
+		cli_error("compare: %s", e.msg);
+		goto out_workload;
+	}
+	out = cli_open_output(common.output_path);
+	if (!out)
+		goto out_workload;
+	wall0 = wall_now();
+	if (compare_run(c, &e)) {
+		cli_error("compare: %s", e.msg);
+		rc = strstr(e.msg, "knob") || strstr(e.msg, "job '") || strstr(e.msg, "drive") ?
+			EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+		goto out_close;
+	}
+	if (common.formats & CLI_OUT_NORMAL)
+		compare_print_table(c, out);
+	if (common.formats & (CLI_OUT_JSON | CLI_OUT_JSONPLUS))
+		compare_write_json(c, out, (common.formats & CLI_OUT_JSONPLUS) != 0);
+	if (plot && compare_plot(c, plot, &e)) {
+		cli_error("compare: %s", e.msg);
+		rc = EXIT_RUN_FAILED;
+		goto out_close;
+	}
+	fflush(out);
+	if (c->precision > 0 && !c->precision_reached)
+		cli_warn("compare: %s", c->precision_note);
+	if (!common.quiet)
+		fprintf(stderr, "ncqsim: %.0f s simulated in %.1f CPU-s, %.2fM I/Os per CPU-second; "
+			"%.1f s wall on %u thread%s\n", c->sim_seconds, c->cpu_seconds,
+			c->cpu_seconds > 0 ? (double)c->ios / c->cpu_seconds / 1e6 : 0.0,
+			wall_now() - wall0, c->threads, c->threads == 1 ? "" : "s");
+	rc = 0;
+out_close:
+	cli_close_output(out);
+out_workload:
+	compare_free(c);
+	workload_free(&w);
+out_free:
+	free(c);
+	return rc;
+}

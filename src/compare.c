@@ -1,0 +1,824 @@
+#include "compare.h"
+
+#include "runner.h"
+#include "stats/ci.h"
+#include "stats/plot.h"
+#include "util/json.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- variants ---- */
+
+int compare_variants(struct compare *c, const struct host_config *base, const char *const *vary,
+		     unsigned nvary, struct err *e)
+{
+	char keys[CMP_MAX_VARY][64], values[CMP_MAX_VARY][32][128];
+	unsigned nvalues[CMP_MAX_VARY], idx[CMP_MAX_VARY] = { 0 }, i, total = 1;
+
+	if (nvary > CMP_MAX_VARY)
+		return err_set(e, "at most %d --vary options", CMP_MAX_VARY);
+	for (i = 0; i < nvary; i++) {
+		const char *eq = strchr(vary[i], '='), *p;
+		size_t klen;
+
+		if (!eq || eq == vary[i] || !eq[1])
+			return err_set(e, "option '--vary': expected KEY=V1,V2[,...], got '%s'", vary[i]);
+		klen = (size_t)(eq - vary[i]);
+		if (klen >= sizeof(keys[0]))
+			return err_set(e, "option '--vary': key too long in '%s'", vary[i]);
+		memcpy(keys[i], vary[i], klen);
+		keys[i][klen] = '\0';
+		nvalues[i] = 0;
+		for (p = eq + 1; *p;) {
+			const char *comma = strchr(p, ',');
+			size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+			if (!len || len >= sizeof(values[0][0]) || nvalues[i] == 32)
+				return err_set(e, "option '--vary': bad value list in '%s'", vary[i]);
+			memcpy(values[i][nvalues[i]], p, len);
+			values[i][nvalues[i]][len] = '\0';
+			nvalues[i]++;
+			p += len + (comma ? 1 : 0);
+		}
+		total *= nvalues[i];
+		if (total > CMP_MAX_VARIANTS)
+			return err_set(e, "option '--vary': %u variants or more; at most %d", total,
+				       CMP_MAX_VARIANTS);
+	}
+	c->nvariants = 0;
+	for (;;) {
+		struct cmp_variant *v = &c->variants[c->nvariants];
+		size_t n = 0;
+
+		v->cfg = *base;
+		if (c->nvariants < 26)
+			snprintf(v->label, sizeof(v->label), "%c", 'A' + c->nvariants);
+		else
+			snprintf(v->label, sizeof(v->label), "V%u", c->nvariants + 1);
+		v->desc[0] = '\0';
+		for (i = 0; i < nvary; i++) {
+			char assignment[256];
+
+			snprintf(assignment, sizeof(assignment), "%s=%s", keys[i], values[i][idx[i]]);
+			if (host_config_set(&v->cfg, assignment, e))
+				return err_prefix(e, "option '--vary' ");
+			n += (size_t)snprintf(v->desc + n, sizeof(v->desc) - n, "%s%s", i ? " " : "",
+					      assignment);
+		}
+		if (!nvary)
+			snprintf(v->desc, sizeof(v->desc), "(as configured)");
+		c->nvariants++;
+		/* Next combination: the last --vary changes fastest. */
+		for (i = nvary; i-- > 0;) {
+			if (++idx[i] < nvalues[i])
+				break;
+			idx[i] = 0;
+		}
+		if (i == (unsigned)-1 || !nvary)
+			break;
+	}
+	return 0;
+}
+
+/* ---- running ---- */
+
+struct work {
+	unsigned variant, run;
+};
+
+struct pool {
+	struct compare *c;
+	struct work *items;
+	unsigned nitems, next, done;
+	pthread_mutex_t lock;
+	int error;
+	struct err err;
+	double wall0, last_shown, sim_total;
+	uint64_t ios_total;
+	double *sim_now;		/* per worker */
+	uint64_t *ios_now;
+	unsigned nworkers;
+	double expect_sim;		/* simulated seconds a run takes, if known */
+	bool shown;
+};
+
+struct worker {
+	struct pool *p;
+	unsigned index;
+};
+
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void show(struct pool *p)
+{
+	double elapsed = wall_now() - p->wall0, sim = p->sim_total, frac;
+	uint64_t ios = p->ios_total;
+	unsigned i;
+
+	if (!p->c->progress || elapsed < 1.0 || elapsed - p->last_shown < 0.25)
+		return;
+	for (i = 0; i < p->nworkers; i++) {
+		sim += p->sim_now[i];
+		ios += p->ios_now[i];
+	}
+	frac = p->expect_sim > 0 ? sim / (p->expect_sim * p->nitems) :
+		(double)p->done / p->nitems;
+	fprintf(stderr, "\rncqsim: %u/%u runs done, %.0f s simulated, %.1fM I/Os", p->done,
+		p->nitems, sim, (double)ios / 1e6);
+	if (frac > 0.01 && frac < 1.0)
+		fprintf(stderr, ", ETA %.0f s  ", elapsed * (1.0 - frac) / frac);
+	else
+		fprintf(stderr, "          ");
+	p->last_shown = elapsed;
+	p->shown = true;
+}
+
+static void progress_cb(void *ctx, double sim_s, uint64_t ios)
+{
+	struct worker *w = ctx;
+	struct pool *p = w->p;
+
+	pthread_mutex_lock(&p->lock);
+	p->sim_now[w->index] = sim_s;
+	p->ios_now[w->index] = ios;
+	show(p);
+	pthread_mutex_unlock(&p->lock);
+}
+
+static unsigned prios_with_samples(const struct report_dir *d)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < d->nprios; i++)
+		n += d->prios[i].h.sum.n > 0;
+	return n;
+}
+
+static struct cmp_row *find_row(struct compare *c, unsigned order, const char *job, int ddir,
+			       int prio, bool lat)
+{
+	unsigned i;
+
+	for (i = 0; i < c->nrows; i++)
+		if (!strcmp(c->rows[i].job, job) && c->rows[i].ddir == ddir && c->rows[i].prio == prio)
+			return &c->rows[i];
+	if (c->nrows == CMP_MAX_ROWS)
+		return NULL;
+	memset(&c->rows[c->nrows], 0, sizeof(c->rows[0]));
+	c->rows[c->nrows].order = order;
+	snprintf(c->rows[c->nrows].job, sizeof(c->rows[0].job), "%s", job);
+	c->rows[c->nrows].ddir = ddir;
+	c->rows[c->nrows].prio = prio;
+	c->rows[c->nrows].lat = lat;
+	return &c->rows[c->nrows++];
+}
+
+static void stat_init(struct cmp_stat *s)
+{
+	unsigned i;
+
+	for (i = 0; i < CMP_MAX_RUNS; i++)
+		s->v[i] = NAN;
+}
+
+static void add_row(struct compare *c, unsigned v, unsigned run, unsigned order, const char *job,
+		    int ddir, int prio, bool lat, const struct hist *h, uint64_t runtime_ms)
+{
+	struct cmp_row *r = find_row(c, order, job, ddir, prio, lat);
+	struct cmp_cell *cell;
+	unsigned k;
+
+	if (!r || !h->sum.n || run >= CMP_MAX_RUNS)
+		return;
+	if (!r->cell[v]) {
+		r->cell[v] = calloc(1, sizeof(*r->cell[v]));
+		if (!r->cell[v])
+			return;
+		hist_init(&r->cell[v]->merged);
+		for (k = 0; k < c->npct; k++)
+			stat_init(&r->cell[v]->pct[k]);
+		stat_init(&r->cell[v]->max);
+		stat_init(&r->cell[v]->iops);
+	}
+	cell = r->cell[v];
+	for (k = 0; k < c->npct; k++)
+		cell->pct[k].v[run] = (double)hist_percentile(h, c->pct[k]) / 1e6;
+	cell->max.v[run] = (double)h->sum.max / 1e6;
+	cell->iops.v[run] = runtime_ms ? 1000.0 * (double)h->sum.n / (double)runtime_ms : 0;
+	/* Bucket counts add exactly: the merged histogram is the same in any order. */
+	hist_merge(&cell->merged, h);
+}
+
+/* Fold one run's report into the table (under the pool's lock). */
+static void collect(struct compare *c, unsigned v, unsigned run, const struct report *r)
+{
+	struct report_job *jobs;
+	unsigned n, i;
+	int d;
+
+	jobs = report_groups(r, &n);
+	if (!jobs)
+		return;
+	for (i = 0; i < n; i++) {
+		const struct report_job *j = &jobs[i];
+
+		for (d = 0; d < REPORT_DIRS; d++) {
+			const struct report_dir *rd = &j->dir[d];
+			const struct hist *h = j->lat_percentiles ? &rd->lat : &rd->clat;
+			unsigned p;
+
+			if (!h->sum.n)
+				continue;
+			add_row(c, v, run, i, j->name, d, -1, j->lat_percentiles, h, rd->runtime_ms);
+			if (prios_with_samples(rd) >= 2)
+				for (p = 0; p < rd->nprios; p++)
+					add_row(c, v, run, i, j->name, d, rd->prios[p].ioprio,
+						j->lat_percentiles, &rd->prios[p].h, rd->runtime_ms);
+		}
+	}
+	report_jobs_free(jobs, n);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct pool *p = w->p;
+	struct compare *c = p->c;
+
+	for (;;) {
+		struct work item;
+		struct runner_opts ro;
+		struct runner_result *res = malloc(sizeof(*res));
+		struct err e;
+		int rc;
+
+		pthread_mutex_lock(&p->lock);
+		if (p->next == p->nitems || p->error || !res) {
+			pthread_mutex_unlock(&p->lock);
+			free(res);
+			return NULL;
+		}
+		item = p->items[p->next++];
+		pthread_mutex_unlock(&p->lock);
+
+		memset(&ro, 0, sizeof(ro));
+		ro.seed = c->seed + item.run;
+		ro.runtime_cap = c->runtime_cap;
+		ro.progress = progress_cb;
+		ro.progress_ctx = w;
+		rc = runner_run(c->w, &c->variants[item.variant].cfg, &ro, res, &e);
+
+		pthread_mutex_lock(&p->lock);
+		p->sim_now[w->index] = 0;
+		p->ios_now[w->index] = 0;
+		if (rc) {
+			if (!p->error) {
+				p->error = 1;
+				err_set(&p->err, "variant %s (%s), seed %llu: %s",
+					c->variants[item.variant].label, c->variants[item.variant].desc,
+					(unsigned long long)ro.seed, e.msg);
+			}
+			free(res);
+		} else {
+			collect(c, item.variant, item.run, &res->report);
+			p->sim_total += res->sim_seconds;
+			p->ios_total += res->ios;
+			c->cpu_seconds += res->cpu_seconds;
+			if (c->keep_reports) {
+				c->results[item.variant][item.run] = res;
+			} else {
+				runner_result_free(res);
+				free(res);
+			}
+		}
+		p->done++;
+		show(p);
+		pthread_mutex_unlock(&p->lock);
+	}
+}
+
+static double expected_sim_seconds(const struct workload *w, int64_t cap)
+{
+	double longest = 0;
+	unsigned i;
+
+	for (i = 0; i < w->ndefs; i++) {
+		const struct job_options *o = &w->defs[i].o;
+		int64_t rt = o->runtime;
+
+		if (cap && (!rt || rt > cap))
+			rt = cap;
+		if (!o->time_based || !rt)
+			return 0;	/* ends by size: unknown in advance */
+		if ((o->startdelay + o->ramp_time + rt) / 1e9 > longest)
+			longest = (o->startdelay + o->ramp_time + rt) / 1e9;
+	}
+	return longest;
+}
+
+/* Run repeats [from, to) of every variant. */
+static int run_batch(struct compare *c, unsigned from, unsigned to, struct err *e)
+{
+	struct pool p;
+	pthread_t tids[64];
+	struct worker workers[64];
+	unsigned i, v, r, nw;
+
+	memset(&p, 0, sizeof(p));
+	p.c = c;
+	p.nitems = c->nvariants * (to - from);
+	p.items = calloc(p.nitems, sizeof(*p.items));
+	nw = c->threads < p.nitems ? c->threads : p.nitems;
+	if (nw > 64)
+		nw = 64;
+	p.sim_now = calloc(nw ? nw : 1, sizeof(*p.sim_now));
+	p.ios_now = calloc(nw ? nw : 1, sizeof(*p.ios_now));
+	if (!p.items || !p.sim_now || !p.ios_now) {
+		free(p.items);
+		free(p.sim_now);
+		free(p.ios_now);
+		return err_set(e, "out of memory");
+	}
+	/* Runs in seed order, variants interleaved: an early stop is still balanced. */
+	for (i = 0, r = from; r < to; r++)
+		for (v = 0; v < c->nvariants; v++, i++) {
+			p.items[i].variant = v;
+			p.items[i].run = r;
+		}
+	p.nworkers = nw;
+	p.wall0 = wall_now();
+	p.expect_sim = expected_sim_seconds(c->w, c->runtime_cap);
+	pthread_mutex_init(&p.lock, NULL);
+	for (i = 0; i < nw; i++) {
+		workers[i].p = &p;
+		workers[i].index = i;
+		if (pthread_create(&tids[i], NULL, worker_main, &workers[i])) {
+			nw = i;
+			p.error = 1;
+			err_set(&p.err, "cannot start a thread: %s", strerror(errno));
+			break;
+		}
+	}
+	for (i = 0; i < nw; i++)
+		pthread_join(tids[i], NULL);
+	pthread_mutex_destroy(&p.lock);
+	if (p.shown)
+		fprintf(stderr, "\r\033[K");
+	c->sim_seconds += p.sim_total;
+	c->ios += p.ios_total;
+	free(p.items);
+	free(p.sim_now);
+	free(p.ios_now);
+	if (p.error) {
+		*e = p.err;
+		return -1;
+	}
+	return 0;
+}
+
+/* Mean and half-width over the runs present, in run order. */
+static void stat_summarise(struct cmp_stat *s, unsigned runs)
+{
+	double present[CMP_MAX_RUNS];
+	unsigned i, n = 0;
+
+	for (i = 0; i < runs && i < CMP_MAX_RUNS; i++)
+		if (!isnan(s->v[i]))
+			present[n++] = s->v[i];
+	s->n = n;
+	ci_mean(present, n, &s->mean, &s->hw, NULL);
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct cmp_row *x = a, *y = b;
+
+	if (x->order != y->order)
+		return x->order < y->order ? -1 : 1;
+	if (x->ddir != y->ddir)
+		return x->ddir < y->ddir ? -1 : 1;
+	return (x->prio > y->prio) - (x->prio < y->prio);
+}
+
+/*
+ * Rows appear in whichever order the threads finish; sort them into the
+ * report's order (job, direction, whole job first, then classes) so the
+ * output is the same run after run.
+ */
+static void summarise(struct compare *c, unsigned runs)
+{
+	unsigned r, v, k;
+
+	qsort(c->rows, c->nrows, sizeof(c->rows[0]), row_cmp);
+	for (r = 0; r < c->nrows; r++)
+		for (v = 0; v < c->nvariants; v++) {
+			struct cmp_cell *cell = c->rows[r].cell[v];
+
+			if (!cell)
+				continue;
+			for (k = 0; k < c->npct; k++)
+				stat_summarise(&cell->pct[k], runs);
+			stat_summarise(&cell->max, runs);
+			stat_summarise(&cell->iops, runs);
+		}
+}
+
+/* The index of p99.99 in the list (the precision target), or -1. */
+static int tail_index(const struct compare *c)
+{
+	unsigned k;
+
+	for (k = 0; k < c->npct; k++)
+		if (fabs(c->pct[k] - 99.99) < 1e-9)
+			return (int)k;
+	return -1;
+}
+
+/* The worst p99.99 half-width relative to its mean, over every cell. */
+static double worst_precision(const struct compare *c, unsigned *row, unsigned *var)
+{
+	int k = tail_index(c);
+	double worst = 0;
+	unsigned r, v;
+
+	for (r = 0; k >= 0 && r < c->nrows; r++)
+		for (v = 0; v < c->nvariants; v++) {
+			const struct cmp_cell *cell = c->rows[r].cell[v];
+			double rel;
+
+			if (!cell || cell->pct[k].mean <= 0)
+				continue;
+			rel = cell->pct[k].n < 2 ? INFINITY : cell->pct[k].hw / cell->pct[k].mean;
+			if (rel > worst) {
+				worst = rel;
+				*row = r;
+				*var = v;
+			}
+		}
+	return worst;
+}
+
+int compare_run(struct compare *c, struct err *e)
+{
+	unsigned done;
+
+	if (c->repeat > CMP_MAX_RUNS || c->max_repeat > CMP_MAX_RUNS)
+		return err_set(e, "at most %d repetitions", CMP_MAX_RUNS);
+	if (run_batch(c, 0, c->repeat, e))
+		return -1;
+	done = c->repeat;
+	summarise(c, done);
+	c->precision_reached = true;
+	if (c->precision > 0) {
+		unsigned row = 0, var = 0;
+		double worst = worst_precision(c, &row, &var);
+
+		while (worst > c->precision && done < c->max_repeat) {
+			/* Half-widths shrink as 1/sqrt(n): aim for the target, at least one thread round. */
+			double factor = isfinite(worst) ? (worst / c->precision) * (worst / c->precision) : 2;
+			unsigned want = (unsigned)ceil(done * factor);
+
+			if (want < done + c->threads)
+				want = done + c->threads;
+			if (want > c->max_repeat)
+				want = c->max_repeat;
+			if (run_batch(c, done, want, e))
+				return -1;
+			done = want;
+			summarise(c, done);
+			worst = worst_precision(c, &row, &var);
+		}
+		if (worst > c->precision) {
+			c->precision_reached = false;
+			snprintf(c->precision_note, sizeof(c->precision_note),
+				 "precision not reached: p99.99 of %s %s in variant %s is within "
+				 "+/-%.1f%% after %u runs (the limit, --max-repeat)", c->rows[row].job,
+				 c->rows[row].ddir ? "write" : "read", c->variants[var].label,
+				 worst * 100.0, done);
+		}
+	}
+	c->runs_per_variant = done;
+	return 0;
+}
+
+/* ---- output ---- */
+
+static void fmt_val(char *buf, size_t len, double v)
+{
+	if (v >= 1000)
+		snprintf(buf, len, "%.0f", v);
+	else if (v >= 100)
+		snprintf(buf, len, "%.1f", v);
+	else if (v >= 10)
+		snprintf(buf, len, "%.2f", v);
+	else
+		snprintf(buf, len, "%.3f", v);
+}
+
+static void fmt_cell(char *buf, size_t len, const struct cmp_stat *s)
+{
+	char m[24], h[24];
+
+	if (!s->n) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	fmt_val(m, sizeof(m), s->mean);
+	if (s->n < 2) {
+		snprintf(buf, len, "%s", m);
+		return;
+	}
+	fmt_val(h, sizeof(h), s->hw);
+	snprintf(buf, len, "%s ± %s", m, h);
+}
+
+static const char *class_name(int prio)
+{
+	static const char *names[] = { "none", "rt", "be", "idle" };
+
+	return names[(prio >> 13) & 3];
+}
+
+static void row_title(const struct cmp_row *r, char *buf, size_t len)
+{
+	if (r->prio < 0)
+		snprintf(buf, len, "%s %s %s (ms)", r->job, r->ddir ? "write" : "read",
+			 r->lat ? "lat" : "clat");
+	else
+		snprintf(buf, len, "%s %s %s, prio %d/%d %s (ms)", r->job, r->ddir ? "write" : "read",
+			 r->lat ? "lat" : "clat", (r->prio >> 13) & 7, r->prio & 7,
+			 class_name(r->prio));
+}
+
+/* The visible width of a UTF-8 string. */
+static int width(const char *s)
+{
+	int w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+static void pad(FILE *out, const char *s, int w)
+{
+	int n = width(s);
+
+	fputs(s, out);
+	for (; n < w; n++)
+		fputc(' ', out);
+}
+
+void compare_print_table(const struct compare *c, FILE *out)
+{
+	unsigned v, r, k;
+	int colw = 22;
+
+	fprintf(out, "ncqsim compare %s: %u variant%s x %u run%s", c->jobfile, c->nvariants,
+		c->nvariants == 1 ? "" : "s", c->runs_per_variant, c->runs_per_variant == 1 ? "" : "s");
+	if (c->runs_per_variant > 1)
+		fprintf(out, " (seeds %llu-%llu)", (unsigned long long)c->seed,
+			(unsigned long long)(c->seed + c->runs_per_variant - 1));
+	else
+		fprintf(out, " (seed %llu)", (unsigned long long)c->seed);
+	fprintf(out, ", drive %s\n", c->variants[0].cfg.drive);
+	for (v = 0; v < c->nvariants; v++)
+		fprintf(out, "  %-3s %s\n", c->variants[v].label, c->variants[v].desc);
+	if (c->runs_per_variant > 1)
+		fprintf(out, "  cells: mean ± 95%% confidence half-width over the runs (Student t)\n");
+	if (c->precision > 0)
+		fprintf(out, "  %s\n", c->precision_reached ? "precision reached: every p99.99 within the target" :
+			c->precision_note);
+	for (r = 0; r < c->nrows; r++) {
+		const struct cmp_row *row = &c->rows[r];
+		char title[256];
+
+		row_title(row, title, sizeof(title));
+		fprintf(out, "\n");
+		pad(out, title, 40);
+		for (v = 0; v < c->nvariants; v++) {
+			fprintf(out, " ");
+			pad(out, c->variants[v].label, colw);
+		}
+		fprintf(out, "\n");
+		for (k = 0; k < c->npct + 2; k++) {
+			char name[48];
+
+			if (k < c->npct)
+				snprintf(name, sizeof(name), "  p%g", c->pct[k]);
+			else
+				snprintf(name, sizeof(name), k == c->npct ? "  max" : "  IOPS");
+			pad(out, name, 40);
+			for (v = 0; v < c->nvariants; v++) {
+				const struct cmp_cell *cell = row->cell[v];
+				char cellbuf[80];
+
+				if (!cell)
+					snprintf(cellbuf, sizeof(cellbuf), "-");
+				else
+					fmt_cell(cellbuf, sizeof(cellbuf), k < c->npct ? &cell->pct[k] :
+						 k == c->npct ? &cell->max : &cell->iops);
+				fprintf(out, " ");
+				pad(out, cellbuf, colw);
+			}
+			fprintf(out, "\n");
+		}
+	}
+	/* CPU time varies from machine to machine: the caller reports it, apart from this table. */
+	fprintf(out, "\n%.0f s simulated, %.2fM I/Os\n", c->sim_seconds, (double)c->ios / 1e6);
+}
+
+static void json_stat(struct json_writer *w, const char *key, const struct cmp_stat *s,
+		      unsigned runs)
+{
+	unsigned i;
+
+	json_object_begin(w, key);
+	json_double(w, "mean", s->mean);
+	json_double(w, "half_width", s->hw);
+	json_uint(w, "runs", s->n);
+	json_array_begin(w, "values");	/* in seed order; null for a run without this row */
+	for (i = 0; i < runs; i++)
+		if (isnan(s->v[i]))
+			json_null(w, NULL);
+		else
+			json_double(w, NULL, s->v[i]);
+	json_array_end(w);
+	json_object_end(w);
+}
+
+void compare_write_json(const struct compare *c, FILE *out, bool plus)
+{
+	struct json_writer w;
+	unsigned v, r, k, i;
+
+	json_writer_init(&w, out);
+	json_object_begin(&w, NULL);
+	json_string(&w, "ncqsim version", "ncqsim-0.1");
+	json_string(&w, "job file", c->jobfile);
+	json_uint(&w, "runs per variant", c->runs_per_variant);
+	json_uint(&w, "first seed", c->seed);
+	json_string(&w, "confidence", "95% Student t half-width over the runs");
+	if (c->precision > 0) {
+		json_double(&w, "precision target", c->precision);
+		json_bool(&w, "precision reached", c->precision_reached);
+	}
+	json_array_begin(&w, "variants");
+	for (v = 0; v < c->nvariants; v++) {
+		json_object_begin(&w, NULL);
+		json_string(&w, "label", c->variants[v].label);
+		json_string(&w, "settings", c->variants[v].desc);
+		json_array_begin(&w, "summary");
+		for (r = 0; r < c->nrows; r++) {
+			const struct cmp_cell *cell = c->rows[r].cell[v];
+
+			if (!cell)
+				continue;
+			json_object_begin(&w, NULL);
+			json_string(&w, "job", c->rows[r].job);
+			json_string(&w, "direction", c->rows[r].ddir ? "write" : "read");
+			json_string(&w, "latency", c->rows[r].lat ? "lat" : "clat");
+			if (c->rows[r].prio < 0) {
+				json_null(&w, "prioclass");
+				json_null(&w, "prio");
+			} else {
+				json_uint(&w, "prioclass", (unsigned)(c->rows[r].prio >> 13) & 7);
+				json_uint(&w, "prio", (unsigned)c->rows[r].prio & 7);
+			}
+			json_object_begin(&w, "percentiles_ms");
+			for (k = 0; k < c->npct; k++) {
+				char key[32];
+
+				snprintf(key, sizeof(key), "%f", c->pct[k]);
+				json_stat(&w, key, &cell->pct[k], c->runs_per_variant);
+			}
+			json_object_end(&w);
+			json_stat(&w, "max_ms", &cell->max, c->runs_per_variant);
+			json_stat(&w, "iops", &cell->iops, c->runs_per_variant);
+			json_object_end(&w);
+		}
+		json_array_end(&w);
+		if (c->keep_reports) {
+			json_array_begin(&w, "runs");
+			for (i = 0; i < c->runs_per_variant; i++) {
+				const struct runner_result *res = c->results[v][i];
+
+				if (res)
+					report_json_member(&w, NULL, &res->report, plus);
+			}
+			json_array_end(&w);
+		}
+		json_object_end(&w);
+	}
+	json_array_end(&w);
+	json_object_end(&w);
+	json_writer_finish(&w);
+}
+
+int compare_plot(const struct compare *c, const char *path, struct err *e)
+{
+	struct plot_series s[CMP_MAX_ROWS * 4];
+	char labels[CMP_MAX_ROWS * 4][160];
+	char (*note_text)[160];
+	const char *notes[CMP_MAX_VARIANTS * (CMP_MAX_VARY + 1)];
+	unsigned nnotes = 0;
+	unsigned n = 0, r, v;
+	FILE *f;
+	char title[300];
+	int rc;
+
+	for (r = 0; r < c->nrows; r++) {
+		/* A job's whole-job line only when it has no per-priority lines. */
+		if (c->rows[r].prio < 0) {
+			unsigned k;
+			bool split = false;
+
+			for (k = 0; k < c->nrows; k++)
+				split |= k != r && c->rows[k].prio >= 0 && !strcmp(c->rows[k].job, c->rows[r].job) &&
+					c->rows[k].ddir == c->rows[r].ddir;
+			if (split)
+				continue;
+		}
+		for (v = 0; v < c->nvariants && n < sizeof(s) / sizeof(s[0]); v++) {
+			if (!c->rows[r].cell[v])
+				continue;
+			if (c->rows[r].prio < 0)
+				snprintf(labels[n], sizeof(labels[n]), "%s: %s %s", c->variants[v].label,
+					 c->rows[r].job, c->rows[r].ddir ? "write" : "read");
+			else
+				snprintf(labels[n], sizeof(labels[n]), "%s: %s %s prio %d/%d",
+					 c->variants[v].label, c->rows[r].job,
+					 c->rows[r].ddir ? "write" : "read", (c->rows[r].prio >> 13) & 7,
+					 c->rows[r].prio & 7);
+			s[n].label = labels[n];
+			s[n].h = &c->rows[r].cell[v]->merged;
+			n++;
+		}
+	}
+	note_text = calloc(CMP_MAX_VARIANTS * (CMP_MAX_VARY + 1), sizeof(*note_text));
+	if (!note_text)
+		return err_set(e, "option '--plot': out of memory");
+	f = fopen(path, "w");
+	if (!f) {
+		free(note_text);
+		return err_set(e, "option '--plot': cannot write %s: %s", path, strerror(errno));
+	}
+	snprintf(title, sizeof(title), "%s: latency exceedance, %u run%s per variant", c->jobfile,
+		 c->runs_per_variant, c->runs_per_variant == 1 ? "" : "s");
+	/* The legend's key to the letters, one setting per line so it fits. */
+	for (v = 0; v < c->nvariants; v++) {
+		const char *p = c->variants[v].desc;
+		bool first = true;
+
+		while (*p && nnotes < CMP_MAX_VARIANTS * (CMP_MAX_VARY + 1)) {
+			size_t len = strcspn(p, " ");
+
+			snprintf(note_text[nnotes], sizeof(note_text[0]), "%-3s %.*s", first ?
+				 c->variants[v].label : "", (int)len, p);
+			notes[nnotes] = note_text[nnotes];
+			nnotes++;
+			first = false;
+			p += len;
+			p += strspn(p, " ");
+		}
+	}
+	rc = plot_exceedance_svg(f, title, s, n, notes, nnotes);
+	free(note_text);
+	if (rc) {
+		fclose(f);
+		return err_set(e, "option '--plot': no latencies to plot");
+	}
+	if (fclose(f))
+		return err_set(e, "option '--plot': cannot write %s: %s", path, strerror(errno));
+	return 0;
+}
+
+void compare_free(struct compare *c)
+{
+	unsigned r, v, i;
+
+	for (r = 0; r < c->nrows; r++)
+		for (v = 0; v < c->nvariants; v++) {
+			free(c->rows[r].cell[v]);
+			c->rows[r].cell[v] = NULL;
+		}
+	for (v = 0; v < c->nvariants; v++)
+		for (i = 0; i < CMP_MAX_RUNS; i++)
+			if (c->results[v][i]) {
+				runner_result_free(c->results[v][i]);
+				free(c->results[v][i]);
+				c->results[v][i] = NULL;
+			}
+}

@@ -1,0 +1,99 @@
+/*
+ * compare — the same job file under several system variants (the
+ * cartesian product of --vary lists), each repeated with independent
+ * seeds, run in parallel threads (one simulation per thread, no shared
+ * mutable state between simulations), summarised as one table: rows are
+ * jobs × directions × priority classes, columns the variants, cells the
+ * mean ± 95 % confidence half-width of each percentile over the runs.
+ */
+#ifndef NCQSIM_COMPARE_H
+#define NCQSIM_COMPARE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "host/knobs.h"
+#include "stats/hist.h"
+#include "stats/report.h"
+#include "util/err.h"
+#include "workload/job.h"
+
+struct runner_result;
+
+#define CMP_MAX_VARIANTS 64
+#define CMP_MAX_VARY 8
+#define CMP_MAX_PCT 12
+#define CMP_MAX_ROWS 64
+#define CMP_MAX_RUNS 256
+
+struct cmp_variant {
+	char label[8];			/* "A", "B", ... */
+	char desc[512];			/* "device/ncq_prio_enable=1 queue/scheduler=none" */
+	struct host_config cfg;
+};
+
+/*
+ * One value per run, indexed by the run's number (NAN where that run had
+ * no such row), so that the summary does not depend on which thread
+ * finished first; and the summary over the runs present.
+ */
+struct cmp_stat {
+	double v[CMP_MAX_RUNS];
+	unsigned n;			/* runs present */
+	double mean, hw;
+};
+
+/* One row in one variant's column: every run's figures, and all runs' latencies. */
+struct cmp_cell {
+	struct cmp_stat pct[CMP_MAX_PCT], max, iops;
+	struct hist merged;		/* for the plot */
+};
+
+struct cmp_row {
+	unsigned order;			/* the job's place in the report: rows sort by it */
+	char job[128];
+	int ddir;
+	int prio;			/* ioprio value, or -1 for the whole job */
+	bool lat;			/* lat rather than clat (lat_percentiles) */
+	struct cmp_cell *cell[CMP_MAX_VARIANTS];	/* allocated when first seen */
+};
+
+struct compare {
+	const struct workload *w;
+	const char *jobfile;
+	struct cmp_variant variants[CMP_MAX_VARIANTS];
+	unsigned nvariants;
+	double pct[CMP_MAX_PCT];
+	unsigned npct;
+	unsigned repeat, max_repeat, threads;
+	double precision;		/* target half-width / mean for p99.99; 0: none */
+	uint64_t seed;
+	int64_t runtime_cap;
+	bool keep_reports;		/* for JSON: every run's full report */
+	bool progress;
+	/* Results. */
+	unsigned runs_per_variant;
+	struct cmp_row rows[CMP_MAX_ROWS];
+	unsigned nrows;
+	struct runner_result *results[CMP_MAX_VARIANTS][CMP_MAX_RUNS];	/* keep_reports */
+	double sim_seconds, cpu_seconds;
+	uint64_t ios;
+	bool precision_reached;
+	char precision_note[256];
+};
+
+/*
+ * Build the variants from --vary assignments ("KEY=V1,V2") on top of base.
+ * Errors name the --vary and the bad value.
+ */
+int compare_variants(struct compare *c, const struct host_config *base, const char *const *vary,
+		     unsigned nvary, struct err *e);
+/* Run everything (and more, for --precision). */
+int compare_run(struct compare *c, struct err *e);
+void compare_print_table(const struct compare *c, FILE *out);
+void compare_write_json(const struct compare *c, FILE *out, bool plus);
+int compare_plot(const struct compare *c, const char *path, struct err *e);
+void compare_free(struct compare *c);
+
+#endif

@@ -10,20 +10,23 @@
 
 struct watch {
 	const struct disk_model *m;
-	uint64_t picks, checked_satf, high_waiting_picks, soft_normals, aged;
+	uint64_t picks, checked_satf, high_waiting_picks, soft_normals, aged, destage_picks;
+	uint64_t mixed_picks;		/* choices among both slots and destages */
 	int64_t max_wait, max_service;
 	unsigned bad_satf, bad_strict, bad_soft, bad_ignore, bad_fifo, bad_oracle, bad_timing;
 	int64_t last_arrival;
 };
 
-/* a before b under the rule's tie-breaks: cost, then arrival, then tag. */
+/* a before b under the rule's tie-breaks: cost, then arrival, then tag, then receipt. */
 static bool before(int64_t ca, const struct fwq_cmd *a, int64_t cb, const struct fwq_cmd *b)
 {
 	if (ca != cb)
 		return ca < cb;
 	if (a->arrival != b->arrival)
 		return a->arrival < b->arrival;
-	return a->tag < b->tag;
+	if (a->tag != b->tag)
+		return a->tag < b->tag;
+	return a->seq < b->seq;
 }
 
 /*
@@ -40,8 +43,7 @@ static unsigned oracle_satf(const struct disk_model *m, const struct disk_pick_e
 		const struct fwq_cmd *c = ev->cands[i];
 
 		cost[i] = fwq_positioning_ns(ev->ctx, c);
-		if (c->arrival < ev->cands[oldest]->arrival ||
-		    (c->arrival == ev->cands[oldest]->arrival && c->tag < ev->cands[oldest]->tag))
+		if (before(0, c, 0, ev->cands[oldest]))
 			oldest = i;
 		if (before(cost[i], c, cost[best], ev->cands[best]))
 			best = i;
@@ -74,6 +76,8 @@ static void observe(void *ctx, const struct disk_pick_event *ev)
 
 	w->picks++;
 	w->aged += ev->reason == FWQ_PICK_AGED;
+	w->destage_picks += c->destage;
+	w->mixed_picks += !ev->cands[0]->destage && ev->cands[ev->n - 1]->destage;
 	if (wait > w->max_wait)
 		w->max_wait = wait;
 	if (ev->acc->total > w->max_service)
@@ -130,8 +134,8 @@ static void observe(void *ctx, const struct disk_pick_event *ev)
 		w->bad_ignore++;
 }
 
-static void run(struct disk_model *m, unsigned qd, unsigned high_every, uint64_t ios,
-		struct watch *w)
+static void run_rw(struct disk_model *m, unsigned qd, unsigned high_every, uint64_t ios,
+		   bool write, struct watch *w)
 {
 	struct drivelab lab;
 
@@ -139,11 +143,18 @@ static void run(struct disk_model *m, unsigned qd, unsigned high_every, uint64_t
 	w->m = m;
 	CHECK(drivelab_init_model(&lab, m, 7) == 0);
 	lab.qd = qd;
+	lab.write = write;
 	lab.high_every = high_every;
 	disk_set_pick_observer(lab.disk, observe, w);
 	drivelab_run(&lab, ios);
 	CHECK_EQ_U64(lab.completed, ios);
 	drivelab_destroy(&lab);
+}
+
+static void run(struct disk_model *m, unsigned qd, unsigned high_every, uint64_t ios,
+		struct watch *w)
+{
+	run_rw(m, qd, high_every, ios, false, w);
 }
 
 int main(void)
@@ -160,6 +171,19 @@ int main(void)
 	run(&m, 32, 0, 20000, &w);
 	CHECK(w.checked_satf > 19000);
 	CHECK_EQ_INT(w.bad_satf, 0);
+	CHECK_EQ_INT(w.bad_oracle, 0);
+	CHECK_EQ_INT(w.bad_timing, 0);
+
+	/*
+	 * Writes into the write cache: the choice among destages (unsorted
+	 * candidates) and, once the buffer is full, slots and destages together.
+	 */
+	m = he8;
+	m.write_cache = true;
+	m.prio_policy = DISK_PRIO_STRICT;
+	run_rw(&m, 32, 4, 30000, true, &w);
+	CHECK_MSG(w.destage_picks > 1000, "%llu destage picks", (unsigned long long)w.destage_picks);
+	CHECK_MSG(w.mixed_picks > 100, "%llu mixed picks", (unsigned long long)w.mixed_picks);
 	CHECK_EQ_INT(w.bad_oracle, 0);
 	CHECK_EQ_INT(w.bad_timing, 0);
 

@@ -25,16 +25,17 @@
 
 #define DISK_CACHE_MAX_SEGMENTS 256
 
-struct disk_segment {
-	uint64_t start, end;	/* logical sectors [start, end) */
-	uint64_t last_use;
-	bool valid;
-};
-
+/*
+ * Segment i holds logical sectors [start[i], end[i]); an empty one has
+ * start = end = 0, so no read falls in it. Arrays rather than an array of
+ * structs: every read scans them all, and the scan is then a few
+ * instructions a segment.
+ */
 struct disk_cache {
 	unsigned nseg;
 	uint64_t use_clock;
-	struct disk_segment seg[DISK_CACHE_MAX_SEGMENTS];
+	uint64_t start[DISK_CACHE_MAX_SEGMENTS], end[DISK_CACHE_MAX_SEGMENTS];
+	uint64_t last_use[DISK_CACHE_MAX_SEGMENTS];	/* 0: empty, reused first */
 	int last_filled;	/* segment the last media read filled, -1 none */
 	uint64_t dirty_bytes, write_buffer;
 };

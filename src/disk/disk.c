@@ -30,7 +30,16 @@ struct disk {
 	struct disk_head head;
 	struct fwq_cmd slot[FWQ_SLOTS];
 	struct slot_ref ref[FWQ_SLOTS];
-	uint64_t waiting;		/* slots waiting for the actuator */
+	/*
+	 * The slots waiting for the actuator, kept two ways so that a choice
+	 * neither sorts nor scans: by cylinder, as the first nwaiting entries
+	 * of cands[] (SATF walks outwards from the head; destages are appended
+	 * behind them at each choice), and oldest first, a list through
+	 * age_next/age_prev (aging looks at its head).
+	 */
+	unsigned nwaiting, nhigh;
+	uint8_t age_next[FWQ_SLOTS], age_prev[FWQ_SLOTS], age_head, age_tail;
+	uint32_t seq;			/* commands received, for fwq_cmd.seq */
 	uint32_t tags_in_use;		/* NCQ tags the host has outstanding */
 	bool nonqueued_busy;		/* a non-queued command is outstanding */
 
@@ -209,10 +218,64 @@ static void read_ahead_stop(struct disk *d)
 			      d->layout.logical_sectors);
 }
 
+#define AGE_NONE 0xff
+
+/* A slot starts waiting: into cands[] by cylinder, onto the age list. */
+static void waiting_insert(struct disk *d, unsigned slot)
+{
+	const struct fwq_cmd *c = &d->slot[slot];
+	unsigned n = d->nwaiting, base = 0, len = n, pos, after;
+
+	/* After the last with a cylinder <= ours: a branch-free binary search. */
+	while (len > 1) {
+		unsigned half = len / 2;
+
+		base = d->cands[base + half]->where.cyl <= c->where.cyl ? base + half : base;
+		len -= half;
+	}
+	pos = n && d->cands[base]->where.cyl <= c->where.cyl ? base + 1 : base;
+	memmove(&d->cands[pos + 1], &d->cands[pos], (n - pos) * sizeof(d->cands[0]));
+	d->cands[pos] = c;
+	d->nwaiting++;
+	d->nhigh += c->high;
+	/* Arrivals come in time order; at one instant the tag decides (fwq_older). */
+	after = d->age_tail;
+	while (after != AGE_NONE && fwq_older(c, &d->slot[after]))
+		after = d->age_prev[after];
+	d->age_prev[slot] = (uint8_t)after;
+	d->age_next[slot] = after == AGE_NONE ? d->age_head : d->age_next[after];
+	if (after == AGE_NONE)
+		d->age_head = (uint8_t)slot;
+	else
+		d->age_next[after] = (uint8_t)slot;
+	if (d->age_next[slot] == AGE_NONE)
+		d->age_tail = (uint8_t)slot;
+	else
+		d->age_prev[d->age_next[slot]] = (uint8_t)slot;
+}
+
+/* The slot at cands[pos] goes to the actuator. */
+static void waiting_remove(struct disk *d, unsigned pos)
+{
+	unsigned slot = d->cands[pos]->tag, prev = d->age_prev[slot], next = d->age_next[slot];
+
+	d->nhigh -= d->cands[pos]->high;
+	memmove(&d->cands[pos], &d->cands[pos + 1], (d->nwaiting - pos - 1) * sizeof(d->cands[0]));
+	d->nwaiting--;
+	if (prev == AGE_NONE)
+		d->age_head = (uint8_t)next;
+	else
+		d->age_next[prev] = (uint8_t)next;
+	if (next == AGE_NONE)
+		d->age_tail = (uint8_t)prev;
+	else
+		d->age_prev[next] = (uint8_t)prev;
+}
+
 static void dispatch(struct disk *d)
 {
-	unsigned n = 0, i, chosen;
-	uint64_t w = d->waiting;
+	unsigned n, i, chosen;
+	struct fwq_queue q;
 	struct fwq_ctx ctx;
 	struct disk_access acc;
 	enum fwq_reason reason;
@@ -221,23 +284,32 @@ static void dispatch(struct disk *d)
 
 	if (d->busy)
 		return;
-	while (w) {
-		unsigned s = (unsigned)__builtin_ctzll(w);
-
-		w &= w - 1;
-		d->cands[n++] = &d->slot[s];
-	}
+	/* Destages follow the waiting slots, oldest first; the first may be older than any slot. */
+	q.oldest = d->nwaiting ? &d->slot[d->age_head] : NULL;
+	if (d->destage_count && (!q.oldest || fwq_older(&d->destage[d->destage_head], q.oldest)))
+		q.oldest = &d->destage[d->destage_head];
+	n = d->nwaiting;
 	for (i = 0; i < d->destage_count && i < FWQ_DESTAGE_WINDOW; i++)
 		d->cands[n++] = &d->destage[(d->destage_head + i) % d->destage_cap];
 	if (!n)
 		return;
+	q.cands = d->cands;
+	q.n = n;
+	q.nsorted = d->nwaiting;
+	q.nhigh = d->nhigh;
 	read_ahead_stop(d);
 	fwq_ctx_init(&ctx, &d->mech, now + d->model.command_overhead, d->head);
-	chosen = n == 1 ? 0 : fwq_pick(&d->rules, &ctx, d->cands, n, now, &reason);
-	if (n == 1)
-		reason = FWQ_PICK_POLICY;
+	chosen = fwq_pick(&d->rules, &ctx, &q, now, &reason);
 	c = d->cands[chosen];
 	d->current = *c;
+	disk_mech_access_at(&d->mech, &d->head, now, &d->current.where, d->current.nps,
+			 d->current.write, d->current.rmw, &acc);
+	/* The observer sees the queue as the choice did, before the chosen leaves it. */
+	if (d->pick_fn) {
+		struct disk_pick_event ev = { now, &ctx, d->cands, n, chosen, reason, &acc };
+
+		d->pick_fn(d->pick_ctx, &ev);
+	}
 	if (c->destage) {
 		/* Only the oldest are candidates, so remove by position. */
 		unsigned pos = (unsigned)(c - d->destage), k = (pos + d->destage_cap -
@@ -253,10 +325,8 @@ static void dispatch(struct disk *d)
 		d->destage_count--;
 		d->stats.destages++;
 	} else {
-		d->waiting &= ~(1ULL << c->tag);
+		waiting_remove(d, chosen);
 	}
-	disk_mech_access_at(&d->mech, &d->head, now, &d->current.where, d->current.nps,
-			 d->current.write, d->current.rmw, &acc);
 	d->busy = true;
 	sim_after(d->sim, acc.total, media_done, d);
 
@@ -273,11 +343,6 @@ static void dispatch(struct disk *d)
 	d->stats.rotate_ns += acc.rotate;
 	d->stats.transfer_ns += acc.transfer + acc.extra;
 	d->stats.overhead_ns += acc.overhead;
-	if (d->pick_fn) {
-		struct disk_pick_event ev = { now, &ctx, d->cands, n, chosen, reason, &acc };
-
-		d->pick_fn(d->pick_ctx, &ev);
-	}
 	sim_debug(d->sim, SIM_DBG_DISK, "pick %s%u of %u (%s%s) cyl %u head %u: seek %.3f rot %.3f "
 		  "xfer %.3f ms, done at +%.3f ms",
 		  d->current.destage ? "destage " : "tag ", d->current.destage ? 0 : d->current.tag,
@@ -302,6 +367,7 @@ static void prepare(struct disk *d, struct fwq_cmd *c, const struct ata_rw *rw, 
 	disk_layout_locate(l, c->ps, &c->where);
 	c->arrival = sim_now(d->sim);
 	c->tag = (uint8_t)slot;
+	c->seq = d->seq++;
 	c->write = rw->write;
 	c->fua = rw->fua;
 	c->high = high;
@@ -347,7 +413,7 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 		dispatch(d);
 		return;
 	}
-	d->waiting |= 1ULL << slot;
+	waiting_insert(d, slot);
 	dispatch(d);
 }
 
@@ -561,6 +627,7 @@ struct disk *disk_new(struct sim *sim, const struct disk_model *m,
 	disk_cache_init(&d->cache, m->cache_segments, m->write_buffer);
 	d->write_cache = m->write_cache;
 	d->read_ahead = m->read_ahead;
+	d->age_head = d->age_tail = AGE_NONE;
 	for (i = 0; i < FWQ_SLOTS; i++) {
 		d->ref[i].d = d;
 		d->ref[i].slot = i;

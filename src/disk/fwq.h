@@ -20,7 +20,7 @@
  *        satf    least positioning time (seek or head switch + rotational
  *                latency) from where the head is when the command could
  *                start — a sector just missed costs a whole revolution.
- *      Ties go to the older command.
+ *      Ties go to the older command (arrival, then tag, then receipt).
  */
 #ifndef NCQSIM_DISK_FWQ_H
 #define NCQSIM_DISK_FWQ_H
@@ -41,7 +41,8 @@ struct fwq_cmd {
 	uint64_t ps, nps;	/* physical */
 	struct disk_chs where;	/* first physical sector */
 	int64_t arrival;
-	uint8_t tag;		/* slot index; destages use FWQ_SLOTS + n */
+	uint8_t tag;		/* slot index; FWQ_SLOTS for every destage */
+	uint32_t seq;		/* order of receipt: the last tie-break */
 	bool write, high, fua, destage, rmw;
 };
 
@@ -115,12 +116,33 @@ struct fwq_rules {
 	int64_t age_limit;
 };
 
+/* a is older than b: arrival, then tag, then order of receipt. */
+static inline bool fwq_older(const struct fwq_cmd *a, const struct fwq_cmd *b)
+{
+	if (a->arrival != b->arrival)
+		return a->arrival < b->arrival;
+	if (a->tag != b->tag)
+		return a->tag < b->tag;
+	return a->seq < b->seq;
+}
+
+/* The queue as the drive keeps it, for one choice. */
+struct fwq_queue {
+	const struct fwq_cmd *const *cands;
+	unsigned n;		/* > 0 */
+	unsigned nsorted;	/* cands[0, nsorted) are in order of cylinder */
+	const struct fwq_cmd *oldest;	/* the oldest candidate (fwq_older) */
+	unsigned nhigh;		/* candidates with PRIO high */
+};
+
 /*
- * Pick among `n` candidates; returns the index in cands[], and the reason.
- * n > 0.
+ * Pick a candidate; returns its index in q->cands, and the reason. SATF
+ * prices the sorted candidates outwards from the head and stops where the
+ * seek alone costs more than the best found; the rest (write-cache
+ * destages) are priced in any order. The choice does not depend on the
+ * order or on nsorted.
  */
-unsigned fwq_pick(const struct fwq_rules *r, const struct fwq_ctx *ctx,
-		  const struct fwq_cmd *const *cands, unsigned n, int64_t now,
-		  enum fwq_reason *reason);
+unsigned fwq_pick(const struct fwq_rules *r, const struct fwq_ctx *ctx, const struct fwq_queue *q,
+		  int64_t now, enum fwq_reason *reason);
 
 #endif

@@ -597,7 +597,8 @@ void compare_print_table(const struct compare *c, FILE *out)
 	for (v = 0; v < c->nvariants; v++)
 		fprintf(out, "  %-3s %s\n", c->variants[v].label, c->variants[v].desc);
 	if (c->runs_per_variant > 1)
-		fprintf(out, "  cells: mean ± 95%% confidence half-width over the runs (Student t)\n");
+		fprintf(out, "  cells: mean ± 95%% confidence half-width over the runs (Student t);\n"
+			"  percentiles are fio's histogram bins (1.6%% wide): runs in one bin give ± 0\n");
 	if (c->precision > 0)
 		fprintf(out, "  %s\n", c->precision_reached ? "precision reached: every p99.99 within the target" :
 			c->precision_note);

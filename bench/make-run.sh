@@ -11,5 +11,8 @@ start=$(date +%s.%N)
 summary=$("$ncqsim" compare examples/seed.fio --system examples/seed.system \
 	--vary device/ncq_prio_enable=0,1 --repeat 8 --plot "$svg" 2>&1 >/dev/null | tail -n 1)
 end=$(date +%s.%N)
-printf 'make run: %.1f s wall on %s CPUs; %s\n' "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" \
-	"$(nproc)" "${summary#ncqsim: }"
+# "N s simulated in C CPU-s, R M I/Os per CPU-second; W s wall on T threads"
+cpu=$(sed -E 's/.* in ([0-9.]+) CPU-s.*/\1/' <<<"$summary")
+rate=$(sed -E 's/.*CPU-s, ([0-9.]+M) I\/Os per CPU-second.*/\1/' <<<"$summary")
+printf 'make run: %.1f s wall on %s CPUs, %s CPU-s, %s I/Os per CPU-second\n' \
+	"$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" "$(nproc)" "$cpu" "$rate"

@@ -147,7 +147,24 @@ static inline void walk_update_limit(struct satf_walk *w)
 	w->limit = h > n ? h : n;
 }
 
-/* Price candidate i if its floor leaves it a chance in its class; false once past the limit. */
+/*
+ * A lower bound on a command's positioning time from its seek floor f. The
+ * time is g(move + guard) with g(x) = x + ((A − x) mod rev), A the target's
+ * angle relative to the head's at the start, and guard the rpo_guard when
+ * the head moves (fwq_positioning_ns). g never decreases, and move >= f.
+ * The same cylinder and head (no move) is left to the full price.
+ */
+static inline int64_t rotational_floor(const struct fwq_ctx *ctx, const struct fwq_cmd *c,
+				       int64_t f)
+{
+	int64_t x = f + ctx->mech->rpo_guard;
+
+	if (c->where.cyl == ctx->head.cyl)
+		return 0;
+	return x + fwq_mod_rev(ctx, c->where.angle - ctx->phase - x);
+}
+
+/* Price candidate i if its floors leave it a chance in its class; false once past the limit. */
 static inline bool walk_step(struct satf_walk *w, unsigned i)
 {
 	const struct fwq_cmd *c = w->cands[i];
@@ -156,10 +173,9 @@ static inline bool walk_step(struct satf_walk *w, unsigned i)
 
 	if (f > w->limit)
 		return false;
-	if (f <= b->cost || !b->any) {
-		if (offer(b, w->cands, i, fwq_positioning_ns(w->ctx, c)))
-			walk_update_limit(w);
-	}
+	if (f <= b->cost && rotational_floor(w->ctx, c, f) <= b->cost &&
+	    offer(b, w->cands, i, fwq_positioning_ns(w->ctx, c)))
+		walk_update_limit(w);
 	return true;
 }
 

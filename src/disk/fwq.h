@@ -77,11 +77,23 @@ const struct fwq_policy_ops *fwq_policy_by_model(int fw_sched);
  * rotational wait reduced modulo a revolution with a multiplication by
  * ctx->inv_rev instead of a division, corrected to the exact value.
  */
+/* w mod one revolution, in [0, rev), for |w| up to a few revolutions. */
+static inline int64_t fwq_mod_rev(const struct fwq_ctx *ctx, int64_t w)
+{
+	int64_t rev = ctx->rev, k = (int64_t)((double)(-w) * ctx->inv_rev + 1.0);
+
+	w += k * rev;
+	/* The estimate of k can be one off either way at an exact multiple. */
+	w -= rev & -(int64_t)(w >= rev);
+	w += rev & -(int64_t)(w < 0);
+	return w;
+}
+
 static inline int64_t fwq_positioning_ns(const struct fwq_ctx *ctx, const struct fwq_cmd *c)
 {
 	const struct disk_mech *mc = ctx->mech;
 	const struct disk_seek_curve *s = c->write ? &mc->write : &mc->read;
-	int64_t rev = ctx->rev, move, wait, k, on_sqrt, moved, seeks;
+	int64_t move, wait, on_sqrt, moved, seeks;
 	uint32_t d = c->where.cyl > ctx->head.cyl ? c->where.cyl - ctx->head.cyl :
 		ctx->head.cyl - c->where.cyl;
 	double dd = (double)d;
@@ -92,13 +104,9 @@ static inline int64_t fwq_positioning_ns(const struct fwq_ctx *ctx, const struct
 	seeks = -(int64_t)(d != 0);
 	moved = seeks | -(int64_t)(c->where.head != ctx->head.head);
 	move = (seeks & ((sq & on_sqrt) | (lin & ~on_sqrt))) | (~seeks & moved & mc->head_switch);
-	wait = c->where.angle - ctx->phase - move;	/* in (-rev - move, rev) */
-	k = (int64_t)((double)(-wait) * ctx->inv_rev + 1.0);
-	wait += k * rev;
-	/* The estimate of k can be one off either way at an exact multiple. */
-	wait -= rev & -(int64_t)(wait >= rev);
-	wait += rev & -(int64_t)(wait < 0);
-	wait += rev & moved & -(int64_t)(wait < mc->rpo_guard);
+	/* From the angle under the head once it has moved, round to the target. */
+	wait = fwq_mod_rev(ctx, c->where.angle - ctx->phase - move);
+	wait += ctx->rev & moved & -(int64_t)(wait < mc->rpo_guard);
 	return move + wait;
 }
 

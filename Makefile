@@ -20,7 +20,7 @@ endif
 CPPFLAGS += -Isrc -Itest/lib -Ibuild/gen -D_GNU_SOURCE
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -MMD -MP
 LDLIBS  := -lm -lpthread
-SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+SAN     := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 ifeq ($(V),1)
 Q :=

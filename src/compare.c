@@ -488,7 +488,9 @@ int compare_run(struct compare *c, struct err *e)
 		while (worst > c->precision && done < c->max_repeat) {
 			/* Half-widths shrink as 1/sqrt(n): aim for the target, at least one thread round. */
 			double factor = isfinite(worst) ? (worst / c->precision) * (worst / c->precision) : 2;
-			unsigned want = (unsigned)ceil(done * factor);
+			double aim = ceil(done * factor);
+			/* Clamp before converting: a far target asks for more runs than an unsigned holds. */
+			unsigned want = aim >= c->max_repeat ? c->max_repeat : (unsigned)aim;
 
 			if (want < done + c->threads)
 				want = done + c->threads;

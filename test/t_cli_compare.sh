@@ -35,6 +35,16 @@ cmp -s "$tmp/out" "$tmp/table1" || fail "--threads 1 gave a different table"
 checks=$((checks + 1))
 [ -s "$tmp/err" ] && fail "--quiet still wrote: $(cat "$tmp/err")"
 
+# On a terminal, a run longer than a second shows the progress line
+# (script(1) gives it a pseudo-terminal), and clears it at the end.
+if command -v script >/dev/null 2>&1; then
+	script -qc "'$NCQSIM' compare examples/seed.fio --system examples/seed.system --repeat 6 \
+		--vary device/ncq_prio_enable=0,1 >/dev/null" /dev/null >"$tmp/tty" 2>&1
+	checks=$((checks + 1))
+	tr '\r' '\n' <"$tmp/tty" | grep -qE '^ncqsim: [0-9]+/12 runs done, [0-9]+ s simulated, [0-9.]+M I/Os' ||
+		fail "no progress line on a terminal: $(head -c 300 "$tmp/tty")"
+fi
+
 # Percentiles of one's choosing; JSON with every run's report; the plot.
 expect_rc 0 "$NCQSIM" compare "${seed[@]}" --runtime 30s --percentiles 90:99.5 --quiet \
 	--vary device/ncq_prio_enable=1

@@ -165,7 +165,7 @@ static inline int64_t rotational_floor(const struct fwq_ctx *ctx, const struct f
 }
 
 /* Price candidate i if its floors leave it a chance in its class; false once past the limit. */
-static inline bool walk_step(struct satf_walk *w, unsigned i)
+static inline __attribute__((always_inline)) bool walk_step(struct satf_walk *w, unsigned i)
 {
 	const struct fwq_cmd *c = w->cands[i];
 	struct running_best *b = w->honour && c->high ? &w->high : &w->norm;

@@ -39,6 +39,7 @@ struct libata;
 typedef void (*blk_bio_fn)(void *owner, struct blk_bio *bio);
 
 /* One I/O as a submitter hands it over (a fio io_u). */
+/* workload/job.c's issue() sets every field by hand: add one there too. */
 struct blk_bio {
 	uint64_t lba;
 	uint32_t nlb;

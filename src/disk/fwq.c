@@ -186,7 +186,8 @@ static inline __attribute__((always_inline)) bool walk_step(struct satf_walk *w,
  * of its distance (mech.h). The sorted candidates are walked from the
  * head's cylinder outwards, the nearest on each side first, then one side
  * and the other, each stopping where the floor passes every class's best
- * cost; on the seed's 31-deep random queue that prices about a third.
+ * cost; on the seed's 31-deep random queue with the rotational floor, that
+ * prices about 6 of the 31.
  */
 static unsigned pick_satf(const struct fwq_rules *r, const struct fwq_ctx *ctx,
 			  const struct fwq_queue *q, int64_t now, enum fwq_reason *reason)

@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define DISK_CACHE_MAX_SEGMENTS 256
+#define DISK_CACHE_MAX_SEGMENTS 256	/* a multiple of 4: the hit test reads 4 at a time */
 
 /*
  * Segment i holds logical sectors [start[i], end[i]); an empty one has

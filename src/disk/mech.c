@@ -84,6 +84,7 @@ int disk_mech_init(struct disk_mech *mc, const struct disk_layout *l,
 	mc->head_switch = m->head_switch;
 	mc->overhead = m->command_overhead;
 	mc->rpo_guard = m->rpo_guard;
+	mc->inv_rev = 1.0 / (double)l->rev_ns;
 	if (disk_seek_fit(&mc->read, m->seek_track_read, m->seek_avg_read, m->seek_full_read,
 			  max, "read", e))
 		return err_prefix(e, "drive '%s': ", m->name);

@@ -81,6 +81,7 @@ struct disk_mech {
 	int64_t head_switch;
 	int64_t overhead;
 	int64_t rpo_guard;
+	double inv_rev;		/* 1 / layout->rev_ns, for divisions by multiplication */
 	unsigned seek_floor_shift;
 	int64_t seek_floor[DISK_SEEK_FLOOR_ENTRIES];
 };

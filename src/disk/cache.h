@@ -36,6 +36,12 @@ struct disk_cache {
 	uint64_t use_clock;
 	uint64_t start[DISK_CACHE_MAX_SEGMENTS], end[DISK_CACHE_MAX_SEGMENTS];
 	uint64_t last_use[DISK_CACHE_MAX_SEGMENTS];	/* 0: empty, reused first */
+	/*
+	 * The segments least recently used first — empty ones at the front in
+	 * index order — so that a fill takes the first without a scan.
+	 */
+	uint16_t lru_prev[DISK_CACHE_MAX_SEGMENTS], lru_next[DISK_CACHE_MAX_SEGMENTS];
+	uint16_t lru_head, lru_tail;
 	int last_filled;	/* segment the last media read filled, -1 none */
 	uint64_t dirty_bytes, write_buffer;
 };

@@ -2,8 +2,7 @@
  * Drive mechanics and layout: the seek curve meets its three data-sheet
  * figures; a full track takes one revolution; sequential reads cross head
  * and cylinder switches without a lost revolution and sustain the stated
- * rates at OD and ID; LBA → CHS is consistent; the division by
- * multiplication that locating uses is exact.
+ * rates at OD and ID; LBA → CHS is consistent.
  */
 #include "testlib.h"
 
@@ -11,7 +10,6 @@
 #include "disk/layout.h"
 #include "disk/mech.h"
 #include "disk/model.h"
-#include "sim/rng.h"
 
 static void check_curve(const char *drive, const struct disk_seek_curve *s, int64_t t1,
 			int64_t tavg, int64_t tfull)
@@ -207,35 +205,8 @@ static void test_positioning(void)
 	CHECK_EQ_INT(disk_mech_target_wait(&mc, 0, mc.rpo_guard, true), mc.rpo_guard);
 }
 
-/* disk_div(): exact quotient and remainder, at the edges and at random. */
-static void test_div(void)
-{
-	static const uint64_t edges[][2] = {
-		{ 0, 1 }, { 1, 1 }, { 4095, 4096 }, { 4096, 4096 }, { 4097, 4096 },
-		{ (1ULL << 52) - 1, 3 }, { (1ULL << 52) - 1, 4294967291ULL }, { 8333333ULL * 4095, 4096 },
-	};
-	struct rng r;
-	unsigned i, bad = 0;
-
-	for (i = 0; i < sizeof(edges) / sizeof(edges[0]); i++) {
-		uint64_t rem, q = disk_div(edges[i][0], edges[i][1], 1.0 / edges[i][1], &rem);
-
-		bad += q != edges[i][0] / edges[i][1] || rem != edges[i][0] % edges[i][1];
-	}
-	rng_seed(&r, 1, "t_disk_mech/div");
-	for (i = 0; i < 1000000; i++) {
-		uint64_t d = 1 + rng_below(&r, i % 2 ? 5000 : 1ULL << 32);
-		uint64_t x = i % 3 ? rng_below(&r, 1ULL << 52) : (rng_below(&r, 1ULL << 20) * d + (i % 5));
-		uint64_t rem, q = disk_div(x, d, 1.0 / d, &rem);
-
-		bad += q != x / d || rem != x % d;
-	}
-	CHECK_EQ_INT(bad, 0);
-}
-
 int main(void)
 {
-	test_div();
 	test_seek_curves();
 	test_layout(DISK_LAYOUT_CYLINDER);
 	test_layout(DISK_LAYOUT_SERPENTINE);

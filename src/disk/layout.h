@@ -36,7 +36,6 @@ struct disk_zone {
 	uint32_t first_cyl, cyls;
 	uint32_t head_skew;	/* sectors skipped across a head switch */
 	uint32_t cyl_skew;	/* ... across a cylinder switch */
-	double inv_spt, inv_cyls;	/* for disk_div() */
 };
 
 /* Where a physical sector is. */
@@ -53,31 +52,8 @@ struct disk_layout {
 	uint64_t logical_sectors, physical_sectors;
 	uint32_t cylinders;
 	int64_t rev_ns;		/* one revolution */
-	double inv_heads;
 	struct disk_zone zone[DISK_MAX_ZONES];
 };
-
-/*
- * x / d, and x mod d in *rem, for x < 2^52, by a multiplication with
- * inv = 1/d: locating a sector takes four divisions, and a 64-bit division
- * costs as much as the rest of the arithmetic. The estimate is within one
- * of the quotient; one correction makes it exact.
- */
-static inline uint64_t disk_div(uint64_t x, uint64_t d, double inv, uint64_t *rem)
-{
-	uint64_t q = (uint64_t)((double)x * inv);
-	int64_t r = (int64_t)(x - q * d);
-
-	if (r < 0) {
-		q--;
-		r += (int64_t)d;
-	} else if (r >= (int64_t)d) {
-		q++;
-		r -= (int64_t)d;
-	}
-	*rem = (uint64_t)r;
-	return q;
-}
 
 int disk_layout_build(struct disk_layout *l, const struct disk_model *m, struct err *e);
 

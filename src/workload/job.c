@@ -453,7 +453,7 @@ static void issue(struct job *j, int d)
 	io->offset = off;
 	io->len = len;
 	io->prio_report = per_io ? per_io : j->job_prio;
-	io->prio_eff = ioprio_effective(per_io, j->task_prio, j->o->nice,
+	io->prio_eff = ioprio_effective(per_io, j->task_prio, (int)j->o->nice,
 					(enum sched_policy)j->o->sched_policy);
 	io->prio_index = -1;
 	if (j->rep->multi_prio) {

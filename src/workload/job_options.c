@@ -644,28 +644,6 @@ static void ioengine_format(const struct opt_def *d, const void *base, char *buf
 	snprintf(buf, len, "%s", o->ioengine);
 }
 
-static int kb_base_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
-{
-	struct job_options *o = base;
-
-	(void)d;
-	if (!strcmp(value, "1024"))
-		o->kb_base = 1024;
-	else if (!strcmp(value, "1000"))
-		o->kb_base = 1000;
-	else
-		return err_set(e, "expected 1024 or 1000, got '%s'", value);
-	return 0;
-}
-
-static void kb_base_format(const struct opt_def *d, const void *base, char *buf, size_t len)
-{
-	const struct job_options *o = base;
-
-	(void)d;
-	snprintf(buf, len, "%u", o->kb_base);
-}
-
 static int prio_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
 {
 	struct job_options *o = base;
@@ -693,26 +671,6 @@ static void prio_format(const struct opt_def *d, const void *base, char *buf, si
 	snprintf(buf, len, "%u", !strcmp(d->name, "prioclass") ? o->prioclass : o->prio);
 }
 
-static int nice_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
-{
-	struct job_options *o = base;
-	int64_t v;
-
-	(void)d;
-	if (parse_i64(value, &v) || v < -20 || v > 19)
-		return err_set(e, "expected a nice value -20..19, got '%s'", value);
-	o->nice = (int)v;
-	return 0;
-}
-
-static void nice_format(const struct opt_def *d, const void *base, char *buf, size_t len)
-{
-	const struct job_options *o = base;
-
-	(void)d;
-	snprintf(buf, len, "%d", o->nice);
-}
-
 static int randseed_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
 {
 	struct job_options *o = base;
@@ -731,6 +689,12 @@ static void randseed_format(const struct opt_def *d, const void *base, char *buf
 	(void)d;
 	snprintf(buf, len, "%llu", (unsigned long long)o->randseed);
 }
+
+static const struct opt_choice kb_bases[] = {
+	{ "1024", 1024, "k = 1024" },
+	{ "1000", 1000, "k = 1000" },
+	{ NULL, 0, NULL },
+};
 
 static const struct opt_choice sched_policies[] = {
 	{ "normal", SCHED_POLICY_NORMAL, "SCHED_OTHER" },
@@ -806,7 +770,8 @@ static const struct opt_def options[] = {
 	  .max = INT64_MAX, .help = "stop after this many I/Os" },
 	CUSTOM("prio", prio_parse, prio_format, "I/O priority level 0..7"),
 	CUSTOM("prioclass", prio_parse, prio_format, "I/O priority class: 1 rt, 2 be, 3 idle"),
-	CUSTOM("nice", nice_parse, nice_format, "CPU nice value; sets the default I/O level"),
+	{ .name = "nice", .type = OPT_INT, .offset = F(nice), .min = -20, .max = 19,
+	  .help = "CPU nice value; sets the default I/O level" },
 	{ .name = "sched_policy", .type = OPT_ENUM, .offset = F(sched_policy),
 	  .choices = sched_policies,
 	  .help = "ncqsim only: the job's CPU policy; fifo/rr make its default I/O class RT" },
@@ -845,7 +810,8 @@ static const struct opt_def options[] = {
 	  .help = "report completion latency percentiles" },
 	{ .name = "lat_percentiles", .type = OPT_BOOL, .offset = F(lat_percentiles),
 	  .help = "report total latency percentiles" },
-	CUSTOM("kb_base", kb_base_parse, kb_base_format, "1024 (default) or 1000"),
+	{ .name = "kb_base", .type = OPT_ENUM, .offset = F(kb_base), .choices = kb_bases,
+	  .help = "what k, m, g mean in sizes: 1024 (default) or 1000" },
 	{ .name = "significant_figures", .type = OPT_UINT, .offset = F(significant_figures),
 	  .min = 1, .max = 10, .help = "digits in the normal output" },
 	OPT_END,

@@ -75,7 +75,7 @@ struct job_options {
 	uint64_t number_ios;
 	unsigned prio, prioclass;
 	bool prio_set, prioclass_set;
-	int nice;
+	int64_t nice;
 	int sched_policy;		/* enum sched_policy */
 	unsigned cmdprio_percentage[DDIR_COUNT];
 	unsigned cmdprio_class[DDIR_COUNT];
@@ -95,7 +95,7 @@ struct job_options {
 	char write_iolog[JOB_PATH_MAX];
 	bool log_offset, log_prio;
 	bool clat_percentiles, lat_percentiles;
-	unsigned kb_base;
+	int kb_base;			/* 1024 or 1000 (an OPT_ENUM) */
 	unsigned significant_figures;
 };
 

@@ -82,7 +82,7 @@ int main(void)
 
 	bad_file("queue/scheduler = deadline\nqueue/schedular = none\n",
 		 "s.system:2: unknown knob 'queue/schedular'");
-	bad_file("device/queue_depth\n", "s.system:1: expected 'KEY = VALUE'");
+	bad_file("device/queue_depth\n", "s.system:1: expected 'key = value'");
 	bad_file("\n\ndevice/queue_depth = many\n", "s.system:3: knob 'device/queue_depth'");
 	bad_file("queue/nr_requests = -4\n", "s.system:1: knob 'queue/nr_requests'");
 	bad_file("drive = he8\x01\n", "s.system:1: unexpected byte 0x01");

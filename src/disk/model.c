@@ -121,6 +121,9 @@ const struct opt_def *disk_model_options(void)
 	return model_options;
 }
 
+_Static_assert(sizeof(model_options) / sizeof(model_options[0]) - 1 <= DISK_MAX_KEYS,
+	       "more drive-model keys than DISK_MAX_KEYS");
+
 unsigned disk_model_option_count(void)
 {
 	return (unsigned)(sizeof(model_options) / sizeof(model_options[0]) - 1);
@@ -169,61 +172,42 @@ static int validate(const struct disk_model *m, const char *file, struct err *e)
 	return 0;
 }
 
+struct model_reader {
+	struct disk_model *m;
+	bool seen[DISK_MAX_KEYS];
+};
+
+static int model_line(void *ctx, const char *key, const char *value, const char *comment,
+		      struct err *e)
+{
+	struct model_reader *r = ctx;
+	const struct opt_def *o = opt_find(model_options, key);
+	unsigned i;
+
+	if (!o)
+		return err_set(e, "unknown key '%s' (see 'ncqsim drives he8' for the keys)", key);
+	i = (unsigned)(o - model_options);
+	if (r->seen[i])
+		return err_set(e, "key '%s' given twice", key);
+	r->seen[i] = true;
+	if (!*value)
+		return err_set(e, "key '%s' has no value", key);
+	if (opt_set(o, r->m, value, "key", 1024, e))
+		return -1;
+	snprintf(r->m->sources[i], DISK_SOURCE_MAX, "%s", comment ? comment : "");
+	return 0;
+}
+
 int disk_model_parse(const char *text, const char *file, struct disk_model *m, struct err *e)
 {
-	bool seen[64] = { false };
+	struct model_reader r = { .m = m };
 	unsigned nopts = disk_model_option_count(), i;
-	const char *p = text;
-	int line_no = 0;
 
 	memset(m, 0, sizeof(*m));
-	while (*p) {
-		char line[1024], *key, *value, *eq, *hash, *source = NULL;
-		const char *end = strchr(p, '\n');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-		const struct opt_def *o;
-
-		line_no++;
-		if (len >= sizeof(line))
-			return err_set(e, "%s:%d: line longer than %zu characters", file, line_no,
-				       sizeof(line) - 1);
-		memcpy(line, p, len);
-		line[len] = '\0';
-		p += len + (end ? 1 : 0);
-		for (i = 0; i < len; i++)
-			if (!isprint((unsigned char)line[i]) && line[i] != '\t' && line[i] != '\r')
-				return err_set(e, "%s:%d: unexpected byte 0x%02x (a model file is text)",
-					       file, line_no, (unsigned char)line[i]);
-		hash = strchr(line, '#');
-		if (hash) {
-			*hash = '\0';
-			source = parse_trim(hash + 1);
-		}
-		key = parse_trim(line);
-		if (!*key)
-			continue;
-		eq = strchr(key, '=');
-		if (!eq)
-			return err_set(e, "%s:%d: expected 'key = value', got '%s'", file, line_no, key);
-		*eq = '\0';
-		value = parse_trim(eq + 1);
-		key = parse_trim(key);
-		o = opt_find(model_options, key);
-		if (!o)
-			return err_set(e, "%s:%d: unknown key '%s' (see 'ncqsim drives he8' for the keys)",
-				       file, line_no, key);
-		i = (unsigned)(o - model_options);
-		if (seen[i])
-			return err_set(e, "%s:%d: key '%s' given twice", file, line_no, key);
-		seen[i] = true;
-		if (!*value)
-			return err_set(e, "%s:%d: key '%s' has no value", file, line_no, key);
-		if (opt_set(o, m, value, "key", 1024, e))
-			return err_prefix(e, "%s:%d: ", file, line_no);
-		snprintf(m->sources[i], DISK_SOURCE_MAX, "%s", source ? source : "");
-	}
+	if (parse_key_lines(text, file, "model file", model_line, &r, e))
+		return -1;
 	for (i = 0; i < nopts; i++)
-		if (!seen[i])
+		if (!r.seen[i])
 			return err_set(e, "%s: key '%s' is missing (a model file gives every key; "
 				       "'ncqsim drives he8 --file' prints a complete one)", file,
 				       model_options[i].name);

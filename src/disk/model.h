@@ -43,6 +43,7 @@ enum disk_prio_policy {
 
 #define DISK_NAME_MAX	32
 #define DISK_SOURCE_MAX	160
+#define DISK_MAX_KEYS	64	/* room for the option table's rows */
 #define DISK_MAX_ZONES	64
 #define DISK_MAX_HEADS	64
 
@@ -87,7 +88,7 @@ struct disk_model {
 	uint64_t write_buffer;
 
 	/* the source comment of each key, parallel to the option table */
-	char sources[64][DISK_SOURCE_MAX];
+	char sources[DISK_MAX_KEYS][DISK_SOURCE_MAX];
 };
 
 const struct opt_def *disk_model_options(void);

@@ -166,44 +166,17 @@ int host_config_set(struct host_config *c, const char *assignment, struct err *e
 	return 0;
 }
 
+static int system_line(void *ctx, const char *key, const char *value, const char *comment,
+		       struct err *e)
+{
+	(void)comment;
+	return set_one(ctx, key, value, e);
+}
+
 int host_config_parse_system(struct host_config *c, const char *text, const char *file,
 			     struct err *e)
 {
-	const char *p = text;
-	int line_no = 0;
-
-	while (*p) {
-		char line[1024], *key, *value, *eq, *hash;
-		const char *end = strchr(p, '\n');
-		size_t len = end ? (size_t)(end - p) : strlen(p), i;
-
-		line_no++;
-		if (len >= sizeof(line))
-			return err_set(e, "%s:%d: line longer than %zu characters", file, line_no,
-				       sizeof(line) - 1);
-		memcpy(line, p, len);
-		line[len] = '\0';
-		p += len + (end ? 1 : 0);
-		for (i = 0; i < len; i++)
-			if (!isprint((unsigned char)line[i]) && line[i] != '\t' && line[i] != '\r')
-				return err_set(e, "%s:%d: unexpected byte 0x%02x (a system file is text)",
-					       file, line_no, (unsigned char)line[i]);
-		hash = strchr(line, '#');
-		if (hash)
-			*hash = '\0';
-		key = parse_trim(line);
-		if (!*key)
-			continue;
-		eq = strchr(key, '=');
-		if (!eq)
-			return err_set(e, "%s:%d: expected 'KEY = VALUE', got '%s'", file, line_no, key);
-		*eq = '\0';
-		value = parse_trim(eq + 1);
-		key = parse_trim(key);
-		if (set_one(c, key, value, e))
-			return err_prefix(e, "%s:%d: ", file, line_no);
-	}
-	return 0;
+	return parse_key_lines(text, file, "system file", system_line, c, e);
 }
 
 void host_knobs_print(FILE *out)

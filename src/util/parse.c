@@ -220,3 +220,45 @@ int parse_time(const char *s, int64_t unit_ns, int64_t *ns)
 	}
 	return 0;
 }
+
+int parse_key_lines(const char *text, const char *file, const char *what, parse_line_fn fn,
+		    void *ctx, struct err *e)
+{
+	const char *p = text;
+	int line_no = 0;
+
+	while (*p) {
+		char line[1024], *key, *value, *eq, *hash, *comment = NULL;
+		const char *end = strchr(p, '\n');
+		size_t len = end ? (size_t)(end - p) : strlen(p), i;
+
+		line_no++;
+		if (len >= sizeof(line))
+			return err_set(e, "%s:%d: line longer than %zu characters", file, line_no,
+				       sizeof(line) - 1);
+		memcpy(line, p, len);
+		line[len] = '\0';
+		p += len + (end ? 1 : 0);
+		for (i = 0; i < len; i++)
+			if (!isprint((unsigned char)line[i]) && line[i] != '\t' && line[i] != '\r')
+				return err_set(e, "%s:%d: unexpected byte 0x%02x (a %s is text)", file,
+					       line_no, (unsigned char)line[i], what);
+		hash = strchr(line, '#');
+		if (hash) {
+			*hash = '\0';
+			comment = parse_trim(hash + 1);
+		}
+		key = parse_trim(line);
+		if (!*key)
+			continue;
+		eq = strchr(key, '=');
+		if (!eq)
+			return err_set(e, "%s:%d: expected 'key = value', got '%s'", file, line_no, key);
+		*eq = '\0';
+		value = parse_trim(eq + 1);
+		key = parse_trim(key);
+		if (fn(ctx, key, value, comment, e))
+			return err_prefix(e, "%s:%d: ", file, line_no);
+	}
+	return 0;
+}

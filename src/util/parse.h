@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "util/err.h"
+
 /* Integer, decimal or 0x hexadecimal, no suffix. */
 int parse_u64(const char *s, uint64_t *v);
 int parse_i64(const char *s, int64_t *v);
@@ -36,5 +38,17 @@ int parse_time(const char *s, int64_t unit_ns, int64_t *ns);
 
 /* Trim leading and trailing white space in place; returns s. */
 char *parse_trim(char *s);
+
+/*
+ * A file of "key = value" lines (drive models, system files): '#' starts a
+ * comment, blank lines are skipped, keys and values are trimmed. Calls fn
+ * for each line, with the comment after the value (or NULL); an error from
+ * fn, and every error about the line's shape, comes back as
+ * "FILE:LINE: ...". `what` names the kind of file in messages.
+ */
+typedef int (*parse_line_fn)(void *ctx, const char *key, const char *value,
+			     const char *comment, struct err *e);
+int parse_key_lines(const char *text, const char *file, const char *what, parse_line_fn fn,
+		    void *ctx, struct err *e);
 
 #endif

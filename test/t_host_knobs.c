@@ -86,5 +86,12 @@ int main(void)
 	bad_file("\n\ndevice/queue_depth = many\n", "s.system:3: knob 'device/queue_depth'");
 	bad_file("queue/nr_requests = -4\n", "s.system:1: knob 'queue/nr_requests'");
 	bad_file("drive = he8\x01\n", "s.system:1: unexpected byte 0x01");
+	{
+		char longline[1100];
+
+		memset(longline, 'x', sizeof(longline) - 1);
+		longline[sizeof(longline) - 1] = '\0';
+		bad_file(longline, "s.system:1: line longer than 1023 characters");
+	}
 	return test_done();
 }

@@ -892,6 +892,20 @@ int report_json_member(struct json_writer *w, const char *key, const struct repo
 
 /* ---- groups (fio's group_reporting) ---- */
 
+/* Group members run side by side: their bandwidth samples add up (fio's pure_sum). */
+static void sum_samples(struct hist_summary *a, const struct hist_summary *b)
+{
+	if (!a->n) {
+		*a = *b;
+		return;
+	}
+	a->min += b->min;
+	a->max += b->max;
+	a->n += b->n;
+	a->mean += b->mean;
+	a->S += b->S;
+}
+
 static void merge_job(struct report_job *dst, const struct report_job *src, bool first)
 {
 	unsigned d, p, k;
@@ -905,21 +919,8 @@ static void merge_job(struct report_job *dst, const struct report_job *src, bool
 		hist_merge(&a->lat, &b->lat);
 		/* bw and iops samples are summed, not averaged (fio's pure_sum). */
 		if (b->bw.n) {
-			if (!a->bw.n) {
-				a->bw = b->bw;
-				a->iops = b->iops;
-			} else {
-				a->bw.min += b->bw.min;
-				a->bw.max += b->bw.max;
-				a->bw.n += b->bw.n;
-				a->bw.mean += b->bw.mean;
-				a->bw.S += b->bw.S;
-				a->iops.min += b->iops.min;
-				a->iops.max += b->iops.max;
-				a->iops.n += b->iops.n;
-				a->iops.mean += b->iops.mean;
-				a->iops.S += b->iops.S;
-			}
+			sum_samples(&a->bw, &b->bw);
+			sum_samples(&a->iops, &b->iops);
 		}
 		hist_summary_merge(&a->host_queue, &b->host_queue);
 		hist_summary_merge(&a->drive, &b->drive);

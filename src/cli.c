@@ -113,6 +113,24 @@ int cli_output_formats(const char *list, unsigned allowed, unsigned *formats)
 	return 0;
 }
 
+int cli_bad_option(const char *cmd, const char *help, int opt, const char *arg)
+{
+	if (opt == ':')
+		cli_error("%s: option '%s' needs a value", cmd, arg);
+	else
+		cli_error("%s: unknown option '%s' (see 'ncqsim %s --help')", cmd, arg, help);
+	return 2;
+}
+
+int cli_runtime_option(const char *cmd, const char *arg, int64_t *cap)
+{
+	if (parse_time(arg, 1000000000LL, cap) || *cap <= 0) {
+		cli_error("%s: option '--runtime': expected a time such as 30s, got '%s'", cmd, arg);
+		return -1;
+	}
+	return 0;
+}
+
 FILE *cli_open_output(const char *path)
 {
 	FILE *f;

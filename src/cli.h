@@ -88,6 +88,17 @@ int cli_common_option(struct cli_common *c, const char *cmd, int opt, const char
 /* Apply --system, then every --set, then --drive. Errors printed; -1. */
 int cli_common_finish(struct cli_common *c);
 
+/*
+ * The one message for an option getopt_long() did not take: `opt` is what
+ * it returned (':' for a missing value), `arg` the word on the command
+ * line. `cmd` names the command in the message ("ata encode"), `help` the
+ * one whose --help to suggest ("ata"). Returns EXIT_BAD_INPUT's value, 2.
+ */
+int cli_bad_option(const char *cmd, const char *help, int opt, const char *arg);
+
+/* --runtime TIME (run, compare): a positive time, bare numbers in seconds. */
+int cli_runtime_option(const char *cmd, const char *arg, int64_t *cap);
+
 /* Open --output FILE (or stdout for NULL / "-"). Prints the error itself. */
 FILE *cli_open_output(const char *path);
 void cli_close_output(FILE *f);

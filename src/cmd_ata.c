@@ -163,13 +163,8 @@ static int encode(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
-		case ':':
-			cli_error("ata encode: option '%s' needs a value", argv[optind - 1]);
-			return EXIT_BAD_INPUT;
 		default:
-			cli_error("ata encode: unknown option '%s' (see 'ncqsim ata --help')",
-				  argv[optind - 1]);
-			return EXIT_BAD_INPUT;
+			return cli_bad_option("ata encode", "ata", c, argv[optind - 1]);
 		}
 	}
 	if (optind != argc) {

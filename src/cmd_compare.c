@@ -217,19 +217,15 @@ int cmd_compare(int argc, char **argv)
 				goto out_free;
 			continue;
 		case O_RUNTIME:
-			if (parse_time(optarg, 1000000000LL, &c->runtime_cap) || c->runtime_cap <= 0) {
-				cli_error("compare: option '--runtime': expected a time such as 30s, got '%s'",
-					  optarg);
+			if (cli_runtime_option("compare", optarg, &c->runtime_cap))
 				goto out_free;
-			}
 			continue;
 		}
 		common_rc = cli_common_option(&common, "compare", opt, optarg);
 		if (common_rc < 0)
 			goto out_free;
 		if (common_rc == 0) {
-			cli_error("compare: %s '%s' (see 'ncqsim compare --help')",
-				  opt == ':' ? "option needs a value:" : "unknown option", argv[optind - 1]);
+			cli_bad_option("compare", "compare", opt, argv[optind - 1]);
 			goto out_free;
 		}
 	}

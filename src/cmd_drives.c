@@ -83,9 +83,7 @@ int cmd_drives(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			cli_error("drives: unknown option '%s' (see 'ncqsim drives --help')",
-				  argv[optind - 1]);
-			return EXIT_BAD_INPUT;
+			return cli_bad_option("drives", "drives", c, argv[optind - 1]);
 		}
 	}
 	if (optind == argc) {

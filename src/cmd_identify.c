@@ -147,13 +147,8 @@ int cmd_identify(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
-		case ':':
-			cli_error("identify: option '%s' needs a value", argv[optind - 1]);
-			return EXIT_BAD_INPUT;
 		default:
-			cli_error("identify: unknown option '%s' (see 'ncqsim identify --help')",
-				  argv[optind - 1]);
-			return EXIT_BAD_INPUT;
+			return cli_bad_option("identify", "identify", c, argv[optind - 1]);
 		}
 	}
 	if (optind != argc - 1) {

@@ -51,12 +51,8 @@ int cmd_knobs(int argc, char **argv)
 		rc = cli_common_option(&common, "knobs", c, optarg);
 		if (rc < 0)
 			return EXIT_BAD_INPUT;
-		if (rc == 0) {
-			cli_error("knobs: %s '%s' (see 'ncqsim knobs --help')",
-				  c == ':' ? "option needs a value:" : "unknown option",
-				  argv[optind - 1]);
-			return EXIT_BAD_INPUT;
-		}
+		if (rc == 0)
+			return cli_bad_option("knobs", "knobs", c, argv[optind - 1]);
 	}
 	if (optind != argc) {
 		cli_error("knobs: unexpected argument '%s'", argv[optind]);

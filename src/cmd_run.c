@@ -108,21 +108,15 @@ int cmd_run(int argc, char **argv)
 			help_options();
 			return 0;
 		case 'r':
-			if (parse_time(optarg, 1000000000LL, &runtime_cap) || runtime_cap <= 0) {
-				cli_error("run: option '--runtime': expected a time such as 30s, got '%s'",
-					  optarg);
+			if (cli_runtime_option("run", optarg, &runtime_cap))
 				return EXIT_BAD_INPUT;
-			}
 			continue;
 		}
 		rc = cli_common_option(&common, "run", c, optarg);
 		if (rc < 0)
 			return EXIT_BAD_INPUT;
-		if (rc == 0) {
-			cli_error("run: %s '%s' (see 'ncqsim run --help')",
-				  c == ':' ? "option needs a value:" : "unknown option", argv[optind - 1]);
-			return EXIT_BAD_INPUT;
-		}
+		if (rc == 0)
+			return cli_bad_option("run", "run", c, argv[optind - 1]);
 	}
 	if (optind != argc - 1) {
 		cli_error("run: expected one JOBFILE, got %d arguments (see 'ncqsim run --help')",

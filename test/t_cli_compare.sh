@@ -97,7 +97,7 @@ bad "option '--percentiles'" "${seed[@]}" --percentiles 50:50
 bad "option '--runtime'" "${seed[@]}" --runtime soon
 bad "option '--debug' traces one simulation" "${seed[@]}" --debug=disk
 bad "unknown option '--bogus'" "${seed[@]}" --bogus
-bad "option needs a value: '--vary'" "${seed[@]}" --vary
+bad "option '--vary' needs a value" "${seed[@]}" --vary
 bad "no/such.fio" no/such.fio --vary device/ncq_prio_enable=0,1
 expect_rc 1 "$NCQSIM" compare "${seed[@]}" --runtime 1s --plot /nonexistent-dir/p.svg --quiet
 err_has "option '--plot': cannot write /nonexistent-dir/p.svg"

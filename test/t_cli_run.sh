@@ -64,6 +64,11 @@ expect_rc 2 "$NCQSIM" run "$tmp/big.fio"
 err_has "runs past the drive's"
 expect_rc 2 "$NCQSIM" run --runtime soon "$tmp/fg.fio"
 err_has "'--runtime'"
+expect_rc 2 "$NCQSIM" run "$tmp/fg.fio" --runtime
+err_one_line
+err_has "run: option '--runtime' needs a value"
+expect_rc 2 "$NCQSIM" run --bogus "$tmp/fg.fio"
+err_has "run: unknown option '--bogus' (see 'ncqsim run --help')"
 expect_rc 2 "$NCQSIM" run --debug=everything "$tmp/fg.fio"
 err_has "unknown subsystem 'everything'"
 expect_rc 2 "$NCQSIM" run

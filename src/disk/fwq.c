@@ -7,21 +7,8 @@
 void fwq_ctx_init(struct fwq_ctx *ctx, const struct disk_mech *mech, int64_t start,
 		  struct disk_head head)
 {
-	int64_t rev = mech->layout->rev_ns, phase;
-
 	ctx->mech = mech;
-	ctx->start = start;
-	ctx->rev = rev;
-	ctx->inv_rev = mech->inv_rev;
-	/* start mod rev without a 64-bit division, exact after the correction (start < 2^50). */
-	if (start >= 0 && start < (1LL << 50)) {
-		phase = start - (int64_t)((double)start * ctx->inv_rev) * rev;
-		phase += phase < 0 ? rev : 0;
-		phase -= phase >= rev ? rev : 0;
-	} else {
-		phase = start % rev;
-	}
-	ctx->phase = phase;
+	ctx->phase = start % mech->layout->rev_ns;
 	ctx->head = head;
 }
 

@@ -49,10 +49,7 @@ struct fwq_cmd {
 /* What the choice sees: when the head would be free and where it is. */
 struct fwq_ctx {
 	const struct disk_mech *mech;
-	int64_t start;		/* the time the command could start (after overhead) */
-	int64_t phase;		/* start mod one revolution: the angle under the head then */
-	int64_t rev;		/* one revolution, ns */
-	double inv_rev;		/* 1 / rev */
+	int64_t phase;		/* the angle under the head when a command could start */
 	struct disk_head head;
 };
 
@@ -75,12 +72,13 @@ const struct fwq_policy_ops *fwq_policy_by_model(int fw_sched);
  * data-dependent branches (random seek distances make them mispredict
  * about once a candidate): both seek formulas then a select, and the
  * rotational wait reduced modulo a revolution with a multiplication by
- * ctx->inv_rev instead of a division, corrected to the exact value.
+ * 1/rev (disk_mech.inv_rev) instead of a division, corrected to the exact value.
  */
 /* w mod one revolution, in [0, rev), for |w| up to a few revolutions. */
 static inline int64_t fwq_mod_rev(const struct fwq_ctx *ctx, int64_t w)
 {
-	int64_t rev = ctx->rev, k = (int64_t)((double)(-w) * ctx->inv_rev + 1.0);
+	int64_t rev = ctx->mech->layout->rev_ns;
+	int64_t k = (int64_t)((double)(-w) * ctx->mech->inv_rev + 1.0);
 
 	w += k * rev;
 	/* The estimate of k can be one off either way at an exact multiple. */
@@ -106,7 +104,7 @@ static inline int64_t fwq_positioning_ns(const struct fwq_ctx *ctx, const struct
 	move = (seeks & ((sq & on_sqrt) | (lin & ~on_sqrt))) | (~seeks & moved & mc->head_switch);
 	/* From the angle under the head once it has moved, round to the target. */
 	wait = fwq_mod_rev(ctx, c->where.angle - ctx->phase - move);
-	wait += ctx->rev & moved & -(int64_t)(wait < mc->rpo_guard);
+	wait += mc->layout->rev_ns & moved & -(int64_t)(wait < mc->rpo_guard);
 	return move + wait;
 }
 

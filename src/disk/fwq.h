@@ -65,15 +65,6 @@ struct fwq_policy_ops {
 const struct fwq_policy_ops *fwq_policy_find(const char *name);
 const struct fwq_policy_ops *fwq_policy_by_model(int fw_sched);
 
-/*
- * Positioning time: seek or head switch, then rotational latency (with the
- * rpo_guard rule of disk_mech_target_wait). Every pick prices every queued
- * command, so this is the simulator's innermost loop, written without
- * data-dependent branches (random seek distances make them mispredict
- * about once a candidate): both seek formulas then a select, and the
- * rotational wait reduced modulo a revolution with a multiplication by
- * 1/rev (disk_mech.inv_rev) instead of a division, corrected to the exact value.
- */
 /* w mod one revolution, in [0, rev), for |w| up to a few revolutions. */
 static inline int64_t fwq_mod_rev(const struct fwq_ctx *ctx, int64_t w)
 {
@@ -87,6 +78,15 @@ static inline int64_t fwq_mod_rev(const struct fwq_ctx *ctx, int64_t w)
 	return w;
 }
 
+/*
+ * Positioning time: seek or head switch, then rotational latency (with the
+ * rpo_guard rule of disk_mech_target_wait). Every pick prices the queued
+ * commands that could win, so this is the simulator's innermost loop, written without
+ * data-dependent branches (random seek distances make them mispredict
+ * about once a candidate): both seek formulas then a select, and the
+ * rotational wait reduced modulo a revolution with a multiplication by
+ * 1/rev (disk_mech.inv_rev) instead of a division, corrected to the exact value.
+ */
 static inline int64_t fwq_positioning_ns(const struct fwq_ctx *ctx, const struct fwq_cmd *c)
 {
 	const struct disk_mech *mc = ctx->mech;

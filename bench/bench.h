@@ -11,21 +11,16 @@
 #include <time.h>
 
 #include "sim/rng.h"
+#include "util/clock.h"
 
 static inline double bench_cpu_seconds(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	return clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
 }
 
 static inline double bench_wall_seconds(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	return clock_wall();
 }
 
 /*

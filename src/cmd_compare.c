@@ -8,13 +8,13 @@
 
 #include "compare.h"
 #include "runner.h"
+#include "util/clock.h"
 #include "util/parse.h"
 
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #define DEFAULT_MAX_REPEAT 64
@@ -56,14 +56,6 @@ static void usage(FILE *out)
 		"                        (json and json+ hold every run's full fio report)\n"
 		"  --help                this text\n",
 		DEFAULT_MAX_REPEAT, CMP_MAX_RUNS);
-}
-
-static double wall_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static int parse_count(const char *opt, const char *arg, unsigned lo, unsigned hi, unsigned *v)
@@ -278,7 +270,7 @@ int cmd_compare(int argc, char **argv)
 	out = cli_open_output(common.output_path);
 	if (!out)
 		goto out_workload;
-	wall0 = wall_now();
+	wall0 = clock_wall();
 	if (compare_run(c, &e)) {
 		cli_error("compare: %s", e.msg);
 		rc = strstr(e.msg, "knob") || strstr(e.msg, "job '") || strstr(e.msg, "drive") ?
@@ -301,7 +293,7 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "ncqsim: %.0f s simulated in %.1f CPU-s, %.2fM I/Os per CPU-second; "
 			"%.1f s wall on %u thread%s\n", c->sim_seconds, c->cpu_seconds,
 			c->cpu_seconds > 0 ? (double)c->ios / c->cpu_seconds / 1e6 : 0.0,
-			wall_now() - wall0, c->threads, c->threads == 1 ? "" : "s");
+			clock_wall() - wall0, c->threads, c->threads == 1 ? "" : "s");
 	rc = 0;
 out_close:
 	cli_close_output(out);

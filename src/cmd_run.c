@@ -6,12 +6,12 @@
 #include "cli.h"
 
 #include "runner.h"
+#include "util/clock.h"
 #include "util/parse.h"
 
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 static void usage(FILE *out)
@@ -56,18 +56,10 @@ struct progress {
 	int shown;
 };
 
-static double wall_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void show_progress(void *ctx, double sim_s, uint64_t ios)
 {
 	struct progress *p = ctx;
-	double elapsed = wall_now() - p->wall0;
+	double elapsed = clock_wall() - p->wall0;
 
 	if (!p->on || elapsed < 1.0)
 		return;
@@ -146,7 +138,7 @@ int cmd_run(int argc, char **argv)
 	ro.debug_mask = common.debug_mask;
 	ro.debug_out = stderr;
 	prog.on = !common.quiet && isatty(STDERR_FILENO) && !common.debug_mask;
-	prog.wall0 = wall_now();
+	prog.wall0 = clock_wall();
 	prog.shown = 0;
 	ro.progress = show_progress;
 	ro.progress_ctx = &prog;

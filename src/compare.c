@@ -3,6 +3,7 @@
 #include "runner.h"
 #include "stats/ci.h"
 #include "stats/plot.h"
+#include "util/clock.h"
 #include "util/json.h"
 
 #include <errno.h>
@@ -10,7 +11,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 /* ---- variants ---- */
@@ -113,17 +113,9 @@ struct worker {
 	unsigned index;
 };
 
-static double wall_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void show(struct pool *p)
 {
-	double elapsed = wall_now() - p->wall0, sim = p->sim_total, frac;
+	double elapsed = clock_wall() - p->wall0, sim = p->sim_total, frac;
 	uint64_t ios = p->ios_total;
 	unsigned i;
 
@@ -155,15 +147,6 @@ static void progress_cb(void *ctx, double sim_s, uint64_t ios)
 	p->ios_now[w->index] = ios;
 	show(p);
 	pthread_mutex_unlock(&p->lock);
-}
-
-static unsigned prios_with_samples(const struct report_dir *d)
-{
-	unsigned i, n = 0;
-
-	for (i = 0; i < d->nprios; i++)
-		n += d->prios[i].h.sum.n > 0;
-	return n;
 }
 
 static struct cmp_row *find_row(struct compare *c, unsigned order, const char *job, int ddir,
@@ -242,7 +225,7 @@ static void collect(struct compare *c, unsigned v, unsigned run, const struct re
 			if (!h->sum.n)
 				continue;
 			add_row(c, v, run, i, j->name, d, -1, j->lat_percentiles, h, rd->runtime_ms);
-			if (prios_with_samples(rd) >= 2)
+			if (report_prios_with_samples(rd) >= 2)
 				for (p = 0; p < rd->nprios; p++)
 					add_row(c, v, run, i, j->name, d, rd->prios[p].ioprio,
 						j->lat_percentiles, &rd->prios[p].h, rd->runtime_ms);
@@ -358,7 +341,7 @@ static int run_batch(struct compare *c, unsigned from, unsigned to, struct err *
 			p.items[i].run = r;
 		}
 	p.nworkers = nw;
-	p.wall0 = wall_now();
+	p.wall0 = clock_wall();
 	p.expect_sim = expected_sim_seconds(c->w, c->runtime_cap);
 	pthread_mutex_init(&p.lock, NULL);
 	for (i = 0; i < nw; i++) {

@@ -1,15 +1,8 @@
 #include "runner.h"
 
+#include "util/clock.h"
+
 #include <string.h>
-#include <time.h>
-
-static double cpu_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 int runner_run(const struct workload *w, const struct host_config *cfg,
 	       const struct runner_opts *ro, struct runner_result *res, struct err *e)
@@ -17,7 +10,7 @@ int runner_run(const struct workload *w, const struct host_config *cfg,
 	static __thread struct system sys;
 	struct job_target t;
 	struct workload_run_opts wo;
-	double cpu0 = cpu_now();
+	double cpu0 = clock_thread_cpu();
 	int rc;
 
 	memset(res, 0, sizeof(*res));
@@ -68,7 +61,7 @@ int runner_run(const struct workload *w, const struct host_config *cfg,
 		res->report.ncqsim_ctx = res;
 	}
 	system_destroy(&sys);
-	res->cpu_seconds = cpu_now() - cpu0;
+	res->cpu_seconds = clock_thread_cpu() - cpu0;
 	return rc;
 }
 

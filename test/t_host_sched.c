@@ -34,7 +34,7 @@ static void setup(struct bench *b, int scheduler, unsigned fifo_batch)
 	sim_init(&b->sim);
 	b->q = blk_queue_new(&b->sim, &cfg.k, &e);
 	CHECK(b->q != NULL);
-	b->ops = sched_find(scheduler);
+	b->ops = blk_sched_find(scheduler);
 	CHECK(b->ops->init(b->q, &b->data, &e) == 0);
 }
 

@@ -30,7 +30,7 @@ static uint32_t all_tags(const struct blk_queue *q)
 	return q->depth >= 32 ? 0xffffffffu : (1u << q->depth) - 1;
 }
 
-const struct sched_ops *sched_find(int scheduler)
+const struct sched_ops *blk_sched_find(int scheduler)
 {
 	static const struct {
 		int id;
@@ -59,7 +59,7 @@ struct blk_queue *blk_queue_new(struct sim *sim, const struct host_knobs *k, str
 	}
 	q->sim = sim;
 	q->k = *k;
-	q->sched = sched_find(k->scheduler);
+	q->sched = blk_sched_find(k->scheduler);
 	q->logical_size = 512;
 	q->depth = k->queue_depth;
 	q->nr_requests = k->nr_requests ? k->nr_requests : host_default_nr_requests(k);

@@ -99,7 +99,7 @@ struct sched_ops {
 
 extern const struct sched_ops sched_none_ops, sched_deadline_ops, sched_mq_deadline_ops;
 /* The registry: queue/scheduler's value to its ops. */
-const struct sched_ops *sched_find(int scheduler);
+const struct sched_ops *blk_sched_find(int scheduler);
 
 struct blk_queue *blk_queue_new(struct sim *sim, const struct host_knobs *k, struct err *e);
 void blk_queue_free(struct blk_queue *q);

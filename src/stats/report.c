@@ -267,12 +267,12 @@ static void group_stats(const struct report_job *jobs, unsigned n, int groupid,
 			g->agg[d] = g->iobytes[d] * 1000 / g->max_run[d];
 }
 
-static unsigned prios_with_samples(const struct report_job *j, unsigned d)
+unsigned report_prios_with_samples(const struct report_dir *d)
 {
 	unsigned i, n = 0;
 
-	for (i = 0; i < j->dir[d].nprios; i++)
-		n += j->dir[d].prios[i].h.sum.n > 0;
+	for (i = 0; i < d->nprios; i++)
+		n += d->prios[i].h.sum.n > 0;
 	return n;
 }
 
@@ -319,7 +319,7 @@ static void show_ddir_status(FILE *out, const struct report_job *j, unsigned d,
 	display_lat(out, "slat", &rd->slat.sum);
 	display_lat(out, "clat", &rd->clat.sum);
 	display_lat(out, " lat", &rd->lat.sum);
-	if (prios_with_samples(j, d) >= 2) {
+	if (report_prios_with_samples(&j->dir[d]) >= 2) {
 		for (p = 0; p < rd->nprios; p++) {
 			char name[64];
 			uint16_t v = rd->prios[p].ioprio;
@@ -334,7 +334,7 @@ static void show_ddir_status(FILE *out, const struct report_job *j, unsigned d,
 		show_percentiles(out, &rd->clat, j, "clat");
 	if (j->lat_percentiles && rd->lat.sum.n)
 		show_percentiles(out, &rd->lat, j, "lat");
-	if ((j->clat_percentiles || j->lat_percentiles) && prios_with_samples(j, d) >= 2) {
+	if ((j->clat_percentiles || j->lat_percentiles) && report_prios_with_samples(rd) >= 2) {
 		uint64_t samples = j->lat_percentiles ? rd->lat.sum.n : rd->clat.sum.n;
 
 		for (p = 0; p < rd->nprios; p++) {
@@ -672,7 +672,7 @@ static void json_dir(struct json_writer *w, const struct report_job *j, unsigned
 	json_lat(w, "slat_ns", &rd->slat, j, false, plus);
 	json_lat(w, "clat_ns", &rd->clat, j, j->clat_percentiles, plus);
 	json_lat(w, "lat_ns", &rd->lat, j, j->lat_percentiles, plus);
-	if (prios_with_samples(j, d) >= 2) {
+	if (report_prios_with_samples(&j->dir[d]) >= 2) {
 		json_array_begin(w, "prios");
 		for (p = 0; p < rd->nprios; p++) {
 			if (!rd->prios[p].h.sum.n)

@@ -102,6 +102,9 @@ void report_job_free(struct report_job *j);
 struct report_prio *report_prio_get(struct report_dir *d, uint16_t ioprio);
 void report_job_reset(struct report_job *j);
 
+/* Priorities with samples in a direction: two or more get per-priority entries. */
+unsigned report_prios_with_samples(const struct report_dir *d);
+
 /* Output. `formats` is a mask of REPORT_* bits. */
 enum { REPORT_NORMAL = 1, REPORT_JSON = 2, REPORT_JSONPLUS = 4 };
 /* The lines fio prints before the run (job headers, version, Starting N). */

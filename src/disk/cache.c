@@ -2,47 +2,7 @@
 
 #include <string.h>
 
-#define LRU_NONE 0xffff
-
-static void lru_unlink(struct disk_cache *c, unsigned i)
-{
-	unsigned p = c->lru_prev[i], n = c->lru_next[i];
-
-	if (p == LRU_NONE)
-		c->lru_head = (uint16_t)n;
-	else
-		c->lru_next[p] = (uint16_t)n;
-	if (n == LRU_NONE)
-		c->lru_tail = (uint16_t)p;
-	else
-		c->lru_prev[n] = (uint16_t)p;
-}
-
-/* Put i after `after` (LRU_NONE: at the front). */
-static void lru_insert_after(struct disk_cache *c, unsigned i, unsigned after)
-{
-	unsigned n = after == LRU_NONE ? c->lru_head : c->lru_next[after];
-
-	c->lru_prev[i] = (uint16_t)after;
-	c->lru_next[i] = (uint16_t)n;
-	if (after == LRU_NONE)
-		c->lru_head = (uint16_t)i;
-	else
-		c->lru_next[after] = (uint16_t)i;
-	if (n == LRU_NONE)
-		c->lru_tail = (uint16_t)i;
-	else
-		c->lru_prev[n] = (uint16_t)i;
-}
-
-/* i was just used: to the back. */
-static void lru_touch(struct disk_cache *c, unsigned i)
-{
-	if (c->lru_tail == i)
-		return;
-	lru_unlink(c, i);
-	lru_insert_after(c, i, c->lru_tail);
-}
+_Static_assert(DISK_CACHE_MAX_SEGMENTS <= ILIST_MAX, "the LRU list indexes segments");
 
 void disk_cache_init(struct disk_cache *c, unsigned segments, uint64_t write_buffer)
 {
@@ -52,9 +12,9 @@ void disk_cache_init(struct disk_cache *c, unsigned segments, uint64_t write_buf
 	c->nseg = segments > DISK_CACHE_MAX_SEGMENTS ? DISK_CACHE_MAX_SEGMENTS : segments;
 	c->last_filled = -1;
 	c->write_buffer = write_buffer;
-	c->lru_head = c->lru_tail = LRU_NONE;
+	ilist_init(&c->lru);
 	for (i = 0; i < c->nseg; i++)
-		lru_insert_after(c, i, c->lru_tail);
+		ilist_insert_after(&c->lru, i, c->lru.tail);
 }
 
 bool disk_cache_read_hit(struct disk_cache *c, uint64_t lba, uint64_t n)
@@ -77,19 +37,19 @@ bool disk_cache_read_hit(struct disk_cache *c, uint64_t lba, uint64_t n)
 	for (i = 0; !((lba >= c->start[i]) & (lba + n <= c->end[i])); i++)
 		;
 	c->last_use[i] = ++c->use_clock;
-	lru_touch(c, i);
+	ilist_move_last(&c->lru, i);
 	return true;
 }
 
 void disk_cache_fill(struct disk_cache *c, uint64_t lba, uint64_t n)
 {
 	/* The least recently used segment; an empty one (last_use 0) first. */
-	unsigned victim = c->lru_head;
+	unsigned victim = c->lru.head;
 
 	c->start[victim] = lba;
 	c->end[victim] = lba + n;
 	c->last_use[victim] = ++c->use_clock;
-	lru_touch(c, victim);
+	ilist_move_last(&c->lru, victim);
 	c->last_filled = (int)victim;
 }
 
@@ -112,17 +72,18 @@ void disk_cache_invalidate(struct disk_cache *c, uint64_t lba, uint64_t n)
 
 	for (i = 0; i < c->nseg; i++) {
 		if (c->last_use[i] && lba < c->end[i] && lba + n > c->start[i]) {
-			unsigned after = LRU_NONE, k;
+			unsigned after = ILIST_NONE, k;
 
 			c->start[i] = c->end[i] = 0;
 			c->last_use[i] = 0;
 			if (c->last_filled == (int)i)
 				c->last_filled = -1;
 			/* First to be reused: among the empty ones at the front, by index. */
-			lru_unlink(c, i);
-			for (k = c->lru_head; k != LRU_NONE && !c->last_use[k] && k < i; k = c->lru_next[k])
+			ilist_unlink(&c->lru, i);
+			for (k = c->lru.head; k != ILIST_NONE && !c->last_use[k] && k < i;
+			     k = c->lru.next[k])
 				after = k;
-			lru_insert_after(c, i, after);
+			ilist_insert_after(&c->lru, i, after);
 		}
 	}
 }

@@ -23,7 +23,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define DISK_CACHE_MAX_SEGMENTS 256	/* a multiple of 4: the hit test reads 4 at a time */
+#include "util/ilist.h"
+
+#define DISK_CACHE_MAX_SEGMENTS 256	/* <= ILIST_MAX; a multiple of 4 (the hit test reads 4 at a time) */
 
 /*
  * Segment i holds logical sectors [start[i], end[i]); an empty one has
@@ -40,8 +42,7 @@ struct disk_cache {
 	 * The segments least recently used first — empty ones at the front in
 	 * index order — so that a fill takes the first without a scan.
 	 */
-	uint16_t lru_prev[DISK_CACHE_MAX_SEGMENTS], lru_next[DISK_CACHE_MAX_SEGMENTS];
-	uint16_t lru_head, lru_tail;
+	struct ilist lru;
 	int last_filled;	/* segment the last media read filled, -1 none */
 	uint64_t dirty_bytes, write_buffer;
 };

@@ -6,6 +6,7 @@
 #include "ata/log.h"
 #include "disk/cache.h"
 #include "disk/layout.h"
+#include "util/ilist.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -34,11 +35,11 @@ struct disk {
 	 * The slots waiting for the actuator, kept two ways so that a choice
 	 * neither sorts nor scans: by cylinder, as the first nwaiting entries
 	 * of cands[] (SATF walks outwards from the head; destages are appended
-	 * behind them at each choice), and oldest first, a list through
-	 * age_next/age_prev (aging looks at its head).
+	 * behind them at each choice), and oldest first, a list of slots
+	 * (aging looks at its head).
 	 */
 	unsigned nwaiting, nhigh;
-	uint8_t age_next[FWQ_SLOTS], age_prev[FWQ_SLOTS], age_head, age_tail;
+	struct ilist by_age;
 	uint32_t seq;			/* commands received, for fwq_cmd.seq */
 	uint32_t tags_in_use;		/* NCQ tags the host has outstanding */
 	bool nonqueued_busy;		/* a non-queued command is outstanding */
@@ -218,7 +219,7 @@ static void read_ahead_stop(struct disk *d)
 			      d->layout.logical_sectors);
 }
 
-#define AGE_NONE 0xff
+_Static_assert(FWQ_SLOTS <= ILIST_MAX, "the age list indexes slots");
 
 /* A slot starts waiting: into cands[] by cylinder, onto the age list. */
 static void waiting_insert(struct disk *d, unsigned slot)
@@ -239,37 +240,19 @@ static void waiting_insert(struct disk *d, unsigned slot)
 	d->nwaiting++;
 	d->nhigh += c->high;
 	/* Arrivals come in time order; at one instant the tag decides (fwq_older). */
-	after = d->age_tail;
-	while (after != AGE_NONE && fwq_older(c, &d->slot[after]))
-		after = d->age_prev[after];
-	d->age_prev[slot] = (uint8_t)after;
-	d->age_next[slot] = after == AGE_NONE ? d->age_head : d->age_next[after];
-	if (after == AGE_NONE)
-		d->age_head = (uint8_t)slot;
-	else
-		d->age_next[after] = (uint8_t)slot;
-	if (d->age_next[slot] == AGE_NONE)
-		d->age_tail = (uint8_t)slot;
-	else
-		d->age_prev[d->age_next[slot]] = (uint8_t)slot;
+	after = d->by_age.tail;
+	while (after != ILIST_NONE && fwq_older(c, &d->slot[after]))
+		after = d->by_age.prev[after];
+	ilist_insert_after(&d->by_age, slot, after);
 }
 
 /* The slot at cands[pos] goes to the actuator. */
 static void waiting_remove(struct disk *d, unsigned pos)
 {
-	unsigned slot = d->cands[pos]->tag, prev = d->age_prev[slot], next = d->age_next[slot];
-
 	d->nhigh -= d->cands[pos]->high;
+	ilist_unlink(&d->by_age, d->cands[pos]->tag);
 	memmove(&d->cands[pos], &d->cands[pos + 1], (d->nwaiting - pos - 1) * sizeof(d->cands[0]));
 	d->nwaiting--;
-	if (prev == AGE_NONE)
-		d->age_head = (uint8_t)next;
-	else
-		d->age_next[prev] = (uint8_t)next;
-	if (next == AGE_NONE)
-		d->age_tail = (uint8_t)prev;
-	else
-		d->age_prev[next] = (uint8_t)prev;
 }
 
 static void dispatch(struct disk *d)
@@ -285,7 +268,7 @@ static void dispatch(struct disk *d)
 	if (d->busy)
 		return;
 	/* Destages follow the waiting slots, oldest first; the first may be older than any slot. */
-	q.oldest = d->nwaiting ? &d->slot[d->age_head] : NULL;
+	q.oldest = d->nwaiting ? &d->slot[d->by_age.head] : NULL;
 	if (d->destage_count && (!q.oldest || fwq_older(&d->destage[d->destage_head], q.oldest)))
 		q.oldest = &d->destage[d->destage_head];
 	n = d->nwaiting;
@@ -627,7 +610,7 @@ struct disk *disk_new(struct sim *sim, const struct disk_model *m,
 	disk_cache_init(&d->cache, m->cache_segments, m->write_buffer);
 	d->write_cache = m->write_cache;
 	d->read_ahead = m->read_ahead;
-	d->age_head = d->age_tail = AGE_NONE;
+	ilist_init(&d->by_age);
 	for (i = 0; i < FWQ_SLOTS; i++) {
 		d->ref[i].d = d;
 		d->ref[i].slot = i;

@@ -1,6 +1,7 @@
 #include "compare.h"
 
 #include "runner.h"
+#include "system.h"
 #include "stats/ci.h"
 #include "stats/plot.h"
 #include "util/clock.h"
@@ -20,6 +21,7 @@ int compare_variants(struct compare *c, const struct host_config *base, const ch
 {
 	char keys[CMP_MAX_VARY][64], values[CMP_MAX_VARY][32][128];
 	unsigned nvalues[CMP_MAX_VARY], idx[CMP_MAX_VARY] = { 0 }, i, total = 1;
+	struct disk_model *model;
 
 	if (nvary > CMP_MAX_VARY)
 		return err_set(e, "at most %d --vary options", CMP_MAX_VARY);
@@ -51,6 +53,9 @@ int compare_variants(struct compare *c, const struct host_config *base, const ch
 			return err_set(e, "option '--vary': %u variants or more; at most %d", total,
 				       CMP_MAX_VARIANTS);
 	}
+	model = malloc(sizeof(*model));
+	if (!model)
+		return err_set(e, "out of memory");
 	c->nvariants = 0;
 	for (;;) {
 		struct cmp_variant *v = &c->variants[c->nvariants];
@@ -66,13 +71,16 @@ int compare_variants(struct compare *c, const struct host_config *base, const ch
 			char assignment[256];
 
 			snprintf(assignment, sizeof(assignment), "%s=%s", keys[i], values[i][idx[i]]);
-			if (host_config_set(&v->cfg, assignment, e))
-				return err_prefix(e, "option '--vary' ");
+			if (host_config_assign(&v->cfg, assignment, "option '--vary'", e))
+				goto fail;
 			n += (size_t)snprintf(v->desc + n, sizeof(v->desc) - n, "%s%s", i ? " " : "",
 					      assignment);
 		}
 		if (!nvary)
 			snprintf(v->desc, sizeof(v->desc), "(as configured)");
+		/* A drive.KEY value can only be checked on the model: before any run. */
+		if (system_load_model(&v->cfg, model, e))
+			goto fail;
 		c->nvariants++;
 		/* Next combination: the last --vary changes fastest. */
 		for (i = nvary; i-- > 0;) {
@@ -83,7 +91,11 @@ int compare_variants(struct compare *c, const struct host_config *base, const ch
 		if (i == (unsigned)-1 || !nvary)
 			break;
 	}
+	free(model);
 	return 0;
+fail:
+	free(model);
+	return -1;
 }
 
 /* ---- running ---- */

@@ -47,9 +47,10 @@ int system_load_model(const struct host_config *cfg, struct disk_model *m, struc
 
 	if (disk_model_load(cfg->drive, m, e))
 		return -1;
+	/* Only now, with the model in hand, can a drive.KEY be checked: say where it came from. */
 	for (i = 0; i < cfg->ndrive_sets; i++)
 		if (disk_model_set(m, cfg->drive_sets[i].key, cfg->drive_sets[i].value, e))
-			return -1;
+			return err_prefix(e, "%s: ", cfg->drive_sets[i].origin);
 	return 0;
 }
 

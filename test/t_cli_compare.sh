@@ -83,6 +83,7 @@ bad "expected one JOBFILE" "${seed[@]}" extra.fio
 bad "option '--vary': expected KEY=V1,V2" "${seed[@]}" --vary device/ncq_prio_enable
 bad "option '--vary'" "${seed[@]}" --vary no/such=1,2
 bad "cfq" "${seed[@]}" --vary queue/scheduler=deadline,cfq
+bad "option '--vary': drive 'he8': key 'age_limit'" "${seed[@]}" --vary drive.age_limit=2s,0
 bad "option '--repeat': expected a whole number from 1 to 256, got '0'" "${seed[@]}" --repeat 0
 bad "option '--repeat'" "${seed[@]}" --repeat many
 bad "option '--threads'" "${seed[@]}" --threads 0

@@ -75,6 +75,9 @@ static void check_variants(void)
 		{ "no/such_knob=1,2", "--vary" },
 		{ "queue/scheduler=deadline,cfq", "cfq" },
 		{ "device/queue_depth=1,99", "99" },
+		{ "queue/scheduler=deadline,cfq", "option '--vary': knob 'queue/scheduler'" },
+		/* Only the drive model can refuse this one: still before any run, naming --vary. */
+		{ "drive.rpm=7200,fast", "option '--vary': drive 'he8': key 'rpm'" },
 	};
 	const char *many[] = { "device/queue_depth=1,2,3,4,5,6,7,8", "queue/fifo_batch=1,2,3,4,5,6,7,8,9" };
 	struct compare *c = new_compare(1, 1);

@@ -1,9 +1,48 @@
 /*
  * sysfs knobs and system files: every kind of bad setting is an error that
  * names the knob (and file and line); the command line wins; defaults.
+ * drive.KEY settings reach the drive model, later ones win, and a bad one
+ * is reported where it was written once the model is loaded.
  */
 #include "testlib.h"
 #include "host/knobs.h"
+#include "system.h"
+
+/* A drive.KEY setting that only the model can refuse: its message names where it came from. */
+static void bad_drive_setting(const char *file_text, const char *set, const char *want)
+{
+	struct host_config c;
+	struct disk_model m;
+	struct err e = { "" };
+
+	host_config_init(&c);
+	CHECK(host_config_parse_system(&c, file_text, "d.system", &e) == 0);
+	if (set)
+		CHECK(host_config_set(&c, set, &e) == 0);
+	CHECK_MSG(system_load_model(&c, &m, &e) != 0, "'%s' '%s' accepted", file_text,
+		  set ? set : "");
+	CHECK_MSG(strstr(e.msg, want) != NULL, "message '%s' lacks '%s'", e.msg, want);
+}
+
+static void drive_settings(void)
+{
+	struct host_config c;
+	struct disk_model m;
+	struct err e = { "" };
+
+	host_config_init(&c);
+	CHECK(host_config_parse_system(&c, "drive = he8\ndrive.age_limit = 3s\n"
+				       "drive.prio_policy = soft\n", "d.system", &e) == 0);
+	CHECK(host_config_set(&c, "drive.age_limit=4s", &e) == 0);
+	CHECK_EQ_INT(system_load_model(&c, &m, &e), 0);
+	CHECK_EQ_INT(m.age_limit, 4000000000LL);	/* the command line won */
+	CHECK_EQ_INT(m.prio_policy, DISK_PRIO_SOFT);
+
+	bad_drive_setting("drive.nosuch = 1\n", NULL, "d.system:1: drive 'he8': unknown key");
+	bad_drive_setting("# the limit\n\ndrive.age_limit = 0\n", NULL,
+			  "d.system:3: drive 'he8': key 'age_limit'");
+	bad_drive_setting("", "drive.rpm=fast", "option '--set': drive 'he8': key 'rpm'");
+}
 
 static void bad_set(const char *assignment, const char *want)
 {
@@ -93,5 +132,7 @@ int main(void)
 		longline[sizeof(longline) - 1] = '\0';
 		bad_file(longline, "s.system:1: line longer than 1023 characters");
 	}
+	drive_settings();
+	bad_set("drive.=1", "expected drive.KEY = VALUE");
 	return test_done();
 }

@@ -178,12 +178,13 @@ struct model_reader {
 };
 
 static int model_line(void *ctx, const char *key, const char *value, const char *comment,
-		      struct err *e)
+		      int line, struct err *e)
 {
 	struct model_reader *r = ctx;
 	const struct opt_def *o = opt_find(model_options, key);
 	unsigned i;
 
+	(void)line;
 	if (!o)
 		return err_set(e, "unknown key '%s' (see 'ncqsim drives he8' for the keys)", key);
 	i = (unsigned)(o - model_options);

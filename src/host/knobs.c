@@ -101,7 +101,9 @@ unsigned host_default_nr_requests(const struct host_knobs *k)
 	}
 }
 
-static int set_one(struct host_config *c, const char *key, const char *value, struct err *e)
+/* origin: where the assignment came from, kept with drive.KEY ones (checked later). */
+static int set_one(struct host_config *c, const char *key, const char *value, const char *origin,
+		   struct err *e)
 {
 	const struct opt_def *o;
 
@@ -128,6 +130,7 @@ static int set_one(struct host_config *c, const char *key, const char *value, st
 			c->ndrive_sets++;
 		snprintf(c->drive_sets[i].key, sizeof(c->drive_sets[i].key), "%s", key + 6);
 		snprintf(c->drive_sets[i].value, sizeof(c->drive_sets[i].value), "%s", value);
+		snprintf(c->drive_sets[i].origin, sizeof(c->drive_sets[i].origin), "%s", origin);
 		return 0;
 	}
 	o = opt_find(knobs, key);
@@ -148,35 +151,52 @@ static int set_one(struct host_config *c, const char *key, const char *value, st
 	return 0;
 }
 
-int host_config_set(struct host_config *c, const char *assignment, struct err *e)
+int host_config_assign(struct host_config *c, const char *assignment, const char *origin,
+		       struct err *e)
 {
 	char buf[512], *eq, *key, *value;
 
 	if (strlen(assignment) >= sizeof(buf))
-		return err_set(e, "option '--set': '%.40s...' is too long", assignment);
+		return err_set(e, "%s: '%.40s...' is too long", origin, assignment);
 	snprintf(buf, sizeof(buf), "%s", assignment);
 	eq = strchr(buf, '=');
 	if (!eq)
-		return err_set(e, "option '--set': expected KEY=VALUE, got '%s'", assignment);
+		return err_set(e, "%s: expected KEY=VALUE, got '%s'", origin, assignment);
 	*eq = '\0';
 	key = parse_trim(buf);
 	value = parse_trim(eq + 1);
-	if (set_one(c, key, value, e))
-		return err_prefix(e, "option '--set': ");
+	if (set_one(c, key, value, origin, e))
+		return err_prefix(e, "%s: ", origin);
 	return 0;
 }
 
-static int system_line(void *ctx, const char *key, const char *value, const char *comment,
-		       struct err *e)
+int host_config_set(struct host_config *c, const char *assignment, struct err *e)
 {
+	return host_config_assign(c, assignment, "option '--set'", e);
+}
+
+struct system_reader {
+	struct host_config *c;
+	const char *file;
+};
+
+static int system_line(void *ctx, const char *key, const char *value, const char *comment,
+		       int line, struct err *e)
+{
+	struct system_reader *r = ctx;
+	char origin[128];
+
 	(void)comment;
-	return set_one(ctx, key, value, e);
+	snprintf(origin, sizeof(origin), "%s:%d", r->file, line);
+	return set_one(r->c, key, value, origin, e);
 }
 
 int host_config_parse_system(struct host_config *c, const char *text, const char *file,
 			     struct err *e)
 {
-	return parse_key_lines(text, file, "system file", system_line, c, e);
+	struct system_reader r = { c, file };
+
+	return parse_key_lines(text, file, "system file", system_line, &r, e);
 }
 
 void host_knobs_print(FILE *out)

@@ -53,6 +53,7 @@ struct host_config {
 	struct {
 		char key[64];
 		char value[128];
+		char origin[128];	/* "FILE:LINE" or "option '--set'", for errors */
 	} drive_sets[HOST_MAX_DRIVE_SETS];
 	unsigned ndrive_sets;
 };
@@ -64,6 +65,9 @@ void host_config_init(struct host_config *c);
 
 /* KEY=VALUE from --set; the message names the knob. */
 int host_config_set(struct host_config *c, const char *assignment, struct err *e);
+/* The same from elsewhere: `origin` ("option '--vary'") starts every message. */
+int host_config_assign(struct host_config *c, const char *assignment, const char *origin,
+		       struct err *e);
 /* A system file's text; messages name file and line. */
 int host_config_parse_system(struct host_config *c, const char *text, const char *file,
 			     struct err *e);

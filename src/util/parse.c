@@ -257,7 +257,7 @@ int parse_key_lines(const char *text, const char *file, const char *what, parse_
 		*eq = '\0';
 		value = parse_trim(eq + 1);
 		key = parse_trim(key);
-		if (fn(ctx, key, value, comment, e))
+		if (fn(ctx, key, value, comment, line_no, e))
 			return err_prefix(e, "%s:%d: ", file, line_no);
 	}
 	return 0;

@@ -47,7 +47,7 @@ char *parse_trim(char *s);
  * "FILE:LINE: ...". `what` names the kind of file in messages.
  */
 typedef int (*parse_line_fn)(void *ctx, const char *key, const char *value,
-			     const char *comment, struct err *e);
+			     const char *comment, int line, struct err *e);
 int parse_key_lines(const char *text, const char *file, const char *what, parse_line_fn fn,
 		    void *ctx, struct err *e);
 

@@ -10,30 +10,11 @@
  */
 #include "bench.h"
 #include "runner.h"
+#include "testlib.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
-		fprintf(stderr, "bench/seed: cannot read %s\n", path);
-		exit(1);
-	}
-	buf = malloc((size_t)n + 1);
-	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		fprintf(stderr, "bench/seed: cannot read %s\n", path);
-		exit(1);
-	}
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
 
 static long peak_rss_kib(void)
 {
@@ -95,9 +76,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	host_config_init(&base);
-	text = slurp("examples/seed.system");
-	if (host_config_parse_system(&base, text, "examples/seed.system", &e)) {
-		fprintf(stderr, "bench/seed: %s\n", e.msg);
+	text = test_slurp("examples/seed.system", NULL);
+	if (!text || host_config_parse_system(&base, text, "examples/seed.system", &e)) {
+		fprintf(stderr, "bench/seed: %s\n", text ? e.msg : "cannot read examples/seed.system");
 		return 1;
 	}
 	free(text);

@@ -23,26 +23,6 @@ static int64_t fifo_cost(const struct fwq_ctx *ctx, const struct fwq_cmd *c)
 	return c->arrival;
 }
 
-static const struct fwq_policy_ops policies[] = {
-	{ "fifo", fifo_cost },
-	{ "satf", satf_cost },
-};
-
-const struct fwq_policy_ops *fwq_policy_find(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(policies) / sizeof(policies[0]); i++)
-		if (!strcmp(policies[i].name, name))
-			return &policies[i];
-	return NULL;
-}
-
-const struct fwq_policy_ops *fwq_policy_by_model(int fw_sched)
-{
-	return fw_sched == DISK_FW_FIFO ? &policies[0] : &policies[1];
-}
-
 /* a goes before b: lower cost, then older. */
 static inline bool better(int64_t ca, const struct fwq_cmd *a, int64_t cb, const struct fwq_cmd *b)
 {
@@ -226,10 +206,28 @@ static unsigned pick_satf(const struct fwq_rules *r, const struct fwq_ctx *ctx,
 	return decide(r, q, now, &w.high, &w.norm, reason);
 }
 
+static const struct fwq_policy_ops policies[] = {
+	{ "fifo", fifo_cost, pick_all },
+	{ "satf", satf_cost, pick_satf },
+};
+
+const struct fwq_policy_ops *fwq_policy_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(policies) / sizeof(policies[0]); i++)
+		if (!strcmp(policies[i].name, name))
+			return &policies[i];
+	return NULL;
+}
+
+const struct fwq_policy_ops *fwq_policy_by_model(int fw_sched)
+{
+	return fw_sched == DISK_FW_FIFO ? &policies[0] : &policies[1];
+}
+
 unsigned fwq_pick(const struct fwq_rules *r, const struct fwq_ctx *ctx, const struct fwq_queue *q,
 		  int64_t now, enum fwq_reason *reason)
 {
-	if (r->ops->cost == satf_cost)
-		return pick_satf(r, ctx, q, now, reason);
-	return pick_all(r, ctx, q, now, reason);
+	return r->ops->pick(r, ctx, q, now, reason);
 }

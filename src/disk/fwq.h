@@ -56,14 +56,6 @@ struct fwq_ctx {
 void fwq_ctx_init(struct fwq_ctx *ctx, const struct disk_mech *mech, int64_t start,
 		  struct disk_head head);
 
-struct fwq_policy_ops {
-	const char *name;
-	/* Lower goes first. */
-	int64_t (*cost)(const struct fwq_ctx *ctx, const struct fwq_cmd *c);
-};
-
-const struct fwq_policy_ops *fwq_policy_find(const char *name);
-const struct fwq_policy_ops *fwq_policy_by_model(int fw_sched);
 
 /* w mod one revolution, in [0, rev), for |w| up to a few revolutions. */
 static inline int64_t fwq_mod_rev(const struct fwq_ctx *ctx, int64_t w)
@@ -108,6 +100,9 @@ static inline int64_t fwq_positioning_ns(const struct fwq_ctx *ctx, const struct
 	return move + wait;
 }
 
+struct fwq_rules;
+struct fwq_queue;
+
 enum fwq_reason {
 	FWQ_PICK_POLICY,	/* by the base policy */
 	FWQ_PICK_PRIO,		/* a high-priority command preferred */
@@ -140,6 +135,21 @@ struct fwq_queue {
 	const struct fwq_cmd *oldest;	/* the oldest candidate (fwq_older) */
 	unsigned nhigh;		/* candidates with PRIO high */
 };
+
+/*
+ * A base policy: what it costs to serve a command next (lower first), and
+ * how to find the command the rule picks — pricing every candidate, or
+ * only those that can win.
+ */
+struct fwq_policy_ops {
+	const char *name;
+	int64_t (*cost)(const struct fwq_ctx *ctx, const struct fwq_cmd *c);
+	unsigned (*pick)(const struct fwq_rules *r, const struct fwq_ctx *ctx,
+			 const struct fwq_queue *q, int64_t now, enum fwq_reason *reason);
+};
+
+const struct fwq_policy_ops *fwq_policy_find(const char *name);
+const struct fwq_policy_ops *fwq_policy_by_model(int fw_sched);
 
 /*
  * Pick a candidate; returns its index in q->cands, and the reason. SATF

@@ -641,21 +641,6 @@ const struct disk_stats *disk_get_stats(const struct disk *d)
 	return &d->stats;
 }
 
-const struct disk_model *disk_get_model(const struct disk *d)
-{
-	return &d->model;
-}
-
-const struct disk_layout *disk_get_layout(const struct disk *d)
-{
-	return &d->layout;
-}
-
-const struct disk_mech *disk_get_mech(const struct disk *d)
-{
-	return &d->mech;
-}
-
 void disk_set_pick_observer(struct disk *d, disk_pick_fn fn, void *ctx)
 {
 	d->pick_fn = fn;

@@ -72,9 +72,6 @@ void disk_free(struct disk *d);
 void disk_submit(struct disk *d, const uint8_t *fis, size_t len);
 
 const struct disk_stats *disk_get_stats(const struct disk *d);
-const struct disk_model *disk_get_model(const struct disk *d);
-const struct disk_layout *disk_get_layout(const struct disk *d);
-const struct disk_mech *disk_get_mech(const struct disk *d);
 void disk_set_pick_observer(struct disk *d, disk_pick_fn fn, void *ctx);
 
 #endif

@@ -211,16 +211,6 @@ static const struct fwq_policy_ops policies[] = {
 	{ "satf", satf_cost, pick_satf },
 };
 
-const struct fwq_policy_ops *fwq_policy_find(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(policies) / sizeof(policies[0]); i++)
-		if (!strcmp(policies[i].name, name))
-			return &policies[i];
-	return NULL;
-}
-
 const struct fwq_policy_ops *fwq_policy_by_model(int fw_sched)
 {
 	return fw_sched == DISK_FW_FIFO ? &policies[0] : &policies[1];

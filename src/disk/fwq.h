@@ -56,7 +56,6 @@ struct fwq_ctx {
 void fwq_ctx_init(struct fwq_ctx *ctx, const struct disk_mech *mech, int64_t start,
 		  struct disk_head head);
 
-
 /* w mod one revolution, in [0, rev), for |w| up to a few revolutions. */
 static inline int64_t fwq_mod_rev(const struct fwq_ctx *ctx, int64_t w)
 {
@@ -148,7 +147,6 @@ struct fwq_policy_ops {
 			 const struct fwq_queue *q, int64_t now, enum fwq_reason *reason);
 };
 
-const struct fwq_policy_ops *fwq_policy_find(const char *name);
 const struct fwq_policy_ops *fwq_policy_by_model(int fw_sched);
 
 /*

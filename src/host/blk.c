@@ -126,16 +126,6 @@ struct sim *blk_queue_sim(const struct blk_queue *q)
 	return q->sim;
 }
 
-unsigned blk_queue_depth(const struct blk_queue *q)
-{
-	return q->depth;
-}
-
-unsigned blk_inflight(const struct blk_queue *q)
-{
-	return q->depth - (unsigned)__builtin_popcount(q->free_tags);
-}
-
 const struct blk_stats *blk_get_stats(const struct blk_queue *q)
 {
 	return &q->stats;

@@ -119,8 +119,6 @@ void blk_run_queue(struct blk_queue *q);
 /* libata: the drive finished the request on `tag` (error 0 or -EIO). */
 void blk_complete(struct blk_queue *q, int tag, int error);
 
-unsigned blk_queue_depth(const struct blk_queue *q);
-unsigned blk_inflight(const struct blk_queue *q);
 const struct blk_stats *blk_get_stats(const struct blk_queue *q);
 
 #endif

@@ -64,11 +64,6 @@ const struct opt_def *host_knob_table(void)
 	return knobs;
 }
 
-const char *host_knob_version(const struct opt_def *o)
-{
-	return o->source;
-}
-
 const char *host_scheduler_name(int scheduler)
 {
 	const struct opt_choice *c;

@@ -59,8 +59,6 @@ struct host_config {
 };
 
 const struct opt_def *host_knob_table(void);
-/* The kernel version that introduced a knob ("4.10"). */
-const char *host_knob_version(const struct opt_def *o);
 void host_config_init(struct host_config *c);
 
 /* KEY=VALUE from --set; the message names the knob. */

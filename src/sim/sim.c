@@ -280,21 +280,15 @@ bool sim_step(struct sim *sim)
 
 void sim_run(struct sim *sim, sim_time_t until)
 {
-	sim->stopped = false;
 	for (;;) {
 		sim_time_t next = sim_next_time(sim);
 
-		if (sim->stopped || !sim->heap_len || next > until)
+		if (!sim->heap_len || next > until)
 			break;
 		sim_step(sim);
 	}
-	if (!sim->stopped && until != SIM_FOREVER && sim->now < until)
+	if (until != SIM_FOREVER && sim->now < until)
 		sim->now = until;
-}
-
-void sim_stop(struct sim *sim)
-{
-	sim->stopped = true;
 }
 
 /* ---- debug tracing ---- */

@@ -80,7 +80,6 @@ struct sim {
 	uint64_t next_seq;
 	uint64_t events_run;
 	uint32_t live_events;
-	bool stopped;
 	bool root_vacant;	/* heap[0] is the event being run: see sim.c */
 };
 
@@ -113,11 +112,10 @@ sim_time_t sim_next_time(struct sim *sim);
 /* Run one event; false when none is pending. */
 bool sim_step(struct sim *sim);
 /*
- * Run events until none is pending, sim_stop() is called, or the next event
+ * Run events until none is pending or the next event
  * is later than `until`; the clock then stands at min(until, last event).
  */
 void sim_run(struct sim *sim, sim_time_t until);
-void sim_stop(struct sim *sim);
 
 /* Debug tracing: one line per event, prefixed with the simulated time. */
 void sim_set_debug(struct sim *sim, unsigned mask, FILE *out);

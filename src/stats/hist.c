@@ -149,15 +149,3 @@ uint64_t hist_percentile(const struct hist *h, double p)
 	return v;
 }
 
-double hist_fraction_above(const struct hist *h, unsigned idx)
-{
-	uint64_t total = 0, above = 0;
-	unsigned i;
-
-	for (i = 0; i < h->top; i++) {
-		total += h->count[i];
-		if (i > idx)
-			above += h->count[i];
-	}
-	return total ? (double)above / (double)total : 0.0;
-}

@@ -106,7 +106,4 @@ unsigned hist_percentiles(const struct hist *h, const double *plist, unsigned le
 /* One percentile (p in percent). 0 when empty. */
 uint64_t hist_percentile(const struct hist *h, double p);
 
-/* Fraction of samples strictly above bucket idx (for exceedance plots). */
-double hist_fraction_above(const struct hist *h, unsigned idx);
-
 #endif

@@ -37,7 +37,3 @@ int err_prefix(struct err *e, const char *fmt, ...)
 	return -1;
 }
 
-void err_clear(struct err *e)
-{
-	e->msg[0] = '\0';
-}

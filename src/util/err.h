@@ -18,6 +18,5 @@ struct err {
 int err_set(struct err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prepend to the message; returns -1. */
 int err_prefix(struct err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void err_clear(struct err *e);
 
 #endif

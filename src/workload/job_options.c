@@ -822,19 +822,6 @@ const struct opt_def *job_option_table(void)
 	return options;
 }
 
-bool job_option_is_inert(const char *name)
-{
-	static const char *inert[] = { "filename", "direct", "buffered", "ioengine", "thread",
-		"description", "name", "invalidate", "randrepeat", "directory", "allow_file_create",
-		"group_id", "exitall" };
-	size_t i;
-
-	for (i = 0; i < sizeof(inert) / sizeof(inert[0]); i++)
-		if (!strcmp(inert[i], name))
-			return true;
-	return false;
-}
-
 void job_options_defaults(struct job_options *o)
 {
 	memset(o, 0, sizeof(*o));

@@ -103,8 +103,6 @@ const struct opt_def *job_option_table(void);
 void job_options_defaults(struct job_options *o);
 /* Whether fio 3.33 has an option of this name (for refusals). */
 bool job_fio_knows(const char *name);
-/* Options that are accepted, echoed, and have no meaning in the simulation. */
-bool job_option_is_inert(const char *name);
 
 /*
  * Set one option from a job file line; the message names the option

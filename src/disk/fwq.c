@@ -105,8 +105,7 @@ struct satf_walk {
 	const struct fwq_ctx *ctx;
 	const struct fwq_cmd *const *cands;
 	bool honour;
-	bool high_left, norm_left;	/* a class with commands, none priced yet */
-	unsigned has_high, has_norm;
+	unsigned has_high, has_norm;	/* commands in each class */
 	struct running_best high, norm;
 	int64_t limit;			/* no command with a larger floor can win */
 };

@@ -271,10 +271,10 @@ int cmd_compare(int argc, char **argv)
 	if (!out)
 		goto out_workload;
 	wall0 = clock_wall();
-	if (compare_run(c, &e)) {
+	rc = compare_run(c, &e);
+	if (rc) {
 		cli_error("compare: %s", e.msg);
-		rc = strstr(e.msg, "knob") || strstr(e.msg, "job '") || strstr(e.msg, "drive") ?
-			EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+		rc = rc == RUNNER_REFUSED ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
 		goto out_close;
 	}
 	if (common.formats & CLI_OUT_NORMAL)

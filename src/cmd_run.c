@@ -150,8 +150,7 @@ int cmd_run(int argc, char **argv)
 		cli_close_output(out);
 		workload_free(&w);
 		/* A drive or knob the system refuses is bad input; the rest a failed run. */
-		return strstr(e.msg, "knob") || strstr(e.msg, "job '") || strstr(e.msg, "drive") ?
-			EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+		return rc == RUNNER_REFUSED ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
 	}
 	if (formats & REPORT_NORMAL)
 		report_write_header(out, &res.report);

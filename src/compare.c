@@ -109,7 +109,7 @@ struct pool {
 	struct work *items;
 	unsigned nitems, next, done;
 	pthread_mutex_t lock;
-	int error;
+	int error;			/* the first run's failure: -1, or RUNNER_REFUSED */
 	struct err err;
 	double wall0, last_shown, sim_total;
 	uint64_t ios_total;
@@ -280,7 +280,7 @@ static void *worker_main(void *arg)
 		p->ios_now[w->index] = 0;
 		if (rc) {
 			if (!p->error) {
-				p->error = 1;
+				p->error = rc;
 				err_set(&p->err, "variant %s (%s), seed %llu: %s",
 					c->variants[item.variant].label, c->variants[item.variant].desc,
 					(unsigned long long)ro.seed, e.msg);
@@ -361,8 +361,10 @@ static int run_batch(struct compare *c, unsigned from, unsigned to, struct err *
 		workers[i].index = i;
 		if (pthread_create(&tids[i], NULL, worker_main, &workers[i])) {
 			nw = i;
-			p.error = 1;
+			pthread_mutex_lock(&p.lock);	/* the started workers read it */
+			p.error = -1;
 			err_set(&p.err, "cannot start a thread: %s", strerror(errno));
+			pthread_mutex_unlock(&p.lock);
 			break;
 		}
 	}
@@ -378,7 +380,7 @@ static int run_batch(struct compare *c, unsigned from, unsigned to, struct err *
 	free(p.ios_now);
 	if (p.error) {
 		*e = p.err;
-		return -1;
+		return p.error;
 	}
 	return 0;
 }
@@ -468,11 +470,13 @@ static double worst_precision(const struct compare *c, unsigned *row, unsigned *
 int compare_run(struct compare *c, struct err *e)
 {
 	unsigned done;
+	int rc;
 
 	if (c->repeat > CMP_MAX_RUNS || c->max_repeat > CMP_MAX_RUNS)
 		return err_set(e, "at most %d repetitions", CMP_MAX_RUNS);
-	if (run_batch(c, 0, c->repeat, e))
-		return -1;
+	rc = run_batch(c, 0, c->repeat, e);
+	if (rc)
+		return rc;
 	done = c->repeat;
 	summarise(c, done);
 	c->precision_reached = true;
@@ -491,8 +495,9 @@ int compare_run(struct compare *c, struct err *e)
 				want = done + c->threads;
 			if (want > c->max_repeat)
 				want = c->max_repeat;
-			if (run_batch(c, done, want, e))
-				return -1;
+			rc = run_batch(c, done, want, e);
+			if (rc)
+				return rc;
 			done = want;
 			summarise(c, done);
 			worst = worst_precision(c, &row, &var);

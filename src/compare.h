@@ -89,7 +89,7 @@ struct compare {
  */
 int compare_variants(struct compare *c, const struct host_config *base, const char *const *vary,
 		     unsigned nvary, struct err *e);
-/* Run everything (and more, for --precision). */
+/* Run everything (and more, for --precision); RUNNER_REFUSED as runner_run(). */
 int compare_run(struct compare *c, struct err *e);
 void compare_print_table(const struct compare *c, FILE *out);
 void compare_write_json(const struct compare *c, FILE *out, bool plus);

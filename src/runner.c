@@ -15,7 +15,7 @@ int runner_run(const struct workload *w, const struct host_config *cfg,
 
 	memset(res, 0, sizeof(*res));
 	if (system_init(&sys, cfg, NULL, ro->debug_mask, ro->debug_out, e))
-		return -1;
+		return RUNNER_REFUSED;
 	t.sim = &sys.sim;
 	t.q = sys.q;
 	t.logical_size = libata_logical_sector_size(sys.ata);
@@ -30,6 +30,8 @@ int runner_run(const struct workload *w, const struct host_config *cfg,
 	wo.progress_ctx = ro->progress_ctx;
 	/* Job times count from the end of the drive's probe. */
 	rc = workload_run(w, &t, &wo, &res->report, e);
+	if (rc == WORKLOAD_REFUSED)
+		rc = RUNNER_REFUSED;
 	if (!rc) {
 		const struct blk_stats *bs = blk_get_stats(sys.q);
 		struct report_disk *dk = &res->report.disk;

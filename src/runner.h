@@ -40,7 +40,13 @@ struct runner_opts {
 	void *progress_ctx;
 };
 
-/* Run; on error the message is in e and res holds nothing to free. */
+/*
+ * Run; on error the message is in e and res holds nothing to free. Returns
+ * RUNNER_REFUSED when the configuration or the job file is refused before
+ * anything runs (a knob, a drive, a job that does not fit the drive: bad
+ * input), -1 when the run itself fails.
+ */
+#define RUNNER_REFUSED (-2)
 int runner_run(const struct workload *w, const struct host_config *cfg,
 	       const struct runner_opts *ro, struct runner_result *res, struct err *e);
 void runner_result_free(struct runner_result *res);

@@ -100,6 +100,9 @@ bad "option '--debug' traces one simulation" "${seed[@]}" --debug=disk
 bad "unknown option '--bogus'" "${seed[@]}" --bogus
 bad "option '--vary' needs a value" "${seed[@]}" --vary
 bad "no/such.fio" no/such.fio --vary device/ncq_prio_enable=0,1
+# Refused by the system once built (the kernel's EINVAL): bad input too, naming the variant.
+bad "variant B (device/ncq_prio_enable=1), seed 1: knob 'device/ncq_prio_enable'" \
+	"${seed[@]}" --drive desktop1t --runtime 1s --vary device/ncq_prio_enable=0,1
 expect_rc 1 "$NCQSIM" compare "${seed[@]}" --runtime 1s --plot /nonexistent-dir/p.svg --quiet
 err_has "option '--plot': cannot write /nonexistent-dir/p.svg"
 finish

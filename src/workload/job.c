@@ -950,7 +950,7 @@ int workload_run(const struct workload *w, const struct job_target *t,
 			j->clone = c;
 			j->bios_per_io = 1;
 			if (job_setup(j, ro->seed, e)) {
-				rc = -1;
+				rc = WORKLOAD_REFUSED;
 				goto done;
 			}
 			report_setup(j);

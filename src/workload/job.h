@@ -78,8 +78,11 @@ struct workload_run_opts {
  * Run every job; fills out->jobs/njobs/global options (the caller frees
  * them with report_jobs_free()). Errors that depend on the drive (a region
  * beyond its capacity, a block size not a multiple of its sector) name the
- * job and its file and line.
+ * job and its file and line, and return WORKLOAD_REFUSED: the job file does
+ * not fit the system. Anything that goes wrong once running returns -1.
  */
+#define WORKLOAD_REFUSED (-2)
+
 int workload_run(const struct workload *w, const struct job_target *t,
 		 const struct workload_run_opts *ro, struct report *out, struct err *e);
 

@@ -45,6 +45,38 @@ static int parse_bs(const struct job_options *o, const char *s, uint64_t *v)
 	return parse_size(s, o->kb_base, v, NULL) || *v == 0 || *v > (1ULL << 32) ? -1 : 0;
 }
 
+/*
+ * fio's per-direction values: "V" for reads and writes alike, or
+ * "R,W[,T]", an empty part leaving that direction as it is. Calls fn for
+ * each direction to set, with a copy of its text it may cut up. There are
+ * no trims to simulate, but a trim part must still be a valid value: fn
+ * gets it with dir = DDIR_COUNT, checks it and stores nothing. `what` says
+ * what the whole value should look like.
+ */
+typedef int (*dir_fn)(struct job_options *o, int dir, char *text, void *ctx, struct err *e);
+
+static int for_each_dir(struct job_options *o, const char *value, const char *what, dir_fn fn,
+			void *ctx, struct err *e)
+{
+	char parts[3][512];
+	int n = split_dirs(value, parts), i, d;
+
+	if (n < 0)
+		return err_set(e, "expected %s, got '%s'", what, value);
+	for (i = 0; i < n; i++) {
+		if (!parts[i][0])
+			continue;
+		for (d = n == 1 ? 0 : i; d <= (n == 1 ? DDIR_COUNT - 1 : i); d++) {
+			char text[512];
+
+			memcpy(text, parts[i], sizeof(text));
+			if (fn(o, d, text, ctx, e))	/* d = DDIR_COUNT: the trim part */
+				return -1;
+		}
+	}
+	return 0;
+}
+
 /* ---- custom parsers (each fills e with what was expected) ---- */
 
 static int rw_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
@@ -106,31 +138,24 @@ static void rw_format(const struct opt_def *d, const void *base, char *buf, size
 	snprintf(buf, len, "%s", names[o->rw]);
 }
 
-static int bs_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+static int bs_dir(struct job_options *o, int dir, char *text, void *ctx, struct err *e)
 {
-	struct job_options *o = base;
-	char parts[3][512];
-	int n = split_dirs(value, parts), i;
 	uint64_t v;
 
-	(void)d;
-	if (n < 0)
-		return err_set(e, "expected a size or read,write[,trim] sizes such as 4k,64k, got '%s'",
-			       value);
-	for (i = 0; i < n; i++) {
-		if (!parts[i][0])
-			continue;
-		if (parse_bs(o, parts[i], &v))
-			return err_set(e, "expected a size such as 4k, got '%s'", parts[i]);
-		if (n == 1) {
-			o->bs[DDIR_READ] = o->bs[DDIR_WRITE] = v;
-		} else if (i < DDIR_COUNT) {
-			o->bs[i] = v;
-		}
-	}
+	(void)ctx;
+	if (parse_bs(o, text, &v))
+		return err_set(e, "expected a size such as 4k, got '%s'", text);
+	if (dir < DDIR_COUNT)
+		o->bs[dir] = v;
 	return 0;
 }
 
+static int bs_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	(void)d;
+	return for_each_dir(base, value, "a size or read,write[,trim] sizes such as 4k,64k", bs_dir,
+			    NULL, e);
+}
 static void bs_format(const struct opt_def *d, const void *base, char *buf, size_t len)
 {
 	const struct job_options *o = base;
@@ -139,47 +164,37 @@ static void bs_format(const struct opt_def *d, const void *base, char *buf, size
 	snprintf(buf, len, "%llu,%llu", (unsigned long long)o->bs[0], (unsigned long long)o->bs[1]);
 }
 
-static int bsrange_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+static int bsrange_dir(struct job_options *o, int dir, char *text, void *ctx, struct err *e)
 {
-	struct job_options *o = base;
-	char parts[3][512];
-	int n = split_dirs(value, parts), i;
+	char *dash = strchr(text, '-');
+	uint64_t lo, hi;
 
-	(void)d;
-	if (n < 0)
-		return err_set(e, "expected a range such as 1k-4k (read,write[,trim]), got '%s'", value);
-	for (i = 0; i < n; i++) {
-		char *dash = strchr(parts[i], '-');
-		uint64_t lo, hi;
-
-		if (!parts[i][0])
-			continue;
-		if (!dash)
-			dash = strchr(parts[i], ':');
-		if (!dash)
-			return err_set(e, "expected a range such as 1k-4k, got '%s'", parts[i]);
-		*dash = '\0';
-		if (parse_bs(o, parts[i], &lo) || parse_bs(o, dash + 1, &hi))
-			return err_set(e, "expected a range of sizes such as 1k-4k, got '%s-%s'",
-				       parts[i], dash + 1);
-		if (lo > hi) {
-			uint64_t t = lo;
-
-			lo = hi;
-			hi = t;
-		}
-		if (n == 1) {
-			o->bs_min[0] = o->bs_min[1] = lo;
-			o->bs_max[0] = o->bs_max[1] = hi;
-		} else if (i < DDIR_COUNT) {
-			o->bs_min[i] = lo;
-			o->bs_max[i] = hi;
-		}
+	(void)ctx;
+	if (!dash)
+		dash = strchr(text, ':');
+	if (!dash)
+		return err_set(e, "expected a range such as 1k-4k, got '%s'", text);
+	*dash = '\0';
+	if (parse_bs(o, text, &lo) || parse_bs(o, dash + 1, &hi))
+		return err_set(e, "expected a range of sizes such as 1k-4k, got '%s-%s'", text,
+			       dash + 1);
+	if (dir < DDIR_COUNT) {
+		o->bs_min[dir] = lo < hi ? lo : hi;
+		o->bs_max[dir] = lo < hi ? hi : lo;
 	}
-	o->bsrange = true;
 	return 0;
 }
 
+static int bsrange_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	struct job_options *o = base;
+
+	(void)d;
+	if (for_each_dir(o, value, "a range such as 1k-4k (read,write[,trim])", bsrange_dir, NULL, e))
+		return -1;
+	o->bsrange = true;
+	return 0;
+}
 static void bsrange_format(const struct opt_def *d, const void *base, char *buf, size_t len)
 {
 	const struct job_options *o = base;
@@ -238,28 +253,23 @@ static int bssplit_dir(struct job_options *o, const char *s, struct job_bssplit 
 	return 0;
 }
 
-static int bssplit_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+static int bssplit_one_dir(struct job_options *o, int dir, char *text, void *ctx, struct err *e)
 {
-	struct job_options *o = base;
-	char parts[3][512];
-	int n = split_dirs(value, parts), i;
+	struct job_bssplit trim[JOB_MAX_SPLIT];
+	unsigned ntrim;
 
-	(void)d;
-	if (n < 0)
-		return err_set(e, "expected bs/percentage lists per direction, got '%s'", value);
-	for (i = 0; i < n && i < DDIR_COUNT; i++) {
-		if (!parts[i][0])
-			continue;
-		if (bssplit_dir(o, parts[i], o->bssplit[i], &o->nbssplit[i], e))
-			return -1;
-	}
-	if (n == 1) {
-		memcpy(o->bssplit[1], o->bssplit[0], sizeof(o->bssplit[0]));
-		o->nbssplit[1] = o->nbssplit[0];
-	}
-	return 0;
+	(void)ctx;
+	if (dir == DDIR_COUNT)
+		return bssplit_dir(o, text, trim, &ntrim, e);
+	return bssplit_dir(o, text, o->bssplit[dir], &o->nbssplit[dir], e);
 }
 
+static int bssplit_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	(void)d;
+	return for_each_dir(base, value, "bs/percentage lists per direction", bssplit_one_dir, NULL,
+			    e);
+}
 static void split_format(const struct opt_def *d, const void *base, char *buf, size_t len)
 {
 	(void)d;
@@ -306,29 +316,34 @@ static void size_format(const struct opt_def *d, const void *base, char *buf, si
 		 (is_size ? o->size_pct : o->offset_pct) ? "%" : "");
 }
 
-/* Per-direction unsigned values with a range (rate_iops, cmdprio_*). */
-static int dir_uint(const char *value, uint64_t max, uint64_t out[DDIR_COUNT], const char *what,
-		    struct err *e)
+struct uint_dirs {
+	uint64_t max, *out;
+	const char *what;
+};
+
+static int uint_dir(struct job_options *o, int dir, char *text, void *ctx, struct err *e)
 {
-	char parts[3][512];
-	int n = split_dirs(value, parts), i;
+	struct uint_dirs *u = ctx;
 	uint64_t v;
 
-	if (n < 0)
-		return err_set(e, "expected %s (read,write[,trim]), got '%s'", what, value);
-	for (i = 0; i < n; i++) {
-		if (!parts[i][0])
-			continue;
-		if (parse_u64(parts[i], &v) || v > max)
-			return err_set(e, "expected %s, got '%s'", what, parts[i]);
-		if (n == 1)
-			out[0] = out[1] = v;
-		else if (i < DDIR_COUNT)
-			out[i] = v;
-	}
+	(void)o;
+	if (parse_u64(text, &v) || v > u->max)
+		return err_set(e, "expected %s, got '%s'", u->what, text);
+	if (dir < DDIR_COUNT)
+		u->out[dir] = v;
 	return 0;
 }
 
+/* Per-direction unsigned values with a range (rate_iops, cmdprio_*). */
+static int dir_uint(struct job_options *o, const char *value, uint64_t max,
+		    uint64_t out[DDIR_COUNT], const char *what, struct err *e)
+{
+	struct uint_dirs u = { max, out, what };
+	char whole[128];
+
+	snprintf(whole, sizeof(whole), "%s (read,write[,trim])", what);
+	return for_each_dir(o, value, whole, uint_dir, &u, e);
+}
 static int io_size_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
 {
 	struct job_options *o = base;
@@ -347,30 +362,24 @@ static void io_size_format(const struct opt_def *d, const void *base, char *buf,
 	snprintf(buf, len, "%llu", (unsigned long long)o->io_size);
 }
 
-static int blockalign_parse(const struct opt_def *d, void *base, const char *value,
-			    struct err *e)
+static int blockalign_dir(struct job_options *o, int dir, char *text, void *ctx, struct err *e)
 {
-	struct job_options *o = base;
-	char parts[3][512];
-	int n = split_dirs(value, parts), i;
 	uint64_t v;
 
-	(void)d;
-	if (n < 0)
-		return err_set(e, "expected a size or read,write sizes, got '%s'", value);
-	for (i = 0; i < n; i++) {
-		if (!parts[i][0])
-			continue;
-		if (parse_bs(o, parts[i], &v))
-			return err_set(e, "expected a size such as 4k, got '%s'", parts[i]);
-		if (n == 1)
-			o->blockalign[0] = o->blockalign[1] = v;
-		else if (i < DDIR_COUNT)
-			o->blockalign[i] = v;
-	}
+	(void)ctx;
+	if (parse_bs(o, text, &v))
+		return err_set(e, "expected a size such as 4k, got '%s'", text);
+	if (dir < DDIR_COUNT)
+		o->blockalign[dir] = v;
 	return 0;
 }
 
+static int blockalign_parse(const struct opt_def *d, void *base, const char *value,
+			    struct err *e)
+{
+	(void)d;
+	return for_each_dir(base, value, "a size or read,write sizes", blockalign_dir, NULL, e);
+}
 static int random_generator_parse(const struct opt_def *d, void *base, const char *value,
 				  struct err *e)
 {
@@ -408,7 +417,7 @@ static int rate_iops_parse(const struct opt_def *d, void *base, const char *valu
 	struct job_options *o = base;
 
 	(void)d;
-	return dir_uint(value, 100000000, o->rate_iops, "an IOPS rate", e);
+	return dir_uint(o, value, 100000000, o->rate_iops, "an IOPS rate", e);
 }
 
 static int cmdprio_field(const struct opt_def *d, void *base, const char *value, struct err *e)
@@ -434,7 +443,7 @@ static int cmdprio_field(const struct opt_def *d, void *base, const char *value,
 	}
 	for (i = 0; i < DDIR_COUNT; i++)
 		v[i] = dst[i];
-	if (dir_uint(value, max, v, what, e))
+	if (dir_uint(o, value, max, v, what, e))
 		return -1;
 	if (dst == o->cmdprio_class && (!v[0] || !v[1]))
 		return err_set(e, "expected %s, got '%s'", what, value);
@@ -453,66 +462,62 @@ static void cmdprio_format(const struct opt_def *d, const void *base, char *buf,
 }
 
 /* "bs/pct[/class/level[/hint]]:..." per direction. */
+static int cmdprio_bssplit_dir(struct job_options *o, int dir, char *text, void *ctx,
+			       struct err *e)
+{
+	struct job_cmdprio_entry trim[JOB_MAX_SPLIT];
+	struct job_cmdprio_entry *out = dir < DDIR_COUNT ? o->cmdprio_bssplit[dir] : trim;
+	char *tok, *save = NULL;
+	unsigned cnt = 0;
+
+	(void)ctx;
+	for (tok = strtok_r(text, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+		struct job_cmdprio_entry *en = &out[cnt];
+		char *f[5], *s2 = NULL, *t;
+		int nf = 0;
+		uint64_t v;
+
+		if (cnt == JOB_MAX_SPLIT)
+			return err_set(e, "more than %d entries", JOB_MAX_SPLIT);
+		for (t = strtok_r(tok, "/", &s2); t && nf < 5; t = strtok_r(NULL, "/", &s2))
+			f[nf++] = t;
+		if (t || nf < 2 || nf == 3)
+			return err_set(e, "expected entries bs/percentage or "
+				       "bs/percentage/class/level[/hint], got '%s'", tok);
+		if (parse_bs(o, f[0], &en->bs))
+			return err_set(e, "expected a size, got '%s'", f[0]);
+		if (parse_u64(f[1], &v) || v > 100)
+			return err_set(e, "expected a percentage 0..100, got '%s'", f[1]);
+		en->pct = (unsigned)v;
+		en->cls = en->level = -1;
+		en->hint = 0;
+		if (nf >= 4) {
+			if (parse_u64(f[2], &v) || v > 3)
+				return err_set(e, "expected a priority class 0..3, got '%s'", f[2]);
+			en->cls = (int)v;
+			if (parse_u64(f[3], &v) || v > 7)
+				return err_set(e, "expected a priority level 0..7, got '%s'", f[3]);
+			en->level = (int)v;
+		}
+		if (nf == 5) {
+			if (parse_u64(f[4], &v) || v > 7)
+				return err_set(e, "expected a priority hint (CDL index) 0..7, got '%s'",
+					       f[4]);
+			en->hint = (int)v;
+		}
+		cnt++;
+	}
+	if (dir < DDIR_COUNT)
+		o->ncmdprio_bssplit[dir] = cnt;
+	return 0;
+}
+
 static int cmdprio_bssplit_parse(const struct opt_def *d, void *base, const char *value,
 				 struct err *e)
 {
-	struct job_options *o = base;
-	char parts[3][512];
-	int n = split_dirs(value, parts), i;
-
 	(void)d;
-	if (n < 0)
-		return err_set(e, "expected bs/percentage[/class/level] lists per direction, got '%s'",
-			       value);
-	for (i = 0; i < n && i < DDIR_COUNT; i++) {
-		char *tok, *save = NULL;
-		unsigned cnt = 0;
-
-		if (!parts[i][0])
-			continue;
-		for (tok = strtok_r(parts[i], ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
-			struct job_cmdprio_entry *en = &o->cmdprio_bssplit[i][cnt];
-			char *f[5], *s2 = NULL, *t;
-			int nf = 0;
-			uint64_t v;
-
-			if (cnt == JOB_MAX_SPLIT)
-				return err_set(e, "more than %d entries", JOB_MAX_SPLIT);
-			for (t = strtok_r(tok, "/", &s2); t && nf < 5; t = strtok_r(NULL, "/", &s2))
-				f[nf++] = t;
-			if (t || nf < 2 || nf == 3)
-				return err_set(e, "expected entries bs/percentage or "
-					       "bs/percentage/class/level[/hint], got '%s'", tok);
-			if (parse_bs(o, f[0], &en->bs))
-				return err_set(e, "expected a size, got '%s'", f[0]);
-			if (parse_u64(f[1], &v) || v > 100)
-				return err_set(e, "expected a percentage 0..100, got '%s'", f[1]);
-			en->pct = (unsigned)v;
-			en->cls = en->level = -1;
-			en->hint = 0;
-			if (nf >= 4) {
-				if (parse_u64(f[2], &v) || v > 3)
-					return err_set(e, "expected a priority class 0..3, got '%s'", f[2]);
-				en->cls = (int)v;
-				if (parse_u64(f[3], &v) || v > 7)
-					return err_set(e, "expected a priority level 0..7, got '%s'", f[3]);
-				en->level = (int)v;
-			}
-			if (nf == 5) {
-				if (parse_u64(f[4], &v) || v > 7)
-					return err_set(e, "expected a priority hint (CDL index) 0..7, got '%s'",
-						       f[4]);
-				en->hint = (int)v;
-			}
-			cnt++;
-		}
-		o->ncmdprio_bssplit[i] = cnt;
-		if (n == 1) {
-			memcpy(o->cmdprio_bssplit[1], o->cmdprio_bssplit[0], sizeof(o->cmdprio_bssplit[0]));
-			o->ncmdprio_bssplit[1] = cnt;
-		}
-	}
-	return 0;
+	return for_each_dir(base, value, "bs/percentage[/class/level] lists per direction",
+			    cmdprio_bssplit_dir, NULL, e);
 }
 
 static int dist_parse(const struct opt_def *d, void *base, const char *value, struct err *e)

@@ -29,8 +29,8 @@ Q := @
 endif
 
 # Everything but main.c goes into the library, so tests can reach any part.
-MAIN_SRC := src/main.c
-LIB_SRC  := $(sort $(wildcard src/*/*.c) $(filter-out $(MAIN_SRC),$(wildcard src/*.c)))
+MAIN_SRC := src/cli/main.c
+LIB_SRC  := $(sort $(filter-out $(MAIN_SRC),$(wildcard src/*/*.c)))
 TEST_SRC := $(sort $(wildcard test/t_*.c))
 TEST_LIB := $(sort $(wildcard test/lib/*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))

@@ -9,7 +9,7 @@
  *   build/cc/bench/seed [RUNTIME_S] [ROUNDS]     (defaults 3600, 3)
  */
 #include "bench.h"
-#include "runner.h"
+#include "run/runner.h"
 #include "testlib.h"
 
 #include <stdlib.h>

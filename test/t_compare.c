@@ -10,8 +10,8 @@
 #include "testlib.h"
 #include "json.h"
 
-#include "compare.h"
-#include "runner.h"
+#include "run/compare.h"
+#include "run/runner.h"
 #include "stats/ci.h"
 
 #include <stdlib.h>

@@ -6,7 +6,7 @@
  */
 #include "testlib.h"
 #include "host/knobs.h"
-#include "system.h"
+#include "run/system.h"
 
 /* A drive.KEY setting that only the model can refuse: its message names where it came from. */
 static void bad_drive_setting(const char *file_text, const char *set, const char *want)

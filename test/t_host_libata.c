@@ -9,7 +9,7 @@
 #include "ata/cmd.h"
 #include "ata/fis.h"
 #include "host/ioprio.h"
-#include "system.h"
+#include "run/system.h"
 
 #define RT ioprio_value(IOPRIO_CLASS_RT, 0, 3)
 #define BE ioprio_value(IOPRIO_CLASS_BE, 0, 4)

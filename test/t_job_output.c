@@ -6,7 +6,7 @@
  */
 #include "testlib.h"
 #include "json.h"
-#include "runner.h"
+#include "run/runner.h"
 
 #include <regex.h>
 #include <stdlib.h>

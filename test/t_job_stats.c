@@ -6,7 +6,7 @@
  * appears exactly when the submitter has to wait for a request.
  */
 #include "testlib.h"
-#include "runner.h"
+#include "run/runner.h"
 
 #include <math.h>
 #include <stdlib.h>

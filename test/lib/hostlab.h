@@ -9,7 +9,7 @@
 #include "host/blk.h"
 #include "sim/rng.h"
 #include "stats/hist.h"
-#include "system.h"
+#include "run/system.h"
 
 #define HOSTLAB_MAX_STREAMS 4
 #define HOSTLAB_MAX_QD 64

@@ -1,4 +1,4 @@
-#include "system.h"
+#include "run/system.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
-#include "compare.h"
+#include "run/compare.h"
 
-#include "runner.h"
-#include "system.h"
+#include "run/runner.h"
+#include "run/system.h"
 #include "stats/ci.h"
 #include "stats/plot.h"
 #include "util/clock.h"

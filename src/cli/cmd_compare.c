@@ -3,11 +3,11 @@
  * system variants, each repeated with independent seeds, as one table of
  * percentiles with 95 % confidence half-widths; JSON and an SVG plot.
  */
-#include "cmd.h"
-#include "cli.h"
+#include "cli/cmd.h"
+#include "cli/cli.h"
 
-#include "compare.h"
-#include "runner.h"
+#include "run/compare.h"
+#include "run/runner.h"
 #include "util/clock.h"
 #include "util/parse.h"
 

@@ -2,7 +2,7 @@
  * ncqsim — command-line entry. Each sub-command lives in its own
  * src/cmd_*.c and is registered in the table in cmd_help.c.
  */
-#include "cmd.h"
+#include "cli/cmd.h"
 
 #include <stdio.h>
 #include <string.h>

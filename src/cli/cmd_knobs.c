@@ -2,10 +2,10 @@
  * ncqsim knobs — the sysfs knobs: defaults, ranges, help; with --drive,
  * --system or --set, the values the kernel would read back on that drive.
  */
-#include "cmd.h"
-#include "cli.h"
+#include "cli/cmd.h"
+#include "cli/cli.h"
 
-#include "system.h"
+#include "run/system.h"
 
 #include <getopt.h>
 #include <string.h>

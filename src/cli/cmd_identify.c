@@ -1,8 +1,8 @@
 /*
  * ncqsim identify FILE — decode a real drive's IDENTIFY DEVICE page.
  */
-#include "cmd.h"
-#include "cli.h"
+#include "cli/cmd.h"
+#include "cli/cli.h"
 
 #include "ata/identify.h"
 #include "util/json.h"

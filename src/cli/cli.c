@@ -1,7 +1,7 @@
-#include "cli.h"
+#include "cli/cli.h"
 
 #include "sim/sim.h"
-#include "system.h"
+#include "run/system.h"
 #include "util/parse.h"
 
 #include <errno.h>

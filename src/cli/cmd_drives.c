@@ -1,8 +1,8 @@
 /*
  * ncqsim drives [NAME|FILE] — the built-in drive models and their parameters.
  */
-#include "cmd.h"
-#include "cli.h"
+#include "cli/cmd.h"
+#include "cli/cli.h"
 
 #include "disk/layout.h"
 #include "disk/mech.h"

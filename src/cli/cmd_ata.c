@@ -1,8 +1,8 @@
 /*
  * ncqsim ata encode|decode — build or take apart ATA frames by hand.
  */
-#include "cmd.h"
-#include "cli.h"
+#include "cli/cmd.h"
+#include "cli/cli.h"
 
 #include "ata/cmd.h"
 #include "ata/fis.h"

@@ -1,4 +1,4 @@
-#include "runner.h"
+#include "run/runner.h"
 
 #include "util/clock.h"
 

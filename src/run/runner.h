@@ -13,7 +13,7 @@
 
 #include "host/knobs.h"
 #include "stats/report.h"
-#include "system.h"
+#include "run/system.h"
 #include "util/err.h"
 #include "workload/job.h"
 

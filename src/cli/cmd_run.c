@@ -2,10 +2,10 @@
  * ncqsim run JOBFILE — run a fio job file on the simulated system and
  * report as fio does.
  */
-#include "cmd.h"
-#include "cli.h"
+#include "cli/cmd.h"
+#include "cli/cli.h"
 
-#include "runner.h"
+#include "run/runner.h"
 #include "util/clock.h"
 #include "util/parse.h"
 

@@ -44,6 +44,59 @@ static void drive_settings(void)
 	bad_drive_setting("", "drive.rpm=fast", "option '--set': drive 'he8': key 'rpm'");
 }
 
+/* A tunable of the chosen scheduler as text ("500ms"). */
+static void bad_set(const char *assignment, const char *want);
+
+static const char *tunable(const struct host_config *c, const char *name)
+{
+	static char buf[64];
+	const struct opt_def *o = c->k.scheduler->options ? opt_find(c->k.scheduler->options, name) : NULL;
+
+	if (!o)
+		return "(none)";
+	opt_format(o, c->k.iosched.bytes, buf, sizeof(buf));
+	return buf;
+}
+
+/*
+ * queue/iosched/ tunables belong to the scheduler: each starts from its own
+ * defaults, an assignment applies whatever the order of the lines, and one
+ * the final scheduler lacks is refused where it was written.
+ */
+static void iosched_tunables(void)
+{
+	struct host_config c;
+	struct err e;
+
+	host_config_init(&c);
+	CHECK(host_config_parse_system(&c, "queue/iosched/fifo_batch = 4\nqueue/scheduler = deadline\n",
+				       "t.system", &e) == 0);
+	CHECK_EQ_STR(tunable(&c, "fifo_batch"), "4");
+	CHECK_EQ_STR(tunable(&c, "prio_aging_expire"), "(none)");
+	CHECK(host_config_check(&c, &e) == 0);
+
+	host_config_init(&c);
+	CHECK(host_config_parse_system(&c, "queue/iosched/prio_aging_expire = 1s\n"
+				       "queue/scheduler = deadline\n", "t.system", &e) == 0);
+	CHECK(host_config_check(&c, &e) == -1);
+	CHECK_EQ_STR(e.msg, "t.system:1: knob 'queue/iosched/prio_aging_expire': scheduler 'deadline' "
+		     "has no such tunable (its tunables: read_expire, write_expire, writes_starved, "
+		     "fifo_batch, front_merges)");
+	/* Back to mq-deadline, which has it: applied. */
+	CHECK(host_config_set(&c, "queue/scheduler=mq-deadline", &e) == 0);
+	CHECK_EQ_STR(tunable(&c, "prio_aging_expire"), "1s");
+	CHECK(host_config_check(&c, &e) == 0);
+
+	host_config_init(&c);
+	CHECK(host_config_set(&c, "queue/scheduler=none", &e) == 0);
+	CHECK(host_config_set(&c, "queue/iosched/read_expire=100", &e) == 0);
+	CHECK(host_config_check(&c, &e) == -1);
+	CHECK_EQ_STR(e.msg, "option '--set': knob 'queue/iosched/read_expire': scheduler 'none' has "
+		     "no such tunable (it has none)");
+	bad_set("queue/iosched/slice_idle=0", "unknown knob 'queue/iosched/slice_idle'");
+	bad_set("queue/iosched/read_expire=soon", "option '--set': knob 'queue/iosched/read_expire': expected a time");
+}
+
 static void bad_set(const char *assignment, const char *want)
 {
 	struct host_config c;
@@ -70,32 +123,36 @@ int main(void)
 	struct host_config c;
 	struct err e;
 
+	iosched_tunables();
 	host_config_init(&c);
 	CHECK_EQ_INT(c.k.queue_depth, 32);
-	CHECK_EQ_INT(c.k.scheduler, HOST_SCHED_MQ_DEADLINE);
-	CHECK_EQ_INT(c.k.read_expire, 500000000LL);
-	CHECK_EQ_INT(c.k.write_expire, 5000000000LL);
-	CHECK_EQ_INT(c.k.prio_aging_expire, 10000000000LL);
-	CHECK_EQ_INT(c.k.fifo_batch, 16);
-	CHECK_EQ_INT(c.k.writes_starved, 2);
-	CHECK(c.k.front_merges);
+	CHECK_EQ_STR(c.k.scheduler->name, "mq-deadline");
+	CHECK_EQ_STR(tunable(&c, "read_expire"), "500ms");
+	CHECK_EQ_STR(tunable(&c, "write_expire"), "5s");
+	CHECK_EQ_STR(tunable(&c, "prio_aging_expire"), "10s");
+	CHECK_EQ_STR(tunable(&c, "fifo_batch"), "16");
+	CHECK_EQ_STR(tunable(&c, "writes_starved"), "2");
+	CHECK_EQ_STR(tunable(&c, "front_merges"), "1");
 	CHECK(!c.k.ncq_prio_enable);
 	CHECK_EQ_STR(c.drive, "he8");
 	CHECK_EQ_INT(host_default_nr_requests(&c.k), 64);
-	c.k.scheduler = HOST_SCHED_DEADLINE;
+	c.k.scheduler = host_scheduler("deadline");
 	CHECK_EQ_INT(host_default_nr_requests(&c.k), 128);
-	c.k.scheduler = HOST_SCHED_NONE;
+	c.k.scheduler = host_scheduler("none");
 	CHECK_EQ_INT(host_default_nr_requests(&c.k), 32);
 
 	host_config_init(&c);
 	CHECK(host_config_set(&c, "device/ncq_prio_enable=1", &e) == 0);
 	CHECK(c.k.ncq_prio_enable);
 	CHECK(host_config_set(&c, "queue/iosched/read_expire=250", &e) == 0);
-	CHECK_EQ_INT(c.k.read_expire, 250000000LL);
+	CHECK_EQ_STR(tunable(&c, "read_expire"), "250ms");
 	CHECK(host_config_set(&c, "queue/iosched/read_expire = 2s", &e) == 0);
-	CHECK_EQ_INT(c.k.read_expire, 2000000000LL);
+	CHECK_EQ_STR(tunable(&c, "read_expire"), "2s");
 	CHECK(host_config_set(&c, "/sys/block/sda/queue/scheduler=deadline", &e) == 0);
-	CHECK_EQ_INT(c.k.scheduler, HOST_SCHED_DEADLINE);
+	CHECK_EQ_STR(c.k.scheduler->name, "deadline");
+	/* The assignment is kept: it applies to the new scheduler too. */
+	CHECK_EQ_STR(tunable(&c, "read_expire"), "2s");
+	CHECK(host_config_check(&c, &e) == 0);
 	CHECK(host_config_set(&c, "drive=desktop1t", &e) == 0);
 	CHECK_EQ_STR(c.drive, "desktop1t");
 
@@ -114,7 +171,7 @@ int main(void)
 	host_config_init(&c);
 	CHECK(host_config_parse_system(&c, "# seed\ndrive = he8\nqueue/scheduler = deadline  # 4.10\n"
 				       "\ndevice/queue_depth = 31\n", "seed.system", &e) == 0);
-	CHECK_EQ_INT(c.k.scheduler, HOST_SCHED_DEADLINE);
+	CHECK_EQ_STR(c.k.scheduler->name, "deadline");
 	CHECK_EQ_INT(c.k.queue_depth, 31);
 	CHECK(host_config_set(&c, "device/queue_depth=8", &e) == 0);
 	CHECK_EQ_INT(c.k.queue_depth, 8);

@@ -64,7 +64,7 @@ static int run(const struct disk_model *m, int enable, unsigned qd, struct seen 
 	host_config_init(&cfg);
 	cfg.k.ncq_prio_enable = enable;
 	cfg.k.queue_depth = qd;
-	cfg.k.scheduler = HOST_SCHED_DEADLINE;
+	cfg.k.scheduler = host_scheduler("deadline");
 	if (system_init(&sys, &cfg, m, 0, NULL, e))
 		return -1;
 	sys.fis_observer = observe;

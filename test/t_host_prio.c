@@ -8,12 +8,14 @@
 #include "host/ioprio.h"
 #include "hostlab.h"
 
+#include <string.h>
+
 struct result {
 	double fg_max_ms, fg_p99_ms, bg_mean_ms;
 	uint64_t fg_done, bg_done, prio_cmds, ncq_cmds, dma_cmds;
 };
 
-static struct result run(int prio_enable, int scheduler, unsigned qd)
+static struct result run(int prio_enable, const char *scheduler, unsigned qd)
 {
 	struct host_config cfg;
 	struct hostlab lab;
@@ -22,7 +24,8 @@ static struct result run(int prio_enable, int scheduler, unsigned qd)
 
 	host_config_init(&cfg);
 	cfg.k.ncq_prio_enable = prio_enable;
-	cfg.k.scheduler = scheduler;
+	cfg.k.scheduler = host_scheduler(scheduler);
+	CHECK(cfg.k.scheduler != NULL);
 	cfg.k.queue_depth = qd;
 	CHECK(hostlab_init(&lab, &cfg, 42) == 0);
 	hostlab_add(&lab, 1, ioprio_value(IOPRIO_CLASS_RT, 0, 0), 8);
@@ -43,16 +46,18 @@ static struct result run(int prio_enable, int scheduler, unsigned qd)
 
 int main(void)
 {
-	int sched;
+	static const char *const scheds[] = { "none", "deadline", "mq-deadline" };
+	unsigned i;
 
-	for (sched = HOST_SCHED_NONE; sched <= HOST_SCHED_MQ_DEADLINE; sched++) {
+	for (i = 0; i < 3; i++) {
+		const char *sched = scheds[i];
 		struct result off = run(0, sched, 32), on = run(1, sched, 32);
 
 		printf("%-12s prio off: fg max %7.1f ms p99 %7.1f ms (%llu I/Os), bg %llu I/Os\n",
-		       host_scheduler_name(sched), off.fg_max_ms, off.fg_p99_ms,
+		       sched, off.fg_max_ms, off.fg_p99_ms,
 		       (unsigned long long)off.fg_done, (unsigned long long)off.bg_done);
 		printf("%-12s prio on:  fg max %7.1f ms p99 %7.1f ms (%llu I/Os), bg %llu I/Os\n",
-		       host_scheduler_name(sched), on.fg_max_ms, on.fg_p99_ms,
+		       sched, on.fg_max_ms, on.fg_p99_ms,
 		       (unsigned long long)on.fg_done, (unsigned long long)on.bg_done);
 		CHECK(off.fg_done > 100 && on.fg_done > 100);
 		/*
@@ -61,21 +66,21 @@ int main(void)
 		 * BE requests back while RT I/O is in flight, so the drive queue
 		 * drains and the RT reader's tail is shorter to begin with.
 		 */
-		if (sched == HOST_SCHED_MQ_DEADLINE)
+		if (!strcmp(sched, "mq-deadline"))
 			CHECK_MSG(on.fg_max_ms * 2 <= off.fg_max_ms,
 				  "mq-deadline: fg max %.1f ms with priority vs %.1f without",
 				  on.fg_max_ms, off.fg_max_ms);
 		else
 			CHECK_MSG(on.fg_max_ms * 5 <= off.fg_max_ms,
 				  "%s: fg max %.1f ms with priority vs %.1f without",
-				  host_scheduler_name(sched), on.fg_max_ms, off.fg_max_ms);
+				  sched, on.fg_max_ms, off.fg_max_ms);
 		CHECK_EQ_U64(off.prio_cmds, 0);
 		/* Exactly the RT reader's commands carry PRIO high. */
 		CHECK_EQ_U64(on.prio_cmds, on.fg_done);
 	}
 	{
 		/* queue_depth = 1: DMA EXT, no NCQ, no priority, even when enabled. */
-		struct result one = run(1, HOST_SCHED_DEADLINE, 1);
+		struct result one = run(1, "deadline", 1);
 
 		CHECK_EQ_U64(one.ncq_cmds, 0);
 		CHECK_EQ_U64(one.prio_cmds, 0);

@@ -22,19 +22,26 @@ struct bench {
 	uint64_t seq;
 };
 
-static void setup(struct bench *b, int scheduler, unsigned fifo_batch)
+static void setup(struct bench *b, const char *scheduler, unsigned fifo_batch)
 {
 	struct host_config cfg;
 	struct err e;
 
 	memset(b, 0, sizeof(*b));
 	host_config_init(&cfg);
-	cfg.k.scheduler = scheduler;
-	cfg.k.fifo_batch = fifo_batch;
+	char set[64];
+
+	snprintf(set, sizeof(set), "queue/scheduler=%s", scheduler);
+	CHECK(host_config_set(&cfg, set, &e) == 0);
+	if (strcmp(scheduler, "none")) {
+		snprintf(set, sizeof(set), "queue/iosched/fifo_batch=%u", fifo_batch);
+		CHECK(host_config_set(&cfg, set, &e) == 0);
+	}
 	sim_init(&b->sim);
 	b->q = blk_queue_new(&b->sim, &cfg.k, &e);
 	CHECK(b->q != NULL);
 	b->ops = blk_sched_find(scheduler);
+	CHECK(b->ops != NULL);
 	CHECK(b->ops->init(b->q, &b->data, &e) == 0);
 }
 
@@ -89,28 +96,28 @@ static void test_sector_order(void)
 	char got[256];
 
 	/* mq-deadline starts at the lowest sector >= the last position (0). */
-	setup(&b, HOST_SCHED_MQ_DEADLINE, 16);
+	setup(&b, "mq-deadline", 16);
 	insert(&b, 50, 0, BE); insert(&b, 10, 0, BE); insert(&b, 30, 0, BE); insert(&b, 20, 0, BE);
 	drain(&b, got, sizeof(got));
 	CHECK_EQ_STR(got, "10 20 30 50");
 	teardown(&b);
 
 	/* 4.10 deadline has no successor yet: it starts from the FIFO head. */
-	setup(&b, HOST_SCHED_DEADLINE, 16);
+	setup(&b, "deadline", 16);
 	insert(&b, 50, 0, BE); insert(&b, 10, 0, BE); insert(&b, 30, 0, BE); insert(&b, 20, 0, BE);
 	drain(&b, got, sizeof(got));
 	CHECK_EQ_STR(got, "50 10 20 30");
 	teardown(&b);
 
 	/* A request inserted mid-batch below the successor: mq takes it, 4.10 does not. */
-	setup(&b, HOST_SCHED_MQ_DEADLINE, 16);
+	setup(&b, "mq-deadline", 16);
 	insert(&b, 100, 0, BE); insert(&b, 200, 0, BE); insert(&b, 300, 0, BE);
 	CHECK_EQ_U64(one(&b), 100);
 	insert(&b, 150, 0, BE);
 	drain(&b, got, sizeof(got));
 	CHECK_EQ_STR(got, "150 200 300");
 	teardown(&b);
-	setup(&b, HOST_SCHED_DEADLINE, 16);
+	setup(&b, "deadline", 16);
 	insert(&b, 100, 0, BE); insert(&b, 200, 0, BE); insert(&b, 300, 0, BE);
 	CHECK_EQ_U64(one(&b), 100);
 	insert(&b, 150, 0, BE);
@@ -123,9 +130,12 @@ static void test_expiry(void)
 {
 	struct bench b;
 	char got[256];
-	int sched;
+	static const char *const scheds[] = { "deadline", "mq-deadline" };
+	unsigned i;
 
-	for (sched = HOST_SCHED_DEADLINE; sched <= HOST_SCHED_MQ_DEADLINE; sched++) {
+	for (i = 0; i < 2; i++) {
+		const char *sched = scheds[i];
+
 		/* fifo_batch 1: the FIFO is checked at every dispatch. 300 came first. */
 		setup(&b, sched, 1);
 		insert(&b, 300, 0, BE);
@@ -133,7 +143,7 @@ static void test_expiry(void)
 		insert(&b, 100, 0, BE); insert(&b, 200, 0, BE);
 		at(&b, 200 * MS);	/* nothing expired: sector order (4.10: FIFO head first) */
 		drain(&b, got, sizeof(got));
-		CHECK_EQ_STR(got, sched == HOST_SCHED_MQ_DEADLINE ? "100 200 300" : "300 100 200");
+		CHECK_EQ_STR(got, !strcmp(sched, "mq-deadline") ? "100 200 300" : "300 100 200");
 		teardown(&b);
 
 		setup(&b, sched, 1);
@@ -157,7 +167,7 @@ static void test_writes_starved(void)
 	 * continues a write "batch" (W15). Then reads, counting starved: 0, 1,
 	 * then 2 >= writes_starved sends a write (W25), then the rest.
 	 */
-	setup(&b, HOST_SCHED_MQ_DEADLINE, 1);
+	setup(&b, "mq-deadline", 1);
 	insert(&b, 10, 0, BE); insert(&b, 20, 0, BE); insert(&b, 30, 0, BE); insert(&b, 40, 0, BE);
 	insert(&b, 15, 1, BE); insert(&b, 25, 1, BE);
 	drain(&b, got, sizeof(got));
@@ -165,7 +175,7 @@ static void test_writes_starved(void)
 	teardown(&b);
 
 	/* 4.10: reads first (starved 0, 1), then a write from the FIFO (W15). */
-	setup(&b, HOST_SCHED_DEADLINE, 1);
+	setup(&b, "deadline", 1);
 	insert(&b, 10, 0, BE); insert(&b, 20, 0, BE); insert(&b, 30, 0, BE); insert(&b, 40, 0, BE);
 	insert(&b, 15, 1, BE); insert(&b, 25, 1, BE);
 	drain(&b, got, sizeof(got));
@@ -173,7 +183,7 @@ static void test_writes_starved(void)
 	teardown(&b);
 
 	/* Batches: with fifo_batch 16 a read batch runs through before any write. */
-	setup(&b, HOST_SCHED_DEADLINE, 16);
+	setup(&b, "deadline", 16);
 	insert(&b, 10, 0, BE); insert(&b, 20, 0, BE); insert(&b, 30, 0, BE);
 	insert(&b, 15, 1, BE);
 	drain(&b, got, sizeof(got));
@@ -188,7 +198,7 @@ static void test_classes(void)
 	char got[256];
 
 	/* mq-deadline: RT first; while it is in flight BE waits; then BE in order. */
-	setup(&b, HOST_SCHED_MQ_DEADLINE, 16);
+	setup(&b, "mq-deadline", 16);
 	insert(&b, 10, 0, BE); insert(&b, 20, 0, BE);
 	rt = insert(&b, 30, 0, RT);
 	CHECK_EQ_U64(one(&b), 30);
@@ -199,18 +209,18 @@ static void test_classes(void)
 	teardown(&b);
 
 	/* deadline (4.10) is priority-blind: the RT request waits its turn. */
-	setup(&b, HOST_SCHED_DEADLINE, 16);
+	setup(&b, "deadline", 16);
 	insert(&b, 10, 0, BE); insert(&b, 20, 0, BE); insert(&b, 5, 0, RT);
 	drain(&b, got, sizeof(got));
 	CHECK_EQ_STR(got, "10 20 5");
 	teardown(&b);
-	setup(&b, HOST_SCHED_MQ_DEADLINE, 16);
+	setup(&b, "mq-deadline", 16);
 	insert(&b, 10, 0, BE); insert(&b, 20, 0, BE); insert(&b, 5, 0, RT);
 	CHECK_EQ_U64(one(&b), 5);
 	teardown(&b);
 
 	/* Class none counts as BE; IDLE after BE. */
-	setup(&b, HOST_SCHED_MQ_DEADLINE, 16);
+	setup(&b, "mq-deadline", 16);
 	insert(&b, 7, 0, ioprio_value(IOPRIO_CLASS_IDLE, 0, 7));
 	insert(&b, 9, 0, 0);
 	CHECK_EQ_U64(one(&b), 9);
@@ -222,7 +232,7 @@ static void test_prio_aging(void)
 	struct bench b;
 
 	/* BE waits behind busy RT until it is older than prio_aging_expire (10 s). */
-	setup(&b, HOST_SCHED_MQ_DEADLINE, 16);
+	setup(&b, "mq-deadline", 16);
 	insert(&b, 10, 0, BE);
 	insert(&b, 100, 0, RT);
 	CHECK_EQ_U64(one(&b), 100);
@@ -242,7 +252,7 @@ static void test_none(void)
 	struct bench b;
 	char got[256];
 
-	setup(&b, HOST_SCHED_NONE, 16);
+	setup(&b, "none", 16);
 	insert(&b, 50, 0, BE); insert(&b, 10, 1, RT); insert(&b, 30, 0, BE);
 	drain(&b, got, sizeof(got));
 	CHECK_EQ_STR(got, "50 W10 30");
@@ -267,7 +277,7 @@ static void test_merges(void)
 	unsigned i;
 
 	host_config_init(&cfg);
-	cfg.k.scheduler = HOST_SCHED_MQ_DEADLINE;
+	CHECK(host_config_set(&cfg, "queue/scheduler=mq-deadline", &e) == 0);
 	cfg.k.max_sectors_kb = 8;
 	sim_init(&sim);
 	q = blk_queue_new(&sim, &cfg.k, &e);

@@ -27,6 +27,11 @@ static void usage(FILE *out)
 		"  --system FILE         knobs and drive from a file\n");
 }
 
+static void print_knob(void *out, const char *name, const char *value)
+{
+	fprintf(out, "%-34s %s\n", name, value);
+}
+
 int cmd_knobs(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -37,7 +42,6 @@ int cmd_knobs(int argc, char **argv)
 	struct cli_common common;
 	struct system sys;
 	struct err e;
-	const struct opt_def *o;
 	int c, rc;
 
 	cli_common_init(&common);
@@ -70,12 +74,7 @@ int cmd_knobs(int argc, char **argv)
 	}
 	printf("drive %s (%s), probed in %.3f ms\n", sys.model.name,
 	       libata_identify(sys.ata)->model, sys.probe_ns / 1e6);
-	for (o = host_knob_table(); o->name; o++) {
-		char value[64];
-
-		opt_format(o, &sys.knobs, value, sizeof(value));
-		printf("%-34s %s\n", o->name, value);
-	}
+	host_knobs_each(&sys.knobs, print_knob, stdout);
 	printf("%-34s %u\n", "(requests: queue/nr_requests)",
 	       sys.knobs.nr_requests ? sys.knobs.nr_requests : host_default_nr_requests(&sys.knobs));
 	system_destroy(&sys);

@@ -30,22 +30,20 @@ static uint32_t all_tags(const struct blk_queue *q)
 	return q->depth >= 32 ? 0xffffffffu : (1u << q->depth) - 1;
 }
 
-const struct sched_ops *blk_sched_find(int scheduler)
-{
-	static const struct {
-		int id;
-		const struct sched_ops *ops;
-	} registry[] = {
-		{ HOST_SCHED_NONE, &sched_none_ops },
-		{ HOST_SCHED_DEADLINE, &sched_deadline_ops },
-		{ HOST_SCHED_MQ_DEADLINE, &sched_mq_deadline_ops },
-	};
-	size_t i;
+static const struct plugin *const builtin_schedulers[] = {
+	&sched_none_ops.plugin,
+	&sched_deadline_ops.plugin,
+	&sched_mq_deadline_ops.plugin,
+	NULL,
+};
 
-	for (i = 0; i < sizeof(registry) / sizeof(registry[0]); i++)
-		if (registry[i].id == scheduler)
-			return registry[i].ops;
-	return &sched_none_ops;
+struct plugin_registry blk_schedulers = { "I/O scheduler", builtin_schedulers, { NULL }, 0 };
+
+const struct sched_ops *blk_sched_find(const char *name)
+{
+	const struct plugin *p = plugin_find(&blk_schedulers, name);
+
+	return p ? blk_sched_ops(p) : NULL;
 }
 
 struct blk_queue *blk_queue_new(struct sim *sim, const struct host_knobs *k, struct err *e)
@@ -59,11 +57,11 @@ struct blk_queue *blk_queue_new(struct sim *sim, const struct host_knobs *k, str
 	}
 	q->sim = sim;
 	q->k = *k;
-	q->sched = blk_sched_find(k->scheduler);
+	q->sched = blk_sched_ops(k->scheduler);
 	q->logical_size = 512;
 	q->depth = k->queue_depth;
 	q->nr_requests = k->nr_requests ? k->nr_requests : host_default_nr_requests(k);
-	if (k->scheduler == HOST_SCHED_NONE && k->nr_requests && k->nr_requests != k->queue_depth) {
+	if (q->sched->pool == SCHED_POOL_TAGS && k->nr_requests && k->nr_requests != k->queue_depth) {
 		free(q);
 		err_set(e, "knob 'queue/nr_requests': with scheduler none the requests are the "
 			"device's tags: it is device/queue_depth (%u), not %u", k->queue_depth,
@@ -103,7 +101,7 @@ void blk_queue_attach(struct blk_queue *q, struct libata *ata)
 	q->depth = libata_queue_depth(ata);
 	q->logical_size = libata_logical_sector_size(ata);
 	q->free_tags = all_tags(q);
-	if (q->k.scheduler == HOST_SCHED_NONE && !q->k.nr_requests && q->depth < q->nr_requests) {
+	if (q->sched->pool == SCHED_POOL_TAGS && !q->k.nr_requests && q->depth < q->nr_requests) {
 		/* With none the requests are the tags: the drive may allow fewer. */
 		unsigned i;
 

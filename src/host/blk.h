@@ -83,9 +83,21 @@ struct blk_stats {
 	int64_t io_ticks_ns;		/* time with at least one request in flight */
 };
 
-/* An I/O scheduler: an ops table found by name (queue/scheduler). */
+/*
+ * An I/O scheduler: an ops table headed by its registry row (name, help,
+ * tunables), found by name in blk_schedulers (queue/scheduler). Its
+ * tunables are queue/iosched/NAME knobs stored in host_knobs.iosched at
+ * the offsets its options give (host/knobs.h).
+ */
+enum sched_pool {
+	SCHED_POOL_TAGS,	/* no elevator: the requests are the driver tags */
+	SCHED_POOL_LEGACY,	/* single-queue elevator: BLKDEV_MAX_RQ = 128 requests */
+	SCHED_POOL_BLK_MQ,	/* blk-mq elevator: 2 x min(queue depth, 128) */
+};
+
 struct sched_ops {
-	const char *name;
+	struct plugin plugin;
+	enum sched_pool pool;		/* how the kernel sizes queue/nr_requests */
 	int (*init)(struct blk_queue *q, void **data, struct err *e);
 	void (*exit)(void *data);
 	void (*insert)(void *data, struct blk_request *rq);
@@ -98,8 +110,17 @@ struct sched_ops {
 };
 
 extern const struct sched_ops sched_none_ops, sched_deadline_ops, sched_mq_deadline_ops;
-/* The registry: queue/scheduler's value to its ops. */
-const struct sched_ops *blk_sched_find(int scheduler);
+/*
+ * The registry: queue/scheduler's values. Adding a scheduler is one file
+ * with its ops and one row in blk.c's builtin list (or plugin_register()
+ * before any simulation starts): docs/ARCHITECTURE.md, "Adding a plug-in".
+ */
+extern struct plugin_registry blk_schedulers;
+const struct sched_ops *blk_sched_find(const char *name);
+static inline const struct sched_ops *blk_sched_ops(const struct plugin *p)
+{
+	return plugin_ops(p, struct sched_ops);
+}
 
 struct blk_queue *blk_queue_new(struct sim *sim, const struct host_knobs *k, struct err *e);
 void blk_queue_free(struct blk_queue *q);

@@ -1,5 +1,7 @@
 #include "host/knobs.h"
 
+#include "host/blk.h"
+
 #include "util/parse.h"
 
 #include <ctype.h>
@@ -7,14 +9,8 @@
 #include <string.h>
 
 #define F(field) offsetof(struct host_knobs, field)
+#define IOSCHED "queue/iosched/"
 #define MS 1000000LL
-
-static const struct opt_choice schedulers[] = {
-	{ "none", HOST_SCHED_NONE, "no I/O scheduler: requests go to the drive in arrival order" },
-	{ "deadline", HOST_SCHED_DEADLINE, "the 4.10-era deadline scheduler (the seed's); priority-blind" },
-	{ "mq-deadline", HOST_SCHED_MQ_DEADLINE, "mq-deadline as in Linux 5.16+: RT before BE before IDLE, with prio aging" },
-	{ NULL, 0, NULL },
-};
 
 /* The kernel version is kept in the `source` field of each row. */
 static const struct opt_def knobs[] = {
@@ -27,9 +23,9 @@ static const struct opt_def knobs[] = {
 	{ .name = "device/queue_depth", .type = OPT_UINT, .offset = F(queue_depth), .def = "32",
 	  .min = 1, .max = 32, .source = "2.6.19",
 	  .help = "NCQ tags the host uses (capped by the drive's); 1 turns NCQ off" },
-	{ .name = "queue/scheduler", .type = OPT_ENUM, .offset = F(scheduler),
-	  .def = "mq-deadline", .choices = schedulers, .source = "2.6.10",
-	  .help = "I/O scheduler: none, deadline, mq-deadline" },
+	{ .name = "queue/scheduler", .type = OPT_PLUGIN, .offset = F(scheduler),
+	  .def = "mq-deadline", .registry = &blk_schedulers, .source = "2.6.10",
+	  .help = "I/O scheduler; its tunables are queue/iosched/NAME" },
 	{ .name = "queue/nr_requests", .type = OPT_UINT, .offset = F(nr_requests), .def = "0",
 	  .min = 0, .max = 100000, .source = "2.6.0",
 	  .help = "requests the scheduler may hold; 0 = the kernel's default (128 deadline, 2 x queue_depth mq-deadline, queue_depth none)" },
@@ -39,23 +35,6 @@ static const struct opt_def knobs[] = {
 	{ .name = "queue/max_sectors_kb", .type = OPT_UINT, .offset = F(max_sectors_kb),
 	  .def = "1280", .min = 4, .max = 32767, .source = "2.6.0",
 	  .help = "largest request a merge may build, KiB" },
-	{ .name = "queue/iosched/read_expire", .type = OPT_TIME, .offset = F(read_expire),
-	  .def = "500", .min = 0, .max = 3600000 * MS, .time_unit = MS, .unit = "ms",
-	  .source = "2.6.0", .help = "deadline, mq-deadline: a read waits at most this long before it goes first" },
-	{ .name = "queue/iosched/write_expire", .type = OPT_TIME, .offset = F(write_expire),
-	  .def = "5000", .min = 0, .max = 3600000 * MS, .time_unit = MS, .unit = "ms",
-	  .source = "2.6.0", .help = "deadline, mq-deadline: the same for writes" },
-	{ .name = "queue/iosched/writes_starved", .type = OPT_UINT, .offset = F(writes_starved),
-	  .def = "2", .min = 0, .max = 1000000, .source = "2.6.0",
-	  .help = "deadline, mq-deadline: read batches before writes get a turn" },
-	{ .name = "queue/iosched/fifo_batch", .type = OPT_UINT, .offset = F(fifo_batch),
-	  .def = "16", .min = 1, .max = 1000000, .source = "2.6.0",
-	  .help = "deadline, mq-deadline: requests dispatched in sector order before the FIFO is checked" },
-	{ .name = "queue/iosched/front_merges", .type = OPT_BOOL, .offset = F(front_merges),
-	  .def = "1", .source = "2.6.0", .help = "deadline, mq-deadline: also merge a new request in front of a queued one" },
-	{ .name = "queue/iosched/prio_aging_expire", .type = OPT_TIME, .offset = F(prio_aging_expire),
-	  .def = "10000", .min = 0, .max = 3600000 * MS, .time_unit = MS, .unit = "ms",
-	  .source = "5.16", .help = "mq-deadline: a lower-class request older than this is dispatched even while higher-class I/O is outstanding" },
 	OPT_END,
 };
 
@@ -64,14 +43,114 @@ const struct opt_def *host_knob_table(void)
 	return knobs;
 }
 
-const char *host_scheduler_name(int scheduler)
+const struct plugin *host_scheduler(const char *name)
 {
-	const struct opt_choice *c;
+	return plugin_find(&blk_schedulers, name);
+}
 
-	for (c = schedulers; c->name; c++)
-		if (c->value == scheduler)
-			return c->name;
-	return "?";
+
+/* Store one tunable; messages name it in full, queue/iosched/NAME. */
+static int iosched_store(const struct opt_def *o, void *bytes, const char *value, struct err *e)
+{
+	char full[96];
+	struct opt_def named = *o;
+
+	snprintf(full, sizeof(full), IOSCHED "%s", o->name);
+	named.name = full;
+	return opt_set(&named, bytes, value, "knob", 1024, e);
+}
+
+/* The scheduler's tunables from its defaults, then every assignment it has. */
+static int iosched_apply(struct host_config *c, struct err *e)
+{
+	const struct opt_def *t = c->k.scheduler->options, *o;
+	unsigned i;
+
+	memset(&c->k.iosched, 0, sizeof(c->k.iosched));
+	if (!t)
+		return 0;
+	if (opt_defaults(t, c->k.iosched.bytes, "knob", e))
+		return -1;
+	for (i = 0; i < c->niosched_sets; i++)
+		if ((o = opt_find(t, c->iosched_sets[i].name)) &&
+		    iosched_store(o, c->k.iosched.bytes, c->iosched_sets[i].value, e))
+			return err_prefix(e, "%s: ", c->iosched_sets[i].origin);
+	return 0;
+}
+
+/* A tunable of some registered scheduler, by its name under queue/iosched/. */
+static const struct opt_def *iosched_find(const char *name, const struct plugin **owner)
+{
+	const struct plugin *p;
+	const struct opt_def *o;
+	unsigned i;
+
+	for (i = 0; (p = plugin_at(&blk_schedulers, i)); i++)
+		if (p->options && (o = opt_find(p->options, name))) {
+			*owner = p;
+			return o;
+		}
+	return NULL;
+}
+
+/*
+ * queue/iosched/NAME = VALUE: checked now against a scheduler that has the
+ * tunable (the chosen one first), kept, and applied to the chosen one.
+ */
+static int iosched_set(struct host_config *c, const char *key, const char *value,
+		       const char *origin, struct err *e)
+{
+	const char *name = key + strlen(IOSCHED);
+	const struct plugin *owner = c->k.scheduler;
+	const struct opt_def *o = owner->options ? opt_find(owner->options, name) : NULL;
+	unsigned char scratch[HOST_IOSCHED_BYTES] __attribute__((aligned(8)));
+	unsigned i;
+
+	if (!o && !(o = iosched_find(name, &owner)))
+		return err_set(e, "unknown knob '%s' (see 'ncqsim knobs')", key);
+	if (!value)
+		return err_set(e, "knob '%s' needs a value", key);
+	memset(scratch, 0, sizeof(scratch));
+	if (iosched_store(o, scratch, value, e))
+		return -1;
+	for (i = 0; i < c->niosched_sets; i++)
+		if (!strcmp(c->iosched_sets[i].name, name))
+			break;
+	if (i == HOST_MAX_IOSCHED_SETS)
+		return err_set(e, "'%s': more than %d scheduler tunables set", key,
+			       HOST_MAX_IOSCHED_SETS);
+	if (strlen(name) >= sizeof(c->iosched_sets[i].name) ||
+	    strlen(value) >= sizeof(c->iosched_sets[i].value))
+		return err_set(e, "knob '%s': value '%s' is too long", key, value);
+	if (i == c->niosched_sets)
+		c->niosched_sets++;
+	snprintf(c->iosched_sets[i].name, sizeof(c->iosched_sets[i].name), "%s", name);
+	snprintf(c->iosched_sets[i].value, sizeof(c->iosched_sets[i].value), "%s", value);
+	snprintf(c->iosched_sets[i].origin, sizeof(c->iosched_sets[i].origin), "%s", origin);
+	return iosched_apply(c, e);
+}
+
+int host_config_check(const struct host_config *c, struct err *e)
+{
+	const struct plugin *s = c->k.scheduler;
+	unsigned i;
+
+	for (i = 0; i < c->niosched_sets; i++) {
+		char have[256];
+		const struct opt_def *o;
+		size_t n = 0;
+
+		if (s->options && opt_find(s->options, c->iosched_sets[i].name))
+			continue;
+		have[0] = '\0';
+		for (o = s->options; o && o->name && n < sizeof(have); o++)
+			n += (size_t)snprintf(have + n, sizeof(have) - n, "%s%s",
+					      o == s->options ? "" : ", ", o->name);
+		return err_set(e, "%s: knob '" IOSCHED "%s': scheduler '%s' has no such tunable (%s%s)",
+			       c->iosched_sets[i].origin, c->iosched_sets[i].name, s->name,
+			       *have ? "its tunables: " : "it has none", have);
+	}
+	return 0;
 }
 
 void host_config_init(struct host_config *c)
@@ -80,20 +159,22 @@ void host_config_init(struct host_config *c)
 
 	memset(c, 0, sizeof(*c));
 	opt_defaults(knobs, &c->k, "knob", &e);
+	iosched_apply(c, &e);
 	snprintf(c->drive, sizeof(c->drive), "he8");
 }
 
 unsigned host_default_nr_requests(const struct host_knobs *k)
 {
-	switch (k->scheduler) {
-	case HOST_SCHED_NONE:
+	switch (blk_sched_ops(k->scheduler)->pool) {
+	case SCHED_POOL_TAGS:
 		return k->queue_depth;
-	case HOST_SCHED_DEADLINE:
+	case SCHED_POOL_LEGACY:
 		return 128;		/* BLKDEV_MAX_RQ of the legacy block layer */
-	default:
-		/* blk-mq: 2 x min(queue depth, BLKDEV_DEFAULT_RQ = 128) */
-		return 2 * (k->queue_depth < 128 ? k->queue_depth : 128);
+	case SCHED_POOL_BLK_MQ:
+		break;
 	}
+	/* blk-mq: 2 x min(queue depth, BLKDEV_DEFAULT_RQ = 128) */
+	return 2 * (k->queue_depth < 128 ? k->queue_depth : 128);
 }
 
 /* origin: where the assignment came from, kept with drive.KEY ones (checked later). */
@@ -128,6 +209,10 @@ static int set_one(struct host_config *c, const char *key, const char *value, co
 		snprintf(c->drive_sets[i].origin, sizeof(c->drive_sets[i].origin), "%s", origin);
 		return 0;
 	}
+	if (!strncmp(key, "/sys/block/", 11) && strchr(key + 11, '/'))
+		key = strchr(key + 11, '/') + 1;	/* the sysfs path spelled in full */
+	if (!strncmp(key, IOSCHED, strlen(IOSCHED)))
+		return iosched_set(c, key, value, origin, e);
 	o = opt_find(knobs, key);
 	if (!o) {
 		/* The sysfs path spelled in full is the same knob. */
@@ -143,7 +228,8 @@ static int set_one(struct host_config *c, const char *key, const char *value, co
 	if (opt_set(o, &c->k, value, "knob", 1024, e))
 		return -1;
 	c->set[o - knobs] = true;
-	return 0;
+	/* A scheduler change: its own tunables, from its defaults (as the kernel). */
+	return o->offset == offsetof(struct host_knobs, scheduler) ? iosched_apply(c, e) : 0;
 }
 
 int host_config_assign(struct host_config *c, const char *assignment, const char *origin,
@@ -194,21 +280,75 @@ int host_config_parse_system(struct host_config *c, const char *text, const char
 	return parse_key_lines(text, file, "system file", system_line, &r, e);
 }
 
+static void print_row(FILE *out, const struct opt_def *o, const char *name, const void *base,
+		      const char *owners)
+{
+	char def[64], want[256];
+
+	opt_format(o, base, def, sizeof(def));
+	opt_expectation(o, want, sizeof(want));
+	fprintf(out, "%-34s %-12s %-7s %s%s%s%s\n", name, def, o->source,
+		o->flags & OPT_F_READONLY ? "(read-only) " : "", owners ? owners : "",
+		owners ? ": " : "", o->help);
+	fprintf(out, "%-34s %-12s %-7s   values: %s\n", "", "", "", want);
+	if (o->type == OPT_PLUGIN) {
+		const struct plugin *p;
+		unsigned i;
+
+		for (i = 0; (p = plugin_at(o->registry, i)); i++)
+			fprintf(out, "%-34s %-12s %-7s     %-12s %s\n", "", "", "", p->name, p->help);
+	}
+}
+
 void host_knobs_print(FILE *out)
 {
+	const struct plugin *p, *q;
 	const struct opt_def *o;
 	struct host_knobs k;
 	struct err e;
+	unsigned i, j;
 
 	opt_defaults(knobs, &k, "knob", &e);
 	fprintf(out, "%-34s %-12s %-7s %s\n", "knob", "default", "since", "meaning");
-	for (o = knobs; o->name; o++) {
-		char def[64], want[256];
+	for (o = knobs; o->name; o++)
+		print_row(out, o, o->name, &k, NULL);
+	/* Each scheduler's tunables, once per name, with the schedulers that have it. */
+	for (i = 0; (p = plugin_at(&blk_schedulers, i)); i++) {
+		for (o = p->options; o && o->name; o++) {
+			char name[96], owners[256];
+			size_t n = 0;
+			bool seen = false;
 
-		opt_format(o, &k, def, sizeof(def));
-		opt_expectation(o, want, sizeof(want));
-		fprintf(out, "%-34s %-12s %-7s %s%s\n", o->name, def, o->source,
-			o->flags & OPT_F_READONLY ? "(read-only) " : "", o->help);
-		fprintf(out, "%-34s %-12s %-7s   values: %s\n", "", "", "", want);
+			for (j = 0; j < i && !seen; j++) {
+				q = plugin_at(&blk_schedulers, j);
+				seen = q->options && opt_find(q->options, o->name);
+			}
+			if (seen)
+				continue;
+			for (j = i; (q = plugin_at(&blk_schedulers, j)) && n < sizeof(owners); j++)
+				if (q->options && opt_find(q->options, o->name))
+					n += (size_t)snprintf(owners + n, sizeof(owners) - n, "%s%s",
+							      n ? ", " : "", q->name);
+			opt_defaults(p->options, k.iosched.bytes, "knob", &e);
+			snprintf(name, sizeof(name), IOSCHED "%s", o->name);
+			print_row(out, o, name, k.iosched.bytes, owners);
+		}
+	}
+}
+
+void host_knobs_each(const struct host_knobs *k,
+		     void (*fn)(void *ctx, const char *name, const char *value), void *ctx)
+{
+	const struct opt_def *o;
+	char value[64], name[96];
+
+	for (o = knobs; o->name; o++) {
+		opt_format(o, k, value, sizeof(value));
+		fn(ctx, o->name, value);
+	}
+	for (o = k->scheduler->options; o && o->name; o++) {
+		opt_format(o, k->iosched.bytes, value, sizeof(value));
+		snprintf(name, sizeof(name), IOSCHED "%s", o->name);
+		fn(ctx, name, value);
 	}
 }

@@ -16,25 +16,31 @@
 
 #include "util/err.h"
 #include "util/opt.h"
+#include "util/plugin.h"
 
-enum host_scheduler {
-	HOST_SCHED_NONE,
-	HOST_SCHED_DEADLINE,		/* the 4.10-era single-class deadline */
-	HOST_SCHED_MQ_DEADLINE,		/* 5.16+: per-class FIFOs, prio aging */
-};
+/* Room for the selected scheduler's tunables (queue/iosched/), laid out by it. */
+#define HOST_IOSCHED_BYTES 64
 
 struct host_knobs {
 	bool ncq_prio_enable;
 	bool ncq_prio_supported;	/* read-only: filled after the drive is probed */
 	unsigned queue_depth;
-	int scheduler;			/* enum host_scheduler */
+	const struct plugin *scheduler;	/* a row of blk_schedulers (host/blk.h) */
 	unsigned nr_requests;		/* 0 = the scheduler's default */
 	unsigned nomerges;		/* 0 all merges, 1 simple only, 2 none */
 	unsigned max_sectors_kb;
-	int64_t read_expire, write_expire, prio_aging_expire;
-	unsigned writes_starved, fifo_batch;
-	bool front_merges;
+	/*
+	 * The scheduler's tunables: its plugin.options give their offsets in
+	 * here. As in the kernel, each scheduler has its own, starting from its
+	 * defaults.
+	 */
+	union {
+		unsigned char bytes[HOST_IOSCHED_BYTES];
+		int64_t align;
+	} iosched;
 };
+
+#define HOST_MAX_IOSCHED_SETS 16
 
 #define HOST_DRIVE_MAX 256
 
@@ -56,6 +62,17 @@ struct host_config {
 		char origin[128];	/* "FILE:LINE" or "option '--set'", for errors */
 	} drive_sets[HOST_MAX_DRIVE_SETS];
 	unsigned ndrive_sets;
+	/*
+	 * queue/iosched/NAME assignments, kept so that they apply to whichever
+	 * scheduler is chosen, in whatever order the lines come (a system file
+	 * may name the tunables before the scheduler; --vary may change it).
+	 */
+	struct {
+		char name[48];
+		char value[64];
+		char origin[128];
+	} iosched_sets[HOST_MAX_IOSCHED_SETS];
+	unsigned niosched_sets;
 };
 
 const struct opt_def *host_knob_table(void);
@@ -69,11 +86,21 @@ int host_config_assign(struct host_config *c, const char *assignment, const char
 /* A system file's text; messages name file and line. */
 int host_config_parse_system(struct host_config *c, const char *text, const char *file,
 			     struct err *e);
+/*
+ * Every queue/iosched/ assignment is a tunable of the chosen scheduler;
+ * the message names where a stray one was written. Called where the
+ * system is built.
+ */
+int host_config_check(const struct host_config *c, struct err *e);
 /* nr_requests as the kernel picks it when not set. */
 unsigned host_default_nr_requests(const struct host_knobs *k);
-const char *host_scheduler_name(int scheduler);
+/* A scheduler by name, for tests and tools; NULL if none has that name. */
+const struct plugin *host_scheduler(const char *name);
 
 /* `ncqsim knobs`: one knob a line with its default, range and help. */
 void host_knobs_print(FILE *out);
+/* Each knob's name and value as text, the chosen scheduler's tunables last. */
+void host_knobs_each(const struct host_knobs *k,
+		     void (*fn)(void *ctx, const char *name, const char *value), void *ctx);
 
 #endif

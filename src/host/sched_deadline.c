@@ -25,6 +25,7 @@
 
 #include "host/ioprio.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,9 +64,48 @@ static unsigned class_of(const struct dd_data *dd, uint16_t ioprio)
 	}
 }
 
+/* The tunables, in host_knobs.iosched: queue/iosched/NAME. */
+struct dd_tunables {
+	int64_t read_expire, write_expire, prio_aging_expire;
+	unsigned writes_starved, fifo_batch;
+	bool front_merges;
+};
+_Static_assert(sizeof(struct dd_tunables) <= HOST_IOSCHED_BYTES, "deadline tunables too large");
+
+#define T(field) offsetof(struct dd_tunables, field)
+#define MS 1000000LL
+#define DD_COMMON_TUNABLES \
+	{ .name = "read_expire", .type = OPT_TIME, .offset = T(read_expire), \
+	  .def = "500", .min = 0, .max = 3600000 * MS, .time_unit = MS, .unit = "ms", \
+	  .source = "2.6.0", .help = "a read waits at most this long before it goes first" }, \
+	{ .name = "write_expire", .type = OPT_TIME, .offset = T(write_expire), \
+	  .def = "5000", .min = 0, .max = 3600000 * MS, .time_unit = MS, .unit = "ms", \
+	  .source = "2.6.0", .help = "the same for writes" }, \
+	{ .name = "writes_starved", .type = OPT_UINT, .offset = T(writes_starved), \
+	  .def = "2", .min = 0, .max = 1000000, .source = "2.6.0", \
+	  .help = "read batches before writes get a turn" }, \
+	{ .name = "fifo_batch", .type = OPT_UINT, .offset = T(fifo_batch), \
+	  .def = "16", .min = 1, .max = 1000000, .source = "2.6.0", \
+	  .help = "requests dispatched in sector order before the FIFO is checked" }, \
+	{ .name = "front_merges", .type = OPT_BOOL, .offset = T(front_merges), \
+	  .def = "1", .source = "2.6.0", .help = "also merge a new request in front of a queued one" }
+
+static const struct opt_def deadline_tunables[] = {
+	DD_COMMON_TUNABLES,
+	OPT_END,
+};
+
+static const struct opt_def mq_deadline_tunables[] = {
+	DD_COMMON_TUNABLES,
+	{ .name = "prio_aging_expire", .type = OPT_TIME, .offset = T(prio_aging_expire),
+	  .def = "10000", .min = 0, .max = 3600000 * MS, .time_unit = MS, .unit = "ms",
+	  .source = "5.16", .help = "a lower-class request older than this is dispatched even while higher-class I/O is outstanding" },
+	OPT_END,
+};
+
 static int dd_init(struct blk_queue *q, void **data, bool mq, struct err *e)
 {
-	const struct host_knobs *k = blk_queue_knobs(q);
+	const struct dd_tunables *k = (const void *)blk_queue_knobs(q)->iosched.bytes;
 	struct dd_data *dd = calloc(1, sizeof(*dd));
 	unsigned c;
 
@@ -301,7 +341,9 @@ static void dd_merged(void *data, struct blk_request *rq, bool front)
 }
 
 const struct sched_ops sched_deadline_ops = {
-	.name = "deadline",
+	.plugin = { "deadline", "the 4.10-era deadline scheduler (the seed's); priority-blind",
+		    deadline_tunables },
+	.pool = SCHED_POOL_LEGACY,
 	.init = deadline_init,
 	.exit = dd_exit,
 	.insert = dd_insert,
@@ -312,7 +354,9 @@ const struct sched_ops sched_deadline_ops = {
 };
 
 const struct sched_ops sched_mq_deadline_ops = {
-	.name = "mq-deadline",
+	.plugin = { "mq-deadline", "mq-deadline as in Linux 5.16+: RT before BE before IDLE, with prio aging",
+		    mq_deadline_tunables },
+	.pool = SCHED_POOL_BLK_MQ,
 	.init = mq_deadline_init,
 	.exit = dd_exit,
 	.insert = dd_insert,

@@ -57,7 +57,8 @@ static void none_completed(void *data, struct blk_request *rq)
 }
 
 const struct sched_ops sched_none_ops = {
-	.name = "none",
+	.plugin = { "none", "no I/O scheduler: requests go to the drive in arrival order", NULL },
+	.pool = SCHED_POOL_TAGS,
 	.init = none_init,
 	.exit = none_exit,
 	.insert = none_insert,

@@ -74,10 +74,14 @@ void runner_result_free(struct runner_result *res)
 	res->report.njobs = 0;
 }
 
+static void json_knob(void *w, const char *name, const char *value)
+{
+	json_string(w, name, value);
+}
+
 void runner_json(struct json_writer *w, void *ctx)
 {
 	const struct runner_result *res = ctx;
-	const struct opt_def *o;
 
 	json_string(w, "drive", res->model.name);
 	json_string(w, "drive_model", res->model.model);
@@ -85,12 +89,7 @@ void runner_json(struct json_writer *w, void *ctx)
 	json_double(w, "simulated_seconds", res->sim_seconds);
 	json_bool(w, "ncq", res->ncq);
 	json_object_begin(w, "knobs");
-	for (o = host_knob_table(); o->name; o++) {
-		char value[64];
-
-		opt_format(o, &res->knobs, value, sizeof(value));
-		json_string(w, o->name, value);
-	}
+	host_knobs_each(&res->knobs, json_knob, w);
 	json_uint(w, "queue/nr_requests (effective)",
 		  res->knobs.nr_requests ? res->knobs.nr_requests :
 		  host_default_nr_requests(&res->knobs));

@@ -61,6 +61,8 @@ int system_init(struct system *s, const struct host_config *cfg,
 	struct probe_wait w = { 0, 0 };
 
 	memset(s, 0, sizeof(*s));
+	if (host_config_check(cfg, e))
+		return -1;
 	sim_init(&s->sim);
 	sim_set_debug(&s->sim, debug_mask, debug_out);
 	if (model)

@@ -125,6 +125,10 @@ void opt_expectation(const struct opt_def *o, char *buf, size_t len)
 	case OPT_STRING:
 		snprintf(buf, len, "a string of at most %zu characters", o->size ? o->size - 1 : 0);
 		return;
+	case OPT_PLUGIN:
+		plugin_names(o->registry, list, sizeof(list));
+		snprintf(buf, len, "one of %s", list);
+		return;
 	case OPT_CUSTOM:
 		snprintf(buf, len, "%s", o->help ? o->help : "a value");
 		return;
@@ -205,6 +209,14 @@ static int opt_store(const struct opt_def *o, void *base, const char *value,
 		}
 		return bad_value(o, kind, value, e);
 	}
+	case OPT_PLUGIN: {
+		const struct plugin *p = plugin_find(o->registry, value);
+
+		if (!p)
+			return bad_value(o, kind, value, e);
+		*FIELD(const struct plugin *) = p;
+		return 0;
+	}
 	case OPT_STRING:
 		if (strlen(value) >= o->size)
 			return bad_value(o, kind, value, e);
@@ -278,6 +290,12 @@ void opt_format(const struct opt_def *o, const void *base, char *buf, size_t len
 	case OPT_STRING:
 		snprintf(buf, len, "%s", p);
 		return;
+	case OPT_PLUGIN: {
+		const struct plugin *pl = *(const struct plugin *const *)(const void *)p;
+
+		snprintf(buf, len, "%s", pl ? pl->name : "?");
+		return;
+	}
 	case OPT_CUSTOM:
 		if (o->format)
 			o->format(o, base, buf, len);

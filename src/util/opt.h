@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "util/err.h"
+#include "util/plugin.h"
 
 enum opt_type {
 	OPT_BOOL,	/* bool: 0/1, yes/no, true/false, on/off */
@@ -28,6 +29,7 @@ enum opt_type {
 	OPT_ENUM,	/* int: the value of the matching choice */
 	OPT_STRING,	/* char[size] */
 	OPT_CUSTOM,	/* parsed by ->parse */
+	OPT_PLUGIN,	/* const struct plugin *: a row of ->registry, by name */
 };
 
 struct opt_choice {
@@ -57,6 +59,7 @@ struct opt_def {
 	int64_t min, max;		/* integer/size/time range when min < max */
 	double dmin, dmax;		/* OPT_DOUBLE range when dmin < dmax */
 	const struct opt_choice *choices;	/* OPT_ENUM, NULL-name terminated */
+	const struct plugin_registry *registry;	/* OPT_PLUGIN */
 	const char *unit;		/* for help and listings: "ms", "rpm" */
 	int64_t time_unit;		/* OPT_TIME: ns per bare unit (0 = 1 s) */
 	const char *help;

@@ -8,6 +8,8 @@
 #include "testlib.h"
 #include "drivelab.h"
 
+#include <string.h>
+
 struct watch {
 	const struct disk_model *m;
 	uint64_t picks, checked_satf, high_waiting_picks, soft_normals, aged, destage_picks;
@@ -29,13 +31,18 @@ static bool before(int64_t ca, const struct fwq_cmd *a, int64_t cb, const struct
 	return a->seq < b->seq;
 }
 
+static bool named(const struct plugin *p, const char *name)
+{
+	return !strcmp(p->name, name);
+}
+
 /*
  * The SATF rule of fwq.h written the plain way — price every command, no
  * pruning — as the reference the fast choice must match exactly.
  */
 static unsigned oracle_satf(const struct disk_model *m, const struct disk_pick_event *ev)
 {
-	bool honour = m->prio_policy != DISK_PRIO_IGNORE;
+	bool honour = !named(m->prio_policy, "ignore");
 	unsigned i, oldest = 0, best = 0, best_high = UINT32_MAX, best_norm = UINT32_MAX;
 	int64_t cost[128];
 
@@ -58,7 +65,7 @@ static unsigned oracle_satf(const struct disk_model *m, const struct disk_pick_e
 	if (ev->now - ev->cands[oldest]->arrival >= m->age_limit)
 		return oldest;
 	if (best_high != UINT32_MAX) {
-		if (m->prio_policy == DISK_PRIO_SOFT && best_norm != UINT32_MAX &&
+		if (named(m->prio_policy, "soft") && best_norm != UINT32_MAX &&
 		    cost[best_norm] + m->prio_soft_margin < cost[best_high])
 			return best_norm;
 		return best_high;
@@ -92,8 +99,7 @@ static void observe(void *ctx, const struct disk_pick_event *ev)
 	/* The price the choice used is the time the access then took to position. */
 	if (fwq_positioning_ns(ev->ctx, c) != ev->acc->seek + ev->acc->rotate)
 		w->bad_timing++;
-	switch (w->m->fw_sched) {
-	case DISK_FW_SATF:
+	if (named(w->m->fw_sched, "satf")) {
 		if (ev->n > 1 && oracle_satf(w->m, ev) != ev->chosen)
 			w->bad_oracle++;
 		if (!high_waiting && ev->reason == FWQ_PICK_POLICY) {
@@ -101,16 +107,12 @@ static void observe(void *ctx, const struct disk_pick_event *ev)
 			if (fwq_positioning_ns(ev->ctx, c) != min_cost)
 				w->bad_satf++;
 		}
-		break;
-	case DISK_FW_FIFO:
-		if (!high_waiting) {
-			if (c->arrival < w->last_arrival)
-				w->bad_fifo++;
-			w->last_arrival = c->arrival;
-		}
-		break;
+	} else if (named(w->m->fw_sched, "fifo") && !high_waiting) {
+		if (c->arrival < w->last_arrival)
+			w->bad_fifo++;
+		w->last_arrival = c->arrival;
 	}
-	if (high_waiting && w->m->prio_policy == DISK_PRIO_STRICT) {
+	if (high_waiting && named(w->m->prio_policy, "strict")) {
 		w->high_waiting_picks++;
 		/* A normal command may go first only when it is aged. */
 		if (!c->high && wait < w->m->age_limit)
@@ -130,7 +132,7 @@ static void observe(void *ctx, const struct disk_pick_event *ev)
 		if (!(fwq_positioning_ns(ev->ctx, c) + w->m->prio_soft_margin < best_high))
 			w->bad_soft++;
 	}
-	if (w->m->prio_policy == DISK_PRIO_IGNORE && ev->reason == FWQ_PICK_PRIO)
+	if (named(w->m->prio_policy, "ignore") && ev->reason == FWQ_PICK_PRIO)
 		w->bad_ignore++;
 }
 
@@ -183,34 +185,34 @@ int main(void)
 	 */
 	m = he8;
 	m.write_cache = true;
-	m.prio_policy = DISK_PRIO_STRICT;
+	m.prio_policy = plugin_find(&fwq_prio_policies, "strict");
 	run_rw(&m, 32, 4, 30000, true, &w);
 	CHECK_MSG(w.destage_picks > 1000, "%llu destage picks", (unsigned long long)w.destage_picks);
 	CHECK_MSG(w.mixed_picks > 100, "%llu mixed picks", (unsigned long long)w.mixed_picks);
 
 	/* fifo: arrival order. */
 	m = he8;
-	m.fw_sched = DISK_FW_FIFO;
+	m.fw_sched = plugin_find(&fwq_policies, "fifo");
 	run(&m, 32, 0, 5000, &w);
 	CHECK_EQ_INT(w.bad_fifo, 0);
 
 	/* strict: a quarter of the commands high priority. */
 	m = he8;
-	m.prio_policy = DISK_PRIO_STRICT;
+	m.prio_policy = plugin_find(&fwq_prio_policies, "strict");
 	run(&m, 32, 4, 20000, &w);
 	CHECK(w.high_waiting_picks > 1000);
 	CHECK_EQ_INT(w.bad_strict, 0);
 
 	/* soft: a normal command goes first only when it saves the margin. */
 	m = he8;
-	m.prio_policy = DISK_PRIO_SOFT;
+	m.prio_policy = plugin_find(&fwq_prio_policies, "soft");
 	run(&m, 32, 4, 20000, &w);
 	CHECK(w.soft_normals > 100);
 	CHECK_EQ_INT(w.bad_soft, 0);
 
 	/* ignore: PRIO makes no difference to the choice. */
 	m = he8;
-	m.prio_policy = DISK_PRIO_IGNORE;
+	m.prio_policy = plugin_find(&fwq_prio_policies, "ignore");
 	run(&m, 32, 4, 5000, &w);
 	CHECK_EQ_INT(w.bad_ignore, 0);
 

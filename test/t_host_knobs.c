@@ -36,7 +36,7 @@ static void drive_settings(void)
 	CHECK(host_config_set(&c, "drive.age_limit=4s", &e) == 0);
 	CHECK_EQ_INT(system_load_model(&c, &m, &e), 0);
 	CHECK_EQ_INT(m.age_limit, 4000000000LL);	/* the command line won */
-	CHECK_EQ_INT(m.prio_policy, DISK_PRIO_SOFT);
+	CHECK_EQ_STR(m.prio_policy->name, "soft");
 
 	bad_drive_setting("drive.nosuch = 1\n", NULL, "d.system:1: drive 'he8': unknown key");
 	bad_drive_setting("# the limit\n\ndrive.age_limit = 0\n", NULL,

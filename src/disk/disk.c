@@ -330,8 +330,7 @@ static void dispatch(struct disk *d)
 		  "xfer %.3f ms, done at +%.3f ms",
 		  d->current.destage ? "destage " : "tag ", d->current.destage ? 0 : d->current.tag,
 		  n, d->current.high ? "high, " : "",
-		  reason == FWQ_PICK_AGED ? "aged" : reason == FWQ_PICK_PRIO ? "priority" :
-		  reason == FWQ_PICK_SOFT_NORMAL ? "soft: faster normal" : d->rules.ops->name,
+		  fwq_reason_name(&d->rules, reason),
 		  d->current.where.cyl, d->current.where.head, acc.seek / 1e6, acc.rotate / 1e6,
 		  (acc.transfer + acc.extra) / 1e6, acc.total / 1e6);
 }
@@ -603,8 +602,8 @@ struct disk *disk_new(struct sim *sim, const struct disk_model *m,
 		free(d);
 		return NULL;
 	}
-	d->rules.ops = fwq_policy_by_model(m->fw_sched);
-	d->rules.prio_policy = m->prio_policy;
+	d->rules.ops = fwq_policy_ops(m->fw_sched);
+	d->rules.prio = fwq_prio_ops(m->prio_policy);
 	d->rules.soft_margin = m->prio_soft_margin;
 	d->rules.age_limit = m->age_limit;
 	disk_cache_init(&d->cache, m->cache_segments, m->write_buffer);

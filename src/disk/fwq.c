@@ -23,23 +23,10 @@ static int64_t fifo_cost(const struct fwq_ctx *ctx, const struct fwq_cmd *c)
 	return c->arrival;
 }
 
-/* a goes before b: lower cost, then older. */
-static inline bool better(int64_t ca, const struct fwq_cmd *a, int64_t cb, const struct fwq_cmd *b)
-{
-	return ca < cb || (ca == cb && fwq_older(a, b));
-}
-
-/* The best of one class (high or normal priority) so far. */
-struct running_best {
-	int64_t cost;
-	unsigned index;
-	bool any;
-};
-
-static inline bool offer(struct running_best *b, const struct fwq_cmd *const *cands, unsigned i,
+static inline bool offer(struct fwq_best *b, const struct fwq_cmd *const *cands, unsigned i,
 			 int64_t cost)
 {
-	if (b->any && !better(cost, cands[i], b->cost, cands[b->index]))
+	if (b->any && !fwq_better(cost, cands[i], b->cost, cands[b->index]))
 		return false;
 	b->cost = cost;
 	b->index = i;
@@ -47,10 +34,24 @@ static inline bool offer(struct running_best *b, const struct fwq_cmd *const *ca
 	return true;
 }
 
-/* The rule's last steps, given the oldest and the best of each class. */
-static unsigned decide(const struct fwq_rules *r, const struct fwq_queue *q, int64_t now,
-		       const struct running_best *high, const struct running_best *norm,
-		       enum fwq_reason *reason)
+const char *fwq_reason_name(const struct fwq_rules *r, enum fwq_reason reason)
+{
+	switch (reason) {
+	case FWQ_PICK_AGED:
+		return "aged";
+	case FWQ_PICK_PRIO:
+		return "priority";
+	case FWQ_PICK_SOFT_NORMAL:
+		return "soft: faster normal";
+	case FWQ_PICK_POLICY:
+		break;
+	}
+	return r->ops->plugin.name;
+}
+
+unsigned fwq_decide(const struct fwq_rules *r, const struct fwq_queue *q, int64_t now,
+		    const struct fwq_best *high, const struct fwq_best *norm,
+		    enum fwq_reason *reason)
 {
 	const struct fwq_cmd *const *cands = q->cands;
 	unsigned i;
@@ -62,33 +63,68 @@ static unsigned decide(const struct fwq_rules *r, const struct fwq_queue *q, int
 		*reason = FWQ_PICK_AGED;
 		return i;
 	}
-	if (high->any) {
-		if (r->prio_policy == DISK_PRIO_SOFT && norm->any &&
-		    norm->cost + r->soft_margin < high->cost) {
-			*reason = FWQ_PICK_SOFT_NORMAL;
-			return norm->index;
-		}
-		/* Whether priority changed the choice: would the base policy have taken it? */
-		*reason = !norm->any || better(high->cost, cands[high->index], norm->cost,
-					       cands[norm->index]) ? FWQ_PICK_POLICY : FWQ_PICK_PRIO;
-		return high->index;
-	}
+	if (high->any)
+		return r->prio->choose(r, q, high, norm, reason);
 	*reason = FWQ_PICK_POLICY;
 	return norm->index;
 }
+
+/* strict: the best high-priority command, always. */
+static unsigned strict_choose(const struct fwq_rules *r, const struct fwq_queue *q,
+			      const struct fwq_best *high, const struct fwq_best *norm,
+			      enum fwq_reason *reason)
+{
+	(void)r;
+	/* Whether priority changed the choice: would the base policy have taken it? */
+	*reason = !norm->any || fwq_better(high->cost, q->cands[high->index], norm->cost,
+					   q->cands[norm->index]) ? FWQ_PICK_POLICY : FWQ_PICK_PRIO;
+	return high->index;
+}
+
+/* soft: the best normal command when it positions more than soft_margin faster. */
+static unsigned soft_choose(const struct fwq_rules *r, const struct fwq_queue *q,
+			    const struct fwq_best *high, const struct fwq_best *norm,
+			    enum fwq_reason *reason)
+{
+	if (norm->any && norm->cost + r->soft_margin < high->cost) {
+		*reason = FWQ_PICK_SOFT_NORMAL;
+		return norm->index;
+	}
+	return strict_choose(r, q, high, norm, reason);
+}
+
+static const struct fwq_prio_ops prio_strict = {
+	{ "strict", "a high-priority command always goes next", NULL }, true, strict_choose,
+};
+static const struct fwq_prio_ops prio_soft = {
+	{ "soft", "high priority preferred unless a normal command saves more than prio_soft_margin",
+	  NULL }, true, soft_choose,
+};
+/* Never asked to choose: with honours false no command counts as high. */
+static const struct fwq_prio_ops prio_ignore = {
+	{ "ignore", "PRIO is not honoured", NULL }, false, strict_choose,
+};
+
+static const struct plugin *const builtin_prio_policies[] = {
+	&prio_strict.plugin, &prio_soft.plugin, &prio_ignore.plugin, NULL,
+};
+
+struct plugin_registry fwq_prio_policies = {
+	"priority policy", builtin_prio_policies, { NULL }, 0,
+};
 
 /* Any policy: price every candidate. */
 static unsigned pick_all(const struct fwq_rules *r, const struct fwq_ctx *ctx,
 			 const struct fwq_queue *q, int64_t now, enum fwq_reason *reason)
 {
-	bool honour = r->prio_policy != DISK_PRIO_IGNORE;
-	struct running_best high = { 0, 0, false }, norm = { 0, 0, false };
+	bool honour = r->prio->honours;
+	struct fwq_best high = { 0, 0, false }, norm = { 0, 0, false };
 	unsigned i;
 
 	for (i = 0; i < q->n; i++)
 		offer(honour && q->cands[i]->high ? &high : &norm, q->cands, i,
 		      r->ops->cost(ctx, q->cands[i]));
-	return decide(r, q, now, &high, &norm, reason);
+	return fwq_decide(r, q, now, &high, &norm, reason);
 }
 
 /* The seek floor of a command: no positioning to it takes less. */
@@ -106,7 +142,7 @@ struct satf_walk {
 	const struct fwq_cmd *const *cands;
 	bool honour;
 	unsigned has_high, has_norm;	/* commands in each class */
-	struct running_best high, norm;
+	struct fwq_best high, norm;
 	int64_t limit;			/* no command with a larger floor can win */
 };
 
@@ -144,7 +180,7 @@ static inline int64_t rotational_floor(const struct fwq_ctx *ctx, const struct f
 static inline __attribute__((always_inline)) bool walk_step(struct satf_walk *w, unsigned i)
 {
 	const struct fwq_cmd *c = w->cands[i];
-	struct running_best *b = w->honour && c->high ? &w->high : &w->norm;
+	struct fwq_best *b = w->honour && c->high ? &w->high : &w->norm;
 	int64_t f = floor_of(w->ctx, c);
 
 	if (f > w->limit)
@@ -169,7 +205,7 @@ static unsigned pick_satf(const struct fwq_rules *r, const struct fwq_ctx *ctx,
 			  const struct fwq_queue *q, int64_t now, enum fwq_reason *reason)
 {
 	struct satf_walk w = {
-		.ctx = ctx, .cands = q->cands, .honour = r->prio_policy != DISK_PRIO_IGNORE,
+		.ctx = ctx, .cands = q->cands, .honour = r->prio->honours,
 		.high = { INT64_MAX, 0, false }, .norm = { INT64_MAX, 0, false },
 	};
 	unsigned i, lo = 0, len = q->nsorted;
@@ -197,23 +233,27 @@ static unsigned pick_satf(const struct fwq_rules *r, const struct fwq_ctx *ctx,
 	/* Unsorted candidates: each on its own floor. */
 	for (i = q->nsorted; i < q->n; i++) {
 		const struct fwq_cmd *c = q->cands[i];
-		struct running_best *b = w.honour && c->high ? &w.high : &w.norm;
+		struct fwq_best *b = w.honour && c->high ? &w.high : &w.norm;
 
 		if (!b->any || floor_of(ctx, c) <= b->cost)
 			offer(b, q->cands, i, fwq_positioning_ns(ctx, c));
 	}
-	return decide(r, q, now, &w.high, &w.norm, reason);
+	return fwq_decide(r, q, now, &w.high, &w.norm, reason);
 }
 
-static const struct fwq_policy_ops policies[] = {
-	{ "fifo", fifo_cost, pick_all },
-	{ "satf", satf_cost, pick_satf },
+static const struct fwq_policy_ops policy_fifo = {
+	{ "fifo", "commands in arrival order", NULL }, fifo_cost, pick_all,
+};
+static const struct fwq_policy_ops policy_satf = {
+	{ "satf", "shortest access time first: least seek + rotational latency", NULL },
+	satf_cost, pick_satf,
 };
 
-const struct fwq_policy_ops *fwq_policy_by_model(int fw_sched)
-{
-	return fw_sched == DISK_FW_FIFO ? &policies[0] : &policies[1];
-}
+static const struct plugin *const builtin_policies[] = {
+	&policy_fifo.plugin, &policy_satf.plugin, NULL,
+};
+
+struct plugin_registry fwq_policies = { "firmware policy", builtin_policies, { NULL }, 0 };
 
 unsigned fwq_pick(const struct fwq_rules *r, const struct fwq_ctx *ctx, const struct fwq_queue *q,
 		  int64_t now, enum fwq_reason *reason)

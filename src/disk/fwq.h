@@ -9,12 +9,12 @@
  * The rule, in order (docs/DRIVES.md):
  *   1. Aging: if the oldest candidate has waited age_limit or longer, it
  *      goes next — whatever its priority or position (WD US 6,145,052).
- *   2. Priority (when the drive honours PRIO and a high-priority command
- *      is queued):
+ *   2. Priority, an ops table (struct fwq_prio_ops) consulted when a
+ *      high-priority command is queued and the policy honours PRIO:
  *        strict  the best high-priority command by the base policy;
  *        soft    the best high-priority command, unless the best normal one
  *                positions more than prio_soft_margin faster;
- *        ignore  no special treatment.
+ *        ignore  no special treatment (PRIO high is not told apart).
  *   3. Base policy, an ops table (struct fwq_policy_ops):
  *        fifo    the oldest;
  *        satf    least positioning time (seek or head switch + rotational
@@ -30,6 +30,7 @@
 
 #include "disk/layout.h"
 #include "disk/mech.h"
+#include "util/plugin.h"
 
 #define FWQ_TAGS		32
 #define FWQ_NONQUEUED		32	/* the slot of a non-NCQ command */
@@ -111,7 +112,7 @@ enum fwq_reason {
 
 struct fwq_rules {
 	const struct fwq_policy_ops *ops;
-	int prio_policy;	/* enum disk_prio_policy */
+	const struct fwq_prio_ops *prio;
 	int64_t soft_margin;
 	int64_t age_limit;
 };
@@ -135,19 +136,71 @@ struct fwq_queue {
 	unsigned nhigh;		/* candidates with PRIO high */
 };
 
+/* The best command of one class (PRIO high, or normal) by the base policy's cost. */
+struct fwq_best {
+	int64_t cost;
+	unsigned index;		/* in fwq_queue.cands */
+	bool any;
+};
+
+/* a goes before b: lower cost, then older. */
+static inline bool fwq_better(int64_t ca, const struct fwq_cmd *a, int64_t cb,
+			      const struct fwq_cmd *b)
+{
+	return ca < cb || (ca == cb && fwq_older(a, b));
+}
+
 /*
- * A base policy: what it costs to serve a command next (lower first), and
- * how to find the command the rule picks — pricing every candidate, or
- * only those that can win.
+ * A base policy (drive key fw_sched): what it costs to serve a command next
+ * (lower first), and how to find the command the rule picks — pricing every
+ * candidate, or only those that can win. Registered in fwq_policies.
  */
 struct fwq_policy_ops {
-	const char *name;
+	struct plugin plugin;
 	int64_t (*cost)(const struct fwq_ctx *ctx, const struct fwq_cmd *c);
 	unsigned (*pick)(const struct fwq_rules *r, const struct fwq_ctx *ctx,
 			 const struct fwq_queue *q, int64_t now, enum fwq_reason *reason);
 };
 
-const struct fwq_policy_ops *fwq_policy_by_model(int fw_sched);
+/*
+ * A priority policy (drive key prio_policy), registered in
+ * fwq_prio_policies. `honours` false: PRIO high is not told apart, every
+ * command competes as normal. Otherwise, when a high-priority command is
+ * queued (and none has aged past age_limit), choose() gets the best of each
+ * class and returns the index to serve with its reason.
+ */
+struct fwq_prio_ops {
+	struct plugin plugin;
+	bool honours;
+	unsigned (*choose)(const struct fwq_rules *r, const struct fwq_queue *q,
+			   const struct fwq_best *high, const struct fwq_best *norm,
+			   enum fwq_reason *reason);
+};
+
+/*
+ * The registries. A drive plug-in's constants (prio_soft_margin, say) are
+ * drive-model keys: a drive file names every constant with its source.
+ * Adding a policy: docs/ARCHITECTURE.md, "Adding a plug-in".
+ */
+extern struct plugin_registry fwq_policies, fwq_prio_policies;
+
+static inline const struct fwq_policy_ops *fwq_policy_ops(const struct plugin *p)
+{
+	return plugin_ops(p, struct fwq_policy_ops);
+}
+
+static inline const struct fwq_prio_ops *fwq_prio_ops(const struct plugin *p)
+{
+	return plugin_ops(p, struct fwq_prio_ops);
+}
+
+/* Why a command was picked, for --debug=disk: "aged", "priority", or the base policy's name. */
+const char *fwq_reason_name(const struct fwq_rules *r, enum fwq_reason reason);
+
+/* For plug-ins: the rule's last steps (aging, then priority) given each class's best. */
+unsigned fwq_decide(const struct fwq_rules *r, const struct fwq_queue *q, int64_t now,
+		    const struct fwq_best *high, const struct fwq_best *norm,
+		    enum fwq_reason *reason);
 
 /*
  * Pick a candidate; returns its index in q->cands, and the reason. SATF

@@ -1,5 +1,6 @@
 #include "disk/model.h"
 
+#include "disk/fwq.h"
 #include "disk/layout.h"
 #include "disk/mech.h"
 #include "util/parse.h"
@@ -16,19 +17,6 @@
 static const struct opt_choice layouts[] = {
 	{ "cylinder", DISK_LAYOUT_CYLINDER, "every head of a cylinder, then the next cylinder" },
 	{ "serpentine", DISK_LAYOUT_SERPENTINE, "per zone, one surface after another, direction alternating" },
-	{ NULL, 0, NULL },
-};
-
-static const struct opt_choice fw_scheds[] = {
-	{ "fifo", DISK_FW_FIFO, "commands in arrival order" },
-	{ "satf", DISK_FW_SATF, "shortest access time first: least seek + rotational latency" },
-	{ NULL, 0, NULL },
-};
-
-static const struct opt_choice prio_policies[] = {
-	{ "strict", DISK_PRIO_STRICT, "a high-priority command always goes next" },
-	{ "soft", DISK_PRIO_SOFT, "high priority preferred unless a normal command saves more than prio_soft_margin" },
-	{ "ignore", DISK_PRIO_IGNORE, "PRIO is not honoured" },
 	{ NULL, 0, NULL },
 };
 
@@ -93,9 +81,9 @@ static const struct opt_def model_options[] = {
 	  .max = 100 * MS, .time_unit = MS, .unit = "ms", .help = "a target reached less than this after a seek settles is taken one revolution later" },
 	{ .name = "interface_mbs", .type = OPT_DOUBLE, .offset = F(interface_mbs), .dmin = 1,
 	  .dmax = 100000, .unit = "MB/s", .help = "host interface rate, for cache hits and write-cache fills" },
-	{ .name = "fw_sched", .type = OPT_ENUM, .offset = F(fw_sched), .choices = fw_scheds,
+	{ .name = "fw_sched", .type = OPT_PLUGIN, .offset = F(fw_sched), .registry = &fwq_policies,
 	  .help = "firmware queue ordering" },
-	{ .name = "prio_policy", .type = OPT_ENUM, .offset = F(prio_policy), .choices = prio_policies,
+	{ .name = "prio_policy", .type = OPT_PLUGIN, .offset = F(prio_policy), .registry = &fwq_prio_policies,
 	  .help = "how the firmware honours NCQ PRIO = high" },
 	{ .name = "prio_soft_margin", .type = OPT_TIME, .offset = F(prio_soft_margin), .min = 0,
 	  .max = 1000 * MS, .time_unit = MS, .unit = "ms", .help = "soft policy: a normal command goes first when it saves more than this" },

@@ -30,17 +30,6 @@ enum disk_layout_order {
 	DISK_LAYOUT_SERPENTINE,	/* per zone: surface by surface, direction alternating */
 };
 
-enum disk_fw_sched {
-	DISK_FW_FIFO,
-	DISK_FW_SATF,
-};
-
-enum disk_prio_policy {
-	DISK_PRIO_STRICT,	/* a high-priority command always goes next */
-	DISK_PRIO_SOFT,		/* ... unless a normal one saves more than prio_soft_margin */
-	DISK_PRIO_IGNORE,	/* PRIO is not honoured */
-};
-
 #define DISK_NAME_MAX	32
 #define DISK_SOURCE_MAX	160
 #define DISK_MAX_KEYS	64	/* room for the option table's rows */
@@ -75,8 +64,9 @@ struct disk_model {
 	int64_t rpo_guard;
 	double interface_mbs;
 	/* firmware */
-	int fw_sched;			/* enum disk_fw_sched */
-	int prio_policy;		/* enum disk_prio_policy */
+	/* Rows of fwq_policies and fwq_prio_policies (disk/fwq.h). */
+	const struct plugin *fw_sched;
+	const struct plugin *prio_policy;
 	int64_t prio_soft_margin;
 	int64_t age_limit;
 	/* cache */

@@ -70,12 +70,7 @@ static int run(const struct disk_model *m, int enable, unsigned qd, struct seen 
 	sys.fis_observer = observe;
 	sys.fis_ctx = s;
 	for (i = 0; i < 40; i++) {
-		memset(&bio, 0, sizeof(bio));
-		bio.lba = 1000 + 8 * i * 100003;
-		bio.nlb = 8;
-		bio.ioprio = i % 2 ? RT : BE;
-		bio.done = nop;
-		bio.accepted = nop;
+		blk_bio_prep(&bio, 1000 + 8 * i * 100003, 8, false, i % 2 ? RT : BE, nop, nop, NULL);
 		s->last_prio = bio.ioprio;
 		CHECK(blk_submit(sys.q, &bio));
 		sim_run(&sys.sim, SIM_FOREVER);

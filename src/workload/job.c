@@ -11,6 +11,8 @@
  */
 #include "workload/job.h"
 
+#include "workload/source.h"
+
 #include "host/ioprio.h"
 #include "sim/rng.h"
 
@@ -66,6 +68,8 @@ struct job {
 	uint64_t issued_bytes, issued_ios, size_limit, ios_limit;
 	bool started, issuing_done, finished, in_ramp;
 	int64_t next_issue[DDIR_COUNT], think_until;
+	const struct job_source_ops *source;	/* fio_source: the job generates its own */
+	void *source_state;
 	sim_handle_t wake;
 	int64_t sample_t;
 	uint64_t sample_bytes[DDIR_COUNT], sample_ios[DDIR_COUNT];
@@ -272,6 +276,45 @@ static uint16_t next_cmdprio(struct job *j, int d, uint64_t len)
 	return 0;
 }
 
+/*
+ * fio's generator as a source (workload/source.h): stop at size or
+ * number_ios, wait out thinktime and rate_iops, then draw direction, block
+ * size, offset and cmdprio, each from its own random stream.
+ */
+static enum job_source_status fio_next(void *state, int64_t now, struct job_io_desc *io,
+				       int64_t *wake_at)
+{
+	struct job *j = state;
+	int d;
+
+	if ((j->size_limit && j->issued_bytes >= j->size_limit) ||
+	    (j->ios_limit && j->issued_ios >= j->ios_limit))
+		return JOB_SOURCE_END;
+	if (now < j->think_until) {
+		*wake_at = j->think_until;
+		return JOB_SOURCE_WAIT;
+	}
+	d = next_ddir(j);
+	if (j->o->rate_iops[d]) {
+		if (now < j->next_issue[d]) {
+			*wake_at = j->next_issue[d];
+			return JOB_SOURCE_WAIT;
+		}
+		j->next_issue[d] = (j->next_issue[d] > now - 1000000000LL ? j->next_issue[d] :
+				    now) + 1000000000LL / (int64_t)j->o->rate_iops[d];
+	}
+	io->ddir = d;
+	io->len = next_len(j, d);
+	io->offset = next_offset(j, d, io->len);
+	io->ioprio = next_cmdprio(j, d, io->len);
+	/* The I/O is issued at once: thinktime runs from now. */
+	if (j->o->thinktime)
+		j->think_until = now + j->o->thinktime;
+	return JOB_SOURCE_IO;
+}
+
+static const struct job_source_ops fio_source = { "fio", fio_next };
+
 /* ---- accounting ---- */
 
 static unsigned depth_bucket(unsigned depth)
@@ -438,17 +481,16 @@ static void submit_bios(struct job *j, struct job_io *io)
 	io->t_issue = sim_now(j->t->sim);
 }
 
-static void issue(struct job *j, int d)
+static void issue(struct job *j, const struct job_io_desc *want)
 {
 	struct job_io *io = j->free_ios;
-	uint64_t len = next_len(j, d), off, chunk, done = 0;
-	uint16_t per_io;
+	uint64_t len = want->len, off = want->offset, chunk, done = 0;
+	uint16_t per_io = want->ioprio;
 	unsigned k = 0;
+	int d = want->ddir;
 	int64_t now = sim_now(j->t->sim);
 
 	j->free_ios = io->next;
-	off = next_offset(j, d, len);
-	per_io = next_cmdprio(j, d, len);
 	io->ddir = d;
 	io->offset = off;
 	io->len = len;
@@ -470,20 +512,9 @@ static void issue(struct job *j, int d)
 		struct blk_bio *b = &io->bios[k++];
 
 		chunk = len - done < j->t->max_request ? len - done : j->t->max_request;
-		/*
-		 * Every field by hand: gcc clears an 88-byte struct with rep stos,
-		 * whose start-up cost showed in profiles of this once-per-I/O line.
-		 */
-		b->lba = (off + done) / j->t->logical_size;
-		b->nlb = (uint32_t)(chunk / j->t->logical_size);
-		b->write = d == DDIR_WRITE;
-		b->ioprio = io->prio_eff;
-		b->error = 0;
-		b->t_submit = b->t_queued = b->t_dispatched = b->t_completed = 0;
-		b->accepted = bio_accepted;
-		b->done = bio_done;
-		b->owner = io;
-		b->next = NULL;
+		blk_bio_prep(b, (off + done) / j->t->logical_size,
+			     (uint32_t)(chunk / j->t->logical_size), d == DDIR_WRITE, io->prio_eff,
+			     bio_accepted, bio_done, io);
 		done += chunk;
 	}
 	io->nbios = k;
@@ -541,29 +572,24 @@ static void job_fill(struct job *j)
 	if (j->finished)
 		return;
 	while (!j->blocked_io && !j->issuing_done && j->inflight < j->depth) {
-		int d;
+		struct job_io_desc io;
+		int64_t wake_at;
 
-		if (now >= j->t_end || (j->size_limit && j->issued_bytes >= j->size_limit) ||
-		    (j->ios_limit && j->issued_ios >= j->ios_limit)) {
+		if (now >= j->t_end) {
 			j->issuing_done = true;
 			break;
 		}
-		if (now < j->think_until) {
-			schedule_wake(j, j->think_until);
+		switch (j->source->next(j->source_state, now, &io, &wake_at)) {
+		case JOB_SOURCE_IO:
+			issue(j, &io);
+			continue;
+		case JOB_SOURCE_WAIT:
+			schedule_wake(j, wake_at);
 			return;
+		case JOB_SOURCE_END:
+			j->issuing_done = true;
+			break;
 		}
-		d = next_ddir(j);
-		if (j->o->rate_iops[d]) {
-			if (now < j->next_issue[d]) {
-				schedule_wake(j, j->next_issue[d]);
-				return;
-			}
-			j->next_issue[d] = (j->next_issue[d] > now - 1000000000LL ? j->next_issue[d] :
-					    now) + 1000000000LL / (int64_t)j->o->rate_iops[d];
-		}
-		issue(j, d);
-		if (j->o->thinktime)
-			j->think_until = now + j->o->thinktime;
 	}
 	if (j->issuing_done && !j->inflight)
 		job_finish(j);
@@ -797,6 +823,8 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 	for (d = 0; d < DDIR_COUNT; d++)
 		j->pos[d] = o->rw_skip < 0 ? j->end - j->align[d] : j->start;
 	j->depth = o->engine_kind == JOB_ENGINE_SYNC ? 1 : o->iodepth;
+	j->source = &fio_source;
+	j->source_state = j;
 	/* number_ios sets the amount of I/O independently of the region (fio). */
 	j->size_limit = o->time_based || o->number_ios ? 0 :
 		(o->io_size ? o->io_size : j->end - j->start) * o->loops;

@@ -37,13 +37,8 @@ static void submit(struct hostlab_stream *st, struct blk_bio *bio)
 		st->pending_list[st->pending++] = bio;
 		return;
 	}
-	bio->lba = rng_below(&st->rng, st->lab->span / st->nlb) * st->nlb;
-	bio->nlb = st->nlb;
-	bio->write = st->write;
-	bio->ioprio = st->ioprio;
-	bio->owner = st;
-	bio->done = bio_done;
-	bio->accepted = bio_accepted;
+	blk_bio_prep(bio, rng_below(&st->rng, st->lab->span / st->nlb) * st->nlb, st->nlb,
+		     st->write, st->ioprio, bio_accepted, bio_done, st);
 	if (!blk_submit(st->lab->sys.q, bio))
 		st->blocked = true;
 }

@@ -119,6 +119,7 @@ fuzz: $(DRIVE_INCS)
 # Every exported symbol carries its module's prefix (SQLite's checksymbols).
 symbols: $(B)/libncqsim.a
 	@test/check-symbols $(B)/libncqsim.a
+	@test/check-ioprio
 
 clean:
 	rm -rf build ncqsim seed.svg

@@ -1,16 +1,5 @@
 #include "host/ioprio.h"
 
-const char *ioprio_class_name(unsigned cls)
-{
-	switch (cls) {
-	case IOPRIO_CLASS_NONE:	return "none";
-	case IOPRIO_CLASS_RT:	return "rt";
-	case IOPRIO_CLASS_BE:	return "be";
-	case IOPRIO_CLASS_IDLE:	return "idle";
-	}
-	return "invalid";
-}
-
 int ioprio_check(uint16_t v, struct err *e)
 {
 	unsigned cls = ioprio_class(v), hint = ioprio_hint(v), level = ioprio_level(v);

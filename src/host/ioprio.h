@@ -18,17 +18,7 @@
 #include <stdint.h>
 
 #include "util/err.h"
-
-enum ioprio_class {
-	IOPRIO_CLASS_NONE = 0,
-	IOPRIO_CLASS_RT = 1,
-	IOPRIO_CLASS_BE = 2,
-	IOPRIO_CLASS_IDLE = 3,
-};
-
-#define IOPRIO_CLASS_SHIFT	13
-#define IOPRIO_HINT_SHIFT	3
-#define IOPRIO_NR_LEVELS	8
+#include "util/ioprio.h"
 
 enum sched_policy {
 	SCHED_POLICY_NORMAL,
@@ -37,29 +27,6 @@ enum sched_policy {
 	SCHED_POLICY_BATCH,
 	SCHED_POLICY_IDLE,
 };
-
-static inline uint16_t ioprio_value(unsigned cls, unsigned hint, unsigned level)
-{
-	return (uint16_t)((cls & 7) << IOPRIO_CLASS_SHIFT | (hint & 0x3ff) << IOPRIO_HINT_SHIFT |
-			  (level & 7));
-}
-
-static inline unsigned ioprio_class(uint16_t v)
-{
-	return v >> IOPRIO_CLASS_SHIFT;
-}
-
-static inline unsigned ioprio_hint(uint16_t v)
-{
-	return (v >> IOPRIO_HINT_SHIFT) & 0x3ff;
-}
-
-static inline unsigned ioprio_level(uint16_t v)
-{
-	return v & 7;
-}
-
-const char *ioprio_class_name(unsigned cls);
 
 /* Validate as ioprio_check_cap() does (no capability check here). */
 int ioprio_check(uint16_t v, struct err *e);

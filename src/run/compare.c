@@ -5,6 +5,7 @@
 #include "stats/ci.h"
 #include "stats/plot.h"
 #include "util/clock.h"
+#include "util/ioprio.h"
 #include "util/json.h"
 
 #include <errno.h>
@@ -546,22 +547,15 @@ static void fmt_cell(char *buf, size_t len, const struct cmp_stat *s)
 	snprintf(buf, len, "%s ± %s", m, h);
 }
 
-static const char *class_name(int prio)
-{
-	static const char *names[] = { "none", "rt", "be", "idle" };
-
-	return names[(prio >> 13) & 3];
-}
-
 static void row_title(const struct cmp_row *r, char *buf, size_t len)
 {
 	if (r->prio < 0)
 		snprintf(buf, len, "%s %s %s (ms)", r->job, r->ddir ? "write" : "read",
 			 r->lat ? "lat" : "clat");
 	else
-		snprintf(buf, len, "%s %s %s, prio %d/%d %s (ms)", r->job, r->ddir ? "write" : "read",
-			 r->lat ? "lat" : "clat", (r->prio >> 13) & 7, r->prio & 7,
-			 class_name(r->prio));
+		snprintf(buf, len, "%s %s %s, prio %u/%u %s (ms)", r->job, r->ddir ? "write" : "read",
+			 r->lat ? "lat" : "clat", ioprio_class((uint16_t)r->prio),
+			 ioprio_level((uint16_t)r->prio), ioprio_class_name(ioprio_class((uint16_t)r->prio)));
 }
 
 /* The visible width of a UTF-8 string. */
@@ -697,8 +691,8 @@ void compare_write_json(const struct compare *c, FILE *out, bool plus)
 				json_null(&w, "prioclass");
 				json_null(&w, "prio");
 			} else {
-				json_uint(&w, "prioclass", (unsigned)(c->rows[r].prio >> 13) & 7);
-				json_uint(&w, "prio", (unsigned)c->rows[r].prio & 7);
+				json_uint(&w, "prioclass", ioprio_class((uint16_t)c->rows[r].prio));
+				json_uint(&w, "prio", ioprio_level((uint16_t)c->rows[r].prio));
 			}
 			json_object_begin(&w, "percentiles_ms");
 			for (k = 0; k < c->npct; k++) {
@@ -761,10 +755,11 @@ int compare_plot(const struct compare *c, const char *path, struct err *e)
 				snprintf(labels[n], sizeof(labels[n]), "%s: %s %s", c->variants[v].label,
 					 c->rows[r].job, c->rows[r].ddir ? "write" : "read");
 			else
-				snprintf(labels[n], sizeof(labels[n]), "%s: %s %s prio %d/%d",
+				snprintf(labels[n], sizeof(labels[n]), "%s: %s %s prio %u/%u",
 					 c->variants[v].label, c->rows[r].job,
-					 c->rows[r].ddir ? "write" : "read", (c->rows[r].prio >> 13) & 7,
-					 c->rows[r].prio & 7);
+					 c->rows[r].ddir ? "write" : "read",
+					 ioprio_class((uint16_t)c->rows[r].prio),
+					 ioprio_level((uint16_t)c->rows[r].prio));
 			s[n].label = labels[n];
 			s[n].h = &c->rows[r].cell[v]->merged;
 			n++;

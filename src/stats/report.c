@@ -1,5 +1,7 @@
 #include "stats/report.h"
 
+#include "util/ioprio.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -326,7 +328,8 @@ static void show_ddir_status(FILE *out, const struct report_job *j, unsigned d,
 
 			if (!rd->prios[p].h.sum.n)
 				continue;
-			snprintf(name, sizeof(name), "%s prio %u/%u", clat_type, v >> 13, v & 7);
+			snprintf(name, sizeof(name), "%s prio %u/%u", clat_type, ioprio_class(v),
+				 ioprio_level(v));
 			display_lat(out, name, &rd->prios[p].h.sum);
 		}
 	}
@@ -343,8 +346,8 @@ static void show_ddir_status(FILE *out, const struct report_job *j, unsigned d,
 
 			if (!rd->prios[p].h.sum.n)
 				continue;
-			snprintf(name, sizeof(name), "%s prio %u/%u (%.2f%% of IOs)", clat_type, v >> 13,
-				 v & 7, 100.0 * (double)rd->prios[p].h.sum.n / (double)samples);
+			snprintf(name, sizeof(name), "%s prio %u/%u (%.2f%% of IOs)", clat_type,
+				 ioprio_class(v), ioprio_level(v), 100.0 * (double)rd->prios[p].h.sum.n / (double)samples);
 			show_percentiles(out, &rd->prios[p].h, j, name);
 		}
 	}
@@ -678,8 +681,8 @@ static void json_dir(struct json_writer *w, const struct report_job *j, unsigned
 			if (!rd->prios[p].h.sum.n)
 				continue;
 			json_object_begin(w, NULL);
-			json_uint(w, "prioclass", rd->prios[p].ioprio >> 13);
-			json_uint(w, "prio", rd->prios[p].ioprio & 7);
+			json_uint(w, "prioclass", ioprio_class(rd->prios[p].ioprio));
+			json_uint(w, "prio", ioprio_level(rd->prios[p].ioprio));
 			json_lat(w, j->lat_percentiles ? "lat_ns" : "clat_ns", &rd->prios[p].h, j,
 				 j->clat_percentiles || j->lat_percentiles, plus);
 			json_object_end(w);

@@ -137,6 +137,21 @@ static void respond(struct disk *d, int64_t delay, uint8_t status, uint8_t error
 	sim_after(d->sim, delay, send_response, d);
 }
 
+/* A command on `slot` finished well: a good D2H now for the non-queued one, else its SDB bit. */
+static void complete_ok(struct disk *d, unsigned slot)
+{
+	if (slot == FWQ_NONQUEUED) {
+		struct ata_d2h r = { .status = ATA_STAT_DRDY, .interrupt = true,
+			.device = ATA_DEVICE_LBA };
+
+		ata_d2h_encode(&r, d->resp_fis);
+		d->resp_len = 0;
+		send_response(d->sim, d);
+		return;
+	}
+	complete_tag(d, slot, false);
+}
+
 static void abort_command(struct disk *d)
 {
 	d->stats.aborted++;
@@ -149,16 +164,7 @@ static void front_end_done(struct sim *sim, void *arg)
 	struct slot_ref *ref = arg;
 
 	(void)sim;
-	if (ref->slot == FWQ_NONQUEUED) {
-		struct ata_d2h r = { .status = ATA_STAT_DRDY, .interrupt = true,
-			.device = ATA_DEVICE_LBA };
-
-		ata_d2h_encode(&r, ref->d->resp_fis);
-		ref->d->resp_len = 0;
-		send_response(ref->d->sim, ref->d);
-		return;
-	}
-	complete_tag(ref->d, ref->slot, false);
+	complete_ok(ref->d, ref->slot);
 }
 
 static int64_t interface_ns(const struct disk *d, uint64_t bytes)
@@ -181,18 +187,10 @@ static void media_done(struct sim *sim, void *arg)
 		d->idle_after_read = d->read_ahead;
 		d->read_end = sim_now(d->sim);
 	}
-	if (c->destage) {
+	if (c->destage)
 		d->cache.dirty_bytes -= c->nlb * d->layout.logical_size;
-	} else if (c->tag == FWQ_NONQUEUED) {
-		struct ata_d2h r = { .status = ATA_STAT_DRDY, .interrupt = true,
-			.device = ATA_DEVICE_LBA };
-
-		ata_d2h_encode(&r, d->resp_fis);
-		d->resp_len = 0;
-		send_response(d->sim, d);
-	} else {
-		complete_tag(d, c->tag, false);
-	}
+	else
+		complete_ok(d, c->tag);
 	dispatch(d);
 }
 
@@ -255,9 +253,72 @@ static void waiting_remove(struct disk *d, unsigned pos)
 	d->nwaiting--;
 }
 
+/*
+ * The queue for one choice: the waiting slots (sorted by cylinder), then
+ * the oldest destages. Returns the number of candidates.
+ */
+static unsigned gather(struct disk *d, struct fwq_queue *q)
+{
+	unsigned n = d->nwaiting, i;
+
+	/* Destages follow the waiting slots, oldest first; the first may be older than any slot. */
+	q->oldest = d->nwaiting ? &d->slot[d->by_age.head] : NULL;
+	if (d->destage_count && (!q->oldest || fwq_older(&d->destage[d->destage_head], q->oldest)))
+		q->oldest = &d->destage[d->destage_head];
+	for (i = 0; i < d->destage_count && i < FWQ_DESTAGE_WINDOW; i++)
+		d->cands[n++] = &d->destage[(d->destage_head + i) % d->destage_cap];
+	q->cands = d->cands;
+	q->n = n;
+	q->nsorted = d->nwaiting;
+	q->nhigh = d->nhigh;
+	return n;
+}
+
+/* The chosen destage leaves the ring; only the oldest are candidates, so by position. */
+static void destage_remove(struct disk *d, const struct fwq_cmd *c)
+{
+	unsigned pos = (unsigned)(c - d->destage);
+	unsigned k = (pos + d->destage_cap - d->destage_head) % d->destage_cap;
+
+	for (; k > 0; k--) {
+		unsigned to = (d->destage_head + k) % d->destage_cap;
+		unsigned from = (d->destage_head + k - 1) % d->destage_cap;
+
+		d->destage[to] = d->destage[from];
+	}
+	d->destage_head = (d->destage_head + 1) % d->destage_cap;
+	d->destage_count--;
+	d->stats.destages++;
+}
+
+static void account_pick(struct disk *d, enum fwq_reason reason, const struct disk_access *acc,
+			 unsigned n)
+{
+	d->stats.picks++;
+	d->stats.picks_aged += reason == FWQ_PICK_AGED;
+	d->stats.picks_prio += reason == FWQ_PICK_PRIO;
+	d->stats.picks_soft_normal += reason == FWQ_PICK_SOFT_NORMAL;
+	if (d->current.write)
+		d->stats.media_writes++;
+	else
+		d->stats.media_reads++;
+	d->stats.busy_ns += acc->total;
+	d->stats.seek_ns += acc->seek;
+	d->stats.rotate_ns += acc->rotate;
+	d->stats.transfer_ns += acc->transfer + acc->extra;
+	d->stats.overhead_ns += acc->overhead;
+	sim_debug(d->sim, SIM_DBG_DISK, "pick %s%u of %u (%s%s) cyl %u head %u: seek %.3f rot %.3f "
+		  "xfer %.3f ms, done at +%.3f ms",
+		  d->current.destage ? "destage " : "tag ", d->current.destage ? 0 : d->current.tag,
+		  n, d->current.high ? "high, " : "", fwq_reason_name(&d->rules, reason),
+		  d->current.where.cyl, d->current.where.head, acc->seek / 1e6, acc->rotate / 1e6,
+		  (acc->transfer + acc->extra) / 1e6, acc->total / 1e6);
+}
+
+/* The actuator is free: choose the next command and start its access. */
 static void dispatch(struct disk *d)
 {
-	unsigned n, i, chosen;
+	unsigned n, chosen;
 	struct fwq_queue q;
 	struct fwq_ctx ctx;
 	struct disk_access acc;
@@ -265,21 +326,8 @@ static void dispatch(struct disk *d)
 	const struct fwq_cmd *c;
 	int64_t now = sim_now(d->sim);
 
-	if (d->busy)
+	if (d->busy || !(n = gather(d, &q)))
 		return;
-	/* Destages follow the waiting slots, oldest first; the first may be older than any slot. */
-	q.oldest = d->nwaiting ? &d->slot[d->by_age.head] : NULL;
-	if (d->destage_count && (!q.oldest || fwq_older(&d->destage[d->destage_head], q.oldest)))
-		q.oldest = &d->destage[d->destage_head];
-	n = d->nwaiting;
-	for (i = 0; i < d->destage_count && i < FWQ_DESTAGE_WINDOW; i++)
-		d->cands[n++] = &d->destage[(d->destage_head + i) % d->destage_cap];
-	if (!n)
-		return;
-	q.cands = d->cands;
-	q.n = n;
-	q.nsorted = d->nwaiting;
-	q.nhigh = d->nhigh;
 	read_ahead_stop(d);
 	fwq_ctx_init(&ctx, &d->mech, now + d->model.command_overhead, d->head);
 	chosen = fwq_pick(&d->rules, &ctx, &q, now, &reason);
@@ -293,46 +341,13 @@ static void dispatch(struct disk *d)
 
 		d->pick_fn(d->pick_ctx, &ev);
 	}
-	if (c->destage) {
-		/* Only the oldest are candidates, so remove by position. */
-		unsigned pos = (unsigned)(c - d->destage), k = (pos + d->destage_cap -
-								d->destage_head) % d->destage_cap;
-
-		for (; k > 0; k--) {
-			unsigned to = (d->destage_head + k) % d->destage_cap;
-			unsigned from = (d->destage_head + k - 1) % d->destage_cap;
-
-			d->destage[to] = d->destage[from];
-		}
-		d->destage_head = (d->destage_head + 1) % d->destage_cap;
-		d->destage_count--;
-		d->stats.destages++;
-	} else {
+	if (c->destage)
+		destage_remove(d, c);
+	else
 		waiting_remove(d, chosen);
-	}
 	d->busy = true;
 	sim_after(d->sim, acc.total, media_done, d);
-
-	d->stats.picks++;
-	d->stats.picks_aged += reason == FWQ_PICK_AGED;
-	d->stats.picks_prio += reason == FWQ_PICK_PRIO;
-	d->stats.picks_soft_normal += reason == FWQ_PICK_SOFT_NORMAL;
-	if (d->current.write)
-		d->stats.media_writes++;
-	else
-		d->stats.media_reads++;
-	d->stats.busy_ns += acc.total;
-	d->stats.seek_ns += acc.seek;
-	d->stats.rotate_ns += acc.rotate;
-	d->stats.transfer_ns += acc.transfer + acc.extra;
-	d->stats.overhead_ns += acc.overhead;
-	sim_debug(d->sim, SIM_DBG_DISK, "pick %s%u of %u (%s%s) cyl %u head %u: seek %.3f rot %.3f "
-		  "xfer %.3f ms, done at +%.3f ms",
-		  d->current.destage ? "destage " : "tag ", d->current.destage ? 0 : d->current.tag,
-		  n, d->current.high ? "high, " : "",
-		  fwq_reason_name(&d->rules, reason),
-		  d->current.where.cyl, d->current.where.head, acc.seek / 1e6, acc.rotate / 1e6,
-		  (acc.transfer + acc.extra) / 1e6, acc.total / 1e6);
+	account_pick(d, reason, &acc, n);
 }
 
 /* ---- commands ---- */

@@ -71,6 +71,8 @@ expect_rc 2 "$NCQSIM" run --bogus "$tmp/fg.fio"
 err_has "run: unknown option '--bogus' (see 'ncqsim run --help')"
 expect_rc 2 "$NCQSIM" run --debug=everything "$tmp/fg.fio"
 err_has "unknown subsystem 'everything'"
+expect_rc 2 "$NCQSIM" run --debug=ata, "$tmp/fg.fio"
+err_has "unknown subsystem ''"
 expect_rc 2 "$NCQSIM" run
 expect_rc 0 "$NCQSIM" run --help-options
 out_has "cmdprio_percentage"

@@ -72,6 +72,7 @@ static void check_variants(void)
 		{ "device/ncq_prio_enable", "expected KEY=V1,V2" },
 		{ "device/ncq_prio_enable=", "expected KEY=V1,V2" },
 		{ "device/ncq_prio_enable=0,,1", "bad value list" },
+		{ "device/ncq_prio_enable=0,1,", "bad value list" },
 		{ "no/such_knob=1,2", "--vary" },
 		{ "queue/scheduler=deadline,cfq", "cfq" },
 		{ "device/queue_depth=1,99", "99" },

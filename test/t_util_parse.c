@@ -213,8 +213,36 @@ static void test_json_writer(void)
 	free(text);
 }
 
+/* Every field of a separated list, joined with '|' so empty fields show. */
+static const char *fields(const char *s)
+{
+	static char out[128];
+	struct parse_fields f;
+	const char *p;
+	size_t len, n = 0;
+	unsigned i = 0;
+
+	out[0] = '\0';
+	parse_fields_init(&f, s, ',');
+	while (parse_fields_next(&f, &p, &len))
+		n += (size_t)snprintf(out + n, sizeof(out) - n, "%s%.*s", i++ ? "|" : "", (int)len, p);
+	return out;
+}
+
+static void test_fields(void)
+{
+	CHECK_EQ_STR(fields("a,bc,d"), "a|bc|d");
+	CHECK_EQ_STR(fields("a,,b"), "a||b");
+	CHECK_EQ_STR(fields("a,"), "a|");
+	CHECK_EQ_STR(fields(",a"), "|a");
+	CHECK_EQ_STR(fields("abc"), "abc");
+	CHECK_EQ_STR(fields(""), "");
+	CHECK_EQ_STR(fields(","), "|");
+}
+
 int main(void)
 {
+	test_fields();
 	test_sizes();
 	test_times();
 	test_scalars();

@@ -123,7 +123,7 @@ static unsigned online_cpus(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
-	return n < 1 ? 1 : n > 64 ? 64 : (unsigned)n;
+	return n < 1 ? 1 : n > CMP_MAX_THREADS ? CMP_MAX_THREADS : (unsigned)n;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -205,7 +205,7 @@ int cmd_compare(int argc, char **argv)
 			plot = optarg;
 			continue;
 		case O_THREADS:
-			if (parse_count("--threads", optarg, 1, 64, &c->threads))
+			if (parse_count("--threads", optarg, 1, CMP_MAX_THREADS, &c->threads))
 				goto out_free;
 			continue;
 		case O_RUNTIME:

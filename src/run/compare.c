@@ -7,6 +7,7 @@
 #include "util/clock.h"
 #include "util/ioprio.h"
 #include "util/json.h"
+#include "util/parse.h"
 
 #include <errno.h>
 #include <math.h>
@@ -28,7 +29,8 @@ int compare_variants(struct compare *c, const struct host_config *base, const ch
 		return err_set(e, "at most %d --vary options", CMP_MAX_VARY);
 	for (i = 0; i < nvary; i++) {
 		const char *eq = strchr(vary[i], '='), *p;
-		size_t klen;
+		struct parse_fields f;
+		size_t klen, len;
 
 		if (!eq || eq == vary[i] || !eq[1])
 			return err_set(e, "option '--vary': expected KEY=V1,V2[,...], got '%s'", vary[i]);
@@ -38,16 +40,13 @@ int compare_variants(struct compare *c, const struct host_config *base, const ch
 		memcpy(keys[i], vary[i], klen);
 		keys[i][klen] = '\0';
 		nvalues[i] = 0;
-		for (p = eq + 1; *p;) {
-			const char *comma = strchr(p, ',');
-			size_t len = comma ? (size_t)(comma - p) : strlen(p);
-
+		parse_fields_init(&f, eq + 1, ',');
+		while (parse_fields_next(&f, &p, &len)) {
 			if (!len || len >= sizeof(values[0][0]) || nvalues[i] == 32)
 				return err_set(e, "option '--vary': bad value list in '%s'", vary[i]);
 			memcpy(values[i][nvalues[i]], p, len);
 			values[i][nvalues[i]][len] = '\0';
 			nvalues[i]++;
-			p += len + (comma ? 1 : 0);
 		}
 		total *= nvalues[i];
 		if (total > CMP_MAX_VARIANTS)
@@ -328,8 +327,8 @@ static double expected_sim_seconds(const struct workload *w, int64_t cap)
 static int run_batch(struct compare *c, unsigned from, unsigned to, struct err *e)
 {
 	struct pool p;
-	pthread_t tids[64];
-	struct worker workers[64];
+	pthread_t tids[CMP_MAX_THREADS];
+	struct worker workers[CMP_MAX_THREADS];
 	unsigned i, v, r, nw;
 
 	memset(&p, 0, sizeof(p));
@@ -337,8 +336,8 @@ static int run_batch(struct compare *c, unsigned from, unsigned to, struct err *
 	p.nitems = c->nvariants * (to - from);
 	p.items = calloc(p.nitems, sizeof(*p.items));
 	nw = c->threads < p.nitems ? c->threads : p.nitems;
-	if (nw > 64)
-		nw = 64;
+	if (nw > CMP_MAX_THREADS)
+		nw = CMP_MAX_THREADS;
 	p.sim_now = calloc(nw ? nw : 1, sizeof(*p.sim_now));
 	p.ios_now = calloc(nw ? nw : 1, sizeof(*p.ios_now));
 	if (!p.items || !p.sim_now || !p.ios_now) {
@@ -358,13 +357,17 @@ static int run_batch(struct compare *c, unsigned from, unsigned to, struct err *
 	p.expect_sim = expected_sim_seconds(c->w, c->runtime_cap);
 	pthread_mutex_init(&p.lock, NULL);
 	for (i = 0; i < nw; i++) {
+		int rc;
+
 		workers[i].p = &p;
 		workers[i].index = i;
-		if (pthread_create(&tids[i], NULL, worker_main, &workers[i])) {
+		/* pthread_create returns its error; it does not set errno. */
+		rc = pthread_create(&tids[i], NULL, worker_main, &workers[i]);
+		if (rc) {
 			nw = i;
 			pthread_mutex_lock(&p.lock);	/* the started workers read it */
 			p.error = -1;
-			err_set(&p.err, "cannot start a thread: %s", strerror(errno));
+			err_set(&p.err, "cannot start a thread: %s", strerror(rc));
 			pthread_mutex_unlock(&p.lock);
 			break;
 		}

@@ -26,6 +26,7 @@ struct runner_result;
 #define CMP_MAX_PCT 12
 #define CMP_MAX_ROWS 64
 #define CMP_MAX_RUNS 256
+#define CMP_MAX_THREADS 64
 
 struct cmp_variant {
 	char label[8];			/* "A", "B", ... */

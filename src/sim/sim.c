@@ -16,6 +16,8 @@
  */
 #include "sim/sim.h"
 
+#include "util/parse.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -341,18 +343,20 @@ const char *sim_debug_names(void)
 
 int sim_debug_parse(const char *list, unsigned *mask, char *err, size_t errlen)
 {
-	const char *p = list;
+	struct parse_fields f;
+	const char *p;
+	size_t len;
 	unsigned m = 0;
 
-	if (!*p) {
+	if (!*list) {
 		snprintf(err, errlen, "option '--debug': expected a comma list of %s, got ''",
 			 sim_debug_names());
 		return -1;
 	}
-	while (*p) {
-		const char *end = strchr(p, ',');
-		size_t len = end ? (size_t)(end - p) : strlen(p), i;
+	parse_fields_init(&f, list, ',');
+	while (parse_fields_next(&f, &p, &len)) {
 		bool found = false;
+		size_t i;
 
 		if (len == 3 && !strncmp(p, "all", 3)) {
 			m = ~0u;
@@ -370,9 +374,6 @@ int sim_debug_parse(const char *list, unsigned *mask, char *err, size_t errlen)
 				 "(expected a comma list of %s)", (int)len, p, sim_debug_names());
 			return -1;
 		}
-		p += len;
-		if (*p == ',')
-			p++;
 	}
 	*mask = m;
 	return 0;

@@ -262,3 +262,26 @@ int parse_key_lines(const char *text, const char *file, const char *what, parse_
 	}
 	return 0;
 }
+
+void parse_fields_init(struct parse_fields *f, const char *s, char sep)
+{
+	f->p = s;
+	f->sep = sep;
+	f->done = false;
+}
+
+bool parse_fields_next(struct parse_fields *f, const char **field, size_t *len)
+{
+	const char *end;
+
+	if (f->done)
+		return false;
+	end = strchr(f->p, f->sep);
+	*field = f->p;
+	*len = end ? (size_t)(end - f->p) : strlen(f->p);
+	if (end)
+		f->p = end + 1;
+	else
+		f->done = true;
+	return true;
+}

@@ -40,6 +40,29 @@ int parse_time(const char *s, int64_t unit_ns, int64_t *ns);
 char *parse_trim(char *s);
 
 /*
+ * The fields of a list separated by `sep`, one per call:
+ *
+ *	struct parse_fields f;
+ *	const char *field;
+ *	size_t len;
+ *
+ *	parse_fields_init(&f, "a,,b", ',');
+ *	while (parse_fields_next(&f, &field, &len))
+ *		...	("a", 1), ("", 0), ("b", 1)
+ *
+ * Every separator ends a field, so "a," has two ("a" and "") and "" has
+ * one, empty: the caller decides whether an empty field is allowed.
+ */
+struct parse_fields {
+	const char *p;
+	char sep;
+	bool done;
+};
+
+void parse_fields_init(struct parse_fields *f, const char *s, char sep);
+bool parse_fields_next(struct parse_fields *f, const char **field, size_t *len);
+
+/*
  * A file of "key = value" lines (drive models, system files): '#' starts a
  * comment, blank lines are skipped, keys and values are trimmed. Calls fn
  * for each line, with the comment after the value (or NULL); an error from

@@ -754,22 +754,9 @@ static int region(struct job *j, struct err *e)
 	j->start = off;
 	j->end = off + size;
 	for (dir = 0; dir < DDIR_COUNT; dir++) {
-		uint64_t lo = o->bs[dir], hi = o->bs[dir];
-		unsigned i;
+		uint64_t lo, hi;
 
-		if (o->nbssplit[dir]) {
-			lo = UINT64_MAX;
-			hi = 0;
-			for (i = 0; i < o->nbssplit[dir]; i++) {
-				if (o->bssplit[dir][i].bs < lo)
-					lo = o->bssplit[dir][i].bs;
-				if (o->bssplit[dir][i].bs > hi)
-					hi = o->bssplit[dir][i].bs;
-			}
-		} else if (o->bsrange) {
-			lo = o->bs_min[dir];
-			hi = o->bs_max[dir];
-		}
+		job_bs_extent(o, dir, &lo, &hi);
 		if (lo % ls || hi % ls)
 			return err_set(e, "%s:%d: job '%s': option 'bs': block sizes must be multiples "
 				       "of the drive's %llu-byte logical sector", d->file, d->line,
@@ -868,7 +855,7 @@ static void report_setup(struct job *j)
 	const struct job_options *o = j->o;
 	struct report_job *r = j->rep;
 	static const char *rw_names[] = { "read", "write", "rw", "randread", "randwrite", "randrw" };
-	unsigned d, i;
+	unsigned d;
 
 	report_job_init(r);
 	snprintf(r->name, sizeof(r->name), "%s", o->name);
@@ -891,25 +878,11 @@ static void report_setup(struct job *j)
 		o->ncmdprio_bssplit[0] || o->ncmdprio_bssplit[1];
 	snprintf(r->rw, sizeof(r->rw), "%s", rw_names[o->rw]);
 	snprintf(r->ioengine, sizeof(r->ioengine), "%s", o->ioengine);
-	for (d = 0; d < 3; d++) {
-		unsigned dd = d < DDIR_COUNT ? d : DDIR_READ;
-
-		r->bs_min[d] = r->bs_max[d] = o->bs[dd];
-		if (o->bsrange) {
-			r->bs_min[d] = o->bs_min[dd];
-			r->bs_max[d] = o->bs_max[dd];
-		}
-		if (d < DDIR_COUNT && o->nbssplit[d]) {
-			r->bs_min[d] = UINT64_MAX;
-			r->bs_max[d] = 0;
-			for (i = 0; i < o->nbssplit[d]; i++) {
-				if (o->bssplit[d][i].bs < r->bs_min[d])
-					r->bs_min[d] = o->bssplit[d][i].bs;
-				if (o->bssplit[d][i].bs > r->bs_max[d])
-					r->bs_max[d] = o->bssplit[d][i].bs;
-			}
-		}
-	}
+	for (d = 0; d < DDIR_COUNT; d++)
+		job_bs_extent(o, (int)d, &r->bs_min[d], &r->bs_max[d]);
+	/* The trim column, as the report had it: bs or bsrange of reads, never bssplit. */
+	r->bs_min[2] = o->bsrange ? o->bs_min[DDIR_READ] : o->bs[DDIR_READ];
+	r->bs_max[2] = o->bsrange ? o->bs_max[DDIR_READ] : o->bs[DDIR_READ];
 	memcpy(r->opts, j->def->opts, sizeof(r->opts));
 	r->nopts = j->def->nopts;
 	/* fio orders per-priority entries: the job's own first, then cmdprio's. */

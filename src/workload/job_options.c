@@ -22,22 +22,20 @@ static const double default_percentiles[] = {
 /* Split "a,b,c" into at most 3 per-direction parts; returns the count. */
 static int split_dirs(const char *value, char parts[3][512])
 {
+	struct parse_fields f;
+	const char *p;
+	size_t len;
 	int n = 0;
-	const char *p = value;
 
-	for (;;) {
-		const char *comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
-
+	parse_fields_init(&f, value, ',');
+	while (parse_fields_next(&f, &p, &len)) {
 		if (n == 3 || len >= 512)
 			return -1;
 		memcpy(parts[n], p, len);
 		parts[n][len] = '\0';
 		n++;
-		if (!comma)
-			return n;
-		p = comma + 1;
 	}
+	return n;
 }
 
 static int parse_bs(const struct job_options *o, const char *s, uint64_t *v)
@@ -875,4 +873,24 @@ const char *job_option_warning(const char *key, const char *value)
 	if (!strcmp(key, "randrepeat") && value && !strcmp(value, "0"))
 		return "randrepeat=0: ncqsim repeats exactly for a given --seed; vary --seed instead";
 	return NULL;
+}
+
+void job_bs_extent(const struct job_options *o, int dir, uint64_t *lo, uint64_t *hi)
+{
+	unsigned i;
+
+	*lo = *hi = o->bs[dir];
+	if (o->nbssplit[dir]) {
+		*lo = UINT64_MAX;
+		*hi = 0;
+		for (i = 0; i < o->nbssplit[dir]; i++) {
+			if (o->bssplit[dir][i].bs < *lo)
+				*lo = o->bssplit[dir][i].bs;
+			if (o->bssplit[dir][i].bs > *hi)
+				*hi = o->bssplit[dir][i].bs;
+		}
+	} else if (o->bsrange) {
+		*lo = o->bs_min[dir];
+		*hi = o->bs_max[dir];
+	}
 }

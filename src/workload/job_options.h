@@ -113,4 +113,7 @@ int job_option_set(struct job_options *o, const char *key, const char *value, st
 /* A warning the option deserves (e.g. direct=0), or NULL. */
 const char *job_option_warning(const char *key, const char *value);
 
+/* The smallest and largest block a direction may use: bs, bsrange or bssplit. */
+void job_bs_extent(const struct job_options *o, int dir, uint64_t *lo, uint64_t *hi);
+
 #endif

@@ -195,8 +195,49 @@ static void test_pareto(void)
 	CHECK_REL(mean, expect, 0.01);
 }
 
+/*
+ * The generators at the edges of what they accept: every draw in range
+ * (a NaN or infinity cast to an integer would be undefined: the sanitizer
+ * build stops on it), and the first values past the edges refused.
+ */
+static void test_edges(void)
+{
+	static const uint64_t sizes[] = { 1, 2, 3, 1000, 1ULL << 31, 1ULL << 40, 1ULL << 51 };
+	static const double thetas[] = { 1e-9, 0.5, 0.999, 1.001, 2.0, 10.0, RNG_ZIPF_THETA_MAX };
+	static const double hs[] = { RNG_PARETO_H_MIN, 1e-9, 0.5, 0.999999, 1.0 - 1e-15 };
+	struct rng_zipf z;
+	struct rng_pareto p;
+	struct rng r;
+	unsigned i, k, d, bad = 0;
+
+	rng_seed(&r, 3, "test/edges");
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		for (k = 0; k < sizeof(thetas) / sizeof(thetas[0]); k++) {
+			CHECK_MSG(rng_zipf_init(&z, sizes[i], thetas[k]) == 0, "zipf:%g over %llu",
+				  thetas[k], (unsigned long long)sizes[i]);
+			for (d = 0; d < 2000; d++)
+				bad += rng_zipf_next(&z, &r) >= sizes[i];
+		}
+		for (k = 0; k < sizeof(hs) / sizeof(hs[0]); k++) {
+			CHECK_MSG(rng_pareto_init(&p, sizes[i], hs[k]) == 0, "pareto:%g over %llu", hs[k],
+				  (unsigned long long)sizes[i]);
+			for (d = 0; d < 2000; d++)
+				bad += rng_pareto_next(&p, &r) >= sizes[i];
+		}
+	}
+	CHECK_EQ_INT(bad, 0);
+	CHECK(rng_zipf_init(&z, 1000, RNG_ZIPF_THETA_MAX * 1.01) < 0);
+	CHECK(rng_zipf_init(&z, 1000, 1e200) < 0);
+	CHECK(rng_zipf_init(&z, 1000, NAN) < 0);
+	CHECK(rng_zipf_init(&z, 1000, INFINITY) < 0);
+	CHECK(rng_pareto_init(&p, 1000, 1e-20) < 0);
+	CHECK(rng_pareto_init(&p, 1000, RNG_PARETO_H_MIN / 2) < 0);
+	CHECK(rng_pareto_init(&p, 1000, NAN) < 0);
+}
+
 int main(void)
 {
+	test_edges();
 	test_reproducible();
 	test_independent();
 	test_below_unbiased();

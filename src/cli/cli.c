@@ -1,5 +1,8 @@
 #include "cli/cli.h"
 
+#include "util/outfile.h"
+#include "workload/job.h"
+
 #include "sim/sim.h"
 #include "run/system.h"
 #include "util/parse.h"
@@ -8,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void cli_error(const char *fmt, ...)
 {
@@ -131,24 +135,41 @@ int cli_runtime_option(const char *cmd, const char *arg, int64_t *cap)
 	return 0;
 }
 
-FILE *cli_open_output(const char *path)
+unsigned cli_protected(const struct cli_common *c, const char *files[2])
 {
-	FILE *f;
+	unsigned n = 0;
 
-	if (!path || !strcmp(path, "-"))
-		return stdout;
-	f = fopen(path, "w");
-	if (!f)
-		cli_error("%s: cannot write: %s", path, strerror(errno));
-	return f;
+	if (c->system_file)
+		files[n++] = c->system_file;
+	/* A built-in drive is a name, not a file: only a file that exists counts. */
+	if (access(c->cfg.drive, F_OK) == 0)
+		files[n++] = c->cfg.drive;
+	return n;
 }
 
-void cli_close_output(FILE *f)
+int cli_check_output(const char *option, const char *path, const struct workload *w,
+		     const struct cli_common *c)
 {
-	if (f && f != stdout)
-		fclose(f);
-	else
-		fflush(stdout);
+	const char *files[2];
+	unsigned i, n;
+
+	if (!path || !strcmp(path, "-"))
+		return 0;
+	for (i = 0; i < w->ninputs; i++)
+		if (outfile_same_target(path, w->inputs[i])) {
+			cli_error("option '%s': %s is %s of this run; refusing to overwrite it", option,
+				  path, i ? "a file the job file includes" : "the job file");
+			return -1;
+		}
+	n = cli_protected(c, files);
+	for (i = 0; i < n; i++)
+		if (outfile_same_target(path, files[i])) {
+			cli_error("option '%s': %s is the %s of this run; refusing to overwrite it",
+				  option, path, files[i] == c->system_file ? "system file" :
+				  "drive model file");
+			return -1;
+		}
+	return 0;
 }
 
 void cli_common_init(struct cli_common *c)

@@ -99,8 +99,19 @@ int cli_bad_option(const char *cmd, const char *help, int opt, const char *arg);
 /* --runtime TIME (run, compare): a positive time, bare numbers in seconds. */
 int cli_runtime_option(const char *cmd, const char *arg, int64_t *cap);
 
-/* Open --output FILE (or stdout for NULL / "-"). Prints the error itself. */
-FILE *cli_open_output(const char *path);
-void cli_close_output(FILE *f);
+struct workload;
+
+/*
+ * The files a run reads besides the job file and its includes: the system
+ * file and a drive model given as a file. Fills `files` (room for 2).
+ */
+unsigned cli_protected(const struct cli_common *c, const char *files[2]);
+/*
+ * Refuse an output (`option` names it: "--output", "--plot") that is one
+ * of the run's inputs (the workload's files, cli_protected's). Prints the
+ * error; -1.
+ */
+int cli_check_output(const char *option, const char *path, const struct workload *w,
+		     const struct cli_common *c);
 
 #endif

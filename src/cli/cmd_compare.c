@@ -8,6 +8,7 @@
 
 #include "run/compare.h"
 #include "run/runner.h"
+#include "util/outfile.h"
 #include "util/clock.h"
 #include "util/parse.h"
 
@@ -153,7 +154,8 @@ int cmd_compare(int argc, char **argv)
 	const char *plot = NULL;
 	bool repeat_set = false, max_repeat_set = false;
 	double wall0;
-	FILE *out;
+	struct outfile out;
+	const char *protect[2];
 	int opt, common_rc, rc = EXIT_BAD_INPUT;
 
 	/* The table of runs is large: on the heap, not the stack. */
@@ -267,9 +269,19 @@ int cmd_compare(int argc, char **argv)
 		cli_error("compare: %s", e.msg);
 		goto out_workload;
 	}
-	out = cli_open_output(common.output_path);
-	if (!out)
+	if (cli_check_output("--output", common.output_path, &w, &common) ||
+	    (plot && cli_check_output("--plot", plot, &w, &common)))
 		goto out_workload;
+	if (plot && common.output_path && outfile_same_target(plot, common.output_path)) {
+		cli_error("compare: options '--plot' and '--output' name the same file, %s", plot);
+		goto out_workload;
+	}
+	if (outfile_open(&out, common.output_path, "option '--output'", &e)) {
+		cli_error("compare: %s", e.msg);
+		goto out_workload;
+	}
+	c->nprotect = cli_protected(&common, protect);
+	c->protect = protect;
 	wall0 = clock_wall();
 	rc = compare_run(c, &e);
 	if (rc) {
@@ -278,15 +290,23 @@ int cmd_compare(int argc, char **argv)
 		goto out_close;
 	}
 	if (common.formats & CLI_OUT_NORMAL)
-		compare_print_table(c, out);
-	if (common.formats & (CLI_OUT_JSON | CLI_OUT_JSONPLUS))
-		compare_write_json(c, out, (common.formats & CLI_OUT_JSONPLUS) != 0);
+		compare_print_table(c, out.f);
+	if ((common.formats & (CLI_OUT_JSON | CLI_OUT_JSONPLUS)) &&
+	    compare_write_json(c, out.f, (common.formats & CLI_OUT_JSONPLUS) != 0)) {
+		cli_error("compare: out of memory while writing the JSON report");
+		rc = EXIT_RUN_FAILED;
+		goto out_close;
+	}
 	if (plot && compare_plot(c, plot, &e)) {
 		cli_error("compare: %s", e.msg);
 		rc = EXIT_RUN_FAILED;
 		goto out_close;
 	}
-	fflush(out);
+	if (outfile_commit(&out, &e)) {
+		cli_error("compare: %s", e.msg);
+		rc = EXIT_RUN_FAILED;
+		goto out_workload;
+	}
 	if (c->precision > 0 && !c->precision_reached)
 		cli_warn("compare: %s", c->precision_note);
 	if (!common.quiet)
@@ -295,8 +315,9 @@ int cmd_compare(int argc, char **argv)
 			c->cpu_seconds > 0 ? (double)c->ios / c->cpu_seconds / 1e6 : 0.0,
 			clock_wall() - wall0, c->threads, c->threads == 1 ? "" : "s");
 	rc = 0;
+	goto out_workload;
 out_close:
-	cli_close_output(out);
+	outfile_abort(&out);
 out_workload:
 	compare_free(c);
 	workload_free(&w);

@@ -7,6 +7,7 @@
 
 #include "run/runner.h"
 #include "util/clock.h"
+#include "util/outfile.h"
 #include "util/parse.h"
 
 #include <getopt.h>
@@ -83,7 +84,8 @@ int cmd_run(int argc, char **argv)
 	struct runner_result res;
 	struct progress prog;
 	struct err e;
-	FILE *out;
+	struct outfile out;
+	const char *protect[2];
 	int64_t runtime_cap = 0;
 	int c, rc;
 	unsigned formats = 0;
@@ -127,8 +129,12 @@ int cmd_run(int argc, char **argv)
 		formats |= REPORT_JSON;
 	if (common.formats & CLI_OUT_JSONPLUS)
 		formats |= REPORT_JSONPLUS;
-	out = cli_open_output(common.output_path);
-	if (!out) {
+	if (cli_check_output("--output", common.output_path, &w, &common)) {
+		workload_free(&w);
+		return EXIT_BAD_INPUT;
+	}
+	if (outfile_open(&out, common.output_path, "option '--output'", &e)) {
+		cli_error("%s", e.msg);
 		workload_free(&w);
 		return EXIT_BAD_INPUT;
 	}
@@ -142,21 +148,31 @@ int cmd_run(int argc, char **argv)
 	prog.shown = 0;
 	ro.progress = show_progress;
 	ro.progress_ctx = &prog;
+	ro.nprotect = cli_protected(&common, protect);
+	ro.protect = protect;
 	rc = runner_run(&w, &common.cfg, &ro, &res, &e);
 	if (prog.shown)
 		fprintf(stderr, "\r\033[K");
 	if (rc) {
 		cli_error("%s", e.msg);
-		cli_close_output(out);
+		outfile_abort(&out);
 		workload_free(&w);
 		/* A drive or knob the system refuses is bad input; the rest a failed run. */
 		return rc == RUNNER_REFUSED ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
 	}
 	if (formats & REPORT_NORMAL)
-		report_write_header(out, &res.report);
-	report_write(out, &res.report, formats);
+		report_write_header(out.f, &res.report);
+	rc = report_write(out.f, &res.report, formats);
 	runner_result_free(&res);
-	cli_close_output(out);
 	workload_free(&w);
+	if (rc) {
+		outfile_abort(&out);
+		cli_error("out of memory while writing the report");
+		return EXIT_RUN_FAILED;
+	}
+	if (outfile_commit(&out, &e)) {
+		cli_error("%s", e.msg);
+		return EXIT_RUN_FAILED;
+	}
 	return 0;
 }

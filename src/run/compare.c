@@ -7,6 +7,7 @@
 #include "util/clock.h"
 #include "util/ioprio.h"
 #include "util/json.h"
+#include "util/outfile.h"
 #include "util/parse.h"
 
 #include <errno.h>
@@ -169,8 +170,15 @@ static struct cmp_row *find_row(struct compare *c, unsigned order, const char *j
 	for (i = 0; i < c->nrows; i++)
 		if (!strcmp(c->rows[i].job, job) && c->rows[i].ddir == ddir && c->rows[i].prio == prio)
 			return &c->rows[i];
-	if (c->nrows == CMP_MAX_ROWS)
-		return NULL;
+	if (c->nrows == c->rows_cap) {
+		unsigned cap = c->rows_cap ? 2 * c->rows_cap : 16;
+		struct cmp_row *rows = realloc(c->rows, cap * sizeof(*rows));
+
+		if (!rows)
+			return NULL;
+		c->rows = rows;
+		c->rows_cap = cap;
+	}
 	memset(&c->rows[c->nrows], 0, sizeof(c->rows[0]));
 	c->rows[c->nrows].order = order;
 	snprintf(c->rows[c->nrows].job, sizeof(c->rows[0].job), "%s", job);
@@ -188,19 +196,23 @@ static void stat_init(struct cmp_stat *s)
 		s->v[i] = NAN;
 }
 
-static void add_row(struct compare *c, unsigned v, unsigned run, unsigned order, const char *job,
-		    int ddir, int prio, bool lat, const struct hist *h, uint64_t runtime_ms)
+/* Returns -1 only when out of memory. */
+static int add_row(struct compare *c, unsigned v, unsigned run, unsigned order, const char *job,
+		   int ddir, int prio, bool lat, const struct hist *h, uint64_t runtime_ms)
 {
-	struct cmp_row *r = find_row(c, order, job, ddir, prio, lat);
+	struct cmp_row *r;
 	struct cmp_cell *cell;
 	unsigned k;
 
-	if (!r || !h->sum.n || run >= CMP_MAX_RUNS)
-		return;
+	if (!h->sum.n || run >= CMP_MAX_RUNS)
+		return 0;
+	r = find_row(c, order, job, ddir, prio, lat);
+	if (!r)
+		return -1;
 	if (!r->cell[v]) {
 		r->cell[v] = calloc(1, sizeof(*r->cell[v]));
 		if (!r->cell[v])
-			return;
+			return -1;
 		hist_init(&r->cell[v]->merged);
 		for (k = 0; k < c->npct; k++)
 			stat_init(&r->cell[v]->pct[k]);
@@ -214,18 +226,19 @@ static void add_row(struct compare *c, unsigned v, unsigned run, unsigned order,
 	cell->iops.v[run] = runtime_ms ? 1000.0 * (double)h->sum.n / (double)runtime_ms : 0;
 	/* Bucket counts add exactly: the merged histogram is the same in any order. */
 	hist_merge(&cell->merged, h);
+	return 0;
 }
 
-/* Fold one run's report into the table (under the pool's lock). */
-static void collect(struct compare *c, unsigned v, unsigned run, const struct report *r)
+/* Fold one run's report into the table (under the pool's lock); -1 when out of memory. */
+static int collect(struct compare *c, unsigned v, unsigned run, const struct report *r)
 {
 	struct report_job *jobs;
 	unsigned n, i;
-	int d;
+	int d, rc = 0;
 
 	jobs = report_groups(r, &n);
 	if (!jobs)
-		return;
+		return -1;
 	for (i = 0; i < n; i++) {
 		const struct report_job *j = &jobs[i];
 
@@ -236,14 +249,17 @@ static void collect(struct compare *c, unsigned v, unsigned run, const struct re
 
 			if (!h->sum.n)
 				continue;
-			add_row(c, v, run, i, j->name, d, -1, j->lat_percentiles, h, rd->runtime_ms);
+			rc |= add_row(c, v, run, i, j->name, d, -1, j->lat_percentiles, h,
+				      rd->runtime_ms);
 			if (report_prios_with_samples(rd) >= 2)
 				for (p = 0; p < rd->nprios; p++)
-					add_row(c, v, run, i, j->name, d, rd->prios[p].ioprio,
-						j->lat_percentiles, &rd->prios[p].h, rd->runtime_ms);
+					rc |= add_row(c, v, run, i, j->name, d, rd->prios[p].ioprio,
+						      j->lat_percentiles, &rd->prios[p].h,
+						      rd->runtime_ms);
 		}
 	}
 	report_jobs_free(jobs, n);
+	return rc;
 }
 
 static void *worker_main(void *arg)
@@ -256,11 +272,16 @@ static void *worker_main(void *arg)
 		struct work item;
 		struct runner_opts ro;
 		struct runner_result *res = malloc(sizeof(*res));
+		char tag[48];
 		struct err e;
 		int rc;
 
 		pthread_mutex_lock(&p->lock);
-		if (p->next == p->nitems || p->error || !res) {
+		if (!res && !p->error) {
+			p->error = -1;
+			err_set(&p->err, "out of memory for a run's result");
+		}
+		if (p->next == p->nitems || p->error) {
 			pthread_mutex_unlock(&p->lock);
 			free(res);
 			return NULL;
@@ -273,6 +294,12 @@ static void *worker_main(void *arg)
 		ro.runtime_cap = c->runtime_cap;
 		ro.progress = progress_cb;
 		ro.progress_ctx = w;
+		/* Each run its own logs: the variant's letter and the seed in their names. */
+		snprintf(tag, sizeof(tag), "%s.seed%llu", c->variants[item.variant].label,
+			 (unsigned long long)ro.seed);
+		ro.log_tag = tag;
+		ro.protect = c->protect;
+		ro.nprotect = c->nprotect;
 		rc = runner_run(c->w, &c->variants[item.variant].cfg, &ro, res, &e);
 
 		pthread_mutex_lock(&p->lock);
@@ -287,7 +314,10 @@ static void *worker_main(void *arg)
 			}
 			free(res);
 		} else {
-			collect(c, item.variant, item.run, &res->report);
+			if (collect(c, item.variant, item.run, &res->report) && !p->error) {
+				p->error = -1;
+				err_set(&p->err, "out of memory while collecting the results");
+			}
 			p->sim_total += res->sim_seconds;
 			p->ios_total += res->ios;
 			c->cpu_seconds += res->cpu_seconds;
@@ -659,10 +689,11 @@ static void json_stat(struct json_writer *w, const char *key, const struct cmp_s
 	json_object_end(w);
 }
 
-void compare_write_json(const struct compare *c, FILE *out, bool plus)
+int compare_write_json(const struct compare *c, FILE *out, bool plus)
 {
 	struct json_writer w;
 	unsigned v, r, k, i;
+	int rc = 0;
 
 	json_writer_init(&w, out);
 	json_object_begin(&w, NULL);
@@ -715,8 +746,8 @@ void compare_write_json(const struct compare *c, FILE *out, bool plus)
 			for (i = 0; i < c->runs_per_variant; i++) {
 				const struct runner_result *res = c->results[v][i];
 
-				if (res)
-					report_json_member(&w, NULL, &res->report, plus);
+				if (res && report_json_member(&w, NULL, &res->report, plus))
+					rc = -1;
 			}
 			json_array_end(&w);
 		}
@@ -725,19 +756,27 @@ void compare_write_json(const struct compare *c, FILE *out, bool plus)
 	json_array_end(&w);
 	json_object_end(&w);
 	json_writer_finish(&w);
+	return rc;
 }
 
 int compare_plot(const struct compare *c, const char *path, struct err *e)
 {
-	struct plot_series s[CMP_MAX_ROWS * 4];
-	char labels[CMP_MAX_ROWS * 4][160];
-	char (*note_text)[160];
+	/* A line per row and variant: every row of the table, however many. */
+	size_t max_series = (size_t)(c->nrows ? c->nrows : 1) * c->nvariants;
+	struct plot_series *s = calloc(max_series, sizeof(*s));
+	char (*labels)[160] = calloc(max_series, sizeof(*labels));
+	char (*note_text)[160] = calloc(CMP_MAX_VARIANTS * (CMP_MAX_VARY + 1), sizeof(*note_text));
 	const char *notes[CMP_MAX_VARIANTS * (CMP_MAX_VARY + 1)];
 	unsigned nnotes = 0;
 	unsigned n = 0, r, v;
-	FILE *f;
+	struct outfile out;
 	char title[300];
-	int rc;
+	int rc = -1;
+
+	if (!s || !labels || !note_text) {
+		err_set(e, "option '--plot': out of memory");
+		goto done;
+	}
 
 	for (r = 0; r < c->nrows; r++) {
 		/* A job's whole-job line only when it has no per-priority lines. */
@@ -751,7 +790,7 @@ int compare_plot(const struct compare *c, const char *path, struct err *e)
 			if (split)
 				continue;
 		}
-		for (v = 0; v < c->nvariants && n < sizeof(s) / sizeof(s[0]); v++) {
+		for (v = 0; v < c->nvariants; v++) {
 			if (!c->rows[r].cell[v])
 				continue;
 			if (c->rows[r].prio < 0)
@@ -768,14 +807,8 @@ int compare_plot(const struct compare *c, const char *path, struct err *e)
 			n++;
 		}
 	}
-	note_text = calloc(CMP_MAX_VARIANTS * (CMP_MAX_VARY + 1), sizeof(*note_text));
-	if (!note_text)
-		return err_set(e, "option '--plot': out of memory");
-	f = fopen(path, "w");
-	if (!f) {
-		free(note_text);
-		return err_set(e, "option '--plot': cannot write %s: %s", path, strerror(errno));
-	}
+	if (outfile_open(&out, path, "option '--plot'", e))
+		goto done;
 	snprintf(title, sizeof(title), "%s: latency exceedance, %u run%s per variant", c->jobfile,
 		 c->runs_per_variant, c->runs_per_variant == 1 ? "" : "s");
 	/* The legend's key to the letters, one setting per line so it fits. */
@@ -795,15 +828,21 @@ int compare_plot(const struct compare *c, const char *path, struct err *e)
 			p += strspn(p, " ");
 		}
 	}
-	rc = plot_exceedance_svg(f, title, s, n, notes, nnotes);
-	free(note_text);
-	if (rc) {
-		fclose(f);
-		return err_set(e, "option '--plot': no latencies to plot");
+	if (plot_exceedance_svg(out.f, title, s, n, notes, nnotes)) {
+		outfile_abort(&out);
+		err_set(e, "option '--plot': no latencies to plot");
+		goto done;
 	}
-	if (fclose(f))
-		return err_set(e, "option '--plot': cannot write %s: %s", path, strerror(errno));
-	return 0;
+	if (outfile_commit(&out, e)) {
+		err_prefix(e, "option '--plot': ");
+		goto done;
+	}
+	rc = 0;
+done:
+	free(s);
+	free(labels);
+	free(note_text);
+	return rc;
 }
 
 void compare_free(struct compare *c)
@@ -815,6 +854,9 @@ void compare_free(struct compare *c)
 			free(c->rows[r].cell[v]);
 			c->rows[r].cell[v] = NULL;
 		}
+	free(c->rows);
+	c->rows = NULL;
+	c->nrows = c->rows_cap = 0;
 	for (v = 0; v < c->nvariants; v++)
 		for (i = 0; i < CMP_MAX_RUNS; i++)
 			if (c->results[v][i]) {

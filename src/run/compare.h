@@ -24,7 +24,6 @@ struct runner_result;
 #define CMP_MAX_VARIANTS 64
 #define CMP_MAX_VARY 8
 #define CMP_MAX_PCT 12
-#define CMP_MAX_ROWS 64
 #define CMP_MAX_RUNS 256
 #define CMP_MAX_THREADS 64
 
@@ -72,11 +71,13 @@ struct compare {
 	uint64_t seed;
 	int64_t runtime_cap;
 	bool keep_reports;		/* for JSON: every run's full report */
+	const char *const *protect;	/* files no run's log may overwrite */
+	unsigned nprotect;
 	bool progress;
 	/* Results. */
 	unsigned runs_per_variant;
-	struct cmp_row rows[CMP_MAX_ROWS];
-	unsigned nrows;
+	struct cmp_row *rows;		/* every (job, direction, priority) seen; grows */
+	unsigned nrows, rows_cap;
 	struct runner_result *results[CMP_MAX_VARIANTS][CMP_MAX_RUNS];	/* keep_reports */
 	double sim_seconds, cpu_seconds;
 	uint64_t ios;
@@ -93,7 +94,8 @@ int compare_variants(struct compare *c, const struct host_config *base, const ch
 /* Run everything (and more, for --precision); RUNNER_REFUSED as runner_run(). */
 int compare_run(struct compare *c, struct err *e);
 void compare_print_table(const struct compare *c, FILE *out);
-void compare_write_json(const struct compare *c, FILE *out, bool plus);
+/* -1 when out of memory for a run's report (the JSON is then incomplete). */
+int compare_write_json(const struct compare *c, FILE *out, bool plus);
 int compare_plot(const struct compare *c, const char *path, struct err *e);
 void compare_free(struct compare *c);
 

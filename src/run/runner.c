@@ -28,6 +28,9 @@ int runner_run(const struct workload *w, const struct host_config *cfg,
 	wo.runtime_cap = ro->runtime_cap;
 	wo.progress = ro->progress;
 	wo.progress_ctx = ro->progress_ctx;
+	wo.log_tag = ro->log_tag;
+	wo.protect = ro->protect;
+	wo.nprotect = ro->nprotect;
 	/* Job times count from the end of the drive's probe. */
 	rc = workload_run(w, &t, &wo, &res->report, e);
 	if (rc == WORKLOAD_REFUSED)

@@ -38,6 +38,9 @@ struct runner_opts {
 	FILE *debug_out;
 	void (*progress)(void *ctx, double sim_seconds, uint64_t ios);
 	void *progress_ctx;
+	const char *log_tag;		/* workload_run_opts.log_tag */
+	const char *const *protect;	/* files no log may overwrite */
+	unsigned nprotect;
 };
 
 /*

@@ -80,7 +80,7 @@ double rng_zeta(uint64_t n, double theta)
  */
 int rng_zipf_init(struct rng_zipf *z, uint64_t n, double theta)
 {
-	if (!(theta > 0.0) || fabs(theta - 1.0) < 1e-9 || n == 0 || !isfinite(theta))
+	if (!(theta > 0.0) || fabs(theta - 1.0) < 1e-9 || n == 0 || !(theta <= RNG_ZIPF_THETA_MAX))
 		return -1;
 	z->n = n;
 	z->theta = theta;
@@ -88,9 +88,11 @@ int rng_zipf_init(struct rng_zipf *z, uint64_t n, double theta)
 	z->zeta2 = 1.0 + pow(0.5, theta);
 	z->two_theta = pow(0.5, theta);
 	z->alpha = 1.0 / (1.0 - theta);
-	z->eta = n > 1 ? (1.0 - pow(2.0 / (double)n, 1.0 - theta)) /
+	/* η serves only n > 2: a draw settles ranks 0 and 1 without it (0/0 at n = 2). */
+	z->eta = n > 2 ? (1.0 - pow(2.0 / (double)n, 1.0 - theta)) /
 		(1.0 - z->zeta2 / z->zetan) : 0.0;
-	return 0;
+	/* A draw casts n * pow(...) to an integer: never from a NaN or an infinity. */
+	return isfinite(z->zetan) && isfinite(z->eta) && isfinite(z->alpha) ? 0 : -1;
 }
 
 uint64_t rng_zipf_next(const struct rng_zipf *z, struct rng *r)
@@ -110,11 +112,11 @@ uint64_t rng_zipf_next(const struct rng_zipf *z, struct rng *r)
 
 int rng_pareto_init(struct rng_pareto *p, uint64_t n, double h)
 {
-	if (!(h > 0.0 && h < 1.0) || n == 0)
+	if (!(h >= RNG_PARETO_H_MIN && h < 1.0) || n == 0)
 		return -1;
 	p->n = n;
 	p->power = log(h) / log(1.0 - h);
-	return 0;
+	return isfinite(p->power) && p->power > 0 ? 0 : -1;
 }
 
 uint64_t rng_pareto_next(const struct rng_pareto *p, struct rng *r)

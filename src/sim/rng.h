@@ -75,7 +75,19 @@ struct rng_zipf {
 	uint64_t n;
 	double theta, zetan, zeta2, alpha, eta, two_theta;
 };
-/* theta in (0, 1) or > 1 (not 1); n >= 1. Returns -1 on a bad theta. */
+/*
+ * The parameters whose arithmetic holds in doubles. Above θ = 20 the
+ * generator's η = (1 - (2/n)^(1-θ)) / ... overflows for the largest drives
+ * (n near 2^52 blocks), and every draw is rank 0 long before that. Below
+ * h = 1e-15, 1 - h rounds to 1 and log(h) / log(1 - h) divides by zero.
+ */
+#define RNG_ZIPF_THETA_MAX	20.0
+#define RNG_PARETO_H_MIN	1e-15
+
+/*
+ * theta in (0, 1) or (1, RNG_ZIPF_THETA_MAX]; n >= 1. Returns -1 on a bad
+ * theta, or when a derived constant is not finite.
+ */
 int rng_zipf_init(struct rng_zipf *z, uint64_t n, double theta);
 uint64_t rng_zipf_next(const struct rng_zipf *z, struct rng *r);
 /* ζ(n, θ) = Σ_{i=1..n} i^-θ; exact up to 10^6 terms, Euler–Maclaurin beyond. */
@@ -85,7 +97,7 @@ struct rng_pareto {
 	uint64_t n;
 	double power;	/* log(h) / log(1 - h), as fio */
 };
-/* h in (0, 1). Returns -1 otherwise. */
+/* h in [RNG_PARETO_H_MIN, 1). Returns -1 otherwise. */
 int rng_pareto_init(struct rng_pareto *p, uint64_t n, double h);
 uint64_t rng_pareto_next(const struct rng_pareto *p, struct rng *r);
 

@@ -14,6 +14,7 @@
 #include "workload/source.h"
 
 #include "host/ioprio.h"
+#include "util/outfile.h"
 #include "sim/rng.h"
 
 #include <errno.h>
@@ -74,11 +75,16 @@ struct job {
 	int64_t sample_t;
 	uint64_t sample_bytes[DDIR_COUNT], sample_ios[DDIR_COUNT];
 	uint64_t win_bytes[DDIR_COUNT], win_ios[DDIR_COUNT];
-	FILE *clat_log, *slat_log, *lat_log, *iolog;
+	FILE *clat_log, *slat_log, *lat_log, *iolog;	/* the files of logs[] below */
+	/* Written under temporary names, put in place when the run ends well. */
+	struct outfile logs[4];
+	unsigned nlogs;
 	const char *iolog_name;
 };
 
 struct workload_runner {
+	const struct workload *w;
+	const struct workload_run_opts *ro;
 	struct job *jobs;
 	unsigned njobs;
 	const struct job_target *t;
@@ -716,17 +722,42 @@ static void start_segment(struct workload_runner *run)
 
 /* ---- setting up ---- */
 
-static FILE *open_log(const struct job *j, const char *kind, struct err *e)
+/* A log file, refused when it would overwrite an input. */
+static FILE *open_out(struct job *j, const char *path, const char *option, struct err *e)
 {
-	char path[JOB_PATH_MAX + 64];
-	FILE *f;
+	const struct workload_run_opts *ro = j->run->ro;
+	const char *input = NULL;
+	struct outfile *o = &j->logs[j->nlogs];
+	char what[JOB_NAME_MAX + 64];
+	size_t i;
 
-	snprintf(path, sizeof(path), "%s_%s.%u.log", j->o->write_lat_log, kind, j->number);
-	f = fopen(path, "w");
-	if (!f)
-		err_set(e, "job '%s': write_lat_log: cannot write %s: %s", j->o->name, path,
-			strerror(errno));
-	return f;
+	for (i = 0; i < j->run->w->ninputs && !input; i++)
+		if (outfile_same_target(path, j->run->w->inputs[i]))
+			input = j->run->w->inputs[i];
+	for (i = 0; i < ro->nprotect && !input; i++)
+		if (outfile_same_target(path, ro->protect[i]))
+			input = ro->protect[i];
+	if (input) {
+		err_set(e, "%s:%d: job '%s': option '%s': %s is an input of this run (%s); "
+			"refusing to overwrite it", j->def->file, j->def->line, j->o->name, option,
+			path, input);
+		return NULL;
+	}
+	snprintf(what, sizeof(what), "job '%s': %s", j->o->name, option);
+	if (outfile_open(o, path, what, e))
+		return NULL;
+	j->nlogs++;
+	return o->f;
+}
+
+static FILE *open_log(struct job *j, const char *kind, struct err *e)
+{
+	char path[JOB_PATH_MAX + 192];
+	const char *tag = j->run->ro->log_tag;
+
+	snprintf(path, sizeof(path), "%s_%s.%u%s%s.log", j->o->write_lat_log, kind, j->number,
+		 tag ? "." : "", tag ? tag : "");
+	return open_out(j, path, "write_lat_log", e);
 }
 
 static int region(struct job *j, struct err *e)
@@ -802,11 +833,13 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 		nblocks = (j->end - j->start) / j->align[DDIR_WRITE];
 	perm_init(&j->perm, nblocks ? nblocks : 1, &j->r_off);
 	if (o->dist == JOB_DIST_ZIPF && rng_zipf_init(&j->zipf, nblocks, o->dist_param))
-		return err_set(e, "job '%s': zipf:%g is not a valid distribution", o->name,
-			       o->dist_param);
+		return err_set(e, "%s:%d: job '%s': option 'random_distribution': zipf:%g does not "
+			       "work out over %llu blocks", j->def->file, j->def->line, o->name,
+			       o->dist_param, (unsigned long long)nblocks);
 	if (o->dist == JOB_DIST_PARETO && rng_pareto_init(&j->pareto, nblocks, o->dist_param))
-		return err_set(e, "job '%s': pareto:%g is not a valid distribution", o->name,
-			       o->dist_param);
+		return err_set(e, "%s:%d: job '%s': option 'random_distribution': pareto:%g does not "
+			       "work out over %llu blocks", j->def->file, j->def->line, o->name,
+			       o->dist_param, (unsigned long long)nblocks);
 	for (d = 0; d < DDIR_COUNT; d++)
 		j->pos[d] = o->rw_skip < 0 ? j->end - j->align[d] : j->start;
 	j->depth = o->engine_kind == JOB_ENGINE_SYNC ? 1 : o->iodepth;
@@ -840,10 +873,13 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 			return -1;
 	}
 	if (o->write_iolog[0]) {
-		j->iolog = fopen(o->write_iolog, "w");
+		const char *tag = j->run->ro->log_tag;
+		char path[JOB_PATH_MAX + 128];
+
+		snprintf(path, sizeof(path), "%s%s%s", o->write_iolog, tag ? "." : "", tag ? tag : "");
+		j->iolog = open_out(j, path, "write_iolog", e);
 		if (!j->iolog)
-			return err_set(e, "job '%s': write_iolog: cannot write %s: %s", o->name,
-				       o->write_iolog, strerror(errno));
+			return -1;
 		fprintf(j->iolog, "fio version 3 iolog\n");
 		j->iolog_name = o->filename[0] ? o->filename : o->name;
 	}
@@ -895,17 +931,24 @@ static void report_setup(struct job *j)
 		}
 }
 
-static void close_logs(struct job *j)
+/* Put the logs in place after a good run (the first error in e: -1), or throw them away. */
+static int close_logs(struct job *j, bool keep, struct err *e)
 {
-	if (j->clat_log)
-		fclose(j->clat_log);
-	if (j->slat_log)
-		fclose(j->slat_log);
-	if (j->lat_log)
-		fclose(j->lat_log);
-	if (j->iolog)
-		fclose(j->iolog);
+	int rc = 0;
+	unsigned i;
+
+	for (i = 0; i < j->nlogs; i++) {
+		if (keep && !rc) {
+			rc = outfile_commit(&j->logs[i], e);
+			if (rc)
+				err_prefix(e, "job '%s': ", j->o->name);
+		} else {
+			outfile_abort(&j->logs[i]);
+		}
+	}
+	j->nlogs = 0;
 	j->clat_log = j->slat_log = j->lat_log = j->iolog = NULL;
+	return rc;
 }
 
 int workload_run(const struct workload *w, const struct job_target *t,
@@ -934,6 +977,8 @@ int workload_run(const struct workload *w, const struct job_target *t,
 	}
 	run.t = t;
 	run.e = e;
+	run.w = w;
+	run.ro = ro;
 	for (i = 0; i < w->ndefs; i++) {
 		for (c = 0; c < w->defs[i].o.numjobs; c++, n++) {
 			struct job *j = &run.jobs[n];
@@ -980,7 +1025,9 @@ int workload_run(const struct workload *w, const struct job_target *t,
 		}
 done:
 	for (i = 0; i < w->njobs; i++) {
-		close_logs(&run.jobs[i]);
+		/* A run that failed keeps its first message; its logs are not put in place. */
+		if (close_logs(&run.jobs[i], !rc, e))
+			rc = -1;
 		free(run.jobs[i].ios);
 		free(run.jobs[i].bio_pool);
 	}

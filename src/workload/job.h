@@ -46,6 +46,8 @@ struct workload {
 	unsigned njobs;			/* counting numjobs clones */
 	struct report_opt global_opts[REPORT_MAX_OPTS];
 	unsigned nglobal;
+	char **inputs;			/* the job file and every include: never written */
+	size_t ninputs;
 };
 
 /*
@@ -72,6 +74,15 @@ struct workload_run_opts {
 	/* Called about every simulated second: sim seconds, I/Os done so far. */
 	void (*progress)(void *ctx, double sim_seconds, uint64_t ios);
 	void *progress_ctx;
+	/*
+	 * Inserted in the names of latency logs and write_iolog files
+	 * ("lat_clat.1.TAG.log", "FILE.TAG"), so that runs side by side
+	 * (compare's variants and seeds) keep their own; NULL: fio's names.
+	 */
+	const char *log_tag;
+	/* Files no log may overwrite (system, drive, trace), besides w->inputs. */
+	const char *const *protect;
+	unsigned nprotect;
 };
 
 /*

@@ -189,6 +189,13 @@ int workload_load(struct workload *w, const char *path, FILE *warn, struct err *
 	if (jobfile_read(path, &jf, e))
 		return -1;
 	rc = build(w, &jf, warn, e);
+	if (!rc) {
+		/* The files read are the workload's inputs from now on. */
+		w->inputs = jf.files;
+		w->ninputs = jf.nfiles;
+		jf.files = NULL;
+		jf.nfiles = 0;
+	}
 	jobfile_free(&jf);
 	return rc;
 }
@@ -209,6 +216,11 @@ int workload_load_text(struct workload *w, const char *text, const char *name, F
 
 void workload_free(struct workload *w)
 {
+	size_t i;
+
+	for (i = 0; i < w->ninputs; i++)
+		free(w->inputs[i]);
+	free(w->inputs);
 	free(w->defs);
 	memset(w, 0, sizeof(*w));
 }

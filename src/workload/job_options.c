@@ -1,6 +1,7 @@
 #include "workload/job_options.h"
 
 #include "host/ioprio.h"
+#include "sim/rng.h"
 #include "util/parse.h"
 
 #include <ctype.h>
@@ -536,16 +537,18 @@ static int dist_parse(const struct opt_def *d, void *base, const char *value, st
 	if (colon && parse_double(colon + 1, &p))
 		return err_set(e, "expected a number after ':' in '%s'", value);
 	if (len == 4 && !strncmp(value, "zipf", 4)) {
-		if (!colon || p <= 0 || p == 1.0)
-			return err_set(e, "zipf needs a theta above 0 and not 1, e.g. zipf:1.2; got '%s'",
-				       value);
+		if (!colon || !(p > 0 && p <= RNG_ZIPF_THETA_MAX) || p == 1.0)
+			return err_set(e, "zipf needs a theta above 0 and not 1, at most %g (beyond, "
+				       "every I/O goes to the first block and the arithmetic overflows), "
+				       "e.g. zipf:1.2; got '%s'", RNG_ZIPF_THETA_MAX, value);
 		o->dist = JOB_DIST_ZIPF;
 	} else if (len == 6 && !strncmp(value, "pareto", 6)) {
-		if (!colon || p <= 0 || p >= 1)
-			return err_set(e, "pareto needs h in (0, 1), e.g. pareto:0.9; got '%s'", value);
+		if (!colon || !(p >= RNG_PARETO_H_MIN && p < 1))
+			return err_set(e, "pareto needs h in (0, 1), at least %g (below, 1 - h rounds "
+				       "to 1), e.g. pareto:0.9; got '%s'", RNG_PARETO_H_MIN, value);
 		o->dist = JOB_DIST_PARETO;
 	} else if (len == 6 && !strncmp(value, "normal", 6)) {
-		if (!colon || p <= 0 || p > 100)
+		if (!colon || !(p > 0 && p <= 100))
 			return err_set(e, "normal needs a deviation in percent (0, 100], e.g. "
 				       "normal:10; got '%s'", value);
 		o->dist = JOB_DIST_NORMAL;

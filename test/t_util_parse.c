@@ -174,6 +174,34 @@ static void test_opt_table(void)
 	CHECK_EQ_STR(buf, "4k");
 }
 
+/* A string as json_write_escaped writes it. */
+static const char *escaped(const char *in)
+{
+	static char out[256];
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	json_write_escaped(f, in);
+	fclose(f);
+	snprintf(out, sizeof(out), "%s", text);
+	free(text);
+	return out;
+}
+
+/* Valid UTF-8 passes through; every byte that is not becomes \ufffd. */
+static void test_json_utf8(void)
+{
+	CHECK_EQ_STR(escaped("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x92\xbe"),
+		     "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x92\xbe\"");
+	CHECK_EQ_STR(escaped("j\xff"), "\"j\\ufffd\"");
+	CHECK_EQ_STR(escaped("\xc3"), "\"\\ufffd\"");			/* cut short */
+	CHECK_EQ_STR(escaped("\xc0\xaf"), "\"\\ufffd\\ufffd\"");	/* overlong '/' */
+	CHECK_EQ_STR(escaped("\xed\xa0\x80"), "\"\\ufffd\\ufffd\\ufffd\"");	/* a surrogate */
+	CHECK_EQ_STR(escaped("\xf4\x90\x80\x80"), "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");	/* > U+10FFFF */
+	CHECK_EQ_STR(escaped("\xe2\x82x"), "\"\\ufffd\\ufffdx\"");
+}
+
 static void test_json_writer(void)
 {
 	char *text = NULL;
@@ -243,6 +271,7 @@ static void test_fields(void)
 int main(void)
 {
 	test_fields();
+	test_json_utf8();
 	test_sizes();
 	test_times();
 	test_scalars();

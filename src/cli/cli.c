@@ -1,5 +1,6 @@
 #include "cli/cli.h"
 
+#include "util/input.h"
 #include "util/outfile.h"
 #include "workload/job.h"
 
@@ -39,50 +40,14 @@ void cli_warn(const char *fmt, ...)
 
 uint8_t *cli_read_file(const char *path, size_t limit, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	size_t n = 0, cap = 0;
+	char *buf;
+	struct err e;
 
-	if (!f) {
-		cli_error("%s: cannot open: %s", path, strerror(errno));
+	if (input_read(path, "file", limit, false, &buf, len, &e)) {
+		cli_error("%s", e.msg);
 		return NULL;
 	}
-	for (;;) {
-		size_t got;
-
-		if (n + 4096 + 1 > cap) {
-			uint8_t *nb;
-
-			cap = cap ? cap * 2 : 8192;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				cli_error("%s: out of memory", path);
-				goto fail;
-			}
-			buf = nb;
-		}
-		got = fread(buf + n, 1, 4096, f);
-		n += got;
-		if (n > limit) {
-			cli_error("%s: file too large (more than %zu bytes)", path, limit);
-			goto fail;
-		}
-		if (got < 4096) {
-			if (ferror(f)) {
-				cli_error("%s: read error: %s", path, strerror(errno));
-				goto fail;
-			}
-			break;
-		}
-	}
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-fail:
-	free(buf);
-	fclose(f);
-	return NULL;
+	return (uint8_t *)buf;
 }
 
 int cli_output_formats(const char *list, unsigned allowed, unsigned *formats)
@@ -231,17 +196,13 @@ int cli_common_finish(struct cli_common *c)
 
 	if (c->system_file) {
 		size_t len;
-		uint8_t *text = cli_read_file(c->system_file, 1 << 20, &len);
+		char *text;
 
-		if (!text)
-			return -1;
-		if (strlen((char *)text) != len) {
-			cli_error("%s: a NUL byte in the system file (a system file is text)",
-				  c->system_file);
-			free(text);
+		if (input_read(c->system_file, "system file", 1 << 20, true, &text, &len, &e)) {
+			cli_error("%s", e.msg);
 			return -1;
 		}
-		if (host_config_parse_system(&c->cfg, (char *)text, c->system_file, &e)) {
+		if (host_config_parse_system(&c->cfg, text, c->system_file, &e)) {
 			cli_error("%s", e.msg);
 			free(text);
 			return -1;

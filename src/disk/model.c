@@ -3,6 +3,7 @@
 #include "disk/fwq.h"
 #include "disk/layout.h"
 #include "disk/mech.h"
+#include "util/input.h"
 #include "util/parse.h"
 
 #include <ctype.h>
@@ -10,6 +11,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define F(field) offsetof(struct disk_model, field)
 #define MS 1000000LL
@@ -253,9 +255,8 @@ const char *disk_model_builtin_text(unsigned i)
 int disk_model_load(const char *name_or_path, struct disk_model *m, struct err *e)
 {
 	unsigned i;
-	FILE *f;
 	char *text;
-	long size;
+	size_t len;
 	int rc;
 
 	for (i = 0; i < disk_model_builtin_count(); i++)
@@ -265,32 +266,11 @@ int disk_model_load(const char *name_or_path, struct disk_model *m, struct err *
 			snprintf(label, sizeof(label), "built-in drive '%s'", builtins[i].name);
 			return disk_model_parse(builtins[i].text, label, m, e);
 		}
-	f = fopen(name_or_path, "rb");
-	if (!f) {
-		if (!strchr(name_or_path, '/') && !strchr(name_or_path, '.'))
-			return err_set(e, "drive '%s': not a built-in drive (see 'ncqsim drives') "
-				       "nor a model file", name_or_path);
-		return err_set(e, "%s: cannot open drive model: %s", name_or_path, strerror(errno));
-	}
-	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || size > (1 << 20) ||
-	    fseek(f, 0, SEEK_SET)) {
-		fclose(f);
-		return err_set(e, "%s: cannot read drive model (not a file, or larger than 1 MiB)",
-			       name_or_path);
-	}
-	text = malloc((size_t)size + 1);
-	if (!text || fread(text, 1, (size_t)size, f) != (size_t)size) {
-		free(text);
-		fclose(f);
-		return err_set(e, "%s: cannot read drive model", name_or_path);
-	}
-	fclose(f);
-	text[size] = '\0';
-	if (strlen(text) != (size_t)size) {
-		free(text);
-		return err_set(e, "%s: a NUL byte in the drive model (a model file is text)",
-			       name_or_path);
-	}
+	if (access(name_or_path, F_OK) && !strchr(name_or_path, '/') && !strchr(name_or_path, '.'))
+		return err_set(e, "drive '%s': not a built-in drive (see 'ncqsim drives') "
+			       "nor a model file", name_or_path);
+	if (input_read(name_or_path, "drive model", 1 << 20, true, &text, &len, e))
+		return -1;
 	rc = disk_model_parse(text, name_or_path, m, e);
 	free(text);
 	return rc;

@@ -9,12 +9,53 @@ void json_writer_init(struct json_writer *w, FILE *out)
 	w->first[0] = true;
 }
 
+/*
+ * The length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), or 0.
+ */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned c = s[0], min, cp;
+	size_t n, i;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, min = 0x80, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, min = 0x800, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, min = 0x10000, cp = c & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)	/* also stops at the terminating NUL */
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
 void json_write_escaped(FILE *out, const char *s)
 {
 	fputc('"', out);
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
+		if (c >= 0x80) {
+			size_t n = utf8_len((const unsigned char *)s);
+
+			/* A byte that is not UTF-8 becomes U+FFFD: the output stays valid JSON. */
+			if (!n) {
+				fputs("\\ufffd", out);
+				continue;
+			}
+			fwrite(s, 1, n, out);
+			s += n - 1;
+			continue;
+		}
 		switch (c) {
 		case '"':  fputs("\\\"", out); break;
 		case '\\': fputs("\\\\", out); break;

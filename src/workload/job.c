@@ -951,6 +951,48 @@ static int close_logs(struct job *j, bool keep, struct err *e)
 	return rc;
 }
 
+/*
+ * What the jobs' I/O units will take (each job holds its iodepth of them,
+ * with room for the requests its largest block splits into), checked
+ * before anything is allocated: a six-line file can ask for 64 M units.
+ */
+static int check_memory(const struct workload *w, const struct job_target *t, struct err *e)
+{
+	uint64_t bytes = 0, units = 0;
+	const struct job_def *worst = NULL;
+	uint64_t worst_bytes = 0;
+	unsigned i;
+	int d;
+
+	for (i = 0; i < w->ndefs; i++) {
+		const struct job_options *o = &w->defs[i].o;
+		uint64_t depth = o->engine_kind == JOB_ENGINE_SYNC ? 1 : o->iodepth, bios = 1, each;
+
+		for (d = 0; d < DDIR_COUNT; d++) {
+			uint64_t lo, hi;
+
+			job_bs_extent(o, d, &lo, &hi);
+			if ((hi + t->max_request - 1) / t->max_request > bios)
+				bios = (hi + t->max_request - 1) / t->max_request;
+		}
+		each = o->numjobs * depth * (sizeof(struct job_io) + bios * sizeof(struct blk_bio));
+		units += o->numjobs * depth;
+		bytes += each;
+		if (each > worst_bytes) {
+			worst_bytes = each;
+			worst = &w->defs[i];
+		}
+	}
+	if (bytes > WORKLOAD_MAX_IO_MEMORY)
+		return err_set(e, "%s:%d: job '%s': the jobs' %llu I/O units (iodepth x numjobs over "
+			       "every job) would take %llu MiB, this job's %llu MiB of it; ncqsim "
+			       "allows %llu MiB", worst->file, worst->line, worst->o.name,
+			       (unsigned long long)units, (unsigned long long)(bytes >> 20),
+			       (unsigned long long)(worst_bytes >> 20),
+			       (unsigned long long)(WORKLOAD_MAX_IO_MEMORY >> 20));
+	return 0;
+}
+
 int workload_run(const struct workload *w, const struct job_target *t,
 		 const struct workload_run_opts *ro, struct report *out, struct err *e)
 {
@@ -961,6 +1003,8 @@ int workload_run(const struct workload *w, const struct job_target *t,
 	int64_t next_progress;
 
 	memset(&run, 0, sizeof(run));
+	if (check_memory(w, t, e))
+		return WORKLOAD_REFUSED;
 	memset(out->global_opts, 0, sizeof(out->global_opts));
 	memcpy(out->global_opts, w->global_opts, sizeof(w->global_opts));
 	out->nglobal = w->nglobal;

@@ -40,6 +40,11 @@ struct job_def {
 	int line;
 };
 
+/* Jobs in one workload, counting numjobs clones (fio has no such limit; memory does). */
+#define WORKLOAD_MAX_JOBS 4096
+/* Memory for the jobs' I/O units (iodepth x numjobs), checked before any is allocated. */
+#define WORKLOAD_MAX_IO_MEMORY (1ULL << 30)
+
 struct workload {
 	struct job_def *defs;
 	unsigned ndefs;

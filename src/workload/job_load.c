@@ -99,56 +99,84 @@ static int validate(const struct job_def *d, struct err *e)
 	return 0;
 }
 
-static int add_def(struct workload *w, const struct job_def *d, struct err *e)
+/* The defs grow geometrically: a file of many sections loads in linear time. */
+static int add_def(struct workload *w, size_t *cap, const struct job_def *d, struct err *e)
 {
-	struct job_def *nd = realloc(w->defs, (w->ndefs + 1) * sizeof(*nd));
+	if (w->ndefs == *cap) {
+		size_t ncap = *cap ? 2 * *cap : 8;
+		struct job_def *nd = realloc(w->defs, ncap * sizeof(*nd));
 
-	if (!nd)
-		return err_set(e, "out of memory");
-	w->defs = nd;
+		if (!nd)
+			return err_set(e, "out of memory while reading the job file (%u jobs)", w->ndefs);
+		w->defs = nd;
+		*cap = ncap;
+	}
 	w->defs[w->ndefs++] = *d;
+	return 0;
+}
+
+/*
+ * Jobs past WORKLOAD_MAX_JOBS are refused before any is typed, so a huge
+ * file fails at once; numjobs clones are counted as each job is built.
+ */
+static int count_jobs(const struct jobfile *jf, struct err *e)
+{
+	size_t s, n = 0;
+
+	for (s = 0; s < jf->nsections; s++) {
+		const struct jobfile_section *sec = &jf->sections[s];
+
+		n += !sec->global;
+		if (n > WORKLOAD_MAX_JOBS)
+			return err_set(e, "%s:%d: job '%s': more than %d job sections; ncqsim runs at "
+				       "most %d jobs", sec->file, sec->line, sec->name,
+				       WORKLOAD_MAX_JOBS, WORKLOAD_MAX_JOBS);
+	}
 	return 0;
 }
 
 static int build(struct workload *w, const struct jobfile *jf, FILE *warn, struct err *e)
 {
-	struct jobfile_line *globals = NULL;
-	size_t nglobals = 0, s;
+	size_t s, cap = 0;
 	int groupid = 0;
 	unsigned segment = 0;
-	struct job_def *d = malloc(sizeof(*d));
+	bool global_name = false;	/* a [global] name= names every job below it */
+	struct job_def *d;
+	struct job_options *tmpl;
 
-	if (!d)
-		return err_set(e, "out of memory");
 	memset(w, 0, sizeof(*w));
+	if (count_jobs(jf, e))
+		return -1;
+	d = malloc(sizeof(*d));
+	tmpl = malloc(sizeof(*tmpl));
+	if (!d || !tmpl) {
+		free(d);
+		free(tmpl);
+		return err_set(e, "out of memory");
+	}
+	job_options_defaults(tmpl);
 	for (s = 0; s < jf->nsections; s++) {
 		const struct jobfile_section *sec = &jf->sections[s];
 		size_t i;
 
 		if (sec->global) {
-			struct jobfile_line *ng = realloc(globals, (nglobals + sec->nlines + 1) *
-							  sizeof(*ng));
-
-			if (!ng) {
-				free(globals);
-				free(d);
-				return err_set(e, "out of memory");
-			}
-			globals = ng;
+			/* Typed once, into the template the jobs below start from (fio's def_thread). */
+			if (apply_lines(tmpl, sec->lines, sec->nlines, warn, e))
+				goto fail;
 			for (i = 0; i < sec->nlines; i++) {
-				globals[nglobals++] = sec->lines[i];
 				echo_opt(w->global_opts, &w->nglobal, sec->lines[i].key,
 					 sec->lines[i].value);
+				global_name |= !strcmp(sec->lines[i].key, "name");
 			}
 			continue;
 		}
 		memset(d, 0, sizeof(*d));
-		job_options_defaults(&d->o);
-		snprintf(d->o.name, sizeof(d->o.name), "%s", sec->name);
+		d->o = *tmpl;
+		if (!global_name)
+			snprintf(d->o.name, sizeof(d->o.name), "%s", sec->name);
 		snprintf(d->file, sizeof(d->file), "%s", sec->file);
 		d->line = sec->line;
-		if (apply_lines(&d->o, globals, nglobals, warn, e) ||
-		    apply_lines(&d->o, sec->lines, sec->nlines, warn, e))
+		if (apply_lines(&d->o, sec->lines, sec->nlines, warn, e))
 			goto fail;
 		for (i = 0; i < sec->nlines; i++)
 			echo_opt(d->opts, &d->nopts, sec->lines[i].key, sec->lines[i].value);
@@ -160,21 +188,23 @@ static int build(struct workload *w, const struct jobfile *jf, FILE *warn, struc
 		d->segment = segment;
 		for (i = 0; i < w->ndefs; i++)
 			d->occurrence += !strcmp(w->defs[i].o.name, d->o.name);
-		if (validate(d, e) || add_def(w, d, e))
+		if (validate(d, e) || add_def(w, &cap, d, e))
 			goto fail;
 		w->njobs += d->o.numjobs;
+		if (w->njobs > WORKLOAD_MAX_JOBS) {
+			err_set(e, "%s:%d: job '%s': %u jobs counting numjobs clones; ncqsim runs at "
+				"most %d", d->file, d->line, d->o.name, w->njobs, WORKLOAD_MAX_JOBS);
+			goto fail;
+		}
 	}
-	free(globals);
+	free(tmpl);
 	free(d);
 	if (!w->ndefs)
 		return err_set(e, "%s: no jobs (only [global] sections, or nothing at all)",
 			       jf->nfiles ? jf->files[0] : "job file");
-	if (w->njobs > 4096)
-		return err_set(e, "%s: %u jobs counting numjobs clones; ncqsim runs at most 4096",
-			       jf->files[0], w->njobs);
 	return 0;
 fail:
-	free(globals);
+	free(tmpl);
 	free(d);
 	workload_free(w);
 	return -1;

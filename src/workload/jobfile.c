@@ -1,5 +1,6 @@
 #include "workload/jobfile.h"
 
+#include "util/input.h"
 #include "util/parse.h"
 
 #include <ctype.h>
@@ -30,40 +31,12 @@ static const char *keep_name(struct jobfile *jf, const char *name)
 
 static char *read_all(const char *path, const char *from, int from_line, struct err *e)
 {
-	FILE *f = fopen(path, "rb");
 	char *buf;
-	long size;
+	size_t len;
 
-	if (!f) {
+	if (input_read(path, "job file", MAX_FILE_BYTES, true, &buf, &len, e)) {
 		if (from)
-			err_set(e, "%s:%d: include %s: cannot open: %s", from, from_line, path,
-				strerror(errno));
-		else
-			err_set(e, "%s: cannot open job file: %s", path, strerror(errno));
-		return NULL;
-	}
-	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
-		fclose(f);
-		err_set(e, "%s: cannot read job file (is it a regular file?)", path);
-		return NULL;
-	}
-	if (size > MAX_FILE_BYTES) {
-		fclose(f);
-		err_set(e, "%s: job file larger than %d MiB", path, MAX_FILE_BYTES >> 20);
-		return NULL;
-	}
-	buf = malloc((size_t)size + 1);
-	if (!buf || fread(buf, 1, (size_t)size, f) != (size_t)size) {
-		free(buf);
-		fclose(f);
-		err_set(e, "%s: cannot read job file", path);
-		return NULL;
-	}
-	fclose(f);
-	buf[size] = '\0';
-	if (strlen(buf) != (size_t)size) {
-		free(buf);
-		err_set(e, "%s: a NUL byte in the job file (a job file is text)", path);
+			err_prefix(e, "%s:%d: include: ", from, from_line);
 		return NULL;
 	}
 	return buf;

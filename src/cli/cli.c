@@ -185,8 +185,58 @@ int cli_common_option(struct cli_common *c, const char *cmd, int opt, const char
 	case CLI_OPT_QUIET:
 		c->quiet = true;
 		return 1;
+	case CLI_OPT_ETA:
+		if (!strcmp(arg, "auto"))
+			c->eta = 0;
+		else if (!strcmp(arg, "always"))
+			c->eta = 1;
+		else if (!strcmp(arg, "never"))
+			c->eta = 2;
+		else {
+			cli_error("%s: option '--eta': expected auto, always or never, got '%s'", cmd,
+				  arg);
+			return -1;
+		}
+		return 1;
 	}
 	return 0;
+}
+
+enum cli_progress cli_progress_style(const struct cli_common *c)
+{
+	bool tty = isatty(STDERR_FILENO);
+
+	if (c->quiet || c->eta == 2 || c->debug_mask)
+		return CLI_PROGRESS_NONE;
+	if (tty)
+		return CLI_PROGRESS_TERMINAL;
+	return c->eta == 1 ? CLI_PROGRESS_LINES : CLI_PROGRESS_NONE;
+}
+
+volatile sig_atomic_t cli_interrupted;
+
+static void on_interrupt(int sig)
+{
+	static const char first[] = "\nncqsim: interrupted: stopping at the simulated time reached; "
+		"signal again to quit at once\n";
+
+	if (cli_interrupted)
+		_exit(128 + sig);
+	cli_interrupted = sig;
+	/* write(2) is async-signal-safe; stdio is not. */
+	if (write(STDERR_FILENO, first, sizeof(first) - 1) < 0)
+		return;
+}
+
+void cli_catch_interrupts(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_interrupt;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 }
 
 int cli_common_finish(struct cli_common *c)

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <signal.h>
 #include <stdio.h>
 
 /* "ncqsim: <message>" on stderr. */
@@ -53,12 +54,21 @@ struct cli_common {
 	const char *output_path;
 	unsigned debug_mask;
 	bool quiet;
+	int eta;			/* 0 auto, 1 always, 2 never */
 };
 
 enum {
 	CLI_OPT_DRIVE = 0x100, CLI_OPT_SET, CLI_OPT_SYSTEM, CLI_OPT_SEED, CLI_OPT_FORMAT,
-	CLI_OPT_OUTPUT, CLI_OPT_DEBUG, CLI_OPT_QUIET,
+	CLI_OPT_OUTPUT, CLI_OPT_DEBUG, CLI_OPT_QUIET, CLI_OPT_ETA,
 };
+
+/* How progress is shown on stderr (--eta, as fio's). */
+enum cli_progress {
+	CLI_PROGRESS_NONE,
+	CLI_PROGRESS_TERMINAL,		/* one line, rewritten in place */
+	CLI_PROGRESS_LINES,		/* a line every 10 s: --eta=always, stderr not a terminal */
+};
+#define CLI_PROGRESS_EVERY 10.0		/* seconds between lines */
 
 #define CLI_COMMON_LONGOPTS \
 	{ "drive", required_argument, NULL, CLI_OPT_DRIVE }, \
@@ -68,7 +78,8 @@ enum {
 	{ "output-format", required_argument, NULL, CLI_OPT_FORMAT }, \
 	{ "output", required_argument, NULL, CLI_OPT_OUTPUT }, \
 	{ "debug", required_argument, NULL, CLI_OPT_DEBUG }, \
-	{ "quiet", no_argument, NULL, CLI_OPT_QUIET }
+	{ "quiet", no_argument, NULL, CLI_OPT_QUIET }, \
+	{ "eta", required_argument, NULL, CLI_OPT_ETA }
 
 #define CLI_COMMON_HELP \
 	"  --drive NAME|FILE     drive model (default he8; see 'ncqsim drives')\n" \
@@ -80,11 +91,25 @@ enum {
 	"  --output-format=F     normal, json, json+ (a comma list)\n" \
 	"  --output FILE         write the report there\n" \
 	"  --debug=LIST          trace sim,job,blk,sched,ata,disk (or all) on stderr\n" \
-	"  --quiet               no progress line\n"
+	"  --quiet               no progress line (--eta=never)\n" \
+	"  --eta=WHEN            progress on stderr: auto (on a terminal), always (every\n" \
+	"                        10 s when not a terminal), never\n"
 
 void cli_common_init(struct cli_common *c);
 /* 1 when `opt` was one of the common options, 0 when not, -1 on error (printed). */
 int cli_common_option(struct cli_common *c, const char *cmd, int opt, const char *arg);
+/* The progress style --eta, --quiet and stderr call for. */
+enum cli_progress cli_progress_style(const struct cli_common *c);
+
+/*
+ * SIGINT and SIGTERM set cli_interrupted (the signal's number): a run stops
+ * at the simulated time it has reached and reports what it has, marked as
+ * interrupted. A second signal ends the process at once. The one global a
+ * signal handler needs; simulations only read it.
+ */
+extern volatile sig_atomic_t cli_interrupted;
+void cli_catch_interrupts(void);
+
 /* Apply --system, then every --set, then --drive. Errors printed; -1. */
 int cli_common_finish(struct cli_common *c);
 

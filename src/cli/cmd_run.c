@@ -52,21 +52,28 @@ static void help_options(void)
 }
 
 struct progress {
-	bool on;
-	double wall0;
+	enum cli_progress style;
+	double wall0, last;
 	int shown;
 };
 
 static void show_progress(void *ctx, double sim_s, uint64_t ios)
 {
 	struct progress *p = ctx;
-	double elapsed = clock_wall() - p->wall0;
+	double elapsed;
 
-	if (!p->on || elapsed < 1.0)
+	if (p->style == CLI_PROGRESS_NONE)
 		return;
-	fprintf(stderr, "\rncqsim: %.0f s simulated, %llu I/Os, %.1f s elapsed   ", sim_s,
-		(unsigned long long)ios, elapsed);
-	p->shown = 1;
+	elapsed = clock_wall() - p->wall0;
+	if (p->style == CLI_PROGRESS_TERMINAL && elapsed >= 1.0) {
+		fprintf(stderr, "\rncqsim: %.0f s simulated, %llu I/Os, %.1f s elapsed   ", sim_s,
+			(unsigned long long)ios, elapsed);
+		p->shown = 1;
+	} else if (p->style == CLI_PROGRESS_LINES && elapsed - p->last >= CLI_PROGRESS_EVERY) {
+		fprintf(stderr, "ncqsim: %.0f s simulated, %llu I/Os, %.1f s elapsed\n", sim_s,
+			(unsigned long long)ios, elapsed);
+		p->last = elapsed;
+	}
 }
 
 int cmd_run(int argc, char **argv)
@@ -89,6 +96,7 @@ int cmd_run(int argc, char **argv)
 	int64_t runtime_cap = 0;
 	int c, rc;
 	unsigned formats = 0;
+	bool interrupted;
 
 	cli_common_init(&common);
 	optind = 1;
@@ -143,13 +151,16 @@ int cmd_run(int argc, char **argv)
 	ro.runtime_cap = runtime_cap;
 	ro.debug_mask = common.debug_mask;
 	ro.debug_out = stderr;
-	prog.on = !common.quiet && isatty(STDERR_FILENO) && !common.debug_mask;
+	prog.style = cli_progress_style(&common);
 	prog.wall0 = clock_wall();
+	prog.last = 0;
 	prog.shown = 0;
 	ro.progress = show_progress;
 	ro.progress_ctx = &prog;
 	ro.nprotect = cli_protected(&common, protect);
 	ro.protect = protect;
+	ro.stop = &cli_interrupted;
+	cli_catch_interrupts();
 	rc = runner_run(&w, &common.cfg, &ro, &res, &e);
 	if (prog.shown)
 		fprintf(stderr, "\r\033[K");
@@ -160,9 +171,13 @@ int cmd_run(int argc, char **argv)
 		/* A drive or knob the system refuses is bad input; the rest a failed run. */
 		return rc == RUNNER_REFUSED ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
 	}
+	if (res.report.interrupted)
+		cli_error("run: interrupted by signal %d after %.1f s simulated: the report covers "
+			  "the time until then", (int)cli_interrupted, res.sim_seconds);
 	if (formats & REPORT_NORMAL)
 		report_write_header(out.f, &res.report);
 	rc = report_write(out.f, &res.report, formats);
+	interrupted = res.report.interrupted;
 	runner_result_free(&res);
 	workload_free(&w);
 	if (rc) {
@@ -174,5 +189,6 @@ int cmd_run(int argc, char **argv)
 		cli_error("%s", e.msg);
 		return EXIT_RUN_FAILED;
 	}
-	return 0;
+	/* A report, but not of the run asked for. */
+	return interrupted ? EXIT_RUN_FAILED : 0;
 }

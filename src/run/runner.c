@@ -31,6 +31,7 @@ int runner_run(const struct workload *w, const struct host_config *cfg,
 	wo.log_tag = ro->log_tag;
 	wo.protect = ro->protect;
 	wo.nprotect = ro->nprotect;
+	wo.stop = ro->stop;
 	/* Job times count from the end of the drive's probe. */
 	rc = workload_run(w, &t, &wo, &res->report, e);
 	if (rc == WORKLOAD_REFUSED)
@@ -91,6 +92,8 @@ void runner_json(struct json_writer *w, void *ctx)
 	json_uint(w, "seed", res->seed);
 	json_double(w, "simulated_seconds", res->sim_seconds);
 	json_bool(w, "ncq", res->ncq);
+	if (res->report.interrupted)
+		json_bool(w, "interrupted", true);
 	json_object_begin(w, "knobs");
 	host_knobs_each(&res->knobs, json_knob, w);
 	json_uint(w, "queue/nr_requests (effective)",

@@ -41,6 +41,7 @@ struct runner_opts {
 	const char *log_tag;		/* workload_run_opts.log_tag */
 	const char *const *protect;	/* files no log may overwrite */
 	unsigned nprotect;
+	const volatile sig_atomic_t *stop;	/* workload_run_opts.stop */
 };
 
 /*

@@ -91,6 +91,7 @@ struct report {
 	unsigned nglobal;
 	struct report_disk disk;
 	int64_t wall_time;		/* for the timestamp fields (0: now) */
+	bool interrupted;		/* stopped by a signal: covers the time until then */
 	/* ncqsim's own JSON object (drive, knobs, seed, ...), written by the caller. */
 	void (*ncqsim_json)(struct json_writer *w, void *ctx);
 	void *ncqsim_ctx;

@@ -90,6 +90,7 @@ struct workload_runner {
 	const struct job_target *t;
 	unsigned segment, nsegments;
 	unsigned running;
+	bool interrupted;		/* by ro->stop */
 	uint64_t ios_done;
 	int error;
 	struct err *e;
@@ -656,6 +657,14 @@ static void job_start(struct sim *sim, void *arg)
 	struct job *j = arg;
 	int64_t now = sim_now(sim), runtime = j->o->runtime;
 
+	if (j->run->interrupted) {
+		/* Its startdelay ran past the interruption: it ends without an I/O. */
+		j->started = true;
+		j->t_begin = j->t_stats = j->t_finish = now;
+		stop_issuing(j);
+		return;
+	}
+
 	j->started = true;
 	j->t_begin = now;
 	j->t_stats = now + j->o->ramp_time;
@@ -698,6 +707,23 @@ static void job_finish(struct job *j)
 		  (unsigned long long)j->issued_ios);
 	if (--run->running == 0)
 		start_segment(run);
+}
+
+/* Every job stops issuing now; what is in flight completes; no later segment starts. */
+static void interrupt(struct workload_runner *run)
+{
+	unsigned i;
+
+	run->interrupted = true;
+	for (i = 0; i < run->njobs; i++) {
+		struct job *j = &run->jobs[i];
+
+		if (j->def->segment >= run->segment)
+			j->finished = true;	/* a later segment: it never starts */
+		else if (j->started && !j->finished && !j->issuing_done)
+			stop_issuing(j);
+	}
+	run->segment = run->nsegments;
 }
 
 static void start_segment(struct workload_runner *run)
@@ -1053,7 +1079,10 @@ int workload_run(const struct workload *w, const struct job_target *t,
 	start_segment(&run);
 	next_progress = sim_now(t->sim) + SIM_SEC;
 	for (;;) {
+		/* A simulated second at a time: an interruption is seen within one. */
 		sim_run(t->sim, next_progress);
+		if (ro->stop && *ro->stop && !run.interrupted)
+			interrupt(&run);
 		if (ro->progress)
 			ro->progress(ro->progress_ctx, (double)sim_now(t->sim) / 1e9, run.ios_done);
 		if (sim_next_time(t->sim) == SIM_FOREVER)
@@ -1067,6 +1096,7 @@ int workload_run(const struct workload *w, const struct job_target *t,
 				     run.jobs[i].inflight);
 			break;
 		}
+	out->interrupted = run.interrupted;
 done:
 	for (i = 0; i < w->njobs; i++) {
 		/* A run that failed keeps its first message; its logs are not put in place. */

@@ -20,6 +20,8 @@
 #ifndef NCQSIM_JOB_H
 #define NCQSIM_JOB_H
 
+#include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -88,6 +90,12 @@ struct workload_run_opts {
 	/* Files no log may overwrite (system, drive, trace), besides w->inputs. */
 	const char *const *protect;
 	unsigned nprotect;
+	/*
+	 * Set (by a signal handler) to stop: every job stops issuing, the I/Os
+	 * in flight complete, no later stonewall segment starts, and the
+	 * report covers the time until then. NULL: never.
+	 */
+	const volatile sig_atomic_t *stop;	/* the report says so: report.interrupted */
 };
 
 /*

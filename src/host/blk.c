@@ -1,6 +1,7 @@
 #include "host/blk.h"
 
 #include "host/ioprio.h"
+#include "host/kernel.h"
 #include "host/libata.h"
 
 #include <errno.h>
@@ -10,7 +11,10 @@
 struct blk_queue {
 	struct sim *sim;
 	struct host_knobs k;
-	unsigned nr_requests, depth, logical_size;
+	unsigned nr_requests, logical_size;
+	unsigned budget;		/* device/queue_depth: commands outstanding at most */
+	unsigned ntags, inflight;	/* ATA tags 0..ntags-1; how many are out */
+	unsigned next_tag;		/* round-robin allocation starts here */
 	const struct sched_ops *sched;
 	void *sched_data;
 	struct blk_request *pool, *free;
@@ -27,7 +31,21 @@ struct blk_queue {
 
 static uint32_t all_tags(const struct blk_queue *q)
 {
-	return q->depth >= 32 ? 0xffffffffu : (1u << q->depth) - 1;
+	return q->ntags >= 32 ? 0xffffffffu : (1u << q->ntags) - 1;
+}
+
+/*
+ * libata hands tags out round robin, the first free one after the last
+ * given (4.10's ata_qc_new(); later BLK_TAG_ALLOC_RR in ATA_BASE_SHT).
+ */
+static unsigned tag_alloc(struct blk_queue *q)
+{
+	uint32_t after = q->free_tags & ~((1u << q->next_tag) - 1);
+	unsigned tag = (unsigned)__builtin_ctz(after ? after : q->free_tags);
+
+	q->free_tags &= ~(1u << tag);
+	q->next_tag = tag + 1 < q->ntags ? tag + 1 : 0;
+	return tag;
 }
 
 static const struct plugin *const builtin_schedulers[] = {
@@ -59,15 +77,8 @@ struct blk_queue *blk_queue_new(struct sim *sim, const struct host_knobs *k, str
 	q->k = *k;
 	q->sched = blk_sched_ops(k->scheduler);
 	q->logical_size = 512;
-	q->depth = k->queue_depth;
+	q->budget = q->ntags = k->queue_depth;
 	q->nr_requests = k->nr_requests ? k->nr_requests : host_default_nr_requests(k);
-	if (q->sched->pool == SCHED_POOL_TAGS && k->nr_requests && k->nr_requests != k->queue_depth) {
-		free(q);
-		err_set(e, "knob 'queue/nr_requests': with scheduler none the requests are the "
-			"device's tags: it is device/queue_depth (%u), not %u", k->queue_depth,
-			k->nr_requests);
-		return NULL;
-	}
 	q->pool = calloc(q->nr_requests, sizeof(*q->pool));
 	if (!q->pool) {
 		err_set(e, "out of memory for %u requests", q->nr_requests);
@@ -98,20 +109,10 @@ void blk_queue_free(struct blk_queue *q)
 void blk_queue_attach(struct blk_queue *q, struct libata *ata)
 {
 	q->ata = ata;
-	q->depth = libata_queue_depth(ata);
+	q->budget = libata_queue_depth(ata);
+	q->ntags = libata_host_tags(ata);
 	q->logical_size = libata_logical_sector_size(ata);
 	q->free_tags = all_tags(q);
-	if (q->sched->pool == SCHED_POOL_TAGS && !q->k.nr_requests && q->depth < q->nr_requests) {
-		/* With none the requests are the tags: the drive may allow fewer. */
-		unsigned i;
-
-		q->free = NULL;
-		q->nr_requests = q->depth;
-		for (i = q->depth; i-- > 0;) {
-			q->pool[i].free_next = q->free;
-			q->free = &q->pool[i];
-		}
-	}
 }
 
 const struct host_knobs *blk_queue_knobs(const struct blk_queue *q)
@@ -152,12 +153,26 @@ static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk
 		  ioprio_class_name(ioprio_class(rq->ioprio)), ioprio_level(rq->ioprio));
 }
 
-/* Linux blk_rq_merge_ok() and the size limit. */
+/*
+ * Linux blk_rq_merge_ok() and the size limit. Since 5.x it refuses a bio
+ * of another priority; 4.10 merged it and kept the better one (below).
+ */
 static bool can_merge(const struct blk_queue *q, const struct blk_request *rq,
 		      const struct blk_bio *bio)
 {
-	return rq->in_sched && rq->write == bio->write && rq->ioprio == bio->ioprio &&
+	return rq->in_sched && rq->write == bio->write &&
+		(rq->ioprio == bio->ioprio || !host_kernel_has(q->k.kernel, HOST_KC_NO_PRIO_MERGE)) &&
 		(uint64_t)(rq->nlb + bio->nlb) * q->logical_size <= (uint64_t)q->k.max_sectors_kb * 1024;
+}
+
+/* block/ioprio.c ioprio_best(): class none counts as BE level 4; lower value wins. */
+static uint16_t ioprio_best_of(uint16_t a, uint16_t b)
+{
+	uint16_t norm = ioprio_value(IOPRIO_CLASS_BE, 0, 4);
+
+	a = ioprio_class(a) == IOPRIO_CLASS_NONE ? norm : a;
+	b = ioprio_class(b) == IOPRIO_CLASS_NONE ? norm : b;
+	return a < b ? a : b;
 }
 
 static bool try_merge(struct blk_queue *q, struct blk_bio *bio)
@@ -188,6 +203,8 @@ static bool try_merge(struct blk_queue *q, struct blk_bio *bio)
 		rq->bios_tail = bio;
 	}
 	rq->nlb += bio->nlb;
+	if (rq->ioprio != bio->ioprio)
+		rq->ioprio = ioprio_best_of(rq->ioprio, bio->ioprio);	/* 4.10 only */
 	if (q->sched->merged)
 		q->sched->merged(q->sched_data, rq, front);
 	q->last_merge = rq;
@@ -233,17 +250,17 @@ void blk_run_queue(struct blk_queue *q)
 	if (q->running || !q->ata)
 		return;
 	q->running = true;
-	while (q->free_tags) {
+	/* The device's budget (scsi_mq_get_budget) and a free tag. */
+	while (q->free_tags && q->inflight < q->budget) {
 		struct blk_request *rq = q->sched->dispatch(q->sched_data);
 		unsigned tag;
 
 		if (!rq)
 			break;
-		tag = (unsigned)__builtin_ctz(q->free_tags);
-		q->free_tags &= ~(1u << tag);
+		tag = tag_alloc(q);
 		rq->tag = (int)tag;
 		rq->t_dispatched = sim_now(q->sim);
-		if ((q->free_tags | (1u << tag)) == all_tags(q))
+		if (q->inflight++ == 0)
 			q->busy_since = rq->t_dispatched;	/* the first in flight */
 		if (q->last_merge == rq)
 			q->last_merge = NULL;
@@ -283,10 +300,11 @@ void blk_complete(struct blk_queue *q, int tag, int error)
 	rq = q->tag_rq[tag];
 	q->tag_rq[tag] = NULL;
 	q->free_tags |= 1u << tag;
+	q->inflight--;
 	q->stats.completed++;
 	q->stats.ios[rq->write]++;
 	q->stats.ticks_ns[rq->write] += now - rq->t_queued;
-	if (q->free_tags == all_tags(q))
+	if (!q->inflight)
 		q->stats.io_ticks_ns += now - q->busy_since;
 	q->stats.errors += error != 0;
 	q->sched->completed(q->sched_data, rq);

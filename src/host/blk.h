@@ -118,6 +118,7 @@ enum sched_pool {
 struct sched_ops {
 	struct plugin plugin;
 	enum sched_pool pool;		/* how the kernel sizes queue/nr_requests */
+	const char *alias;		/* another name that selects it ("deadline": elevator_alias) */
 	int (*init)(struct blk_queue *q, void **data, struct err *e);
 	void (*exit)(void *data);
 	void (*insert)(void *data, struct blk_request *rq);

@@ -5,6 +5,7 @@
 #include "ata/log.h"
 #include "host/blk.h"
 #include "host/ioprio.h"
+#include "host/kernel.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -33,7 +34,10 @@ struct libata {
 	bool prio_supported;
 
 	bool ncq_on, prio_enabled;
-	unsigned depth;
+	unsigned depth;			/* device/queue_depth: the dispatch budget */
+	unsigned host_tags;		/* tags the host hands out: ATA tags 0..host_tags-1 */
+	int kernel;
+	int64_t timeout;
 	int nonqueued_tag;		/* the tag of the outstanding non-queued command */
 	struct libata_stats stats;
 };
@@ -165,19 +169,31 @@ int libata_configure(struct libata *la, struct host_knobs *k, struct err *e)
 {
 	unsigned depth = k->queue_depth;
 
+	unsigned host_tags = host_kernel_host_tags(k->kernel);
+
 	k->ncq_prio_supported = la->prio_supported;
+	/* ata_ncq_prio_enable_store(): EIO after an EH revalidation before 5.15, then EINVAL. */
 	if (k->ncq_prio_enable && !la->prio_supported)
-		return err_set(e, "knob 'device/ncq_prio_enable': writing 1 failed with EINVAL: the "
+		return err_set(e, "knob 'device/ncq_prio_enable': writing 1 failed with %s: the "
 			       "drive does not support NCQ priority (%s)",
+			       host_kernel_has(k->kernel, HOST_KC_NCQ_PRIO_EINVAL) ? "EINVAL" : "EIO",
 			       !la->id.ncq_prio ? "IDENTIFY word 76 bit 12 is clear" :
 			       "log 30h page 08h does not confirm it");
-	/* ata_scsi_change_queue_depth(): capped by the drive's depth; 1 without NCQ. */
+	/*
+	 * ata_scsi_change_queue_depth(): capped by the drive's depth and the
+	 * host's tags (31 before 4.18); 1 without NCQ.
+	 */
 	if (!la->id.ncq)
 		depth = 1;
 	else if (depth > la->id.queue_depth)
 		depth = la->id.queue_depth;
+	if (depth > host_tags)
+		depth = host_tags;
 	k->queue_depth = depth;
 	la->depth = depth;
+	la->host_tags = la->id.ncq && la->id.queue_depth < host_tags ? la->id.queue_depth : host_tags;
+	la->kernel = k->kernel;
+	la->timeout = k->timeout;
 	la->ncq_on = la->id.ncq && depth > 1;
 	la->prio_enabled = k->ncq_prio_enable;
 	return 0;
@@ -191,6 +207,11 @@ void libata_attach(struct libata *la, struct blk_queue *q)
 unsigned libata_queue_depth(const struct libata *la)
 {
 	return la->depth;
+}
+
+unsigned libata_host_tags(const struct libata *la)
+{
+	return la->ncq_on ? la->host_tags : 1;
 }
 
 bool libata_ncq_enabled(const struct libata *la)

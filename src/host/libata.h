@@ -69,7 +69,10 @@ bool libata_ncq_prio_supported(const struct libata *la);
 int libata_configure(struct libata *la, struct host_knobs *k, struct err *e);
 void libata_attach(struct libata *la, struct blk_queue *q);
 
+/* device/queue_depth as configured: how many commands may be outstanding. */
 unsigned libata_queue_depth(const struct libata *la);
+/* The tags the host allocates from (ATA tags 0..n-1): 1 with NCQ off. */
+unsigned libata_host_tags(const struct libata *la);
 bool libata_ncq_enabled(const struct libata *la);
 unsigned libata_logical_sector_size(const struct libata *la);
 uint64_t libata_capacity(const struct libata *la);

@@ -18,6 +18,7 @@ int runner_run(const struct workload *w, const struct host_config *cfg,
 		return RUNNER_REFUSED;
 	t.sim = &sys.sim;
 	t.q = sys.q;
+	t.kernel = sys.knobs.kernel;
 	t.logical_size = libata_logical_sector_size(sys.ata);
 	t.capacity = libata_capacity(sys.ata) * t.logical_size;
 	t.max_request = (uint64_t)sys.knobs.max_sectors_kb * 1024 / t.logical_size * t.logical_size;

@@ -14,6 +14,7 @@
 #include "workload/source.h"
 
 #include "host/ioprio.h"
+#include "host/kernel.h"
 #include "util/outfile.h"
 #include "sim/rng.h"
 
@@ -501,8 +502,8 @@ static void issue(struct job *j, const struct job_io_desc *want)
 	io->offset = off;
 	io->len = len;
 	io->prio_report = per_io ? per_io : j->job_prio;
-	io->prio_eff = ioprio_effective(per_io, j->task_prio, (int)j->o->nice,
-					(enum sched_policy)j->o->sched_policy);
+	io->prio_eff = host_kernel_io_prio(j->t->kernel, per_io, j->task_prio, (int)j->o->nice,
+					   (enum sched_policy)j->o->sched_policy);
 	io->prio_index = -1;
 	if (j->rep->multi_prio) {
 		/* An index, not a pointer: the entries may move as new ones appear. */

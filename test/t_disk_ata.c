@@ -142,14 +142,19 @@ static void test_identify_and_logs(void)
 	command(&h, &tf);
 	CHECK(h.last_d2h.error & ATA_ERR_ABRT);
 
-	/* A command the drive does not know: FLUSH CACHE EXT (EAh). */
+	/* A command the drive does not know: DOWNLOAD MICROCODE (92h). */
 	memset(&tf, 0, sizeof(tf));
-	tf.command = 0xea;
+	tf.command = 0x92;
 	tf.c_bit = true;
 	command(&h, &tf);
 	CHECK(h.last_d2h.status & ATA_STAT_ERR);
 	CHECK(h.last_d2h.error & ATA_ERR_ABRT);
 	CHECK(disk_get_stats(h.disk)->aborted >= 4);
+	/* FLUSH CACHE EXT (EAh) with nothing dirty: answered at once, no error. */
+	ata_cmd_flush_ext(&tf);
+	command(&h, &tf);
+	CHECK_EQ_INT(h.last_d2h.status & ATA_STAT_ERR, 0);
+	CHECK_EQ_U64(disk_get_stats(h.disk)->flushes, 1);
 	stop(&h);
 
 	/* IDENTIFY says NCQ priority, log page 08h does not: both are reported as built. */

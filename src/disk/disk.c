@@ -13,6 +13,13 @@
 
 #define MAX_LOG_PAGES 16
 
+/*
+ * From a soft reset's end (SRST cleared) to the device's D2H: spin-up is
+ * not involved (the platters keep turning), this is the firmware's restart.
+ * No data sheet gives it; 10 ms is an order of magnitude, not a fit.
+ */
+#define RESET_READY_NS (10 * SIM_MSEC)
+
 struct slot_ref {
 	struct disk *d;
 	unsigned slot;
@@ -43,6 +50,10 @@ struct disk {
 	uint32_t seq;			/* commands received, for fwq_cmd.seq */
 	uint32_t tags_in_use;		/* NCQ tags the host has outstanding */
 	bool nonqueued_busy;		/* a non-queued command is outstanding */
+	sim_handle_t resp_ev;		/* its pending answer */
+	unsigned front_pending;		/* cache hits and buffered writes not yet answered */
+	bool in_reset, reset_ending;	/* SRST set; SRST cleared, waiting to be idle */
+	bool flushing;			/* FLUSH CACHE EXT: answered once nothing is dirty */
 
 	/* Write-cache destages: a ring, oldest first. */
 	struct fwq_cmd *destage;
@@ -72,6 +83,8 @@ struct disk {
 };
 
 static void dispatch(struct disk *d);
+static void reset_try_end(struct disk *d);
+static void flush_try_end(struct disk *d);
 
 /* ---- completions ---- */
 
@@ -134,7 +147,7 @@ static void respond(struct disk *d, int64_t delay, uint8_t status, uint8_t error
 	ata_d2h_encode(&r, d->resp_fis);
 	d->resp_len = data_len;
 	d->nonqueued_busy = true;
-	sim_after(d->sim, delay, send_response, d);
+	d->resp_ev = sim_after(d->sim, delay, send_response, d);
 }
 
 /* A command on `slot` finished well: a good D2H now for the non-queued one, else its SDB bit. */
@@ -164,6 +177,11 @@ static void front_end_done(struct sim *sim, void *arg)
 	struct slot_ref *ref = arg;
 
 	(void)sim;
+	ref->d->front_pending--;
+	if (ref->d->in_reset || ref->d->reset_ending) {
+		reset_try_end(ref->d);	/* a reset aborted it */
+		return;
+	}
 	complete_ok(ref->d, ref->slot);
 }
 
@@ -189,9 +207,14 @@ static void media_done(struct sim *sim, void *arg)
 	}
 	if (c->destage)
 		d->cache.dirty_bytes -= c->nlb * d->layout.logical_size;
-	else
-		complete_ok(d, c->tag);
+	else if (!d->in_reset && !d->reset_ending)
+		complete_ok(d, c->tag);		/* (a reset aborted it: no answer) */
+	if (d->in_reset || d->reset_ending) {
+		reset_try_end(d);
+		return;
+	}
 	dispatch(d);
+	flush_try_end(d);
 }
 
 /* ---- the actuator ---- */
@@ -402,10 +425,12 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 	prepare(d, c, rw, slot, high);
 	if (!rw->write && disk_cache_read_hit(&d->cache, rw->lba, rw->sectors)) {
 		d->stats.cache_hits++;
+		d->front_pending++;
 		sim_after(d->sim, front, front_end_done, &d->ref[slot]);
 		return;
 	}
 	if (rw->write && write_cached(d, c)) {
+		d->front_pending++;
 		sim_after(d->sim, front, front_end_done, &d->ref[slot]);
 		dispatch(d);
 		return;
@@ -558,15 +583,82 @@ static void set_features_command(struct disk *d, const struct ata_taskfile *tf)
 	respond(d, d->model.command_overhead, ATA_STAT_DRDY, 0, 0);
 }
 
+/* ---- flush and reset ---- */
+
+/* FLUSH CACHE EXT: answered when nothing dirty is left and the actuator rests. */
+static void flush_try_end(struct disk *d)
+{
+	if (!d->flushing || d->destage_count || d->busy)
+		return;
+	d->flushing = false;
+	respond(d, d->model.command_overhead, ATA_STAT_DRDY, 0, 0);
+}
+
+static void flush_command(struct disk *d)
+{
+	d->stats.flushes++;
+	d->nonqueued_busy = true;
+	d->flushing = true;
+	sim_debug(d->sim, SIM_DBG_DISK, "FLUSH CACHE EXT: %u destages to write", d->destage_count);
+	dispatch(d);
+	flush_try_end(d);
+}
+
+/*
+ * A soft reset aborts every command, queued or not, without an answer;
+ * dirty cache data stays. The device answers (D2H) once SRST is cleared
+ * and whatever was under way has stopped.
+ */
+static void reset_begin(struct disk *d)
+{
+	d->stats.resets++;
+	d->in_reset = true;
+	d->reset_ending = false;
+	d->nwaiting = 0;
+	d->nhigh = 0;
+	ilist_init(&d->by_age);
+	d->tags_in_use = 0;
+	d->sdb_done = d->sdb_failed = 0;
+	if (d->nonqueued_busy && sim_is_pending(d->sim, d->resp_ev))
+		sim_cancel(d->sim, d->resp_ev);
+	d->nonqueued_busy = false;
+	d->flushing = false;
+	sim_debug(d->sim, SIM_DBG_DISK, "SRST: every command aborted");
+}
+
+static void reset_try_end(struct disk *d)
+{
+	if (!d->reset_ending || d->busy || d->front_pending)
+		return;
+	d->reset_ending = false;
+	respond(d, RESET_READY_NS, ATA_STAT_DRDY, 0, 0);
+}
+
+static void control_update(struct disk *d, const struct ata_taskfile *tf)
+{
+	if (tf->control & ATA_CTL_SRST) {
+		reset_begin(d);
+	} else if (d->in_reset) {
+		d->in_reset = false;
+		d->reset_ending = true;
+		reset_try_end(d);
+	}
+}
+
 void disk_submit(struct disk *d, const uint8_t *fis, size_t len)
 {
 	struct ata_taskfile tf;
 
+	if (!ata_h2d_decode(fis, len, &tf) && !tf.c_bit) {
+		control_update(d, &tf);
+		return;
+	}
 	d->stats.commands++;
 	if (ata_h2d_decode(fis, len, &tf) || !tf.c_bit) {
 		abort_command(d);
 		return;
 	}
+	SIM_ASSERT(!d->in_reset && !d->reset_ending, "host sent a command during a reset");
 	if (ata_is_ncq(tf.command)) {
 		ncq_command(d, &tf);
 		return;
@@ -591,6 +683,9 @@ void disk_submit(struct disk *d, const uint8_t *fis, size_t len)
 		return;
 	case ATA_CMD_SET_FEATURES:
 		set_features_command(d, &tf);
+		return;
+	case ATA_CMD_FLUSH_EXT:
+		flush_command(d);
 		return;
 	default:
 		abort_command(d);

@@ -24,10 +24,15 @@ struct blk_queue {
 	struct blk_request *tag_rq[32];
 	struct libata *ata;
 	uint64_t seq;
-	bool running;
+	bool running, stopped;
+	/* hctx->dispatch: flushes, deferred and requeued requests, before the scheduler. */
+	struct blk_request *dispatch_head, *dispatch_tail;
+	bool write_cache, fua;		/* the drive's volatile cache; FUA usable (libata.fua) */
 	int64_t busy_since;		/* when in-flight went from 0 to 1 */
 	struct blk_stats stats;
 };
+
+static bool flush_insert(struct blk_queue *q, struct blk_request *rq, uint8_t flags);
 
 static uint32_t all_tags(const struct blk_queue *q)
 {
@@ -113,6 +118,8 @@ void blk_queue_attach(struct blk_queue *q, struct libata *ata)
 	q->ntags = libata_host_tags(ata);
 	q->logical_size = libata_logical_sector_size(ata);
 	q->free_tags = all_tags(q);
+	q->write_cache = libata_write_cache(ata);
+	q->fua = q->write_cache && host_kernel_has(q->k.kernel, HOST_KC_FUA);
 }
 
 const struct host_knobs *blk_queue_knobs(const struct blk_queue *q)
@@ -139,6 +146,8 @@ static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk
 	rq->write = bio->write;
 	rq->ioprio = bio->ioprio;
 	rq->tag = -1;
+	rq->retries = 0;
+	rq->dispatch_next = NULL;
 	rq->t_queued = now;
 	rq->t_dispatched = 0;
 	rq->bios = rq->bios_tail = bio;
@@ -146,6 +155,9 @@ static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk
 	bio->next = NULL;
 	bio->t_queued = now;
 	q->stats.requests++;
+	rq->bypass = flush_insert(q, rq, bio->flags);
+	if (rq->bypass)
+		return;
 	q->sched->insert(q->sched_data, rq);
 	q->last_merge = rq;
 	sim_debug(q->sim, SIM_DBG_BLK, "request lba %llu +%u %s prio %s/%u queued",
@@ -160,7 +172,7 @@ static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk
 static bool can_merge(const struct blk_queue *q, const struct blk_request *rq,
 		      const struct blk_bio *bio)
 {
-	return rq->in_sched && rq->write == bio->write &&
+	return rq->in_sched && rq->write == bio->write && !rq->fua && !bio->flags &&
 		(rq->ioprio == bio->ioprio || !host_kernel_has(q->k.kernel, HOST_KC_NO_PRIO_MERGE)) &&
 		(uint64_t)(rq->nlb + bio->nlb) * q->logical_size <= (uint64_t)q->k.max_sectors_kb * 1024;
 }
@@ -216,6 +228,75 @@ static bool try_merge(struct blk_queue *q, struct blk_bio *bio)
 	return true;
 }
 
+static void dispatch_add(struct blk_queue *q, struct blk_request *rq, bool head)
+{
+	rq->dispatch_next = NULL;
+	if (!q->dispatch_head) {
+		q->dispatch_head = q->dispatch_tail = rq;
+	} else if (head) {
+		rq->dispatch_next = q->dispatch_head;
+		q->dispatch_head = rq;
+	} else {
+		q->dispatch_tail->dispatch_next = rq;
+		q->dispatch_tail = rq;
+	}
+}
+
+static struct blk_request *dispatch_take(struct blk_queue *q)
+{
+	struct blk_request *rq = q->dispatch_head;
+
+	if (rq) {
+		q->dispatch_head = rq->dispatch_next;
+		if (!q->dispatch_head)
+			q->dispatch_tail = NULL;
+		rq->dispatch_next = NULL;
+	}
+	return rq;
+}
+
+/* The step a request goes out with: FLUSH CACHE EXT for a pre- or post-flush. */
+static void flush_step(struct blk_request *rq)
+{
+	rq->flush = !(rq->seq_left & BLK_SEQ_DATA) || (rq->seq_left & BLK_SEQ_PREFLUSH);
+}
+
+/*
+ * blk_insert_flush(): which steps a request needs (blk_flush_policy()).
+ * Without a volatile write cache none; a FUA write the drive cannot take
+ * (libata.fua = 0, before 6.2) becomes the write and a post-flush. A
+ * request with flush steps bypasses the scheduler: true when it did.
+ */
+static bool flush_insert(struct blk_queue *q, struct blk_request *rq, uint8_t flags)
+{
+	rq->seq_left = rq->nlb ? BLK_SEQ_DATA : 0;
+	rq->fua = false;
+	if (q->write_cache && (flags & BLK_PREFLUSH))
+		rq->seq_left |= BLK_SEQ_PREFLUSH;
+	if (q->write_cache && (flags & BLK_FUA) && rq->nlb) {
+		if (q->fua)
+			rq->fua = true;
+		else
+			rq->seq_left |= BLK_SEQ_POSTFLUSH;
+	}
+	if (rq->seq_left == BLK_SEQ_DATA && !rq->fua)
+		return false;		/* a plain request */
+	SIM_ASSERT(rq->seq_left, "an empty request that is not a flush");
+	flush_step(rq);
+	if (rq->seq_left == BLK_SEQ_DATA)
+		return false;		/* a FUA write the drive takes: the scheduler's */
+	dispatch_add(q, rq, false);
+	return true;
+}
+
+static void bio_nothing_to_flush(struct sim *sim, void *arg)
+{
+	struct blk_bio *bio = arg;
+
+	bio->t_completed = sim_now(sim);
+	bio->done(bio->owner, bio);
+}
+
 bool blk_submit(struct blk_queue *q, struct blk_bio *bio)
 {
 	struct blk_request *rq;
@@ -223,6 +304,12 @@ bool blk_submit(struct blk_queue *q, struct blk_bio *bio)
 	bio->t_submit = sim_now(q->sim);
 	bio->error = 0;
 	q->stats.submitted++;
+	if (!bio->nlb && !q->write_cache) {
+		/* A flush with no volatile cache to flush: done at once (an event: no reentry). */
+		bio->t_queued = bio->t_dispatched = bio->t_submit;
+		sim_at(q->sim, bio->t_submit, bio_nothing_to_flush, bio);
+		return true;
+	}
 	if (try_merge(q, bio))
 		return true;
 	rq = q->free;
@@ -245,14 +332,22 @@ bool blk_submit(struct blk_queue *q, struct blk_bio *bio)
 	return true;
 }
 
+/* The next request to send: the dispatch list first, then the scheduler. */
+static struct blk_request *next_request(struct blk_queue *q)
+{
+	struct blk_request *rq = dispatch_take(q);
+
+	return rq ? rq : q->sched->dispatch(q->sched_data);
+}
+
 void blk_run_queue(struct blk_queue *q)
 {
-	if (q->running || !q->ata)
+	if (q->running || q->stopped || !q->ata)
 		return;
 	q->running = true;
 	/* The device's budget (scsi_mq_get_budget) and a free tag. */
 	while (q->free_tags && q->inflight < q->budget) {
-		struct blk_request *rq = q->sched->dispatch(q->sched_data);
+		struct blk_request *rq = next_request(q);
 		unsigned tag;
 
 		if (!rq)
@@ -260,13 +355,27 @@ void blk_run_queue(struct blk_queue *q)
 		tag = tag_alloc(q);
 		rq->tag = (int)tag;
 		rq->t_dispatched = sim_now(q->sim);
-		if (q->inflight++ == 0)
-			q->busy_since = rq->t_dispatched;	/* the first in flight */
 		if (q->last_merge == rq)
 			q->last_merge = NULL;
 		q->tag_rq[tag] = rq;
+		if (libata_issue(q->ata, rq, tag)) {
+			/*
+			 * Deferred (ata_std_qc_defer: a non-NCQ command waits for
+			 * the NCQ queue to drain, NCQ commands for it): back to
+			 * the head of the dispatch list, and nothing behind it
+			 * goes either.
+			 */
+			q->tag_rq[tag] = NULL;
+			q->free_tags |= 1u << tag;
+			rq->tag = -1;
+			dispatch_add(q, rq, true);
+			q->stats.deferred++;
+			break;
+		}
+		if (q->inflight++ == 0)
+			q->busy_since = rq->t_dispatched;	/* the first in flight */
 		q->stats.dispatched++;
-		libata_issue(q->ata, rq, tag);
+		q->stats.flushes += rq->flush;
 	}
 	q->running = false;
 }
@@ -289,30 +398,21 @@ static struct blk_bio *request_free(struct blk_queue *q, struct blk_request *rq)
 	return bio;
 }
 
-void blk_complete(struct blk_queue *q, int tag, int error)
+/* The request is finished (its tag, if any, already free): tell its bios. */
+static void request_done(struct blk_queue *q, struct blk_request *rq, int error)
 {
-	struct blk_request *rq;
-	struct blk_bio *bio, *next, *granted;
-	int64_t now = sim_now(q->sim), dispatched;
+	struct blk_bio *bio = rq->bios, *next, *granted;
+	int64_t now = sim_now(q->sim), dispatched = rq->t_dispatched;
 
-	SIM_ASSERT(tag >= 0 && tag < 32 && q->tag_rq[tag] != NULL, "completion for tag %d, which "
-		   "holds no request", tag);
-	rq = q->tag_rq[tag];
-	q->tag_rq[tag] = NULL;
-	q->free_tags |= 1u << tag;
-	q->inflight--;
 	q->stats.completed++;
 	q->stats.ios[rq->write]++;
 	q->stats.ticks_ns[rq->write] += now - rq->t_queued;
-	if (!q->inflight)
-		q->stats.io_ticks_ns += now - q->busy_since;
 	q->stats.errors += error != 0;
-	q->sched->completed(q->sched_data, rq);
-	bio = rq->bios;
-	dispatched = rq->t_dispatched;
-	sim_debug(q->sim, SIM_DBG_BLK, "complete tag %d lba %llu +%u after %.3f ms%s", tag,
-		  (unsigned long long)rq->lba, rq->nlb, (now - rq->t_queued) / 1e6,
-		  error ? " (error)" : "");
+	if (!rq->bypass)
+		q->sched->completed(q->sched_data, rq);
+	sim_debug(q->sim, SIM_DBG_BLK, "complete lba %llu +%u%s after %.3f ms%s",
+		  (unsigned long long)rq->lba, rq->nlb, rq->nlb ? "" : " (flush)",
+		  (now - rq->t_queued) / 1e6, error ? " (error)" : "");
 	granted = request_free(q, rq);
 	/* The kernel dispatches before user space hears of the completion. */
 	blk_run_queue(q);
@@ -325,4 +425,61 @@ void blk_complete(struct blk_queue *q, int tag, int error)
 		bio->error = error;
 		bio->done(bio->owner, bio);
 	}
+}
+
+/* Give the tag back (the request stays). */
+static struct blk_request *tag_release(struct blk_queue *q, int tag)
+{
+	struct blk_request *rq;
+	int64_t now = sim_now(q->sim);
+
+	SIM_ASSERT(tag >= 0 && tag < 32 && q->tag_rq[tag] != NULL, "completion for tag %d, which "
+		   "holds no request", tag);
+	rq = q->tag_rq[tag];
+	q->tag_rq[tag] = NULL;
+	q->free_tags |= 1u << tag;
+	rq->tag = -1;
+	if (--q->inflight == 0)
+		q->stats.io_ticks_ns += now - q->busy_since;
+	return rq;
+}
+
+void blk_complete(struct blk_queue *q, int tag, int error)
+{
+	struct blk_request *rq = tag_release(q, tag);
+
+	if (!error) {
+		/* The step just done: the pre-flush, the data, or the post-flush. */
+		rq->seq_left &= (uint8_t)~(!rq->flush ? BLK_SEQ_DATA : rq->seq_left & BLK_SEQ_PREFLUSH ?
+					   BLK_SEQ_PREFLUSH : BLK_SEQ_POSTFLUSH);
+		if (rq->seq_left) {
+			/* blk_flush_complete_seq(): the next step goes first in the dispatch list. */
+			flush_step(rq);
+			dispatch_add(q, rq, true);
+			blk_run_queue(q);
+			return;
+		}
+	}
+	request_done(q, rq, error);
+}
+
+void blk_quiesce(struct blk_queue *q, bool stopped)
+{
+	q->stopped = stopped;
+	if (!stopped)
+		blk_run_queue(q);
+}
+
+void blk_requeue(struct blk_queue *q, int tag)
+{
+	struct blk_request *rq = tag_release(q, tag);
+
+	rq->retries++;
+	dispatch_add(q, rq, false);
+	blk_run_queue(q);
+}
+
+struct blk_request *blk_tag_request(const struct blk_queue *q, int tag)
+{
+	return tag >= 0 && tag < 32 ? q->tag_rq[tag] : NULL;
 }

@@ -39,8 +39,19 @@ struct libata {
 	int kernel;
 	int64_t timeout;
 	int nonqueued_tag;		/* the tag of the outstanding non-queued command */
+	uint32_t ncq_active;		/* NCQ tags outstanding (link->sactive) */
 	struct libata_stats stats;
+
+	/* Timeouts and error handling. */
+	int64_t deadline[32];		/* per outstanding tag */
+	bool timer_armed;		/* the one timer, as blk-mq's q->timeout */
+	sim_handle_t timer;
+	enum { EH_IDLE, EH_WAIT, EH_RESET, EH_REVALIDATE } eh;
+	uint32_t failed;		/* tags that timed out, owned by EH */
 };
+
+/* sd's SD_MAX_RETRIES: scmd->allowed for disk commands. */
+#define SD_MAX_RETRIES 5
 
 struct libata *libata_new(struct sim *sim, const struct libata_link_ops *ops, void *link)
 {
@@ -53,6 +64,7 @@ struct libata *libata_new(struct sim *sim, const struct libata_link_ops *ops, vo
 	la->link = link;
 	la->depth = 1;
 	la->nonqueued_tag = -1;
+
 	return la;
 }
 
@@ -209,6 +221,11 @@ unsigned libata_queue_depth(const struct libata *la)
 	return la->depth;
 }
 
+bool libata_write_cache(const struct libata *la)
+{
+	return la->id.write_cache && la->id.write_cache_enabled;
+}
+
 unsigned libata_host_tags(const struct libata *la)
 {
 	return la->ncq_on ? la->host_tags : 1;
@@ -236,13 +253,65 @@ const struct libata_stats *libata_get_stats(const struct libata *la)
 
 /* ---- I/O ---- */
 
-void libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
+static void timed_out(struct sim *sim, void *arg);
+
+/* blk_add_timer(): the timer goes off at a deadline rounded up to a whole second. */
+static void timer_arm(struct libata *la, int64_t deadline)
 {
-	struct ata_rw rw = { .write = rq->write, .sectors = rq->nlb, .lba = rq->lba };
+	la->timer_armed = true;
+	la->timer = sim_at(la->sim, (deadline + SIM_SEC - 1) / SIM_SEC * SIM_SEC, timed_out, la);
+}
+
+/*
+ * blk_mq_start_request() sets the request's deadline. One timer serves the
+ * queue, as in blk-mq: deadlines only grow, so it is armed for the oldest
+ * and, when it goes off, re-armed for the oldest still out — a completion
+ * costs nothing.
+ */
+static uint32_t outstanding(const struct libata *la)
+{
+	return la->ncq_active | (la->nonqueued_tag >= 0 ? 1u << la->nonqueued_tag : 0);
+}
+
+/* Nothing out: no timer either (a pending one would only stretch the run). */
+static void timer_idle(struct libata *la)
+{
+	if (la->timer_armed && !outstanding(la)) {
+		sim_cancel(la->sim, la->timer);
+		la->timer_armed = false;
+	}
+}
+
+static void timer_start(struct libata *la, unsigned tag)
+{
+	la->deadline[tag] = sim_now(la->sim) + la->timeout;
+	if (!la->timer_armed)
+		timer_arm(la, la->deadline[tag]);
+}
+
+int libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
+{
+	struct ata_rw rw = { .write = rq->write, .sectors = rq->nlb, .lba = rq->lba,
+		.fua = rq->fua };
 	struct ata_taskfile tf;
+	bool ncq = la->ncq_on && !rq->flush;
 	int rc;
 
-	if (la->ncq_on) {
+	/*
+	 * ata_std_qc_defer(): an NCQ command waits while a non-NCQ one is
+	 * active; a non-NCQ command waits until no command is active.
+	 */
+	if (la->eh != EH_IDLE || la->nonqueued_tag >= 0 || (!ncq && la->ncq_active))
+		return -EBUSY;
+	if (rq->flush) {
+		ata_cmd_flush_ext(&tf);
+		la->nonqueued_tag = (int)tag;
+		la->stats.flushes++;
+		send_tf(la, &tf, tag);
+		timer_start(la, tag);
+		return 0;
+	}
+	if (ncq) {
 		rw.ncq = true;
 		rw.tag = (uint8_t)tag;
 		/* ata_build_rw_tf(): only the RT class sets PRIO, whatever its level. */
@@ -251,14 +320,124 @@ void libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
 			la->stats.prio_high_cmds++;
 		}
 		la->stats.ncq_cmds++;
+		la->ncq_active |= 1u << tag;
 	} else {
 		la->nonqueued_tag = (int)tag;
 		la->stats.dma_cmds++;
 	}
+	la->stats.fua_cmds += rq->fua;
 	rc = ata_rw_build(&rw, &tf);
 	SIM_ASSERT(rc == ATA_OK, "cannot build a command for lba %llu +%u: %s",
 		   (unsigned long long)rq->lba, rq->nlb, ata_strerror(rc));
 	send_tf(la, &tf, tag);
+	timer_start(la, tag);
+	return 0;
+}
+
+/* ---- error handling (libata-eh.c, after the SCSI midlayer's rules) ---- */
+
+/*
+ * The SCSI host is in recovery from the first timeout: nothing new is
+ * dispatched, and EH starts once every command still out has finished or
+ * timed out too (scsi_eh_wakeup(): host_busy == host_failed).
+ */
+static void eh_maybe_start(struct libata *la)
+{
+	struct ata_taskfile tf;
+	uint32_t out = la->ncq_active | (la->nonqueued_tag >= 0 ? 1u << la->nonqueued_tag : 0);
+
+	if (la->eh != EH_WAIT || (out & ~la->failed))
+		return;
+	if (!la->failed) {
+		/* The timed-out commands finished after all: honoured, nothing to recover. */
+		la->eh = EH_IDLE;
+		sim_debug(la->sim, SIM_DBG_ATA, "EH: the timed-out commands completed; EH complete");
+		blk_quiesce(la->q, false);
+		return;
+	}
+	/* ata_eh_reset(): the port frozen, every command aborted by a reset of the link. */
+	la->eh = EH_RESET;
+	la->stats.resets++;
+	sim_debug(la->sim, SIM_DBG_ATA, "EH: exception SAct 0x%x, tags 0x%x timed out (Emask 0x4 "
+		  "timeout): resetting link", la->ncq_active, la->failed);
+	ata_cmd_srst(&tf, true);
+	send_tf(la, &tf, 0);
+	ata_cmd_srst(&tf, false);
+	send_tf(la, &tf, 0);
+}
+
+/* blk_mq_timeout_work(): every command past its deadline has timed out. */
+static void timed_out(struct sim *sim, void *arg)
+{
+	struct libata *la = arg;
+	uint32_t out = la->ncq_active | (la->nonqueued_tag >= 0 ? 1u << la->nonqueued_tag : 0);
+	uint32_t live = out & ~la->failed, t;
+	int64_t now = sim_now(sim), next = INT64_MAX;
+
+	la->timer_armed = false;
+	for (t = live; t; t &= t - 1) {
+		unsigned tag = (unsigned)__builtin_ctz(t);
+
+		if (la->deadline[tag] > now) {
+			next = la->deadline[tag] < next ? la->deadline[tag] : next;
+			continue;
+		}
+		la->stats.timeouts++;
+		la->failed |= 1u << tag;
+		sim_debug(sim, SIM_DBG_ATA, "tag %u timed out (device/timeout %.0f s)", tag,
+			  la->timeout / 1e9);
+		if (la->eh == EH_IDLE) {
+			la->eh = EH_WAIT;
+			blk_quiesce(la->q, true);
+		}
+	}
+	if (next != INT64_MAX)
+		timer_arm(la, next);
+	eh_maybe_start(la);
+}
+
+/*
+ * After the reset and the revalidation (IDENTIFY), each timed-out command
+ * goes again while the midlayer allows (scmd->retries < SD_MAX_RETRIES),
+ * else it fails with -EIO.
+ */
+static void eh_finish(struct libata *la)
+{
+	uint32_t tags = la->failed;
+
+	la->failed = 0;
+	la->ncq_active = 0;
+	la->nonqueued_tag = -1;
+	la->eh = EH_IDLE;
+	for (; tags; tags &= tags - 1) {
+		int tag = __builtin_ctz(tags);
+		struct blk_request *rq = blk_tag_request(la->q, tag);
+
+		if (rq->retries < SD_MAX_RETRIES) {
+			la->stats.retries++;
+			blk_requeue(la->q, tag);
+		} else {
+			la->stats.errors++;
+			blk_complete(la->q, tag, -EIO);
+		}
+	}
+	sim_debug(la->sim, SIM_DBG_ATA, "EH complete");
+	blk_quiesce(la->q, false);
+}
+
+static void eh_answer(struct libata *la, const struct ata_d2h *d)
+{
+	struct ata_taskfile tf;
+
+	if (la->eh == EH_RESET) {
+		/* ata_eh_revalidate_and_attach(): IDENTIFY again. */
+		sim_debug(la->sim, SIM_DBG_ATA, "EH: link up (status %02x), revalidating", d->status);
+		la->eh = EH_REVALIDATE;
+		ata_cmd_identify(&tf);
+		send_tf(la, &tf, 0);
+		return;
+	}
+	eh_finish(la);
 }
 
 void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
@@ -272,8 +451,19 @@ void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
 	sim_debug(la->sim, SIM_DBG_ATA, "SDB sactive %08x status %02x%s", s.sactive, s.status,
 		  error ? " (error)" : "");
 	la->stats.errors += error ? (unsigned)__builtin_popcount(s.sactive) : 0;
-	for (done = s.sactive; done; done &= done - 1)
-		blk_complete(la->q, __builtin_ctz(done), error);
+	for (done = s.sactive; done; done &= done - 1) {
+		unsigned tag = (unsigned)__builtin_ctz(done);
+
+		/*
+		 * A completion that comes after the timeout but before EH runs
+		 * is honoured (ata_scsi_cmd_error_handler()).
+		 */
+		la->ncq_active &= ~(1u << tag);
+		la->failed &= ~(1u << tag);
+		blk_complete(la->q, (int)tag, error);
+	}
+	timer_idle(la);
+	eh_maybe_start(la);
 }
 
 void libata_receive_d2h(struct libata *la, const uint8_t *fis, size_t len,
@@ -287,11 +477,18 @@ void libata_receive_d2h(struct libata *la, const uint8_t *fis, size_t len,
 		probe_answer(la, &d, data, data_len);
 		return;
 	}
+	if (la->eh == EH_RESET || la->eh == EH_REVALIDATE) {
+		eh_answer(la, &d);
+		return;
+	}
 	tag = la->nonqueued_tag;
 	SIM_ASSERT(tag >= 0, "D2H FIS with no non-queued command outstanding");
 	la->nonqueued_tag = -1;
+	la->failed &= ~(1u << tag);
 	sim_debug(la->sim, SIM_DBG_ATA, "D2H status %02x error %02x", d.status, d.error);
 	if (d.status & ATA_STAT_ERR)
 		la->stats.errors++;
 	blk_complete(la->q, tag, (d.status & ATA_STAT_ERR) ? -EIO : 0);
+	timer_idle(la);
+	eh_maybe_start(la);
 }

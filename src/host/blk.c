@@ -270,7 +270,7 @@ static void flush_step(struct blk_request *rq)
 static bool flush_insert(struct blk_queue *q, struct blk_request *rq, uint8_t flags)
 {
 	rq->seq_left = rq->nlb ? BLK_SEQ_DATA : 0;
-	rq->fua = false;
+	rq->fua = rq->flush = false;
 	if (q->write_cache && (flags & BLK_PREFLUSH))
 		rq->seq_left |= BLK_SEQ_PREFLUSH;
 	if (q->write_cache && (flags & BLK_FUA) && rq->nlb) {
@@ -348,7 +348,7 @@ void blk_run_queue(struct blk_queue *q)
 	/* The device's budget (scsi_mq_get_budget) and a free tag. */
 	while (q->free_tags && q->inflight < q->budget) {
 		struct blk_request *rq = next_request(q);
-		unsigned tag;
+		unsigned tag, next_tag = q->next_tag;
 
 		if (!rq)
 			break;
@@ -367,6 +367,7 @@ void blk_run_queue(struct blk_queue *q)
 			 */
 			q->tag_rq[tag] = NULL;
 			q->free_tags |= 1u << tag;
+			q->next_tag = next_tag;
 			rq->tag = -1;
 			dispatch_add(q, rq, true);
 			q->stats.deferred++;

@@ -27,7 +27,7 @@ static const struct opt_def knobs[] = {
 	  .help = "the drive reports NCQ priority (IDENTIFY word 76 bit 12 and log 30h page 08h)" },
 	{ .name = "device/queue_depth", .type = OPT_UINT, .offset = F(queue_depth), .def = "32",
 	  .min = 1, .max = 32, .source = "2.6.19",
-	  .help = "NCQ tags the host uses (capped by the drive's); 1 turns NCQ off" },
+	  .help = "commands the drive may have outstanding: the dispatch budget, capped by the drive's depth and the host's tags (31 on 4.10); 1 turns NCQ off" },
 	{ .name = "queue/scheduler", .type = OPT_PLUGIN, .offset = F(scheduler),
 	  .def = "mq-deadline", .registry = &blk_schedulers, .source = "2.6.10",
 	  .help = "I/O scheduler; its tunables are queue/iosched/NAME" },

@@ -12,6 +12,7 @@
 #include "testlib.h"
 #include "ata/cmd.h"
 #include "ata/fis.h"
+#include "ata/log.h"
 #include "host/blk.h"
 #include "host/ioprio.h"
 #include "host/kernel.h"
@@ -34,6 +35,9 @@ struct drive {
 	size_t loglen;
 	bool probing;
 	uint8_t id_page[ATA_ID_BYTES];
+	int error_on;			/* the n-th NCQ command fails (NCQ error), or -1 */
+	uint8_t error_tag;
+	uint8_t log_page[ATA_LOG_PAGE_BYTES];
 };
 
 struct answer {
@@ -93,6 +97,18 @@ static void answer_later(struct drive *d, int64_t delay, unsigned tag, bool nonq
 	sim_after(&d->sim, delay, answer_now, a);
 }
 
+static void ncq_error_now(struct sim *sim, void *arg)
+{
+	struct drive *d = arg;
+	struct ata_sdb f = { .status = ATA_STAT_DRDY | ATA_STAT_ERR, .error = 0x10,
+		.interrupt = true };
+	uint8_t out[ATA_FIS_SDB_LEN];
+
+	(void)sim;
+	ata_sdb_encode(&f, out);
+	libata_receive_sdb(d->la, out, sizeof(out));
+}
+
 static void send(void *link, const uint8_t *fis, size_t len)
 {
 	struct drive *d = link;
@@ -121,9 +137,26 @@ static void send(void *link, const uint8_t *fis, size_t len)
 		logc(d, 'F');
 		answer_later(d, 5 * MS, 0, true);
 		return;
+	case ATA_CMD_READ_LOG_EXT:
+	case ATA_CMD_READ_LOG_DMA_EXT: {
+		struct ata_ncq_error ne = { .tag = d->error_tag, .status = 0x41, .error = 0x10 };
+
+		logc(d, 'L');
+		ata_ncq_error_build(&ne, d->log_page);
+		d2h(d, d->log_page, sizeof(d->log_page));
+		return;
+	}
 	}
 	CHECK(ata_rw_parse(&tf, &rw) == ATA_OK);
 	logc(d, rw.write ? (rw.fua ? 'U' : 'W') : 'R');
+	if (rw.ncq && (int)d->ncq_seen == d->error_on) {
+		/* An NCQ error: ERR, nothing completed, every queued command aborted. */
+		d->ncq_seen++;
+		d->error_tag = rw.tag;
+		epoch++;
+		sim_after(&d->sim, 0, ncq_error_now, d);
+		return;
+	}
 	if (!rw.ncq) {
 		answer_later(d, 5 * MS, 0, true);
 		return;
@@ -151,6 +184,7 @@ static void setup(struct drive *d, int kernel, bool write_cache)
 	struct err e;
 
 	memset(d, 0, sizeof(*d));
+	d->error_on = -1;
 	epoch = 0;
 	nanswers = 0;
 	memset(&id, 0, sizeof(id));
@@ -371,6 +405,39 @@ static void test_fua(void)
 	teardown(&d);
 }
 
+/*
+ * Three reads; the drive fails the third (IDNF) and aborts the two before
+ * it. libata reads log 10h, fails that one with -EIO and sends the other
+ * two again — no reset, no retry used up.
+ */
+static void test_ncq_error(void)
+{
+	struct drive d;
+	struct blk_bio b[3];
+	const struct libata_stats *st;
+	unsigned i;
+
+	setup(&d, HOST_KERNEL_6_12, true);
+	d.delay[0] = d.delay[1] = 50 * MS;
+	d.delay[3] = d.delay[4] = MS;
+	d.error_on = 2;
+	for (i = 0; i < 3; i++) {
+		bio(&b[i], 100 * (i + 1), false, 0);
+		CHECK(blk_submit(d.q, &b[i]));
+	}
+	sim_run(&d.sim, SIM_FOREVER);
+	st = libata_get_stats(d.la);
+	CHECK_EQ_STR(d.log, "RRRLRR");
+	CHECK_EQ_U64(st->ncq_errors, 1);
+	CHECK_EQ_U64(st->resets, 0);
+	CHECK_EQ_U64(st->retries, 2);
+	CHECK_EQ_INT(b[2].error, -EIO);
+	CHECK_EQ_INT(b[0].error, 0);
+	CHECK_EQ_INT(b[1].error, 0);
+	CHECK(b[0].t_completed < 10 * MS && b[1].t_completed < 10 * MS);
+	teardown(&d);
+}
+
 int main(void)
 {
 	test_give_up();
@@ -378,5 +445,6 @@ int main(void)
 	test_waits_for_others();
 	test_flush_drains();
 	test_fua();
+	test_ncq_error();
 	return test_done();
 }

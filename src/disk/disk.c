@@ -54,6 +54,8 @@ struct disk {
 	unsigned front_pending;		/* cache hits and buffered writes not yet answered */
 	bool in_reset, reset_ending;	/* SRST set; SRST cleared, waiting to be idle */
 	bool flushing;			/* FLUSH CACHE EXT: answered once nothing is dirty */
+	bool ncq_halted;		/* an NCQ error: everything aborted until log 10h is read */
+	bool log_pending;		/* READ LOG EXT 10h, answered once the aborted work stopped */
 
 	/* Write-cache destages: a ring, oldest first. */
 	struct fwq_cmd *destage;
@@ -66,7 +68,8 @@ struct disk {
 	int64_t read_end;
 
 	/* Completions batched into one SDB per instant. */
-	uint32_t sdb_done, sdb_failed;
+	uint32_t sdb_done;
+	bool sdb_error;			/* an NCQ error to report (SDB with ERR) */
 	bool sdb_scheduled;
 
 	/* The response to a non-queued command, sent after the overhead. */
@@ -84,6 +87,8 @@ struct disk {
 
 static void dispatch(struct disk *d);
 static void reset_try_end(struct disk *d);
+static void aborted_try_end(struct disk *d);
+static void ncq_halt(struct disk *d);
 static void flush_try_end(struct disk *d);
 
 /* ---- completions ---- */
@@ -96,13 +101,12 @@ static void sdb_flush(struct sim *sim, void *arg)
 
 	(void)sim;
 	d->sdb_scheduled = false;
-	if (d->sdb_failed) {
-		/* An NCQ error: ERR in the status, the tag in log 10h. */
+	if (d->sdb_error) {
+		/* An NCQ error: ERR in the status, no tag completed; the tag is in log 10h. */
 		struct ata_sdb f = { .interrupt = true, .status = ATA_STAT_DRDY | ATA_STAT_ERR,
-			.error = ATA_ERR_IDNF, .sactive = d->sdb_failed };
+			.error = ATA_ERR_IDNF };
 
-		d->tags_in_use &= ~d->sdb_failed;
-		d->sdb_failed = 0;
+		d->sdb_error = false;
 		ata_sdb_encode(&f, fis);
 		d->ops->sdb(d->host, fis, sizeof(fis));
 	}
@@ -116,16 +120,18 @@ static void sdb_flush(struct sim *sim, void *arg)
 	}
 }
 
-static void complete_tag(struct disk *d, unsigned tag, bool failed)
+static void sdb_schedule(struct disk *d)
 {
-	if (failed)
-		d->sdb_failed |= 1u << tag;
-	else
-		d->sdb_done |= 1u << tag;
 	if (!d->sdb_scheduled) {
 		d->sdb_scheduled = true;
 		sim_at(d->sim, sim_now(d->sim), sdb_flush, d);
 	}
+}
+
+static void complete_tag(struct disk *d, unsigned tag)
+{
+	d->sdb_done |= 1u << tag;
+	sdb_schedule(d);
 }
 
 static void send_response(struct sim *sim, void *arg)
@@ -162,7 +168,7 @@ static void complete_ok(struct disk *d, unsigned slot)
 		send_response(d->sim, d);
 		return;
 	}
-	complete_tag(d, slot, false);
+	complete_tag(d, slot);
 }
 
 static void abort_command(struct disk *d)
@@ -178,8 +184,8 @@ static void front_end_done(struct sim *sim, void *arg)
 
 	(void)sim;
 	ref->d->front_pending--;
-	if (ref->d->in_reset || ref->d->reset_ending) {
-		reset_try_end(ref->d);	/* a reset aborted it */
+	if (ref->d->in_reset || ref->d->reset_ending || ref->d->ncq_halted) {
+		aborted_try_end(ref->d);	/* a reset or an NCQ error aborted it */
 		return;
 	}
 	complete_ok(ref->d, ref->slot);
@@ -207,10 +213,10 @@ static void media_done(struct sim *sim, void *arg)
 	}
 	if (c->destage)
 		d->cache.dirty_bytes -= c->nlb * d->layout.logical_size;
-	else if (!d->in_reset && !d->reset_ending)
-		complete_ok(d, c->tag);		/* (a reset aborted it: no answer) */
-	if (d->in_reset || d->reset_ending) {
-		reset_try_end(d);
+	else if (!d->in_reset && !d->reset_ending && !d->ncq_halted)
+		complete_ok(d, c->tag);		/* (a reset or NCQ error aborted it: no answer) */
+	if (d->in_reset || d->reset_ending || d->ncq_halted) {
+		aborted_try_end(d);
 		return;
 	}
 	dispatch(d);
@@ -453,6 +459,7 @@ static void ncq_command(struct disk *d, const struct ata_taskfile *tf)
 		   "host reused NCQ tag %u while it is outstanding", rw.tag);
 	SIM_ASSERT(!d->nonqueued_busy, "host queued tag %u while a non-queued command is "
 		   "outstanding", rw.tag);
+	SIM_ASSERT(!d->ncq_halted, "host queued tag %u before reading the NCQ error log", rw.tag);
 	d->tags_in_use |= 1u << rw.tag;
 	if (rw.lba + rw.sectors > d->layout.logical_sectors) {
 		struct ata_ncq_error err = { .tag = rw.tag, .status = ATA_STAT_DRDY | ATA_STAT_ERR,
@@ -461,7 +468,7 @@ static void ncq_command(struct disk *d, const struct ata_taskfile *tf)
 
 		d->stats.errors++;
 		ata_ncq_error_build(&err, d->ncq_error_log);
-		complete_tag(d, rw.tag, true);
+		ncq_halt(d);
 		return;
 	}
 	queue_rw(d, &rw, rw.tag, rw.prio == ATA_PRIO_HIGH);
@@ -566,6 +573,13 @@ static void read_log_command(struct disk *d, const struct ata_taskfile *tf)
 			return;
 		}
 	}
+	if (d->ncq_halted && log == ATA_LOG_NCQ_ERROR && pages == 1) {
+		/* Reading log 10h ends the error state, once the aborted work has stopped. */
+		d->nonqueued_busy = true;
+		d->log_pending = true;
+		aborted_try_end(d);
+		return;
+	}
 	respond(d, d->model.command_overhead, ATA_STAT_DRDY, 0, (size_t)pages * ATA_LOG_PAGE_BYTES);
 }
 
@@ -618,11 +632,13 @@ static void reset_begin(struct disk *d)
 	d->nhigh = 0;
 	ilist_init(&d->by_age);
 	d->tags_in_use = 0;
-	d->sdb_done = d->sdb_failed = 0;
+	d->sdb_done = 0;
+	d->sdb_error = false;
 	if (d->nonqueued_busy && sim_is_pending(d->sim, d->resp_ev))
 		sim_cancel(d->sim, d->resp_ev);
 	d->nonqueued_busy = false;
 	d->flushing = false;
+	d->ncq_halted = d->log_pending = false;	/* a reset ends an NCQ error too */
 	sim_debug(d->sim, SIM_DBG_DISK, "SRST: every command aborted");
 }
 
@@ -632,6 +648,35 @@ static void reset_try_end(struct disk *d)
 		return;
 	d->reset_ending = false;
 	respond(d, RESET_READY_NS, ATA_STAT_DRDY, 0, 0);
+}
+
+/*
+ * An NCQ error (SATA's NCQ error handling): the drive sends a Set Device
+ * Bits FIS with ERR, aborts every outstanding queued command, and takes no
+ * queued command until the host has read the NCQ Command Error log (10h),
+ * which it answers once the aborted work has stopped.
+ */
+static void ncq_halt(struct disk *d)
+{
+	d->nwaiting = 0;
+	d->nhigh = 0;
+	ilist_init(&d->by_age);
+	d->tags_in_use = 0;
+	d->sdb_done = 0;
+	d->ncq_halted = true;
+	d->sdb_error = true;
+	sdb_schedule(d);
+	sim_debug(d->sim, SIM_DBG_DISK, "NCQ error: every queued command aborted");
+}
+
+static void aborted_try_end(struct disk *d)
+{
+	reset_try_end(d);
+	if (!d->log_pending || d->busy || d->front_pending)
+		return;
+	d->log_pending = false;
+	d->ncq_halted = false;
+	respond(d, d->model.command_overhead, ATA_STAT_DRDY, 0, ATA_LOG_PAGE_BYTES);
 }
 
 static void control_update(struct disk *d, const struct ata_taskfile *tf)

@@ -436,6 +436,7 @@ static struct blk_request *tag_release(struct blk_queue *q, int tag)
 
 	SIM_ASSERT(tag >= 0 && tag < 32 && q->tag_rq[tag] != NULL, "completion for tag %d, which "
 		   "holds no request", tag);
+	SIM_ASSERT(q->inflight > 0, "tag %d released with nothing in flight", tag);
 	rq = q->tag_rq[tag];
 	q->tag_rq[tag] = NULL;
 	q->free_tags |= 1u << tag;
@@ -471,11 +472,11 @@ void blk_quiesce(struct blk_queue *q, bool stopped)
 		blk_run_queue(q);
 }
 
-void blk_requeue(struct blk_queue *q, int tag)
+void blk_requeue(struct blk_queue *q, int tag, bool counts)
 {
 	struct blk_request *rq = tag_release(q, tag);
 
-	rq->retries++;
+	rq->retries += counts;
 	dispatch_add(q, rq, false);
 	blk_run_queue(q);
 }

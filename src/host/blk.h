@@ -189,11 +189,12 @@ void blk_complete(struct blk_queue *q, int tag, int error);
 
 /*
  * libata's error handling: stop dispatching while it runs (the SCSI host
- * in recovery); send a request on `tag` again, first in the dispatch list
- * (the tag is freed; scsi_queue_insert()). The request on a tag, or NULL.
+ * in recovery); send a request on `tag` again through the dispatch list
+ * (the tag is freed; scsi_queue_insert()), `counts` when it uses up one of
+ * its retries. The request on a tag, or NULL.
  */
 void blk_quiesce(struct blk_queue *q, bool stopped);
-void blk_requeue(struct blk_queue *q, int tag);
+void blk_requeue(struct blk_queue *q, int tag, bool counts);
 struct blk_request *blk_tag_request(const struct blk_queue *q, int tag);
 
 const struct blk_stats *blk_get_stats(const struct blk_queue *q);

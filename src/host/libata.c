@@ -46,8 +46,9 @@ struct libata {
 	int64_t deadline[32];		/* per outstanding tag */
 	bool timer_armed;		/* the one timer, as blk-mq's q->timeout */
 	sim_handle_t timer;
-	enum { EH_IDLE, EH_WAIT, EH_RESET, EH_REVALIDATE } eh;
-	uint32_t failed;		/* tags that timed out, owned by EH */
+	enum { EH_IDLE, EH_WAIT, EH_RESET, EH_REVALIDATE, EH_NCQ_LOG } eh;
+	uint32_t failed;		/* tags owned by EH: timed out, or aborted by an NCQ error */
+	uint32_t timed_out;		/* of those, the ones that timed out (they use up retries) */
 };
 
 /* sd's SD_MAX_RETRIES: scmd->allowed for disk commands. */
@@ -384,6 +385,7 @@ static void timed_out(struct sim *sim, void *arg)
 		}
 		la->stats.timeouts++;
 		la->failed |= 1u << tag;
+		la->timed_out |= 1u << tag;
 		sim_debug(sim, SIM_DBG_ATA, "tag %u timed out (device/timeout %.0f s)", tag,
 			  la->timeout / 1e9);
 		if (la->eh == EH_IDLE) {
@@ -401,21 +403,27 @@ static void timed_out(struct sim *sim, void *arg)
  * goes again while the midlayer allows (scmd->retries < SD_MAX_RETRIES),
  * else it fails with -EIO.
  */
-static void eh_finish(struct libata *la)
+static void eh_finish(struct libata *la, int culprit)
 {
-	uint32_t tags = la->failed;
+	uint32_t tags = la->failed, timed_out = la->timed_out;
 
-	la->failed = 0;
+	la->failed = la->timed_out = 0;
 	la->ncq_active = 0;
 	la->nonqueued_tag = -1;
 	la->eh = EH_IDLE;
 	for (; tags; tags &= tags - 1) {
 		int tag = __builtin_ctz(tags);
 		struct blk_request *rq = blk_tag_request(la->q, tag);
+		bool counts = (timed_out >> tag) & 1;
 
-		if (rq->retries < SD_MAX_RETRIES) {
+		/*
+		 * The command the drive failed (IDNF: AC_ERR_INVALID) is not
+		 * worth a retry (ata_eh_worth_retry()); the others it aborted
+		 * go again without using one up (ata_eh_qc_retry()).
+		 */
+		if (tag != culprit && (!counts || rq->retries < SD_MAX_RETRIES)) {
 			la->stats.retries++;
-			blk_requeue(la->q, tag);
+			blk_requeue(la->q, tag, counts);
 		} else {
 			la->stats.errors++;
 			blk_complete(la->q, tag, -EIO);
@@ -437,20 +445,52 @@ static void eh_answer(struct libata *la, const struct ata_d2h *d)
 		send_tf(la, &tf, 0);
 		return;
 	}
-	eh_finish(la);
+	eh_finish(la, -1);
+}
+
+/*
+ * An NCQ error (SDB with ERR): the drive has aborted every queued command.
+ * ata_eh_analyze_ncq_error() reads the NCQ Command Error log (10h) to find
+ * the one that failed; no reset is needed.
+ */
+static void eh_ncq_error(struct libata *la)
+{
+	struct ata_taskfile tf;
+
+	la->stats.ncq_errors++;
+	la->failed |= la->ncq_active;
+	if (la->eh == EH_IDLE)
+		blk_quiesce(la->q, true);
+	la->eh = EH_NCQ_LOG;
+	sim_debug(la->sim, SIM_DBG_ATA, "EH: NCQ error, tags 0x%x aborted: reading log 10h",
+		  la->failed);
+	ata_cmd_read_log(&tf, la->id.read_log_dma, ATA_LOG_NCQ_ERROR, 0, 1);
+	send_tf(la, &tf, 0);
+}
+
+static void eh_ncq_log(struct libata *la, const struct ata_d2h *d, const uint8_t *data,
+		       size_t len)
+{
+	struct ata_ncq_error ne;
+	int culprit = -1;
+
+	if (!(d->status & ATA_STAT_ERR) && data && len >= ATA_LOG_PAGE_BYTES &&
+	    ata_ncq_error_parse(data, &ne) == ATA_OK && !ne.nq)
+		culprit = ne.tag;
+	sim_debug(la->sim, SIM_DBG_ATA, "EH: log 10h names tag %d (status %02x error %02x lba %llu)",
+		  culprit, culprit >= 0 ? ne.status : 0, culprit >= 0 ? ne.error : 0,
+		  culprit >= 0 ? (unsigned long long)ne.lba : 0ULL);
+	eh_finish(la, culprit);
 }
 
 void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
 {
 	struct ata_sdb s;
 	uint32_t done;
-	int error;
 
 	SIM_ASSERT(ata_sdb_decode(fis, len, &s) == ATA_OK, "malformed SDB FIS from the drive");
-	error = (s.status & ATA_STAT_ERR) ? -EIO : 0;
 	sim_debug(la->sim, SIM_DBG_ATA, "SDB sactive %08x status %02x%s", s.sactive, s.status,
-		  error ? " (error)" : "");
-	la->stats.errors += error ? (unsigned)__builtin_popcount(s.sactive) : 0;
+		  s.status & ATA_STAT_ERR ? " (NCQ error)" : "");
 	for (done = s.sactive; done; done &= done - 1) {
 		unsigned tag = (unsigned)__builtin_ctz(done);
 
@@ -460,7 +500,11 @@ void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
 		 */
 		la->ncq_active &= ~(1u << tag);
 		la->failed &= ~(1u << tag);
-		blk_complete(la->q, (int)tag, error);
+		blk_complete(la->q, (int)tag, 0);
+	}
+	if (s.status & ATA_STAT_ERR) {
+		eh_ncq_error(la);
+		return;
 	}
 	timer_idle(la);
 	eh_maybe_start(la);
@@ -479,6 +523,10 @@ void libata_receive_d2h(struct libata *la, const uint8_t *fis, size_t len,
 	}
 	if (la->eh == EH_RESET || la->eh == EH_REVALIDATE) {
 		eh_answer(la, &d);
+		return;
+	}
+	if (la->eh == EH_NCQ_LOG) {
+		eh_ncq_log(la, &d, data, data_len);
 		return;
 	}
 	tag = la->nonqueued_tag;

@@ -48,6 +48,7 @@ struct libata_stats {
 	uint64_t ncq_cmds, prio_high_cmds, dma_cmds, errors;
 	uint64_t flushes, fua_cmds;		/* FLUSH CACHE EXT sent; writes with FUA */
 	uint64_t timeouts, resets, retries;	/* error handling */
+	uint64_t ncq_errors;			/* SDB FISes with ERR */
 };
 
 struct libata *libata_new(struct sim *sim, const struct libata_link_ops *ops, void *link);

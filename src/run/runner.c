@@ -110,6 +110,7 @@ void runner_json(struct json_writer *w, void *ctx)
 	json_uint(w, "timeouts", res->ata.timeouts);
 	json_uint(w, "resets", res->ata.resets);
 	json_uint(w, "retries", res->ata.retries);
+	json_uint(w, "ncq_errors", res->ata.ncq_errors);
 	json_uint(w, "flushes", res->ata.flushes);
 	json_uint(w, "fua_writes", res->ata.fua_cmds);
 	json_object_end(w);

@@ -177,8 +177,18 @@ static void probed(void *ctx, int error)
 	CHECK_EQ_INT(error, 0);
 }
 
+static void setup_sched(struct drive *d, int kernel, bool write_cache, const char *sched,
+			unsigned queue_depth);
+
 static void setup(struct drive *d, int kernel, bool write_cache)
 {
+	setup_sched(d, kernel, write_cache, "none", 32);
+}
+
+static void setup_sched(struct drive *d, int kernel, bool write_cache, const char *sched,
+			unsigned queue_depth)
+{
+	char set[64];
 	struct host_config c;
 	struct ata_identify id;
 	struct err e;
@@ -205,7 +215,11 @@ static void setup(struct drive *d, int kernel, bool write_cache)
 	d->probing = false;
 	host_config_init(&c);
 	c.k.kernel = kernel;
-	c.k.scheduler = host_scheduler("none");
+	snprintf(set, sizeof(set), "queue/scheduler=%s", sched);
+	CHECK(host_config_set(&c, set, &e) == 0);
+	if (strcmp(sched, "none"))
+		CHECK(host_config_set(&c, "queue/iosched/fifo_batch=1", &e) == 0);
+	c.k.queue_depth = queue_depth;
 	c.k.timeout = 1 * SEC;
 	CHECK(libata_configure(d->la, &c.k, &e) == 0);
 	d->q = blk_queue_new(&d->sim, &c.k, &e);
@@ -438,6 +452,38 @@ static void test_ncq_error(void)
 	teardown(&d);
 }
 
+/*
+ * When the scheduler chooses. Queue depth 1, fifo_batch 1: W1 goes out,
+ * W2 waits; then a read arrives. 4.10's request function has already
+ * peeked W2 (the device was full), so W2 goes next; blk-mq (5.15, whose
+ * mq-deadline is the same single-class engine) asks the scheduler only
+ * when W1 is done, and it prefers the read.
+ */
+static void test_peek(void)
+{
+	static const struct { int kernel; const char *sched, *order; } cases[] = {
+		{ HOST_KERNEL_4_10, "deadline", "WWR" },
+		{ HOST_KERNEL_5_15, "mq-deadline", "WRW" },
+	};
+	unsigned i;
+
+	for (i = 0; i < 2; i++) {
+		struct drive d;
+		struct blk_bio b[3];
+
+		setup_sched(&d, cases[i].kernel, false, cases[i].sched, 1);
+		bio(&b[0], 100, true, 0);
+		bio(&b[1], 300, true, 0);
+		bio(&b[2], 200, false, 0);
+		CHECK(blk_submit(d.q, &b[0]));
+		CHECK(blk_submit(d.q, &b[1]));
+		CHECK(blk_submit(d.q, &b[2]));
+		sim_run(&d.sim, SIM_FOREVER);
+		CHECK_EQ_STR(d.log, cases[i].order);
+		teardown(&d);
+	}
+}
+
 int main(void)
 {
 	test_give_up();
@@ -446,5 +492,6 @@ int main(void)
 	test_flush_drains();
 	test_fua();
 	test_ncq_error();
+	test_peek();
 	return test_done();
 }

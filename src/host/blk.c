@@ -25,6 +25,7 @@ struct blk_queue {
 	struct libata *ata;
 	uint64_t seq;
 	bool running, stopped;
+	bool peek_before_budget;	/* 4.10's request function (below) */
 	/* hctx->dispatch: flushes, deferred and requeued requests, before the scheduler. */
 	struct blk_request *dispatch_head, *dispatch_tail;
 	bool write_cache, fua;		/* the drive's volatile cache; FUA usable (libata.fua) */
@@ -120,6 +121,7 @@ void blk_queue_attach(struct blk_queue *q, struct libata *ata)
 	q->free_tags = all_tags(q);
 	q->write_cache = libata_write_cache(ata);
 	q->fua = q->write_cache && host_kernel_has(q->k.kernel, HOST_KC_FUA);
+	q->peek_before_budget = !host_kernel_has(q->k.kernel, HOST_KC_BUDGET_FIRST);
 }
 
 const struct host_knobs *blk_queue_knobs(const struct blk_queue *q)
@@ -377,6 +379,18 @@ void blk_run_queue(struct blk_queue *q)
 			q->busy_since = rq->t_dispatched;	/* the first in flight */
 		q->stats.dispatched++;
 		q->stats.flushes += rq->flush;
+	}
+	/*
+	 * 4.10's scsi_request_fn() peeks a request (the elevator moves it to
+	 * the dispatch queue) before it asks whether the device can take one:
+	 * with the device full, the scheduler's next choice is made now, not
+	 * when a tag frees, and nothing overtakes it.
+	 */
+	if (q->peek_before_budget && !q->dispatch_head && !q->stopped) {
+		struct blk_request *rq = q->sched->dispatch(q->sched_data);
+
+		if (rq)
+			dispatch_add(q, rq, false);
 	}
 	q->running = false;
 }

@@ -29,6 +29,14 @@ static const struct host_kernel_row rows[HOST_KC_COUNT] = {
 	  "the dispatch list (clat, not slat)",
 	  "block/blk-core.c blk_init_allocated_queue; block/blk-mq-sched.c blk_mq_init_sched; "
 	  "drivers/scsi/scsi_lib.c scsi_mq_get_budget" },
+	{ HOST_KC_BUDGET_FIRST, "when the scheduler chooses", HOST_KERNEL_5_15, "5.0",
+	  "scsi_request_fn() peeks the scheduler's next request (it moves to the dispatch queue) "
+	  "before asking whether the device can take one: with the device full, the choice is made "
+	  "then, and nothing overtakes it",
+	  "blk_mq_do_dispatch_sched() gets the device's budget first and only then asks the "
+	  "scheduler, so the choice is made when a command can go",
+	  "drivers/scsi/scsi_lib.c scsi_request_fn (4.10); block/blk-mq-sched.c "
+	  "blk_mq_do_dispatch_sched" },
 	{ HOST_KC_DEADLINE_ALIAS, "deadline", HOST_KERNEL_5_15, "5.0",
 	  "deadline is the legacy single-queue scheduler (block/deadline-iosched.c)",
 	  "deadline-iosched.c is gone; \"deadline\" selects mq-deadline (its elevator_alias) and "

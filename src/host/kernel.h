@@ -33,6 +33,7 @@ enum host_kernel {
 enum host_kernel_change {
 	HOST_KC_AHCI_32_TAGS,		/* shost->can_queue 32, not 31 */
 	HOST_KC_BLK_MQ,			/* SCSI on blk-mq: nr_requests from the tags, none */
+	HOST_KC_BUDGET_FIRST,		/* the device's budget before the scheduler's choice */
 	HOST_KC_DEADLINE_ALIAS,		/* "deadline" selects mq-deadline */
 	HOST_KC_NO_PRIO_MERGE,		/* requests of different ioprio never merge */
 	HOST_KC_NCQ_PRIO_EINVAL,	/* ncq_prio_enable=1 unsupported: EINVAL (was EIO) */

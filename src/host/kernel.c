@@ -51,7 +51,7 @@ static const struct host_kernel_row rows[HOST_KC_COUNT] = {
 	  "writing 1 to ncq_prio_enable on a drive without NCQ priority fails with EIO (after an "
 	  "EH revalidation); no ncq_prio_supported",
 	  "it fails with EINVAL at once; device/ncq_prio_supported reads the probe's answer",
-	  "drivers/ata/libata-sata.c ata_ncq_prio_enable_store (libata-scsi.c before 5.15)" },
+	  "drivers/ata/libata-sata.c ata_ncq_prio_enable_store (libata-scsi.c in 4.10)" },
 	{ HOST_KC_MQ_DEADLINE_PRIO, "mq-deadline priority classes", HOST_KERNEL_6_1, "5.16",
 	  "mq-deadline is priority-blind: one set of FIFOs and sort lists; no prio_aging_expire",
 	  "mq-deadline keeps RT, BE and IDLE apart, dispatches the highest class with requests "

@@ -15,10 +15,10 @@ out_has "compare"
 # The table: variants in order, cells with half-widths, nothing on stderr
 # but the closing speed line (stderr is not a terminal: no progress line).
 expect_rc 0 "$NCQSIM" compare "${seed[@]}" --runtime 60s --repeat 2 \
-	--vary device/ncq_prio_enable=0,1 --vary queue/scheduler=deadline,none
+	--vary device/ncq_prio_enable=0,1 --vary kernel=4.10,6.12
 out_has "4 variants x 2 runs (seeds 1-2), drive he8"
-out_has "A   device/ncq_prio_enable=0 queue/scheduler=deadline"
-out_has "D   device/ncq_prio_enable=1 queue/scheduler=none"
+out_has "A   device/ncq_prio_enable=0 kernel=4.10"
+out_has "D   device/ncq_prio_enable=1 kernel=6.12"
 out_has "fg read clat (ms)"
 out_has "bg read clat (ms)"
 out_has "  p99.99"
@@ -29,7 +29,7 @@ checks=$((checks + 1))
 	fail "stderr should be the one speed line, got: $(cat "$tmp/err")"
 cp "$tmp/out" "$tmp/table1"
 expect_rc 0 "$NCQSIM" compare "${seed[@]}" --runtime 60s --repeat 2 --threads 1 --quiet \
-	--vary device/ncq_prio_enable=0,1 --vary queue/scheduler=deadline,none
+	--vary device/ncq_prio_enable=0,1 --vary kernel=4.10,6.12
 checks=$((checks + 1))
 cmp -s "$tmp/out" "$tmp/table1" || fail "--threads 1 gave a different table"
 checks=$((checks + 1))

@@ -13,7 +13,7 @@ out_has "device/queue_depth                 31"
 # The command line wins over the system file.
 printf 'drive = he8\nqueue/scheduler = none  # comment\ndevice/queue_depth = 4\n' >"$tmp/s.system"
 expect_rc 0 "$NCQSIM" knobs --system "$tmp/s.system" --set device/queue_depth=8
-out_has "queue/scheduler                    none"
+out_has "queue/scheduler                    mq-deadline [none]"
 out_has "device/queue_depth                 8"
 
 expect_rc 2 "$NCQSIM" knobs --drive desktop1t --set device/ncq_prio_enable=1

@@ -76,4 +76,11 @@ err_has "unknown subsystem ''"
 expect_rc 2 "$NCQSIM" run
 expect_rc 0 "$NCQSIM" run --help-options
 out_has "cmdprio_percentage"
+# fsync=8 on 1 MiB writes: one FLUSH CACHE EXT (EAh) per 8 writes in --debug=ata.
+printf '[w]\nioengine=libaio\ndirect=1\nrw=write\nbs=1m\nsize=64m\niodepth=4\nfsync=8\n' >"$tmp/fsync.fio"
+expect_rc 0 "$NCQSIM" run "$tmp/fsync.fio" --debug=ata --quiet
+checks=$((checks + 2))
+[ "$(grep -c 'issue cmd ea/' "$tmp/err")" -eq 8 ] || fail "expected 8 FLUSH CACHE EXT, got $(grep -c 'issue cmd ea/' "$tmp/err")"
+[ "$(grep -c 'issue cmd 61/' "$tmp/err")" -eq 64 ] || fail "expected 64 WRITE FPDMA QUEUED"
+
 finish

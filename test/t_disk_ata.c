@@ -142,14 +142,19 @@ static void test_identify_and_logs(void)
 	command(&h, &tf);
 	CHECK(h.last_d2h.error & ATA_ERR_ABRT);
 
-	/* A command the drive does not know: FLUSH CACHE EXT (EAh). */
+	/* A command the drive does not know: DOWNLOAD MICROCODE (92h). */
 	memset(&tf, 0, sizeof(tf));
-	tf.command = 0xea;
+	tf.command = 0x92;
 	tf.c_bit = true;
 	command(&h, &tf);
 	CHECK(h.last_d2h.status & ATA_STAT_ERR);
 	CHECK(h.last_d2h.error & ATA_ERR_ABRT);
 	CHECK(disk_get_stats(h.disk)->aborted >= 4);
+	/* FLUSH CACHE EXT (EAh) with nothing dirty: answered at once, no error. */
+	ata_cmd_flush_ext(&tf);
+	command(&h, &tf);
+	CHECK_EQ_INT(h.last_d2h.status & ATA_STAT_ERR, 0);
+	CHECK_EQ_U64(disk_get_stats(h.disk)->flushes, 1);
 	stop(&h);
 
 	/* IDENTIFY says NCQ priority, log page 08h does not: both are reported as built. */
@@ -204,14 +209,22 @@ static void test_ncq(void)
 	CHECK(h.last_d2h.error & ATA_ERR_ABRT);
 	CHECK_EQ_U64(h.last_sactive, 1u << 1);
 
-	/* Beyond the capacity: an SDB with ERR, and log 10h names the tag. */
+	/*
+	 * Beyond the capacity, with tag 2 queued beside it: an SDB with ERR
+	 * that completes nothing (tag 2 is aborted too), and log 10h names the
+	 * failed tag.
+	 */
+	rw.tag = 2;
+	rw.lba = 123456789;
+	ata_rw_build(&rw, &tf);
+	send(&h, &tf);
 	rw.tag = 5;
 	rw.lba = (uint64_t)m.sectors - 4;
 	ata_rw_build(&rw, &tf);
 	send(&h, &tf);
 	sim_run(&h.sim, SIM_FOREVER);
 	CHECK(h.last_sdb.status & ATA_STAT_ERR);
-	CHECK_EQ_U64(h.last_sactive, 1u << 5);
+	CHECK_EQ_U64(h.last_sdb.sactive, 0);
 	read_log(&h, ATA_LOG_NCQ_ERROR, 0);
 	CHECK(ata_ncq_error_parse(h.data, &ne) == ATA_OK);
 	CHECK_EQ_INT(ne.tag, 5);

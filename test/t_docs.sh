@@ -14,6 +14,13 @@ for knob in $(grep -E '^(device|queue)/' "$tmp/out" | awk '{print $1}'); do
 	checks=$((checks + 1))
 	grep -q "$knob" docs/HOST.md || fail "knob '$knob' is not in docs/HOST.md"
 done
+run "$NCQSIM" knobs --kernels
+checks=$((checks + 1))
+grep -qxF "$(sed -n 3p "$tmp/out")" docs/HOST.md || fail "docs/HOST.md lacks the kernel table of 'ncqsim knobs --kernels'"
+while read -r line; do
+	checks=$((checks + 1))
+	grep -qxF "$line" docs/HOST.md || fail "docs/HOST.md's kernel table differs: '${line:0:60}...'"
+done <"$tmp/out"
 run "$NCQSIM" run --help-options
 for opt in $(grep -E '^  [a-z_]+ ' "$tmp/out" | awk '{print $1}'); do
 	checks=$((checks + 1))

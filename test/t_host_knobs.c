@@ -6,6 +6,7 @@
  */
 #include "testlib.h"
 #include "host/knobs.h"
+#include "host/kernel.h"
 #include "run/system.h"
 
 /* A drive.KEY setting that only the model can refuse: its message names where it came from. */
@@ -76,13 +77,15 @@ static void iosched_tunables(void)
 	CHECK(host_config_check(&c, &e) == 0);
 
 	host_config_init(&c);
+	/* 4.10's deadline (later kernels make "deadline" mq-deadline's alias). */
 	CHECK(host_config_parse_system(&c, "queue/iosched/prio_aging_expire = 1s\n"
-				       "queue/scheduler = deadline\n", "t.system", &e) == 0);
+				       "queue/scheduler = deadline\nkernel = 4.10\n", "t.system", &e) == 0);
 	CHECK(host_config_check(&c, &e) == -1);
 	CHECK_EQ_STR(e.msg, "t.system:1: knob 'queue/iosched/prio_aging_expire': scheduler 'deadline' "
 		     "has no such tunable (its tunables: read_expire, write_expire, writes_starved, "
 		     "fifo_batch, front_merges)");
 	/* Back to mq-deadline, which has it: applied. */
+	CHECK(host_config_set(&c, "kernel=6.12", &e) == 0);
 	CHECK(host_config_set(&c, "queue/scheduler=mq-deadline", &e) == 0);
 	CHECK_EQ_STR(tunable(&c, "prio_aging_expire"), "1s");
 	CHECK(host_config_check(&c, &e) == 0);
@@ -136,10 +139,15 @@ int main(void)
 	CHECK(!c.k.ncq_prio_enable);
 	CHECK_EQ_STR(c.drive, "he8");
 	CHECK_EQ_INT(host_default_nr_requests(&c.k), 64);
-	c.k.scheduler = host_scheduler("deadline");
-	CHECK_EQ_INT(host_default_nr_requests(&c.k), 128);
+	/* blk-mq sizes the pool from the host's 32 tags, not device/queue_depth. */
+	c.k.queue_depth = 1;
+	CHECK_EQ_INT(host_default_nr_requests(&c.k), 64);
 	c.k.scheduler = host_scheduler("none");
 	CHECK_EQ_INT(host_default_nr_requests(&c.k), 32);
+	/* 4.10's legacy queue: BLKDEV_MAX_RQ whatever the scheduler. */
+	c.k.kernel = HOST_KERNEL_4_10;
+	c.k.scheduler = host_scheduler("deadline");
+	CHECK_EQ_INT(host_default_nr_requests(&c.k), 128);
 
 	host_config_init(&c);
 	CHECK(host_config_set(&c, "device/ncq_prio_enable=1", &e) == 0);

@@ -25,6 +25,7 @@ enum {
 	ATA_CMD_READ_LOG_DMA_EXT	= 0x47,
 	ATA_CMD_FPDMA_READ		= 0x60,
 	ATA_CMD_FPDMA_WRITE		= 0x61,
+	ATA_CMD_FLUSH_EXT		= 0xea,
 	ATA_CMD_IDENTIFY		= 0xec,
 	ATA_CMD_SET_FEATURES		= 0xef,
 };
@@ -47,6 +48,9 @@ enum {
 	ATA_ERR_ABRT	= 0x04,
 	ATA_ERR_IDNF	= 0x10,
 };
+
+/* The Device Control register (a Register H2D FIS with C = 0). */
+#define ATA_CTL_SRST		0x04	/* software reset */
 
 #define ATA_DEVICE_LBA		0x40
 #define ATA_DEVICE_FUA		0x80	/* in the DEVICE field of FPDMA commands */

@@ -85,6 +85,21 @@ void ata_cmd_identify(struct ata_taskfile *tf)
 	tf->device = ATA_DEVICE_LBA;
 }
 
+void ata_cmd_flush_ext(struct ata_taskfile *tf)
+{
+	memset(tf, 0, sizeof(*tf));
+	tf->c_bit = true;
+	tf->command = ATA_CMD_FLUSH_EXT;
+	tf->device = ATA_DEVICE_LBA;
+}
+
+void ata_cmd_srst(struct ata_taskfile *tf, bool assert_srst)
+{
+	memset(tf, 0, sizeof(*tf));
+	tf->c_bit = false;
+	tf->control = assert_srst ? ATA_CTL_SRST : 0;
+}
+
 int ata_cmd_read_log(struct ata_taskfile *tf, bool dma, uint8_t log,
 		       uint16_t page, uint16_t pages)
 {
@@ -131,6 +146,7 @@ const char *ata_command_name(uint8_t command)
 	case ATA_CMD_READ_LOG_DMA_EXT:	return "READ LOG DMA EXT";
 	case ATA_CMD_FPDMA_READ:	return "READ FPDMA QUEUED";
 	case ATA_CMD_FPDMA_WRITE:	return "WRITE FPDMA QUEUED";
+	case ATA_CMD_FLUSH_EXT:		return "FLUSH CACHE EXT";
 	case ATA_CMD_IDENTIFY:		return "IDENTIFY DEVICE";
 	case ATA_CMD_SET_FEATURES:	return "SET FEATURES";
 	}

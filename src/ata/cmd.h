@@ -43,6 +43,14 @@ static inline bool ata_is_ncq(uint8_t command)
 }
 
 void ata_cmd_identify(struct ata_taskfile *tf);
+/* FLUSH CACHE EXT (EAh): non-data, non-queued; the drive writes its cache out. */
+void ata_cmd_flush_ext(struct ata_taskfile *tf);
+/*
+ * A Device Control update (C = 0), SRST set or cleared: libata's soft
+ * reset sends one of each (ahci_softreset()); the device answers the
+ * second with a Register D2H FIS once ready.
+ */
+void ata_cmd_srst(struct ata_taskfile *tf, bool assert_srst);
 /* READ LOG EXT (2Fh) or READ LOG DMA EXT (47h) of `pages` 512-byte pages. */
 int ata_cmd_read_log(struct ata_taskfile *tf, bool dma, uint8_t log,
 		     uint16_t page, uint16_t pages);

@@ -5,6 +5,7 @@
 #include "cli/cmd.h"
 #include "cli/cli.h"
 
+#include "host/kernel.h"
 #include "run/system.h"
 
 #include <getopt.h>
@@ -14,14 +15,18 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: ncqsim knobs [--drive NAME|FILE] [--system FILE] [--set KEY=VALUE]...\n"
+		"       ncqsim knobs --kernels\n"
 		"\n"
 		"Lists the host knobs, named as in sysfs under /sys/block/sdX/, with their\n"
 		"defaults, the kernel version that introduced them and what they do. With\n"
 		"--drive, --system or --set, probes the drive and prints the value of each\n"
 		"knob as the kernel would read it back (queue_depth capped by the drive,\n"
 		"ncq_prio_supported as probed), or the error the kernel would give.\n"
+		"With --kernels, prints what each kernel version (the `kernel` knob)\n"
+		"changes, as a Markdown table with the kernel functions it follows.\n"
 		"\n"
 		"options:\n"
+		"  --kernels             the kernel-version table\n"
 		"  --drive NAME|FILE     drive model (default he8)\n"
 		"  --set KEY=VALUE       a knob (repeatable)\n"
 		"  --system FILE         knobs and drive from a file\n");
@@ -37,6 +42,7 @@ int cmd_knobs(int argc, char **argv)
 	static const struct option longopts[] = {
 		CLI_COMMON_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
+		{ "kernels", no_argument, NULL, 'K' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_common common;
@@ -50,6 +56,10 @@ int cmd_knobs(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
+			return 0;
+		}
+		if (c == 'K') {
+			host_kernel_print(stdout);
 			return 0;
 		}
 		rc = cli_common_option(&common, "knobs", c, optarg);
@@ -74,9 +84,7 @@ int cmd_knobs(int argc, char **argv)
 	}
 	printf("drive %s (%s), probed in %.3f ms\n", sys.model.name,
 	       libata_identify(sys.ata)->model, sys.probe_ns / 1e6);
-	host_knobs_each(&sys.knobs, print_knob, stdout);
-	printf("%-34s %u\n", "(requests: queue/nr_requests)",
-	       sys.knobs.nr_requests ? sys.knobs.nr_requests : host_default_nr_requests(&sys.knobs));
+	host_knobs_readback(&sys.knobs, print_knob, stdout);
 	system_destroy(&sys);
 	return 0;
 }

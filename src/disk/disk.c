@@ -13,6 +13,13 @@
 
 #define MAX_LOG_PAGES 16
 
+/*
+ * From a soft reset's end (SRST cleared) to the device's D2H: spin-up is
+ * not involved (the platters keep turning), this is the firmware's restart.
+ * No data sheet gives it; 10 ms is an order of magnitude, not a fit.
+ */
+#define RESET_READY_NS (10 * SIM_MSEC)
+
 struct slot_ref {
 	struct disk *d;
 	unsigned slot;
@@ -43,6 +50,12 @@ struct disk {
 	uint32_t seq;			/* commands received, for fwq_cmd.seq */
 	uint32_t tags_in_use;		/* NCQ tags the host has outstanding */
 	bool nonqueued_busy;		/* a non-queued command is outstanding */
+	sim_handle_t resp_ev;		/* its pending answer */
+	unsigned front_pending;		/* cache hits and buffered writes not yet answered */
+	bool in_reset, reset_ending;	/* SRST set; SRST cleared, waiting to be idle */
+	bool flushing;			/* FLUSH CACHE EXT: answered once nothing is dirty */
+	bool ncq_halted;		/* an NCQ error: everything aborted until log 10h is read */
+	bool log_pending;		/* READ LOG EXT 10h, answered once the aborted work stopped */
 
 	/* Write-cache destages: a ring, oldest first. */
 	struct fwq_cmd *destage;
@@ -55,7 +68,8 @@ struct disk {
 	int64_t read_end;
 
 	/* Completions batched into one SDB per instant. */
-	uint32_t sdb_done, sdb_failed;
+	uint32_t sdb_done;
+	bool sdb_error;			/* an NCQ error to report (SDB with ERR) */
 	bool sdb_scheduled;
 
 	/* The response to a non-queued command, sent after the overhead. */
@@ -72,6 +86,10 @@ struct disk {
 };
 
 static void dispatch(struct disk *d);
+static void reset_try_end(struct disk *d);
+static void aborted_try_end(struct disk *d);
+static void ncq_halt(struct disk *d);
+static void flush_try_end(struct disk *d);
 
 /* ---- completions ---- */
 
@@ -83,13 +101,12 @@ static void sdb_flush(struct sim *sim, void *arg)
 
 	(void)sim;
 	d->sdb_scheduled = false;
-	if (d->sdb_failed) {
-		/* An NCQ error: ERR in the status, the tag in log 10h. */
+	if (d->sdb_error) {
+		/* An NCQ error: ERR in the status, no tag completed; the tag is in log 10h. */
 		struct ata_sdb f = { .interrupt = true, .status = ATA_STAT_DRDY | ATA_STAT_ERR,
-			.error = ATA_ERR_IDNF, .sactive = d->sdb_failed };
+			.error = ATA_ERR_IDNF };
 
-		d->tags_in_use &= ~d->sdb_failed;
-		d->sdb_failed = 0;
+		d->sdb_error = false;
 		ata_sdb_encode(&f, fis);
 		d->ops->sdb(d->host, fis, sizeof(fis));
 	}
@@ -103,16 +120,18 @@ static void sdb_flush(struct sim *sim, void *arg)
 	}
 }
 
-static void complete_tag(struct disk *d, unsigned tag, bool failed)
+static void sdb_schedule(struct disk *d)
 {
-	if (failed)
-		d->sdb_failed |= 1u << tag;
-	else
-		d->sdb_done |= 1u << tag;
 	if (!d->sdb_scheduled) {
 		d->sdb_scheduled = true;
 		sim_at(d->sim, sim_now(d->sim), sdb_flush, d);
 	}
+}
+
+static void complete_tag(struct disk *d, unsigned tag)
+{
+	d->sdb_done |= 1u << tag;
+	sdb_schedule(d);
 }
 
 static void send_response(struct sim *sim, void *arg)
@@ -134,7 +153,7 @@ static void respond(struct disk *d, int64_t delay, uint8_t status, uint8_t error
 	ata_d2h_encode(&r, d->resp_fis);
 	d->resp_len = data_len;
 	d->nonqueued_busy = true;
-	sim_after(d->sim, delay, send_response, d);
+	d->resp_ev = sim_after(d->sim, delay, send_response, d);
 }
 
 /* A command on `slot` finished well: a good D2H now for the non-queued one, else its SDB bit. */
@@ -149,7 +168,7 @@ static void complete_ok(struct disk *d, unsigned slot)
 		send_response(d->sim, d);
 		return;
 	}
-	complete_tag(d, slot, false);
+	complete_tag(d, slot);
 }
 
 static void abort_command(struct disk *d)
@@ -164,6 +183,11 @@ static void front_end_done(struct sim *sim, void *arg)
 	struct slot_ref *ref = arg;
 
 	(void)sim;
+	ref->d->front_pending--;
+	if (ref->d->in_reset || ref->d->reset_ending || ref->d->ncq_halted) {
+		aborted_try_end(ref->d);	/* a reset or an NCQ error aborted it */
+		return;
+	}
 	complete_ok(ref->d, ref->slot);
 }
 
@@ -189,9 +213,14 @@ static void media_done(struct sim *sim, void *arg)
 	}
 	if (c->destage)
 		d->cache.dirty_bytes -= c->nlb * d->layout.logical_size;
-	else
-		complete_ok(d, c->tag);
+	else if (!d->in_reset && !d->reset_ending && !d->ncq_halted)
+		complete_ok(d, c->tag);		/* (a reset or NCQ error aborted it: no answer) */
+	if (d->in_reset || d->reset_ending || d->ncq_halted) {
+		aborted_try_end(d);
+		return;
+	}
 	dispatch(d);
+	flush_try_end(d);
 }
 
 /* ---- the actuator ---- */
@@ -402,10 +431,12 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 	prepare(d, c, rw, slot, high);
 	if (!rw->write && disk_cache_read_hit(&d->cache, rw->lba, rw->sectors)) {
 		d->stats.cache_hits++;
+		d->front_pending++;
 		sim_after(d->sim, front, front_end_done, &d->ref[slot]);
 		return;
 	}
 	if (rw->write && write_cached(d, c)) {
+		d->front_pending++;
 		sim_after(d->sim, front, front_end_done, &d->ref[slot]);
 		dispatch(d);
 		return;
@@ -428,6 +459,7 @@ static void ncq_command(struct disk *d, const struct ata_taskfile *tf)
 		   "host reused NCQ tag %u while it is outstanding", rw.tag);
 	SIM_ASSERT(!d->nonqueued_busy, "host queued tag %u while a non-queued command is "
 		   "outstanding", rw.tag);
+	SIM_ASSERT(!d->ncq_halted, "host queued tag %u before reading the NCQ error log", rw.tag);
 	d->tags_in_use |= 1u << rw.tag;
 	if (rw.lba + rw.sectors > d->layout.logical_sectors) {
 		struct ata_ncq_error err = { .tag = rw.tag, .status = ATA_STAT_DRDY | ATA_STAT_ERR,
@@ -436,7 +468,7 @@ static void ncq_command(struct disk *d, const struct ata_taskfile *tf)
 
 		d->stats.errors++;
 		ata_ncq_error_build(&err, d->ncq_error_log);
-		complete_tag(d, rw.tag, true);
+		ncq_halt(d);
 		return;
 	}
 	queue_rw(d, &rw, rw.tag, rw.prio == ATA_PRIO_HIGH);
@@ -541,6 +573,13 @@ static void read_log_command(struct disk *d, const struct ata_taskfile *tf)
 			return;
 		}
 	}
+	if (d->ncq_halted && log == ATA_LOG_NCQ_ERROR && pages == 1) {
+		/* Reading log 10h ends the error state, once the aborted work has stopped. */
+		d->nonqueued_busy = true;
+		d->log_pending = true;
+		aborted_try_end(d);
+		return;
+	}
 	respond(d, d->model.command_overhead, ATA_STAT_DRDY, 0, (size_t)pages * ATA_LOG_PAGE_BYTES);
 }
 
@@ -558,15 +597,113 @@ static void set_features_command(struct disk *d, const struct ata_taskfile *tf)
 	respond(d, d->model.command_overhead, ATA_STAT_DRDY, 0, 0);
 }
 
+/* ---- flush and reset ---- */
+
+/* FLUSH CACHE EXT: answered when nothing dirty is left and the actuator rests. */
+static void flush_try_end(struct disk *d)
+{
+	if (!d->flushing || d->destage_count || d->busy)
+		return;
+	d->flushing = false;
+	respond(d, d->model.command_overhead, ATA_STAT_DRDY, 0, 0);
+}
+
+static void flush_command(struct disk *d)
+{
+	d->stats.flushes++;
+	d->nonqueued_busy = true;
+	d->flushing = true;
+	sim_debug(d->sim, SIM_DBG_DISK, "FLUSH CACHE EXT: %u destages to write", d->destage_count);
+	dispatch(d);
+	flush_try_end(d);
+}
+
+/*
+ * A soft reset aborts every command, queued or not, without an answer;
+ * dirty cache data stays. The device answers (D2H) once SRST is cleared
+ * and whatever was under way has stopped.
+ */
+static void reset_begin(struct disk *d)
+{
+	d->stats.resets++;
+	d->in_reset = true;
+	d->reset_ending = false;
+	d->nwaiting = 0;
+	d->nhigh = 0;
+	ilist_init(&d->by_age);
+	d->tags_in_use = 0;
+	d->sdb_done = 0;
+	d->sdb_error = false;
+	if (d->nonqueued_busy && sim_is_pending(d->sim, d->resp_ev))
+		sim_cancel(d->sim, d->resp_ev);
+	d->nonqueued_busy = false;
+	d->flushing = false;
+	d->ncq_halted = d->log_pending = false;	/* a reset ends an NCQ error too */
+	sim_debug(d->sim, SIM_DBG_DISK, "SRST: every command aborted");
+}
+
+static void reset_try_end(struct disk *d)
+{
+	if (!d->reset_ending || d->busy || d->front_pending)
+		return;
+	d->reset_ending = false;
+	respond(d, RESET_READY_NS, ATA_STAT_DRDY, 0, 0);
+}
+
+/*
+ * An NCQ error (SATA's NCQ error handling): the drive sends a Set Device
+ * Bits FIS with ERR, aborts every outstanding queued command, and takes no
+ * queued command until the host has read the NCQ Command Error log (10h),
+ * which it answers once the aborted work has stopped.
+ */
+static void ncq_halt(struct disk *d)
+{
+	d->nwaiting = 0;
+	d->nhigh = 0;
+	ilist_init(&d->by_age);
+	d->tags_in_use = 0;
+	d->sdb_done = 0;
+	d->ncq_halted = true;
+	d->sdb_error = true;
+	sdb_schedule(d);
+	sim_debug(d->sim, SIM_DBG_DISK, "NCQ error: every queued command aborted");
+}
+
+static void aborted_try_end(struct disk *d)
+{
+	reset_try_end(d);
+	if (!d->log_pending || d->busy || d->front_pending)
+		return;
+	d->log_pending = false;
+	d->ncq_halted = false;
+	respond(d, d->model.command_overhead, ATA_STAT_DRDY, 0, ATA_LOG_PAGE_BYTES);
+}
+
+static void control_update(struct disk *d, const struct ata_taskfile *tf)
+{
+	if (tf->control & ATA_CTL_SRST) {
+		reset_begin(d);
+	} else if (d->in_reset) {
+		d->in_reset = false;
+		d->reset_ending = true;
+		reset_try_end(d);
+	}
+}
+
 void disk_submit(struct disk *d, const uint8_t *fis, size_t len)
 {
 	struct ata_taskfile tf;
 
+	if (!ata_h2d_decode(fis, len, &tf) && !tf.c_bit) {
+		control_update(d, &tf);
+		return;
+	}
 	d->stats.commands++;
 	if (ata_h2d_decode(fis, len, &tf) || !tf.c_bit) {
 		abort_command(d);
 		return;
 	}
+	SIM_ASSERT(!d->in_reset && !d->reset_ending, "host sent a command during a reset");
 	if (ata_is_ncq(tf.command)) {
 		ncq_command(d, &tf);
 		return;
@@ -591,6 +728,9 @@ void disk_submit(struct disk *d, const uint8_t *fis, size_t len)
 		return;
 	case ATA_CMD_SET_FEATURES:
 		set_features_command(d, &tf);
+		return;
+	case ATA_CMD_FLUSH_EXT:
+		flush_command(d);
 		return;
 	default:
 		abort_command(d);

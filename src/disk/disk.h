@@ -14,6 +14,8 @@
  *   READ/WRITE DMA EXT, WRITE DMA FUA EXT   one at a time, no PRIO
  *   IDENTIFY DEVICE, READ LOG EXT, READ LOG DMA EXT (logs 00h, 10h, 30h)
  *   SET FEATURES 02h/82h (write cache), AAh/55h (read look-ahead)
+ *   FLUSH CACHE EXT: answered once every dirty sector is on the media
+ *   a soft reset (Device Control SRST): aborts every command unanswered
  * Anything else is aborted (status ERR, error ABRT), as is a non-queued
  * command while queued ones are outstanding. A queued command on a tag that
  * is in use, or beyond the drive's queue depth, is a host bug: it aborts the
@@ -49,6 +51,7 @@ struct disk_stats {
 	uint64_t media_reads, media_writes, destages;
 	uint64_t cache_hits, write_cached;
 	uint64_t aborted, errors;
+	uint64_t flushes, resets;	/* FLUSH CACHE EXT received; soft resets */
 	uint64_t picks, picks_aged, picks_prio, picks_soft_normal;
 	int64_t busy_ns, seek_ns, rotate_ns, transfer_ns, overhead_ns;
 };

@@ -1,6 +1,7 @@
 #include "host/blk.h"
 
 #include "host/ioprio.h"
+#include "host/kernel.h"
 #include "host/libata.h"
 
 #include <errno.h>
@@ -10,7 +11,10 @@
 struct blk_queue {
 	struct sim *sim;
 	struct host_knobs k;
-	unsigned nr_requests, depth, logical_size;
+	unsigned nr_requests, logical_size;
+	unsigned budget;		/* device/queue_depth: commands outstanding at most */
+	unsigned ntags, inflight;	/* ATA tags 0..ntags-1; how many are out */
+	unsigned next_tag;		/* round-robin allocation starts here */
 	const struct sched_ops *sched;
 	void *sched_data;
 	struct blk_request *pool, *free;
@@ -20,14 +24,34 @@ struct blk_queue {
 	struct blk_request *tag_rq[32];
 	struct libata *ata;
 	uint64_t seq;
-	bool running;
+	bool running, stopped;
+	bool peek_before_budget;	/* 4.10's request function (below) */
+	/* hctx->dispatch: flushes, deferred and requeued requests, before the scheduler. */
+	struct blk_request *dispatch_head, *dispatch_tail;
+	bool write_cache, fua;		/* the drive's volatile cache; FUA usable (libata.fua) */
 	int64_t busy_since;		/* when in-flight went from 0 to 1 */
 	struct blk_stats stats;
 };
 
+static bool flush_insert(struct blk_queue *q, struct blk_request *rq, uint8_t flags);
+
 static uint32_t all_tags(const struct blk_queue *q)
 {
-	return q->depth >= 32 ? 0xffffffffu : (1u << q->depth) - 1;
+	return q->ntags >= 32 ? 0xffffffffu : (1u << q->ntags) - 1;
+}
+
+/*
+ * libata hands tags out round robin, the first free one after the last
+ * given (4.10's ata_qc_new(); later BLK_TAG_ALLOC_RR in ATA_BASE_SHT).
+ */
+static unsigned tag_alloc(struct blk_queue *q)
+{
+	uint32_t after = q->free_tags & ~((1u << q->next_tag) - 1);
+	unsigned tag = (unsigned)__builtin_ctz(after ? after : q->free_tags);
+
+	q->free_tags &= ~(1u << tag);
+	q->next_tag = tag + 1 < q->ntags ? tag + 1 : 0;
+	return tag;
 }
 
 static const struct plugin *const builtin_schedulers[] = {
@@ -59,15 +83,8 @@ struct blk_queue *blk_queue_new(struct sim *sim, const struct host_knobs *k, str
 	q->k = *k;
 	q->sched = blk_sched_ops(k->scheduler);
 	q->logical_size = 512;
-	q->depth = k->queue_depth;
+	q->budget = q->ntags = k->queue_depth;
 	q->nr_requests = k->nr_requests ? k->nr_requests : host_default_nr_requests(k);
-	if (q->sched->pool == SCHED_POOL_TAGS && k->nr_requests && k->nr_requests != k->queue_depth) {
-		free(q);
-		err_set(e, "knob 'queue/nr_requests': with scheduler none the requests are the "
-			"device's tags: it is device/queue_depth (%u), not %u", k->queue_depth,
-			k->nr_requests);
-		return NULL;
-	}
 	q->pool = calloc(q->nr_requests, sizeof(*q->pool));
 	if (!q->pool) {
 		err_set(e, "out of memory for %u requests", q->nr_requests);
@@ -98,20 +115,13 @@ void blk_queue_free(struct blk_queue *q)
 void blk_queue_attach(struct blk_queue *q, struct libata *ata)
 {
 	q->ata = ata;
-	q->depth = libata_queue_depth(ata);
+	q->budget = libata_queue_depth(ata);
+	q->ntags = libata_host_tags(ata);
 	q->logical_size = libata_logical_sector_size(ata);
 	q->free_tags = all_tags(q);
-	if (q->sched->pool == SCHED_POOL_TAGS && !q->k.nr_requests && q->depth < q->nr_requests) {
-		/* With none the requests are the tags: the drive may allow fewer. */
-		unsigned i;
-
-		q->free = NULL;
-		q->nr_requests = q->depth;
-		for (i = q->depth; i-- > 0;) {
-			q->pool[i].free_next = q->free;
-			q->free = &q->pool[i];
-		}
-	}
+	q->write_cache = libata_write_cache(ata);
+	q->fua = q->write_cache && host_kernel_has(q->k.kernel, HOST_KC_FUA);
+	q->peek_before_budget = !host_kernel_has(q->k.kernel, HOST_KC_BUDGET_FIRST);
 }
 
 const struct host_knobs *blk_queue_knobs(const struct blk_queue *q)
@@ -138,6 +148,8 @@ static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk
 	rq->write = bio->write;
 	rq->ioprio = bio->ioprio;
 	rq->tag = -1;
+	rq->retries = 0;
+	rq->dispatch_next = NULL;
 	rq->t_queued = now;
 	rq->t_dispatched = 0;
 	rq->bios = rq->bios_tail = bio;
@@ -145,6 +157,9 @@ static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk
 	bio->next = NULL;
 	bio->t_queued = now;
 	q->stats.requests++;
+	rq->bypass = flush_insert(q, rq, bio->flags);
+	if (rq->bypass)
+		return;
 	q->sched->insert(q->sched_data, rq);
 	q->last_merge = rq;
 	sim_debug(q->sim, SIM_DBG_BLK, "request lba %llu +%u %s prio %s/%u queued",
@@ -152,12 +167,26 @@ static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk
 		  ioprio_class_name(ioprio_class(rq->ioprio)), ioprio_level(rq->ioprio));
 }
 
-/* Linux blk_rq_merge_ok() and the size limit. */
+/*
+ * Linux blk_rq_merge_ok() and the size limit. Since 5.x it refuses a bio
+ * of another priority; 4.10 merged it and kept the better one (below).
+ */
 static bool can_merge(const struct blk_queue *q, const struct blk_request *rq,
 		      const struct blk_bio *bio)
 {
-	return rq->in_sched && rq->write == bio->write && rq->ioprio == bio->ioprio &&
+	return rq->in_sched && rq->write == bio->write && !rq->fua && !bio->flags &&
+		(rq->ioprio == bio->ioprio || !host_kernel_has(q->k.kernel, HOST_KC_NO_PRIO_MERGE)) &&
 		(uint64_t)(rq->nlb + bio->nlb) * q->logical_size <= (uint64_t)q->k.max_sectors_kb * 1024;
+}
+
+/* block/ioprio.c ioprio_best(): class none counts as BE level 4; lower value wins. */
+static uint16_t ioprio_best_of(uint16_t a, uint16_t b)
+{
+	uint16_t norm = ioprio_value(IOPRIO_CLASS_BE, 0, 4);
+
+	a = ioprio_class(a) == IOPRIO_CLASS_NONE ? norm : a;
+	b = ioprio_class(b) == IOPRIO_CLASS_NONE ? norm : b;
+	return a < b ? a : b;
 }
 
 static bool try_merge(struct blk_queue *q, struct blk_bio *bio)
@@ -188,6 +217,8 @@ static bool try_merge(struct blk_queue *q, struct blk_bio *bio)
 		rq->bios_tail = bio;
 	}
 	rq->nlb += bio->nlb;
+	if (rq->ioprio != bio->ioprio)
+		rq->ioprio = ioprio_best_of(rq->ioprio, bio->ioprio);	/* 4.10 only */
 	if (q->sched->merged)
 		q->sched->merged(q->sched_data, rq, front);
 	q->last_merge = rq;
@@ -199,6 +230,75 @@ static bool try_merge(struct blk_queue *q, struct blk_bio *bio)
 	return true;
 }
 
+static void dispatch_add(struct blk_queue *q, struct blk_request *rq, bool head)
+{
+	rq->dispatch_next = NULL;
+	if (!q->dispatch_head) {
+		q->dispatch_head = q->dispatch_tail = rq;
+	} else if (head) {
+		rq->dispatch_next = q->dispatch_head;
+		q->dispatch_head = rq;
+	} else {
+		q->dispatch_tail->dispatch_next = rq;
+		q->dispatch_tail = rq;
+	}
+}
+
+static struct blk_request *dispatch_take(struct blk_queue *q)
+{
+	struct blk_request *rq = q->dispatch_head;
+
+	if (rq) {
+		q->dispatch_head = rq->dispatch_next;
+		if (!q->dispatch_head)
+			q->dispatch_tail = NULL;
+		rq->dispatch_next = NULL;
+	}
+	return rq;
+}
+
+/* The step a request goes out with: FLUSH CACHE EXT for a pre- or post-flush. */
+static void flush_step(struct blk_request *rq)
+{
+	rq->flush = !(rq->seq_left & BLK_SEQ_DATA) || (rq->seq_left & BLK_SEQ_PREFLUSH);
+}
+
+/*
+ * blk_insert_flush(): which steps a request needs (blk_flush_policy()).
+ * Without a volatile write cache none; a FUA write the drive cannot take
+ * (libata.fua = 0, before 6.2) becomes the write and a post-flush. A
+ * request with flush steps bypasses the scheduler: true when it did.
+ */
+static bool flush_insert(struct blk_queue *q, struct blk_request *rq, uint8_t flags)
+{
+	rq->seq_left = rq->nlb ? BLK_SEQ_DATA : 0;
+	rq->fua = rq->flush = false;
+	if (q->write_cache && (flags & BLK_PREFLUSH))
+		rq->seq_left |= BLK_SEQ_PREFLUSH;
+	if (q->write_cache && (flags & BLK_FUA) && rq->nlb) {
+		if (q->fua)
+			rq->fua = true;
+		else
+			rq->seq_left |= BLK_SEQ_POSTFLUSH;
+	}
+	if (rq->seq_left == BLK_SEQ_DATA && !rq->fua)
+		return false;		/* a plain request */
+	SIM_ASSERT(rq->seq_left, "an empty request that is not a flush");
+	flush_step(rq);
+	if (rq->seq_left == BLK_SEQ_DATA)
+		return false;		/* a FUA write the drive takes: the scheduler's */
+	dispatch_add(q, rq, false);
+	return true;
+}
+
+static void bio_nothing_to_flush(struct sim *sim, void *arg)
+{
+	struct blk_bio *bio = arg;
+
+	bio->t_completed = sim_now(sim);
+	bio->done(bio->owner, bio);
+}
+
 bool blk_submit(struct blk_queue *q, struct blk_bio *bio)
 {
 	struct blk_request *rq;
@@ -206,6 +306,12 @@ bool blk_submit(struct blk_queue *q, struct blk_bio *bio)
 	bio->t_submit = sim_now(q->sim);
 	bio->error = 0;
 	q->stats.submitted++;
+	if (!bio->nlb && !q->write_cache) {
+		/* A flush with no volatile cache to flush: done at once (an event: no reentry). */
+		bio->t_queued = bio->t_dispatched = bio->t_submit;
+		sim_at(q->sim, bio->t_submit, bio_nothing_to_flush, bio);
+		return true;
+	}
 	if (try_merge(q, bio))
 		return true;
 	rq = q->free;
@@ -228,28 +334,63 @@ bool blk_submit(struct blk_queue *q, struct blk_bio *bio)
 	return true;
 }
 
+/* The next request to send: the dispatch list first, then the scheduler. */
+static struct blk_request *next_request(struct blk_queue *q)
+{
+	struct blk_request *rq = dispatch_take(q);
+
+	return rq ? rq : q->sched->dispatch(q->sched_data);
+}
+
 void blk_run_queue(struct blk_queue *q)
 {
-	if (q->running || !q->ata)
+	if (q->running || q->stopped || !q->ata)
 		return;
 	q->running = true;
-	while (q->free_tags) {
-		struct blk_request *rq = q->sched->dispatch(q->sched_data);
-		unsigned tag;
+	/* The device's budget (scsi_mq_get_budget) and a free tag. */
+	while (q->free_tags && q->inflight < q->budget) {
+		struct blk_request *rq = next_request(q);
+		unsigned tag, next_tag = q->next_tag;
 
 		if (!rq)
 			break;
-		tag = (unsigned)__builtin_ctz(q->free_tags);
-		q->free_tags &= ~(1u << tag);
+		tag = tag_alloc(q);
 		rq->tag = (int)tag;
 		rq->t_dispatched = sim_now(q->sim);
-		if ((q->free_tags | (1u << tag)) == all_tags(q))
-			q->busy_since = rq->t_dispatched;	/* the first in flight */
 		if (q->last_merge == rq)
 			q->last_merge = NULL;
 		q->tag_rq[tag] = rq;
+		if (libata_issue(q->ata, rq, tag)) {
+			/*
+			 * Deferred (ata_std_qc_defer: a non-NCQ command waits for
+			 * the NCQ queue to drain, NCQ commands for it): back to
+			 * the head of the dispatch list, and nothing behind it
+			 * goes either.
+			 */
+			q->tag_rq[tag] = NULL;
+			q->free_tags |= 1u << tag;
+			q->next_tag = next_tag;
+			rq->tag = -1;
+			dispatch_add(q, rq, true);
+			q->stats.deferred++;
+			break;
+		}
+		if (q->inflight++ == 0)
+			q->busy_since = rq->t_dispatched;	/* the first in flight */
 		q->stats.dispatched++;
-		libata_issue(q->ata, rq, tag);
+		q->stats.flushes += rq->flush;
+	}
+	/*
+	 * 4.10's scsi_request_fn() peeks a request (the elevator moves it to
+	 * the dispatch queue) before it asks whether the device can take one:
+	 * with the device full, the scheduler's next choice is made now, not
+	 * when a tag frees, and nothing overtakes it.
+	 */
+	if (q->peek_before_budget && !q->dispatch_head && !q->stopped) {
+		struct blk_request *rq = q->sched->dispatch(q->sched_data);
+
+		if (rq)
+			dispatch_add(q, rq, false);
 	}
 	q->running = false;
 }
@@ -272,29 +413,21 @@ static struct blk_bio *request_free(struct blk_queue *q, struct blk_request *rq)
 	return bio;
 }
 
-void blk_complete(struct blk_queue *q, int tag, int error)
+/* The request is finished (its tag, if any, already free): tell its bios. */
+static void request_done(struct blk_queue *q, struct blk_request *rq, int error)
 {
-	struct blk_request *rq;
-	struct blk_bio *bio, *next, *granted;
-	int64_t now = sim_now(q->sim), dispatched;
+	struct blk_bio *bio = rq->bios, *next, *granted;
+	int64_t now = sim_now(q->sim), dispatched = rq->t_dispatched;
 
-	SIM_ASSERT(tag >= 0 && tag < 32 && q->tag_rq[tag] != NULL, "completion for tag %d, which "
-		   "holds no request", tag);
-	rq = q->tag_rq[tag];
-	q->tag_rq[tag] = NULL;
-	q->free_tags |= 1u << tag;
 	q->stats.completed++;
 	q->stats.ios[rq->write]++;
 	q->stats.ticks_ns[rq->write] += now - rq->t_queued;
-	if (q->free_tags == all_tags(q))
-		q->stats.io_ticks_ns += now - q->busy_since;
 	q->stats.errors += error != 0;
-	q->sched->completed(q->sched_data, rq);
-	bio = rq->bios;
-	dispatched = rq->t_dispatched;
-	sim_debug(q->sim, SIM_DBG_BLK, "complete tag %d lba %llu +%u after %.3f ms%s", tag,
-		  (unsigned long long)rq->lba, rq->nlb, (now - rq->t_queued) / 1e6,
-		  error ? " (error)" : "");
+	if (!rq->bypass)
+		q->sched->completed(q->sched_data, rq);
+	sim_debug(q->sim, SIM_DBG_BLK, "complete lba %llu +%u%s after %.3f ms%s",
+		  (unsigned long long)rq->lba, rq->nlb, rq->nlb ? "" : " (flush)",
+		  (now - rq->t_queued) / 1e6, error ? " (error)" : "");
 	granted = request_free(q, rq);
 	/* The kernel dispatches before user space hears of the completion. */
 	blk_run_queue(q);
@@ -307,4 +440,62 @@ void blk_complete(struct blk_queue *q, int tag, int error)
 		bio->error = error;
 		bio->done(bio->owner, bio);
 	}
+}
+
+/* Give the tag back (the request stays). */
+static struct blk_request *tag_release(struct blk_queue *q, int tag)
+{
+	struct blk_request *rq;
+	int64_t now = sim_now(q->sim);
+
+	SIM_ASSERT(tag >= 0 && tag < 32 && q->tag_rq[tag] != NULL, "completion for tag %d, which "
+		   "holds no request", tag);
+	SIM_ASSERT(q->inflight > 0, "tag %d released with nothing in flight", tag);
+	rq = q->tag_rq[tag];
+	q->tag_rq[tag] = NULL;
+	q->free_tags |= 1u << tag;
+	rq->tag = -1;
+	if (--q->inflight == 0)
+		q->stats.io_ticks_ns += now - q->busy_since;
+	return rq;
+}
+
+void blk_complete(struct blk_queue *q, int tag, int error)
+{
+	struct blk_request *rq = tag_release(q, tag);
+
+	if (!error) {
+		/* The step just done: the pre-flush, the data, or the post-flush. */
+		rq->seq_left &= (uint8_t)~(!rq->flush ? BLK_SEQ_DATA : rq->seq_left & BLK_SEQ_PREFLUSH ?
+					   BLK_SEQ_PREFLUSH : BLK_SEQ_POSTFLUSH);
+		if (rq->seq_left) {
+			/* blk_flush_complete_seq(): the next step goes first in the dispatch list. */
+			flush_step(rq);
+			dispatch_add(q, rq, true);
+			blk_run_queue(q);
+			return;
+		}
+	}
+	request_done(q, rq, error);
+}
+
+void blk_quiesce(struct blk_queue *q, bool stopped)
+{
+	q->stopped = stopped;
+	if (!stopped)
+		blk_run_queue(q);
+}
+
+void blk_requeue(struct blk_queue *q, int tag, bool counts)
+{
+	struct blk_request *rq = tag_release(q, tag);
+
+	rq->retries += counts;
+	dispatch_add(q, rq, false);
+	blk_run_queue(q);
+}
+
+struct blk_request *blk_tag_request(const struct blk_queue *q, int tag)
+{
+	return tag >= 0 && tag < 32 ? q->tag_rq[tag] : NULL;
 }

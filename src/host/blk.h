@@ -38,11 +38,18 @@ struct libata;
 
 typedef void (*blk_bio_fn)(void *owner, struct blk_bio *bio);
 
+/* REQ_PREFLUSH and REQ_FUA: an empty bio with BLK_PREFLUSH is a cache flush (fsync). */
+enum {
+	BLK_PREFLUSH	= 1 << 0,	/* write the drive's cache out first */
+	BLK_FUA		= 1 << 1,	/* this write goes to the media before it completes */
+};
+
 /* One I/O as a submitter hands it over (a fio io_u); blk_bio_prep() fills it. */
 struct blk_bio {
 	uint64_t lba;
 	uint32_t nlb;
 	bool write;
+	uint8_t flags;			/* BLK_PREFLUSH, BLK_FUA */
 	uint16_t ioprio;		/* effective priority */
 	int error;			/* 0, or -EIO */
 	int64_t t_submit;		/* when blk_submit() was called */
@@ -67,6 +74,7 @@ static inline void blk_bio_prep(struct blk_bio *b, uint64_t lba, uint32_t nlb, b
 	b->lba = lba;
 	b->nlb = nlb;
 	b->write = write;
+	b->flags = 0;
 	b->ioprio = ioprio;
 	b->error = 0;
 	b->t_submit = b->t_queued = b->t_dispatched = b->t_completed = 0;
@@ -91,11 +99,29 @@ struct blk_request {
 	uint64_t seq;
 	uint8_t sched_class;		/* the scheduler's class index */
 	bool in_sched;
+	/*
+	 * The flush machinery (block/blk-flush.c): the steps still to do, in
+	 * order PREFLUSH, DATA, POSTFLUSH; `flush` says the step on the wire
+	 * is FLUSH CACHE EXT. A plain request has just BLK_SEQ_DATA.
+	 */
+	uint8_t seq_left;
+	bool flush, fua;
+	bool bypass;			/* never went through the scheduler */
+	uint8_t retries;		/* times error handling sent it again */
+	struct blk_request *dispatch_next;	/* in the dispatch list */
+};
+
+enum {
+	BLK_SEQ_PREFLUSH	= 1 << 0,
+	BLK_SEQ_DATA		= 1 << 1,
+	BLK_SEQ_POSTFLUSH	= 1 << 2,
 };
 
 struct blk_stats {
 	uint64_t submitted, merged, requests, dispatched, completed, errors;
 	uint64_t waits;			/* submitters that found no free request */
+	uint64_t flushes;		/* FLUSH CACHE EXT requests sent (pre, post, empty) */
+	uint64_t deferred;		/* dispatches libata deferred (ata_std_qc_defer) */
 	int64_t wait_ns;		/* time they spent waiting */
 	/* As /proc/diskstats counts them, per direction (read, write). */
 	uint64_t ios[2], merges[2];
@@ -118,6 +144,7 @@ enum sched_pool {
 struct sched_ops {
 	struct plugin plugin;
 	enum sched_pool pool;		/* how the kernel sizes queue/nr_requests */
+	const char *alias;		/* another name that selects it ("deadline": elevator_alias) */
 	int (*init)(struct blk_queue *q, void **data, struct err *e);
 	void (*exit)(void *data);
 	void (*insert)(void *data, struct blk_request *rq);
@@ -159,6 +186,16 @@ bool blk_submit(struct blk_queue *q, struct blk_bio *bio);
 void blk_run_queue(struct blk_queue *q);
 /* libata: the drive finished the request on `tag` (error 0 or -EIO). */
 void blk_complete(struct blk_queue *q, int tag, int error);
+
+/*
+ * libata's error handling: stop dispatching while it runs (the SCSI host
+ * in recovery); send a request on `tag` again through the dispatch list
+ * (the tag is freed; scsi_queue_insert()), `counts` when it uses up one of
+ * its retries. The request on a tag, or NULL.
+ */
+void blk_quiesce(struct blk_queue *q, bool stopped);
+void blk_requeue(struct blk_queue *q, int tag, bool counts);
+struct blk_request *blk_tag_request(const struct blk_queue *q, int tag);
 
 const struct blk_stats *blk_get_stats(const struct blk_queue *q);
 

@@ -1,6 +1,7 @@
 #include "host/knobs.h"
 
 #include "host/blk.h"
+#include "host/kernel.h"
 
 #include "util/parse.h"
 
@@ -11,9 +12,13 @@
 #define F(field) offsetof(struct host_knobs, field)
 #define IOSCHED "queue/iosched/"
 #define MS 1000000LL
+#define SEC 1000000000LL
 
 /* The kernel version is kept in the `source` field of each row. */
 static const struct opt_def knobs[] = {
+	{ .name = "kernel", .type = OPT_ENUM, .offset = F(kernel), .def = "6.12",
+	  .choices = host_kernel_choices,
+	  .help = "the Linux version the host runs (docs/HOST.md: what each changes)" },
 	{ .name = "device/ncq_prio_enable", .type = OPT_BOOL, .offset = F(ncq_prio_enable),
 	  .def = "0", .source = "4.10",
 	  .help = "send RT-class I/O as NCQ PRIO = high (refused when the drive does not support NCQ priority)" },
@@ -22,19 +27,22 @@ static const struct opt_def knobs[] = {
 	  .help = "the drive reports NCQ priority (IDENTIFY word 76 bit 12 and log 30h page 08h)" },
 	{ .name = "device/queue_depth", .type = OPT_UINT, .offset = F(queue_depth), .def = "32",
 	  .min = 1, .max = 32, .source = "2.6.19",
-	  .help = "NCQ tags the host uses (capped by the drive's); 1 turns NCQ off" },
+	  .help = "commands the drive may have outstanding: the dispatch budget, capped by the drive's depth and the host's tags (31 on 4.10); 1 turns NCQ off" },
 	{ .name = "queue/scheduler", .type = OPT_PLUGIN, .offset = F(scheduler),
 	  .def = "mq-deadline", .registry = &blk_schedulers, .source = "2.6.10",
 	  .help = "I/O scheduler; its tunables are queue/iosched/NAME" },
 	{ .name = "queue/nr_requests", .type = OPT_UINT, .offset = F(nr_requests), .def = "0",
 	  .min = 0, .max = 100000, .source = "2.6.0",
-	  .help = "requests the scheduler may hold; 0 = the kernel's default (128 deadline, 2 x queue_depth mq-deadline, queue_depth none)" },
+	  .help = "requests the block layer may hold; 0 = the kernel's default (4.10: 128; blk-mq: 2 x min(host tags, 128) under a scheduler, the host tags under none)" },
 	{ .name = "queue/nomerges", .type = OPT_UINT, .offset = F(nomerges), .def = "0",
 	  .min = 0, .max = 2, .source = "2.6.31",
 	  .help = "0 merge adjacent requests, 1 simple merges only, 2 no merges" },
 	{ .name = "queue/max_sectors_kb", .type = OPT_UINT, .offset = F(max_sectors_kb),
 	  .def = "1280", .min = 4, .max = 32767, .source = "2.6.0",
 	  .help = "largest request a merge may build, KiB" },
+	{ .name = "device/timeout", .type = OPT_TIME, .offset = F(timeout), .def = "30",
+	  .min = SEC, .max = 86400 * SEC, .time_unit = SEC, .unit = "s", .source = "2.6.0",
+	  .help = "SCSI command timeout, seconds: a command the drive has not finished by then is aborted, the link reset and the command retried" },
 	OPT_END,
 };
 
@@ -130,17 +138,70 @@ static int iosched_set(struct host_config *c, const char *key, const char *value
 	return iosched_apply(c, e);
 }
 
-int host_config_check(const struct host_config *c, struct err *e)
+/* Whether `kernel` has a scheduler row: legacy ones before blk-mq, blk-mq ones after. */
+static bool scheduler_in(const struct plugin *p, int kernel)
 {
-	const struct plugin *s = c->k.scheduler;
+	bool legacy = blk_sched_ops(p)->pool == SCHED_POOL_LEGACY;
+
+	return legacy != host_kernel_has(kernel, HOST_KC_BLK_MQ);
+}
+
+/*
+ * The scheduler the kernel runs: the one chosen, the row whose alias it
+ * is ("deadline" on blk-mq kernels), or, when none was set, the version's
+ * default (the knob's default if it has it, else its first elevator).
+ */
+static int scheduler_for_kernel(const struct host_config *c, const struct plugin **out,
+				struct err *e)
+{
+	const struct plugin *want = c->k.scheduler, *p;
+	bool set = c->set[opt_find(knobs, "queue/scheduler") - knobs];
+	int kernel = c->k.kernel;
 	unsigned i;
 
+	*out = NULL;
+	if (scheduler_in(want, kernel)) {
+		*out = want;
+		return 0;
+	}
+	for (i = 0; (p = plugin_at(&blk_schedulers, i)) && !*out; i++) {
+		const struct sched_ops *ops = blk_sched_ops(p);
+
+		if (scheduler_in(p, kernel) &&
+		    (set ? ops->alias && !strcmp(ops->alias, want->name) : ops->pool != SCHED_POOL_TAGS))
+			*out = p;
+	}
+	if (*out)
+		return 0;
+	return err_set(e, "knob 'queue/scheduler': Linux %s has no '%s' (%s)",
+		       host_kernel_name(kernel), want->name, host_kernel_has(kernel, HOST_KC_BLK_MQ) ?
+		       "the legacy block layer's schedulers left in 5.0" :
+		       "it came with blk-mq, which SCSI used from 5.0");
+}
+
+int host_config_check(const struct host_config *c, struct err *e)
+{
+	const char *kname = host_kernel_name(c->k.kernel);
+	const struct plugin *s;
+	const struct opt_def *o;
+	unsigned i;
+
+	for (o = knobs; o->name; o++)
+		if (c->set[o - knobs] && !host_kernel_knob_exists(c->k.kernel, o->source))
+			return err_set(e, "knob '%s': Linux %s has no such knob (it came in %s)",
+				       o->name, kname, o->source);
+	if (scheduler_for_kernel(c, &s, e))
+		return -1;
 	for (i = 0; i < c->niosched_sets; i++) {
 		char have[256];
-		const struct opt_def *o;
 		size_t n = 0;
 
-		if (s->options && opt_find(s->options, c->iosched_sets[i].name))
+		o = s->options ? opt_find(s->options, c->iosched_sets[i].name) : NULL;
+		if (o && !host_kernel_knob_exists(c->k.kernel, o->source))
+			return err_set(e, "%s: knob '" IOSCHED "%s': Linux %s's %s has no such tunable "
+				       "(it came in %s)", c->iosched_sets[i].origin, o->name, kname,
+				       s->name, o->source);
+		if (o)
 			continue;
 		have[0] = '\0';
 		for (o = s->options; o && o->name && n < sizeof(have); o++)
@@ -150,6 +211,35 @@ int host_config_check(const struct host_config *c, struct err *e)
 			       c->iosched_sets[i].origin, c->iosched_sets[i].name, s->name,
 			       *have ? "its tunables: " : "it has none", have);
 	}
+	return 0;
+}
+
+int host_config_resolve(const struct host_config *c, struct host_knobs *k, struct err *e)
+{
+	const struct plugin *s;
+	const struct opt_def *o;
+	unsigned i;
+
+	if (host_config_check(c, e) || scheduler_for_kernel(c, &s, e))
+		return -1;
+	if (s != k->scheduler) {
+		/* Its own tunables, from its defaults, with what was set. */
+		k->scheduler = s;
+		memset(&k->iosched, 0, sizeof(k->iosched));
+		if (s->options && opt_defaults(s->options, k->iosched.bytes, "knob", e))
+			return -1;
+		for (i = 0; i < c->niosched_sets; i++)
+			if (s->options && (o = opt_find(s->options, c->iosched_sets[i].name)) &&
+			    iosched_store(o, k->iosched.bytes, c->iosched_sets[i].value, e))
+				return err_prefix(e, "%s: ", c->iosched_sets[i].origin);
+	}
+	if (blk_sched_ops(s)->pool == SCHED_POOL_TAGS &&
+	    k->nr_requests > host_kernel_host_tags(k->kernel))
+		return err_set(e, "knob 'queue/nr_requests': writing %u failed with EINVAL: with "
+			       "scheduler %s the requests are the host's %u tags", k->nr_requests,
+			       s->name, host_kernel_host_tags(k->kernel));
+	if (!k->nr_requests)
+		k->nr_requests = host_default_nr_requests(k);
 	return 0;
 }
 
@@ -165,16 +255,18 @@ void host_config_init(struct host_config *c)
 
 unsigned host_default_nr_requests(const struct host_knobs *k)
 {
+	unsigned tags = host_kernel_host_tags(k->kernel);
+
 	switch (blk_sched_ops(k->scheduler)->pool) {
 	case SCHED_POOL_TAGS:
-		return k->queue_depth;
+		return tags;		/* no elevator: the requests are the host's tags */
 	case SCHED_POOL_LEGACY:
 		return 128;		/* BLKDEV_MAX_RQ of the legacy block layer */
 	case SCHED_POOL_BLK_MQ:
 		break;
 	}
-	/* blk-mq: 2 x min(queue depth, BLKDEV_DEFAULT_RQ = 128) */
-	return 2 * (k->queue_depth < 128 ? k->queue_depth : 128);
+	/* blk_mq_init_sched(): 2 x min(host tags, BLKDEV_DEFAULT_RQ = 128) */
+	return 2 * (tags < 128 ? tags : 128);
 }
 
 /* origin: where the assignment came from, kept with drive.KEY ones (checked later). */
@@ -287,7 +379,7 @@ static void print_row(FILE *out, const struct opt_def *o, const char *name, cons
 
 	opt_format(o, base, def, sizeof(def));
 	opt_expectation(o, want, sizeof(want));
-	fprintf(out, "%-34s %-12s %-7s %s%s%s%s\n", name, def, o->source,
+	fprintf(out, "%-34s %-12s %-7s %s%s%s%s\n", name, def, o->source ? o->source : "",
 		o->flags & OPT_F_READONLY ? "(read-only) " : "", owners ? owners : "",
 		owners ? ": " : "", o->help);
 	fprintf(out, "%-34s %-12s %-7s   values: %s\n", "", "", "", want);
@@ -348,6 +440,53 @@ void host_knobs_each(const struct host_knobs *k,
 	}
 	for (o = k->scheduler->options; o && o->name; o++) {
 		opt_format(o, k->iosched.bytes, value, sizeof(value));
+		snprintf(name, sizeof(name), IOSCHED "%s", o->name);
+		fn(ctx, name, value);
+	}
+}
+
+/* "[mq-deadline] none": the version's schedulers, the chosen one in brackets, none last. */
+static void scheduler_readback(const struct host_knobs *k, char *buf, size_t len)
+{
+	const struct plugin *p;
+	size_t n = 0;
+	unsigned i, pass;
+
+	buf[0] = '\0';
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; (p = plugin_at(&blk_schedulers, i)) && n < len; i++) {
+			if (!scheduler_in(p, k->kernel) ||
+			    (blk_sched_ops(p)->pool == SCHED_POOL_TAGS) != (pass == 1))
+				continue;
+			n += (size_t)snprintf(buf + n, len - n, p == k->scheduler ? "%s[%s]" : "%s%s",
+					      n ? " " : "", p->name);
+		}
+}
+
+void host_knobs_readback(const struct host_knobs *k,
+			 void (*fn)(void *ctx, const char *name, const char *value), void *ctx)
+{
+	const struct opt_def *o;
+	char value[128], name[96];
+
+	for (o = knobs; o->name; o++) {
+		if (!host_kernel_knob_exists(k->kernel, o->source))
+			snprintf(value, sizeof(value), "(not in Linux %s: since %s)",
+				 host_kernel_name(k->kernel), o->source);
+		else if (o->offset == F(scheduler))
+			scheduler_readback(k, value, sizeof(value));
+		else if (o->offset == F(timeout))
+			snprintf(value, sizeof(value), "%lld", (long long)(k->timeout / SEC));
+		else
+			opt_format(o, k, value, sizeof(value));
+		fn(ctx, o->name, value);
+	}
+	for (o = k->scheduler->options; o && o->name; o++) {
+		if (!host_kernel_knob_exists(k->kernel, o->source))
+			snprintf(value, sizeof(value), "(not in Linux %s: since %s)",
+				 host_kernel_name(k->kernel), o->source);
+		else
+			opt_format(o, k->iosched.bytes, value, sizeof(value));
 		snprintf(name, sizeof(name), IOSCHED "%s", o->name);
 		fn(ctx, name, value);
 	}

@@ -22,6 +22,7 @@
 #define HOST_IOSCHED_BYTES 64
 
 struct host_knobs {
+	int kernel;			/* enum host_kernel (host/kernel.h) */
 	bool ncq_prio_enable;
 	bool ncq_prio_supported;	/* read-only: filled after the drive is probed */
 	unsigned queue_depth;
@@ -29,6 +30,7 @@ struct host_knobs {
 	unsigned nr_requests;		/* 0 = the scheduler's default */
 	unsigned nomerges;		/* 0 all merges, 1 simple only, 2 none */
 	unsigned max_sectors_kb;
+	int64_t timeout;		/* device/timeout: the SCSI command timeout */
 	/*
 	 * The scheduler's tunables: its plugin.options give their offsets in
 	 * here. As in the kernel, each scheduler has its own, starting from its
@@ -92,8 +94,18 @@ int host_config_parse_system(struct host_config *c, const char *text, const char
  * system is built.
  */
 int host_config_check(const struct host_config *c, struct err *e);
-/* nr_requests as the kernel picks it when not set. */
+/* nr_requests as the kernel picks it when not set (kernel, scheduler). */
 unsigned host_default_nr_requests(const struct host_knobs *k);
+
+/*
+ * The knobs as `kernel` takes them, before the drive is probed: refuses a
+ * knob or tunable that version lacks (naming the version that added it)
+ * and a scheduler it does not have; resolves an alias ("deadline" selects
+ * mq-deadline on blk-mq kernels) and the version's default scheduler;
+ * fills queue/nr_requests with the value the kernel would read back.
+ * k starts as a copy of c->k.
+ */
+int host_config_resolve(const struct host_config *c, struct host_knobs *k, struct err *e);
 /* A scheduler by name, for tests and tools; NULL if none has that name. */
 const struct plugin *host_scheduler(const char *name);
 
@@ -102,5 +114,12 @@ void host_knobs_print(FILE *out);
 /* Each knob's name and value as text, the chosen scheduler's tunables last. */
 void host_knobs_each(const struct host_knobs *k,
 		     void (*fn)(void *ctx, const char *name, const char *value), void *ctx);
+/*
+ * The same as the kernel reads them back: queue/scheduler as
+ * "[mq-deadline] none", device/timeout in seconds, a knob the version
+ * lacks as "(not in Linux 4.10: since 5.15)".
+ */
+void host_knobs_readback(const struct host_knobs *k,
+			 void (*fn)(void *ctx, const char *name, const char *value), void *ctx);
 
 #endif

@@ -5,6 +5,7 @@
 #include "ata/log.h"
 #include "host/blk.h"
 #include "host/ioprio.h"
+#include "host/kernel.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -33,10 +34,25 @@ struct libata {
 	bool prio_supported;
 
 	bool ncq_on, prio_enabled;
-	unsigned depth;
+	unsigned depth;			/* device/queue_depth: the dispatch budget */
+	unsigned host_tags;		/* tags the host hands out: ATA tags 0..host_tags-1 */
+	int kernel;
+	int64_t timeout;
 	int nonqueued_tag;		/* the tag of the outstanding non-queued command */
+	uint32_t ncq_active;		/* NCQ tags outstanding (link->sactive) */
 	struct libata_stats stats;
+
+	/* Timeouts and error handling. */
+	int64_t deadline[32];		/* per outstanding tag */
+	bool timer_armed;		/* the one timer, as blk-mq's q->timeout */
+	sim_handle_t timer;
+	enum { EH_IDLE, EH_WAIT, EH_RESET, EH_REVALIDATE, EH_NCQ_LOG } eh;
+	uint32_t failed;		/* tags owned by EH: timed out, or aborted by an NCQ error */
+	uint32_t timed_out;		/* of those, the ones that timed out (they use up retries) */
 };
+
+/* sd's SD_MAX_RETRIES: scmd->allowed for disk commands. */
+#define SD_MAX_RETRIES 5
 
 struct libata *libata_new(struct sim *sim, const struct libata_link_ops *ops, void *link)
 {
@@ -49,6 +65,7 @@ struct libata *libata_new(struct sim *sim, const struct libata_link_ops *ops, vo
 	la->link = link;
 	la->depth = 1;
 	la->nonqueued_tag = -1;
+
 	return la;
 }
 
@@ -165,19 +182,31 @@ int libata_configure(struct libata *la, struct host_knobs *k, struct err *e)
 {
 	unsigned depth = k->queue_depth;
 
+	unsigned host_tags = host_kernel_host_tags(k->kernel);
+
 	k->ncq_prio_supported = la->prio_supported;
+	/* ata_ncq_prio_enable_store(): EIO after an EH revalidation before 5.15, then EINVAL. */
 	if (k->ncq_prio_enable && !la->prio_supported)
-		return err_set(e, "knob 'device/ncq_prio_enable': writing 1 failed with EINVAL: the "
+		return err_set(e, "knob 'device/ncq_prio_enable': writing 1 failed with %s: the "
 			       "drive does not support NCQ priority (%s)",
+			       host_kernel_has(k->kernel, HOST_KC_NCQ_PRIO_EINVAL) ? "EINVAL" : "EIO",
 			       !la->id.ncq_prio ? "IDENTIFY word 76 bit 12 is clear" :
 			       "log 30h page 08h does not confirm it");
-	/* ata_scsi_change_queue_depth(): capped by the drive's depth; 1 without NCQ. */
+	/*
+	 * ata_scsi_change_queue_depth(): capped by the drive's depth and the
+	 * host's tags (31 before 4.18); 1 without NCQ.
+	 */
 	if (!la->id.ncq)
 		depth = 1;
 	else if (depth > la->id.queue_depth)
 		depth = la->id.queue_depth;
+	if (depth > host_tags)
+		depth = host_tags;
 	k->queue_depth = depth;
 	la->depth = depth;
+	la->host_tags = la->id.ncq && la->id.queue_depth < host_tags ? la->id.queue_depth : host_tags;
+	la->kernel = k->kernel;
+	la->timeout = k->timeout;
 	la->ncq_on = la->id.ncq && depth > 1;
 	la->prio_enabled = k->ncq_prio_enable;
 	return 0;
@@ -191,6 +220,16 @@ void libata_attach(struct libata *la, struct blk_queue *q)
 unsigned libata_queue_depth(const struct libata *la)
 {
 	return la->depth;
+}
+
+bool libata_write_cache(const struct libata *la)
+{
+	return la->id.write_cache && la->id.write_cache_enabled;
+}
+
+unsigned libata_host_tags(const struct libata *la)
+{
+	return la->ncq_on ? la->host_tags : 1;
 }
 
 bool libata_ncq_enabled(const struct libata *la)
@@ -215,13 +254,65 @@ const struct libata_stats *libata_get_stats(const struct libata *la)
 
 /* ---- I/O ---- */
 
-void libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
+static void timed_out(struct sim *sim, void *arg);
+
+/* blk_add_timer(): the timer goes off at a deadline rounded up to a whole second. */
+static void timer_arm(struct libata *la, int64_t deadline)
 {
-	struct ata_rw rw = { .write = rq->write, .sectors = rq->nlb, .lba = rq->lba };
+	la->timer_armed = true;
+	la->timer = sim_at(la->sim, (deadline + SIM_SEC - 1) / SIM_SEC * SIM_SEC, timed_out, la);
+}
+
+/*
+ * blk_mq_start_request() sets the request's deadline. One timer serves the
+ * queue, as in blk-mq: deadlines only grow, so it is armed for the oldest
+ * and, when it goes off, re-armed for the oldest still out — a completion
+ * costs nothing.
+ */
+static uint32_t outstanding(const struct libata *la)
+{
+	return la->ncq_active | (la->nonqueued_tag >= 0 ? 1u << la->nonqueued_tag : 0);
+}
+
+/* Nothing out: no timer either (a pending one would only stretch the run). */
+static void timer_idle(struct libata *la)
+{
+	if (la->timer_armed && !outstanding(la)) {
+		sim_cancel(la->sim, la->timer);
+		la->timer_armed = false;
+	}
+}
+
+static void timer_start(struct libata *la, unsigned tag)
+{
+	la->deadline[tag] = sim_now(la->sim) + la->timeout;
+	if (!la->timer_armed)
+		timer_arm(la, la->deadline[tag]);
+}
+
+int libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
+{
+	struct ata_rw rw = { .write = rq->write, .sectors = rq->nlb, .lba = rq->lba,
+		.fua = rq->fua };
 	struct ata_taskfile tf;
+	bool ncq = la->ncq_on && !rq->flush;
 	int rc;
 
-	if (la->ncq_on) {
+	/*
+	 * ata_std_qc_defer(): an NCQ command waits while a non-NCQ one is
+	 * active; a non-NCQ command waits until no command is active.
+	 */
+	if (la->eh != EH_IDLE || la->nonqueued_tag >= 0 || (!ncq && la->ncq_active))
+		return -EBUSY;
+	if (rq->flush) {
+		ata_cmd_flush_ext(&tf);
+		la->nonqueued_tag = (int)tag;
+		la->stats.flushes++;
+		send_tf(la, &tf, tag);
+		timer_start(la, tag);
+		return 0;
+	}
+	if (ncq) {
 		rw.ncq = true;
 		rw.tag = (uint8_t)tag;
 		/* ata_build_rw_tf(): only the RT class sets PRIO, whatever its level. */
@@ -230,29 +321,193 @@ void libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
 			la->stats.prio_high_cmds++;
 		}
 		la->stats.ncq_cmds++;
+		la->ncq_active |= 1u << tag;
 	} else {
 		la->nonqueued_tag = (int)tag;
 		la->stats.dma_cmds++;
 	}
+	la->stats.fua_cmds += rq->fua;
 	rc = ata_rw_build(&rw, &tf);
 	SIM_ASSERT(rc == ATA_OK, "cannot build a command for lba %llu +%u: %s",
 		   (unsigned long long)rq->lba, rq->nlb, ata_strerror(rc));
 	send_tf(la, &tf, tag);
+	timer_start(la, tag);
+	return 0;
+}
+
+/* ---- error handling (libata-eh.c, after the SCSI midlayer's rules) ---- */
+
+/*
+ * The SCSI host is in recovery from the first timeout: nothing new is
+ * dispatched, and EH starts once every command still out has finished or
+ * timed out too (scsi_eh_wakeup(): host_busy == host_failed).
+ */
+static void eh_maybe_start(struct libata *la)
+{
+	struct ata_taskfile tf;
+	uint32_t out = la->ncq_active | (la->nonqueued_tag >= 0 ? 1u << la->nonqueued_tag : 0);
+
+	if (la->eh != EH_WAIT || (out & ~la->failed))
+		return;
+	if (!la->failed) {
+		/* The timed-out commands finished after all: honoured, nothing to recover. */
+		la->eh = EH_IDLE;
+		sim_debug(la->sim, SIM_DBG_ATA, "EH: the timed-out commands completed; EH complete");
+		blk_quiesce(la->q, false);
+		return;
+	}
+	/* ata_eh_reset(): the port frozen, every command aborted by a reset of the link. */
+	la->eh = EH_RESET;
+	la->stats.resets++;
+	sim_debug(la->sim, SIM_DBG_ATA, "EH: exception SAct 0x%x, tags 0x%x timed out (Emask 0x4 "
+		  "timeout): resetting link", la->ncq_active, la->failed);
+	ata_cmd_srst(&tf, true);
+	send_tf(la, &tf, 0);
+	ata_cmd_srst(&tf, false);
+	send_tf(la, &tf, 0);
+}
+
+/* blk_mq_timeout_work(): every command past its deadline has timed out. */
+static void timed_out(struct sim *sim, void *arg)
+{
+	struct libata *la = arg;
+	uint32_t out = la->ncq_active | (la->nonqueued_tag >= 0 ? 1u << la->nonqueued_tag : 0);
+	uint32_t live = out & ~la->failed, t;
+	int64_t now = sim_now(sim), next = INT64_MAX;
+
+	la->timer_armed = false;
+	for (t = live; t; t &= t - 1) {
+		unsigned tag = (unsigned)__builtin_ctz(t);
+
+		if (la->deadline[tag] > now) {
+			next = la->deadline[tag] < next ? la->deadline[tag] : next;
+			continue;
+		}
+		la->stats.timeouts++;
+		la->failed |= 1u << tag;
+		la->timed_out |= 1u << tag;
+		sim_debug(sim, SIM_DBG_ATA, "tag %u timed out (device/timeout %.0f s)", tag,
+			  la->timeout / 1e9);
+		if (la->eh == EH_IDLE) {
+			la->eh = EH_WAIT;
+			blk_quiesce(la->q, true);
+		}
+	}
+	if (next != INT64_MAX)
+		timer_arm(la, next);
+	eh_maybe_start(la);
+}
+
+/*
+ * After the reset and the revalidation (IDENTIFY), each timed-out command
+ * goes again while the midlayer allows (scmd->retries < SD_MAX_RETRIES),
+ * else it fails with -EIO.
+ */
+static void eh_finish(struct libata *la, int culprit)
+{
+	uint32_t tags = la->failed, timed_out = la->timed_out;
+
+	la->failed = la->timed_out = 0;
+	la->ncq_active = 0;
+	la->nonqueued_tag = -1;
+	la->eh = EH_IDLE;
+	for (; tags; tags &= tags - 1) {
+		int tag = __builtin_ctz(tags);
+		struct blk_request *rq = blk_tag_request(la->q, tag);
+		bool counts = (timed_out >> tag) & 1;
+
+		/*
+		 * The command the drive failed (IDNF: AC_ERR_INVALID) is not
+		 * worth a retry (ata_eh_worth_retry()); the others it aborted
+		 * go again without using one up (ata_eh_qc_retry()).
+		 */
+		if (tag != culprit && (!counts || rq->retries < SD_MAX_RETRIES)) {
+			la->stats.retries++;
+			blk_requeue(la->q, tag, counts);
+		} else {
+			la->stats.errors++;
+			blk_complete(la->q, tag, -EIO);
+		}
+	}
+	sim_debug(la->sim, SIM_DBG_ATA, "EH complete");
+	blk_quiesce(la->q, false);
+}
+
+static void eh_answer(struct libata *la, const struct ata_d2h *d)
+{
+	struct ata_taskfile tf;
+
+	if (la->eh == EH_RESET) {
+		/* ata_eh_revalidate_and_attach(): IDENTIFY again. */
+		sim_debug(la->sim, SIM_DBG_ATA, "EH: link up (status %02x), revalidating", d->status);
+		la->eh = EH_REVALIDATE;
+		ata_cmd_identify(&tf);
+		send_tf(la, &tf, 0);
+		return;
+	}
+	eh_finish(la, -1);
+}
+
+/*
+ * An NCQ error (SDB with ERR): the drive has aborted every queued command.
+ * ata_eh_analyze_ncq_error() reads the NCQ Command Error log (10h) to find
+ * the one that failed; no reset is needed.
+ */
+static void eh_ncq_error(struct libata *la)
+{
+	struct ata_taskfile tf;
+
+	la->stats.ncq_errors++;
+	la->failed |= la->ncq_active;
+	if (la->eh == EH_IDLE)
+		blk_quiesce(la->q, true);
+	la->eh = EH_NCQ_LOG;
+	sim_debug(la->sim, SIM_DBG_ATA, "EH: NCQ error, tags 0x%x aborted: reading log 10h",
+		  la->failed);
+	ata_cmd_read_log(&tf, la->id.read_log_dma, ATA_LOG_NCQ_ERROR, 0, 1);
+	send_tf(la, &tf, 0);
+}
+
+static void eh_ncq_log(struct libata *la, const struct ata_d2h *d, const uint8_t *data,
+		       size_t len)
+{
+	struct ata_ncq_error ne;
+	int culprit = -1;
+
+	if (!(d->status & ATA_STAT_ERR) && data && len >= ATA_LOG_PAGE_BYTES &&
+	    ata_ncq_error_parse(data, &ne) == ATA_OK && !ne.nq)
+		culprit = ne.tag;
+	sim_debug(la->sim, SIM_DBG_ATA, "EH: log 10h names tag %d (status %02x error %02x lba %llu)",
+		  culprit, culprit >= 0 ? ne.status : 0, culprit >= 0 ? ne.error : 0,
+		  culprit >= 0 ? (unsigned long long)ne.lba : 0ULL);
+	eh_finish(la, culprit);
 }
 
 void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
 {
 	struct ata_sdb s;
 	uint32_t done;
-	int error;
 
 	SIM_ASSERT(ata_sdb_decode(fis, len, &s) == ATA_OK, "malformed SDB FIS from the drive");
-	error = (s.status & ATA_STAT_ERR) ? -EIO : 0;
 	sim_debug(la->sim, SIM_DBG_ATA, "SDB sactive %08x status %02x%s", s.sactive, s.status,
-		  error ? " (error)" : "");
-	la->stats.errors += error ? (unsigned)__builtin_popcount(s.sactive) : 0;
-	for (done = s.sactive; done; done &= done - 1)
-		blk_complete(la->q, __builtin_ctz(done), error);
+		  s.status & ATA_STAT_ERR ? " (NCQ error)" : "");
+	for (done = s.sactive; done; done &= done - 1) {
+		unsigned tag = (unsigned)__builtin_ctz(done);
+
+		/*
+		 * A completion that comes after the timeout but before EH runs
+		 * is honoured (ata_scsi_cmd_error_handler()).
+		 */
+		la->ncq_active &= ~(1u << tag);
+		la->failed &= ~(1u << tag);
+		blk_complete(la->q, (int)tag, 0);
+	}
+	if (s.status & ATA_STAT_ERR) {
+		eh_ncq_error(la);
+		return;
+	}
+	timer_idle(la);
+	eh_maybe_start(la);
 }
 
 void libata_receive_d2h(struct libata *la, const uint8_t *fis, size_t len,
@@ -266,11 +521,22 @@ void libata_receive_d2h(struct libata *la, const uint8_t *fis, size_t len,
 		probe_answer(la, &d, data, data_len);
 		return;
 	}
+	if (la->eh == EH_RESET || la->eh == EH_REVALIDATE) {
+		eh_answer(la, &d);
+		return;
+	}
+	if (la->eh == EH_NCQ_LOG) {
+		eh_ncq_log(la, &d, data, data_len);
+		return;
+	}
 	tag = la->nonqueued_tag;
 	SIM_ASSERT(tag >= 0, "D2H FIS with no non-queued command outstanding");
 	la->nonqueued_tag = -1;
+	la->failed &= ~(1u << tag);
 	sim_debug(la->sim, SIM_DBG_ATA, "D2H status %02x error %02x", d.status, d.error);
 	if (d.status & ATA_STAT_ERR)
 		la->stats.errors++;
 	blk_complete(la->q, tag, (d.status & ATA_STAT_ERR) ? -EIO : 0);
+	timer_idle(la);
+	eh_maybe_start(la);
 }

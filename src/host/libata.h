@@ -46,6 +46,9 @@ struct libata_link_ops {
 
 struct libata_stats {
 	uint64_t ncq_cmds, prio_high_cmds, dma_cmds, errors;
+	uint64_t flushes, fua_cmds;		/* FLUSH CACHE EXT sent; writes with FUA */
+	uint64_t timeouts, resets, retries;	/* error handling */
+	uint64_t ncq_errors;			/* SDB FISes with ERR */
 };
 
 struct libata *libata_new(struct sim *sim, const struct libata_link_ops *ops, void *link);
@@ -69,13 +72,30 @@ bool libata_ncq_prio_supported(const struct libata *la);
 int libata_configure(struct libata *la, struct host_knobs *k, struct err *e);
 void libata_attach(struct libata *la, struct blk_queue *q);
 
+/* device/queue_depth as configured: how many commands may be outstanding. */
 unsigned libata_queue_depth(const struct libata *la);
+/* The tags the host allocates from (ATA tags 0..n-1): 1 with NCQ off. */
+unsigned libata_host_tags(const struct libata *la);
+/* The drive's volatile write cache is on (IDENTIFY words 82/85 bit 5): flushes mean something. */
+bool libata_write_cache(const struct libata *la);
 bool libata_ncq_enabled(const struct libata *la);
 unsigned libata_logical_sector_size(const struct libata *la);
 uint64_t libata_capacity(const struct libata *la);
 
-/* blk: send the request as one command on `tag`. */
-void libata_issue(struct libata *la, struct blk_request *rq, unsigned tag);
+/*
+ * blk: send the request as one command on `tag` (FLUSH CACHE EXT for a
+ * flush step, else a read or write, FUA when the request says so). 0, or
+ * -EBUSY when libata defers it as ata_std_qc_defer() does: a non-NCQ
+ * command until no NCQ command is active, an NCQ one while a non-NCQ one
+ * is, anything during error handling.
+ *
+ * Each command has device/timeout to finish. When one times out, nothing
+ * new is sent; once every other command has finished or timed out too,
+ * error handling resets the link (SRST: the drive aborts everything),
+ * revalidates the drive (IDENTIFY) and sends each timed-out command again,
+ * up to 5 times (sd's SD_MAX_RETRIES), after which it fails with -EIO.
+ */
+int libata_issue(struct libata *la, struct blk_request *rq, unsigned tag);
 
 void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len);
 void libata_receive_d2h(struct libata *la, const uint8_t *fis, size_t len,

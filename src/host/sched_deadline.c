@@ -24,6 +24,7 @@
 #include "host/blk.h"
 
 #include "host/ioprio.h"
+#include "host/kernel.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -43,7 +44,8 @@ struct dd_class {
 struct dd_data {
 	struct blk_queue *q;
 	struct sim *sim;
-	bool mq;
+	bool mq;			/* per-class (mq-deadline 5.16+) */
+	bool latest_pos;		/* batches continue from a position (6.5+), not next_rq */
 	unsigned nclasses;
 	struct dd_class cls[DD_CLASSES];
 	int last_dir;
@@ -106,6 +108,7 @@ static const struct opt_def mq_deadline_tunables[] = {
 static int dd_init(struct blk_queue *q, void **data, bool mq, struct err *e)
 {
 	const struct dd_tunables *k = (const void *)blk_queue_knobs(q)->iosched.bytes;
+	int kernel = blk_queue_knobs(q)->kernel;
 	struct dd_data *dd = calloc(1, sizeof(*dd));
 	unsigned c;
 
@@ -113,7 +116,10 @@ static int dd_init(struct blk_queue *q, void **data, bool mq, struct err *e)
 		return err_set(e, "out of memory");
 	dd->q = q;
 	dd->sim = blk_queue_sim(q);
-	dd->mq = mq;
+	/* mq-deadline before 5.16 (kernel 5.15) has no classes: the same engine as 4.10's. */
+	dd->mq = mq && host_kernel_has(kernel, HOST_KC_MQ_DEADLINE_PRIO);
+	dd->latest_pos = dd->mq && host_kernel_has(kernel, HOST_KC_MQ_DEADLINE_LATEST_POS);
+	mq = dd->mq;
 	dd->nclasses = mq ? DD_CLASSES : 1;
 	for (c = 0; c < DD_CLASSES; c++) {
 		treap_init(&dd->cls[c].sort[DD_READ]);
@@ -179,7 +185,7 @@ static void remove_request(struct dd_data *dd, struct dd_class *c, struct blk_re
 {
 	int dir = rq->write;
 
-	if (!dd->mq && c->next_rq[dir] == rq)
+	if (!dd->latest_pos && c->next_rq[dir] == rq)
 		c->next_rq[dir] = sort_entry(treap_next(&rq->sort));
 	treap_remove(&c->sort[dir], &rq->sort);
 	if (rq->fifo_prev)
@@ -197,7 +203,7 @@ static void remove_request(struct dd_data *dd, struct dd_class *c, struct blk_re
 /* The next request in sector order in direction dir, for this class. */
 static struct blk_request *next_request(struct dd_data *dd, struct dd_class *c, int dir)
 {
-	if (dd->mq)
+	if (dd->latest_pos)
 		return sort_entry(treap_lower_bound(&c->sort[dir], c->latest_pos[dir]));
 	return c->next_rq[dir];
 }
@@ -252,7 +258,7 @@ dispatch:
 	if (rq->fifo_time - dd->fifo_expire[rq->write] > latest_start)
 		return NULL;	/* entered after latest_start */
 	dd->batching++;
-	if (dd->mq) {
+	if (dd->latest_pos) {
 		c->latest_pos[dir] = rq->lba;
 	} else {
 		c->next_rq[DD_READ] = c->next_rq[DD_WRITE] = NULL;
@@ -357,6 +363,7 @@ const struct sched_ops sched_mq_deadline_ops = {
 	.plugin = { "mq-deadline", "mq-deadline as in Linux 5.16+: RT before BE before IDLE, with prio aging",
 		    mq_deadline_tunables },
 	.pool = SCHED_POOL_BLK_MQ,
+	.alias = "deadline",
 	.init = mq_deadline_init,
 	.exit = dd_exit,
 	.insert = dd_insert,

@@ -18,6 +18,7 @@ int runner_run(const struct workload *w, const struct host_config *cfg,
 		return RUNNER_REFUSED;
 	t.sim = &sys.sim;
 	t.q = sys.q;
+	t.kernel = sys.knobs.kernel;
 	t.logical_size = libata_logical_sector_size(sys.ata);
 	t.capacity = libata_capacity(sys.ata) * t.logical_size;
 	t.max_request = (uint64_t)sys.knobs.max_sectors_kb * 1024 / t.logical_size * t.logical_size;
@@ -109,6 +110,12 @@ void runner_json(struct json_writer *w, void *ctx)
 	json_uint(w, "prio_high_commands", res->ata.prio_high_cmds);
 	json_uint(w, "dma_ext_commands", res->ata.dma_cmds);
 	json_uint(w, "errors", res->ata.errors);
+	json_uint(w, "timeouts", res->ata.timeouts);
+	json_uint(w, "resets", res->ata.resets);
+	json_uint(w, "retries", res->ata.retries);
+	json_uint(w, "ncq_errors", res->ata.ncq_errors);
+	json_uint(w, "flushes", res->ata.flushes);
+	json_uint(w, "fua_writes", res->ata.fua_cmds);
 	json_object_end(w);
 	json_object_begin(w, "drive_stats");
 	json_uint(w, "commands", res->disk.commands);
@@ -126,5 +133,7 @@ void runner_json(struct json_writer *w, void *ctx)
 	json_double(w, "rotate_ms", res->disk.rotate_ns / 1e6);
 	json_double(w, "transfer_ms", res->disk.transfer_ns / 1e6);
 	json_uint(w, "aborted", res->disk.aborted);
+	json_uint(w, "flushes", res->disk.flushes);
+	json_uint(w, "resets", res->disk.resets);
 	json_object_end(w);
 }

@@ -87,6 +87,8 @@ int system_init(struct system *s, const struct host_config *cfg,
 	}
 	s->probe_ns = sim_now(&s->sim);
 	s->knobs = cfg->k;
+	if (host_config_resolve(cfg, &s->knobs, e))
+		goto fail;
 	if (libata_configure(s->ata, &s->knobs, e))
 		goto fail;
 	s->q = blk_queue_new(&s->sim, &s->knobs, e);

@@ -25,6 +25,7 @@ void report_job_init(struct report_job *j)
 		hist_summary_init(&j->dir[d].host_queue);
 		hist_summary_init(&j->dir[d].drive);
 	}
+	hist_summary_init(&j->sync_lat);
 	j->members = 1;
 }
 
@@ -58,6 +59,7 @@ void report_job_reset(struct report_job *j)
 		hist_summary_init(&rd->host_queue);
 		hist_summary_init(&rd->drive);
 	}
+	hist_summary_init(&j->sync_lat);
 	memset(j->io_u_map, 0, sizeof(j->io_u_map));
 	memset(j->io_u_submit, 0, sizeof(j->io_u_submit));
 	memset(j->io_u_complete, 0, sizeof(j->io_u_complete));
@@ -767,15 +769,10 @@ static void json_job(struct json_writer *w, const struct report_job *j,
 	json_dir(w, j, 0, g, plus);
 	json_dir(w, j, 1, g, plus);
 	json_zero_dir(w, "trim");
-	{
-		struct hist_summary z;
-
-		hist_summary_init(&z);
-		json_object_begin(w, "sync");
-		json_uint(w, "total_ios", 0);
-		json_summary(w, "lat_ns", &z);
-		json_object_end(w);
-	}
+	json_object_begin(w, "sync");
+	json_uint(w, "total_ios", j->sync_lat.n);
+	json_summary(w, "lat_ns", &j->sync_lat);
+	json_object_end(w);
 	json_int(w, "job_runtime", j->run_time_ms);
 	json_double(w, "usr_cpu", 0.0);
 	json_double(w, "sys_cpu", 0.0);
@@ -913,6 +910,7 @@ static void merge_job(struct report_job *dst, const struct report_job *src, bool
 {
 	unsigned d, p, k;
 
+	hist_summary_merge(&dst->sync_lat, &src->sync_lat);
 	for (d = 0; d < REPORT_DIRS; d++) {
 		struct report_dir *a = &dst->dir[d];
 		const struct report_dir *b = &src->dir[d];

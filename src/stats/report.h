@@ -54,6 +54,7 @@ struct report_job {
 	uint64_t io_u_map[7], io_u_submit[7], io_u_complete[7];
 	uint64_t total_submit, total_complete;
 	uint64_t lat_n[10], lat_u[10], lat_m[12];
+	struct hist_summary sync_lat;	/* fsync/fdatasync calls: fio's "sync" */
 	int64_t run_time_ms;		/* job_runtime */
 	double elapsed_s;
 	bool async;			/* slat is measured */

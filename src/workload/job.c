@@ -14,6 +14,7 @@
 #include "workload/source.h"
 
 #include "host/ioprio.h"
+#include "host/kernel.h"
 #include "util/outfile.h"
 #include "sim/rng.h"
 
@@ -68,6 +69,11 @@ struct job {
 	int64_t t_begin, t_stats, t_end, t_finish;
 	uint64_t issued_bytes, issued_ios, size_limit, ios_limit;
 	bool started, issuing_done, finished, in_ramp;
+	/* fsync, fdatasync, end_fsync: a flush the job waits for. */
+	uint64_t writes_issued;
+	bool syncing, last_was_sync, end_synced;
+	struct blk_bio sync_bio;
+	int64_t sync_start;
 	int64_t next_issue[DDIR_COUNT], think_until;
 	const struct job_source_ops *source;	/* fio_source: the job generates its own */
 	void *source_state;
@@ -488,6 +494,22 @@ static void submit_bios(struct job *j, struct job_io *io)
 	io->t_issue = sim_now(j->t->sim);
 }
 
+/*
+ * What a write carries to the block layer: FUA under O_SYNC/O_DSYNC
+ * (sync=1, direct I/O: blkdev's dio_bio_write_op()), and for every N-th
+ * write with write_barrier=N a flush before it and FUA on it (a barrier,
+ * as the block layer has expressed it since 2.6.37). A request split in
+ * several keeps the pre-flush on its first part only.
+ */
+static uint8_t write_flags(const struct job *j, bool first)
+{
+	uint8_t f = j->o->sync_mode ? BLK_FUA : 0;
+
+	if (j->o->barrier_blocks && (j->writes_issued + 1) % j->o->barrier_blocks == 0)
+		f |= BLK_FUA | (first ? BLK_PREFLUSH : 0);
+	return f;
+}
+
 static void issue(struct job *j, const struct job_io_desc *want)
 {
 	struct job_io *io = j->free_ios;
@@ -502,8 +524,8 @@ static void issue(struct job *j, const struct job_io_desc *want)
 	io->offset = off;
 	io->len = len;
 	io->prio_report = per_io ? per_io : j->job_prio;
-	io->prio_eff = ioprio_effective(per_io, j->task_prio, (int)j->o->nice,
-					(enum sched_policy)j->o->sched_policy);
+	io->prio_eff = host_kernel_io_prio(j->t->kernel, per_io, j->task_prio, (int)j->o->nice,
+					   (enum sched_policy)j->o->sched_policy);
 	io->prio_index = -1;
 	if (j->rep->multi_prio) {
 		/* An index, not a pointer: the entries may move as new ones appear. */
@@ -522,7 +544,13 @@ static void issue(struct job *j, const struct job_io_desc *want)
 		blk_bio_prep(b, (off + done) / j->t->logical_size,
 			     (uint32_t)(chunk / j->t->logical_size), d == DDIR_WRITE, io->prio_eff,
 			     bio_accepted, bio_done, io);
+		if (d == DDIR_WRITE)
+			b->flags = write_flags(j, done == 0);
 		done += chunk;
+	}
+	if (d == DDIR_WRITE) {
+		j->writes_issued++;
+		j->last_was_sync = false;
 	}
 	io->nbios = k;
 	io->next_bio = 0;
@@ -565,11 +593,71 @@ static void schedule_wake(struct job *j, int64_t when)
 	j->wake = sim_at(j->t->sim, when, wake_up, j);
 }
 
+static void sync_done(void *owner, struct blk_bio *bio);
+
+/*
+ * fio's fsync/fdatasync: the engine calls fsync(2) and the job waits for
+ * it; on a block device it is a cache flush (blkdev_fsync() ->
+ * blkdev_issue_flush()), an empty bio with REQ_PREFLUSH. I/Os already in
+ * flight go on meanwhile.
+ */
+static void start_sync(struct job *j)
+{
+	struct blk_bio *b = &j->sync_bio;
+
+	j->syncing = true;
+	j->last_was_sync = true;
+	j->sync_start = sim_now(j->t->sim);
+	blk_bio_prep(b, 0, 0, true, j->job_prio, NULL, sync_done, j);
+	b->flags = BLK_PREFLUSH;
+	sim_debug(j->t->sim, SIM_DBG_JOB, "job %s.%u: fsync after %llu writes", j->o->name,
+		  j->clone, (unsigned long long)j->writes_issued);
+	blk_submit(j->t->q, b);
+}
+
+/* fio's should_fsync() and the block counts: due after every N writes. */
+static bool sync_due(const struct job *j)
+{
+	uint64_t w = j->writes_issued;
+
+	return !j->last_was_sync && w &&
+		((j->o->fsync_blocks && w % j->o->fsync_blocks == 0) ||
+		 (j->o->fdatasync_blocks && w % j->o->fdatasync_blocks == 0));
+}
+
+/* Nothing in flight and nothing more to issue: end_fsync's flush, then the end. */
+static void finish_when_idle(struct job *j)
+{
+	if (j->inflight || j->syncing)
+		return;
+	if (j->o->end_fsync && !j->end_synced && j->writes_issued) {
+		j->end_synced = true;
+		start_sync(j);
+		return;
+	}
+	job_finish(j);
+}
+
+static void sync_done(void *owner, struct blk_bio *bio)
+{
+	struct job *j = owner;
+
+	if (bio->error)
+		j->rep->error = EIO;
+	j->syncing = false;
+	j->t_finish = sim_now(j->t->sim);
+	if (!j->in_ramp)
+		hist_summary_add(&j->rep->sync_lat, (uint64_t)(j->t_finish - j->sync_start));
+	if (j->issuing_done)
+		finish_when_idle(j);
+	else
+		job_fill(j);
+}
+
 static void stop_issuing(struct job *j)
 {
 	j->issuing_done = true;
-	if (!j->inflight)
-		job_finish(j);
+	finish_when_idle(j);
 }
 
 static void job_fill(struct job *j)
@@ -578,13 +666,17 @@ static void job_fill(struct job *j)
 
 	if (j->finished)
 		return;
-	while (!j->blocked_io && !j->issuing_done && j->inflight < j->depth) {
+	while (!j->blocked_io && !j->syncing && !j->issuing_done && j->inflight < j->depth) {
 		struct job_io_desc io;
 		int64_t wake_at;
 
 		if (now >= j->t_end) {
 			j->issuing_done = true;
 			break;
+		}
+		if (sync_due(j)) {
+			start_sync(j);
+			return;
 		}
 		switch (j->source->next(j->source_state, now, &io, &wake_at)) {
 		case JOB_SOURCE_IO:
@@ -598,8 +690,8 @@ static void job_fill(struct job *j)
 			break;
 		}
 	}
-	if (j->issuing_done && !j->inflight)
-		job_finish(j);
+	if (j->issuing_done)
+		finish_when_idle(j);
 }
 
 /* ---- time: start, ramp, samples, end ---- */

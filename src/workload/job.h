@@ -73,6 +73,7 @@ struct job_target {
 	uint64_t capacity;		/* bytes */
 	unsigned logical_size;		/* bytes */
 	uint64_t max_request;		/* bytes: queue/max_sectors_kb */
+	int kernel;			/* enum host_kernel: how the I/O priority is derived */
 };
 
 struct workload_run_opts {

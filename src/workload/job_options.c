@@ -702,6 +702,15 @@ static const struct opt_choice kb_bases[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct opt_choice sync_modes[] = {
+	{ "0", 0, "no O_SYNC" },
+	{ "none", 0, "no O_SYNC" },
+	{ "1", 1, "O_SYNC: with direct=1 every write is a FUA write" },
+	{ "sync", 1, "O_SYNC" },
+	{ "dsync", 2, "O_DSYNC: the same as O_SYNC for a block device" },
+	{ NULL, 0, NULL },
+};
+
 static const struct opt_choice sched_policies[] = {
 	{ "normal", SCHED_POLICY_NORMAL, "SCHED_OTHER" },
 	{ "fifo", SCHED_POLICY_FIFO, "SCHED_FIFO: default I/O class RT" },
@@ -774,6 +783,16 @@ static const struct opt_def options[] = {
 	  .help = "pause after each I/O before the next (microseconds)" },
 	{ .name = "number_ios", .type = OPT_SIZE, .offset = F(number_ios), .min = 0,
 	  .max = INT64_MAX, .help = "stop after this many I/Os" },
+	{ .name = "fsync", .type = OPT_UINT, .offset = F(fsync_blocks), .min = 0, .max = 1 << 30,
+	  .help = "after every N writes, fsync: a cache flush (FLUSH CACHE EXT) the job waits for" },
+	{ .name = "fdatasync", .type = OPT_UINT, .offset = F(fdatasync_blocks), .min = 0,
+	  .max = 1 << 30, .help = "the same with fdatasync (on a block device the same flush)" },
+	{ .name = "end_fsync", .type = OPT_FLAG, .offset = F(end_fsync),
+	  .help = "a flush when the job's writes are done" },
+	{ .name = "write_barrier", .type = OPT_UINT, .offset = F(barrier_blocks), .min = 0,
+	  .max = 1 << 30, .help = "every N-th write is a barrier: a flush before it and FUA on it" },
+	{ .name = "sync", .type = OPT_ENUM, .offset = F(sync_mode), .choices = sync_modes,
+	  .help = "O_SYNC/O_DSYNC: with direct=1 every write carries FUA" },
 	CUSTOM("prio", prio_parse, prio_format, "I/O priority level 0..7"),
 	CUSTOM("prioclass", prio_parse, prio_format, "I/O priority class: 1 rt, 2 be, 3 idle"),
 	{ .name = "nice", .type = OPT_INT, .offset = F(nice), .min = -20, .max = 19,

@@ -73,6 +73,10 @@ struct job_options {
 	bool time_based;
 	uint64_t rate_iops[DDIR_COUNT];
 	uint64_t number_ios;
+	unsigned fsync_blocks, fdatasync_blocks;	/* a flush after every N writes */
+	bool end_fsync;			/* a flush when the job ends */
+	unsigned barrier_blocks;	/* write_barrier: every N-th write a barrier */
+	int sync_mode;			/* sync=: 0 none, 1 O_SYNC, 2 O_DSYNC */
 	unsigned prio, prioclass;
 	bool prio_set, prioclass_set;
 	int64_t nice;

@@ -1,0 +1,57 @@
+/*
+ * Timeouts through the whole stack: a QD32 random-read job on he8, whose
+ * firmware lets a command wait up to its 2 s aging limit. With
+ * device/timeout=1 some commands time out (at the next whole second past
+ * their deadline) and the host recovers — the latencies fio sees include
+ * the recovery; with the default 30 s nothing times out and the run is
+ * the same as before timeouts existed.
+ */
+#include "testlib.h"
+#include "run/runner.h"
+
+static const char job[] = "[qd32]\nioengine=libaio\ndirect=1\nrw=randread\nbs=4k\n"
+	"norandommap\ntime_based\nruntime=300\niodepth=32\n";
+
+static int run(const char *set, struct runner_result *res)
+{
+	struct workload w;
+	struct host_config cfg;
+	struct runner_opts ro;
+	struct err e;
+	int rc;
+
+	memset(&ro, 0, sizeof(ro));
+	ro.seed = 1;
+	host_config_init(&cfg);
+	if ((set && host_config_set(&cfg, set, &e)) ||
+	    workload_load_text(&w, job, "t.fio", NULL, &e)) {
+		CHECK_MSG(0, "%s", e.msg);
+		return -1;
+	}
+	rc = runner_run(&w, &cfg, &ro, res, &e);
+	CHECK_MSG(rc == 0, "%s", e.msg);
+	workload_free(&w);
+	return rc;
+}
+
+int main(void)
+{
+	struct runner_result one, def;
+
+	if (run("device/timeout=1", &one) || run(NULL, &def))
+		return test_done();
+	CHECK(one.ata.timeouts > 0);
+	CHECK(one.ata.resets + one.ata.retries <= one.ata.timeouts * 2);
+	CHECK_EQ_INT(one.report.jobs[0].error, 0);
+	/* Recovery stalls the queue: the worst latency grows past the 30 s run's. */
+	CHECK(one.report.jobs[0].dir[0].clat.sum.max > def.report.jobs[0].dir[0].clat.sum.max);
+	CHECK(one.report.jobs[0].dir[0].clat.sum.max > 1000000000ULL);
+	CHECK_EQ_U64(def.ata.timeouts, 0);
+	CHECK_EQ_U64(def.ata.resets, 0);
+	CHECK_EQ_U64(def.ata.retries, 0);
+	CHECK_EQ_U64(def.disk.resets, 0);
+	CHECK_EQ_U64(one.disk.resets, one.ata.resets);
+	runner_result_free(&one);
+	runner_result_free(&def);
+	return test_done();
+}

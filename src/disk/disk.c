@@ -41,6 +41,7 @@ struct disk {
 	unsigned nwaiting, nhigh;
 	struct ilist by_age;
 	uint32_t seq;			/* commands received, for fwq_cmd.seq */
+	uint32_t batch_end;		/* the first seq of the next batch */
 	uint32_t tags_in_use;		/* NCQ tags the host has outstanding */
 	bool nonqueued_busy;		/* a non-queued command is outstanding */
 
@@ -271,6 +272,10 @@ static unsigned gather(struct disk *d, struct fwq_queue *q)
 	q->n = n;
 	q->nsorted = d->nwaiting;
 	q->nhigh = d->nhigh;
+	/* A new batch once nothing of the last one waits: everything received so far. */
+	if (n && q->oldest->seq >= d->batch_end)
+		d->batch_end = d->seq;
+	q->batch_end = d->batch_end;
 	return n;
 }
 
@@ -306,7 +311,6 @@ static void account_pick(struct disk *d, enum fwq_reason reason, const struct di
 	d->stats.seek_ns += acc->seek;
 	d->stats.rotate_ns += acc->rotate;
 	d->stats.transfer_ns += acc->transfer + acc->extra;
-	d->stats.overhead_ns += acc->overhead;
 	sim_debug(d->sim, SIM_DBG_DISK, "pick %s%u of %u (%s%s) cyl %u head %u: seek %.3f rot %.3f "
 		  "xfer %.3f ms, done at +%.3f ms",
 		  d->current.destage ? "destage " : "tag ", d->current.destage ? 0 : d->current.tag,
@@ -329,7 +333,7 @@ static void dispatch(struct disk *d)
 	if (d->busy || !(n = gather(d, &q)))
 		return;
 	read_ahead_stop(d);
-	fwq_ctx_init(&ctx, &d->mech, now + d->model.command_overhead, d->head);
+	fwq_ctx_init(&ctx, &d->mech, now, d->head);
 	chosen = fwq_pick(&d->rules, &ctx, &q, now, &reason);
 	c = d->cands[chosen];
 	d->current = *c;
@@ -337,7 +341,8 @@ static void dispatch(struct disk *d)
 			 d->current.write, d->current.rmw, &acc);
 	/* The observer sees the queue as the choice did, before the chosen leaves it. */
 	if (d->pick_fn) {
-		struct disk_pick_event ev = { now, &ctx, d->cands, n, chosen, reason, &acc };
+		struct disk_pick_event ev = { now, &ctx, d->cands, n, chosen, q.batch_end, reason,
+					       &acc };
 
 		d->pick_fn(d->pick_ctx, &ev);
 	}
@@ -393,6 +398,22 @@ static bool write_cached(struct disk *d, const struct fwq_cmd *c)
 	return true;
 }
 
+/*
+ * The firmware has decoded a command and can schedule it. Decoding runs
+ * beside the actuator, so a command queued behind another has its
+ * overhead behind it when its turn comes; at queue depth 1 every command
+ * pays it in full (docs/DRIVES.md: why QD 2 beats QD 1).
+ */
+static void decoded(struct sim *sim, void *arg)
+{
+	struct slot_ref *ref = arg;
+
+	(void)sim;
+	ref->d->stats.overhead_ns += ref->d->model.command_overhead;
+	waiting_insert(ref->d, ref->slot);
+	dispatch(ref->d);
+}
+
 static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, bool high)
 {
 	struct fwq_cmd *c = &d->slot[slot];
@@ -410,8 +431,12 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 		dispatch(d);
 		return;
 	}
-	waiting_insert(d, slot);
-	dispatch(d);
+	if (!d->model.command_overhead) {
+		waiting_insert(d, slot);
+		dispatch(d);
+		return;
+	}
+	sim_after(d->sim, d->model.command_overhead, decoded, &d->ref[slot]);
 }
 
 static void ncq_command(struct disk *d, const struct ata_taskfile *tf)
@@ -617,6 +642,8 @@ struct disk *disk_new(struct sim *sim, const struct disk_model *m,
 		free(d);
 		return NULL;
 	}
+	/* The command overhead is spent taking the command in, before it queues (decoded()). */
+	d->mech.overhead = 0;
 	d->rules.ops = fwq_policy_ops(m->fw_sched);
 	d->rules.prio = fwq_prio_ops(m->prio_policy);
 	d->rules.soft_margin = m->prio_soft_margin;

@@ -59,6 +59,7 @@ struct disk_pick_event {
 	const struct fwq_ctx *ctx;
 	const struct fwq_cmd *const *cands;
 	unsigned n, chosen;
+	uint32_t batch_end;		/* batched policies: fwq_queue.batch_end */
 	enum fwq_reason reason;
 	const struct disk_access *acc;
 };

@@ -19,7 +19,15 @@
  *        fifo    the oldest;
  *        satf    least positioning time (seek or head switch + rotational
  *                latency) from where the head is when the command could
- *                start — a sector just missed costs a whole revolution.
+ *                start — a sector just missed costs a whole revolution;
+ *        satf_batch  satf among the commands of the current batch: the
+ *                normal-priority commands waiting when a batch begins are
+ *                all served before any that arrive later (FSCAN's rule,
+ *                applied to SATF). The drive opens a new batch when no
+ *                command of the last one waits (disk.c), so no normal
+ *                command waits longer than two batches — the age limit is
+ *                the backstop, rarely reached. High-priority commands join
+ *                at once.
  *      Ties go to the older command (arrival, then tag, then receipt).
  */
 #ifndef NCQSIM_DISK_FWQ_H
@@ -134,6 +142,7 @@ struct fwq_queue {
 	unsigned nsorted;	/* cands[0, nsorted) are in order of cylinder */
 	const struct fwq_cmd *oldest;	/* the oldest candidate (fwq_older) */
 	unsigned nhigh;		/* candidates with PRIO high */
+	uint32_t batch_end;	/* batched policies: a normal command with seq >= this waits */
 };
 
 /* The best command of one class (PRIO high, or normal) by the base policy's cost. */

@@ -9,6 +9,7 @@
  */
 #include "testlib.h"
 #include "drivelab.h"
+#include "ata/cdl.h"
 
 #include <string.h>
 
@@ -17,6 +18,7 @@ struct watch {
 	uint64_t picks, checked_satf, high_waiting_picks, soft_normals, aged, destage_picks;
 	uint64_t mixed_picks;		/* choices among both slots and destages */
 	uint64_t batch_waiting;		/* choices with a command left for the next batch */
+	uint64_t high_normal_picks, high_high_picks;	/* with a high command waiting */
 	int64_t max_wait, max_service;
 	unsigned bad_satf, bad_strict, bad_soft, bad_ignore, bad_fifo, bad_oracle, bad_timing;
 	int64_t last_arrival;
@@ -72,6 +74,11 @@ static unsigned oracle_satf(const struct disk_model *m, const struct disk_pick_e
 	if (ev->now - ev->cands[oldest]->arrival >= m->age_limit)
 		return oldest;
 	if (best_high != UINT32_MAX) {
+		/* cdl, no command under a limit: a high one only within perf-vs-guideline. */
+		if (named(m->prio_policy, "cdl") && best_norm != UINT32_MAX &&
+		    (__int128)cost[best_high] * 1000 >
+		    (__int128)cost[best_norm] * (1000 + ata_cdl_perf_permille(m->cdl_log.perf_vs_guideline)))
+			return best_norm;
 		if (named(m->prio_policy, "soft") && best_norm != UINT32_MAX &&
 		    cost[best_norm] + m->prio_soft_margin < cost[best_high])
 			return best_norm;
@@ -123,6 +130,10 @@ static void observe(void *ctx, const struct disk_pick_event *ev)
 		if (c->arrival < w->last_arrival)
 			w->bad_fifo++;
 		w->last_arrival = c->arrival;
+	}
+	if (high_waiting) {
+		w->high_normal_picks += !c->high;
+		w->high_high_picks += c->high;
 	}
 	if (high_waiting && named(w->m->prio_policy, "strict")) {
 		w->high_waiting_picks++;
@@ -224,6 +235,18 @@ int main(void)
 	run(&m, 32, 0, 20000, &w);
 	CHECK_MSG(w.max_wait > 62 * w.max_service, "satf: max wait %.1f ms, services of %.1f ms",
 		  w.max_wait / 1e6, w.max_service / 1e6);
+
+	/*
+	 * The cdl priority row with nothing under a limit (PRIO marks the class
+	 * here): a high command goes first only when it positions within
+	 * hc570's 20 % of the best normal one — the oracle checks every choice.
+	 */
+	CHECK(disk_model_load("hc570", &m, &e) == 0);
+	m.prio_policy = plugin_find(&fwq_prio_policies, "cdl");
+	run(&m, 32, 4, 20000, &w);
+	CHECK_MSG(w.high_normal_picks > 100 && w.high_high_picks > 100,
+		  "cdl: %llu normal and %llu high picks while high commands waited",
+		  (unsigned long long)w.high_normal_picks, (unsigned long long)w.high_high_picks);
 
 	/* fifo: arrival order. */
 	m = he8;

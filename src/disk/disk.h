@@ -51,6 +51,7 @@ struct disk_stats {
 	uint64_t aborted, errors;
 	uint64_t picks, picks_aged, picks_prio, picks_soft_normal;
 	int64_t busy_ns, seek_ns, rotate_ns, transfer_ns, overhead_ns;
+	uint64_t cdl_commands, cdl_timeouts;	/* under a CDL descriptor; ended by a limit */
 };
 
 /* One firmware choice, for tests and the debug trace. */

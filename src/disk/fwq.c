@@ -105,8 +105,58 @@ static const struct fwq_prio_ops prio_ignore = {
 	{ "ignore", "PRIO is not honoured", NULL }, false, strict_choose,
 };
 
+/*
+ * cdl: Command Duration Limits (the drive uses it while CDL is enabled; the
+ * "high" class is then the commands under a duration limit, and PRIO is not
+ * honoured — enabling CDL turns off the high-priority enhancement).
+ *
+ * A command under a limit becomes urgent once waiting any longer could
+ * break it: when the best command by the base policy, started now, would
+ * start it past fwq_cmd.cdl_start_by — its guideline less its reserve (a
+ * full-stroke seek, one revolution and its own transfer: the most its own
+ * access can take), or its max inactive time (disk.c sets it). Urgent
+ * commands go first, the earliest cdl_start_by first. Until then one goes
+ * first only when it positions within perf-vs-duration-guideline of the
+ * best normal command (20 % lets it win at up to 1.2 times the best
+ * positioning time): the share of throughput the descriptor page lets the
+ * drive give up.
+ */
+static unsigned cdl_choose(const struct fwq_rules *r, const struct fwq_queue *q,
+			   const struct fwq_best *high, const struct fwq_best *norm,
+			   enum fwq_reason *reason)
+{
+	int64_t best = norm->any && norm->cost < high->cost ? norm->cost : high->cost;
+	unsigned i, urgent = UINT32_MAX;
+
+	for (i = 0; i < q->n; i++) {
+		const struct fwq_cmd *c = q->cands[i];
+
+		if (!c->high || q->now + best < c->cdl_start_by)
+			continue;
+		if (urgent == UINT32_MAX || c->cdl_start_by < q->cands[urgent]->cdl_start_by ||
+		    (c->cdl_start_by == q->cands[urgent]->cdl_start_by &&
+		     fwq_older(c, q->cands[urgent])))
+			urgent = i;
+	}
+	if (urgent != UINT32_MAX) {
+		*reason = FWQ_PICK_PRIO;
+		return urgent;
+	}
+	if (norm->any && (__int128)high->cost * 1000 >
+	    (__int128)norm->cost * (1000 + r->cdl_perf_permille)) {
+		*reason = FWQ_PICK_POLICY;
+		return norm->index;
+	}
+	return strict_choose(r, q, high, norm, reason);
+}
+
+static const struct fwq_prio_ops prio_cdl = {
+	{ "cdl", "Command Duration Limits: a command near its limit first, else within "
+	  "perf-vs-duration-guideline of the best", NULL }, true, cdl_choose,
+};
+
 static const struct plugin *const builtin_prio_policies[] = {
-	&prio_strict.plugin, &prio_soft.plugin, &prio_ignore.plugin, NULL,
+	&prio_strict.plugin, &prio_soft.plugin, &prio_ignore.plugin, &prio_cdl.plugin, NULL,
 };
 
 struct plugin_registry fwq_prio_policies = {

@@ -102,6 +102,8 @@ int main(void)
 	broken("cdlp: T2A\nno colon here\n", true, "p.cdl:2: expected 'field: value'");
 	CHECK(disk_cdl_page_load("/nonexistent/t2a.cdl", true, &l, &e) != 0);
 	CHECK(strstr(e.msg, "/nonexistent/t2a.cdl: cannot open CDL page") != NULL);
+	CHECK(disk_cdl_page_load("/tmp", true, &l, &e) != 0);
+	CHECK(strstr(e.msg, "/tmp: cannot read CDL page: it is a directory") != NULL);
 
 	/* A model loads a page file through drive.cdl_t2a; a bad one names the key. */
 	snprintf(path, sizeof(path), "/tmp/t_disk_cdl.%d.cdl", (int)getpid());

@@ -1,9 +1,9 @@
 #include "disk/cdlpage.h"
 
+#include "util/input.h"
 #include "util/parse.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,8 +232,7 @@ int disk_cdl_page_load(const char *name_or_path, bool t2a, struct ata_cdl_log *l
 		       struct err *e)
 {
 	char *text;
-	FILE *f;
-	long size;
+	size_t len;
 	unsigned i;
 	int rc;
 
@@ -250,27 +249,12 @@ int disk_cdl_page_load(const char *name_or_path, bool t2a, struct ata_cdl_log *l
 			snprintf(label, sizeof(label), "built-in page '%s'", builtin_pages[i].name);
 			return disk_cdl_page_parse(builtin_pages[i].text, label, t2a, l, e);
 		}
-	f = fopen(name_or_path, "rb");
-	if (!f)
-		return err_set(e, "%s: cannot open CDL page: %s (expected none, a built-in page "
-			       "such as hc570-t2a, or a file)", name_or_path, strerror(errno));
-	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || size > (1 << 16) ||
-	    fseek(f, 0, SEEK_SET)) {
-		fclose(f);
-		return err_set(e, "%s: cannot read CDL page (not a file, or larger than 64 KiB)",
-			       name_or_path);
-	}
-	text = malloc((size_t)size + 1);
-	if (!text || fread(text, 1, (size_t)size, f) != (size_t)size) {
-		free(text);
-		fclose(f);
-		return err_set(e, "%s: cannot read CDL page", name_or_path);
-	}
-	fclose(f);
-	text[size] = '\0';
-	if (strlen(text) != (size_t)size) {
-		free(text);
-		return err_set(e, "%s: a NUL byte in the CDL page (a page is text)", name_or_path);
+	if (input_read(name_or_path, "CDL page", 1 << 16, true, &text, &len, e)) {
+		char why[sizeof(e->msg)];
+
+		snprintf(why, sizeof(why), "%s", e->msg);
+		return err_set(e, "%s (expected none, a built-in page such as hc570-t2a, or a file)",
+			       why);
 	}
 	rc = disk_cdl_page_parse(text, name_or_path, t2a, l, e);
 	free(text);

@@ -98,6 +98,12 @@ static void limits(const char *page, long long *error, long long *total_err,
 	*total_err = num(root, "jobs.0.total_err");
 	*first_error = num(root, "jobs.0.first_error");
 	*hint = num(root, "jobs.0.read.prios.1.priohint");
+	/* What fio counted is what the host saw end with -ETIME, and what the drive ended. */
+	if (*total_err >= 0) {
+		CHECK_EQ_INT(num(root, "ncqsim.host.cdl_timeouts"), *total_err);
+		CHECK_EQ_INT(num(root, "ncqsim.drive_stats.cdl_timeouts"), *total_err);
+		CHECK(num(root, "ncqsim.host.cdl_commands") > 1000);
+	}
 	json_free(root);
 }
 

@@ -106,6 +106,8 @@ void runner_json(struct json_writer *w, void *ctx)
 	json_uint(w, "prio_high_commands", res->ata.prio_high_cmds);
 	json_uint(w, "dma_ext_commands", res->ata.dma_cmds);
 	json_uint(w, "errors", res->ata.errors);
+	json_uint(w, "cdl_commands", res->ata.cdl_cmds);
+	json_uint(w, "cdl_timeouts", res->ata.cdl_timeouts);
 	json_object_end(w);
 	json_object_begin(w, "drive_stats");
 	json_uint(w, "commands", res->disk.commands);
@@ -123,5 +125,7 @@ void runner_json(struct json_writer *w, void *ctx)
 	json_double(w, "rotate_ms", res->disk.rotate_ns / 1e6);
 	json_double(w, "transfer_ms", res->disk.transfer_ns / 1e6);
 	json_uint(w, "aborted", res->disk.aborted);
+	json_uint(w, "cdl_commands", res->disk.cdl_commands);
+	json_uint(w, "cdl_timeouts", res->disk.cdl_timeouts);
 	json_object_end(w);
 }

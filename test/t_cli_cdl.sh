@@ -1,7 +1,7 @@
 # CDL from the command line: the sysfs knobs (listed, refused in either
 # direction with the kernel's message, exit 2), log_prio writing the full
 # ioprio with its hint bits (class 2, hint 1: 16392), and `ncqsim drives`
-# showing the pages a drive holds.
+# showing the pages a drive holds and their descriptors.
 . test/lib/sh.sh
 
 run "$NCQSIM" knobs
@@ -44,4 +44,6 @@ grep -q 'clat prio 2/0/1' "$tmp/out" || fail "no 'clat prio 2/0/1' block in the 
 run "$NCQSIM" drives hc570
 checks=$((checks + 1))
 grep -q '^cdl_t2a *hc570-t2a' "$tmp/out" || fail "ncqsim drives hc570 does not name its T2A page"
+checks=$((checks + 1))
+grep -q "T2A 1 *guideline   50.000 ms" "$tmp/out" || fail "ncqsim drives hc570 does not list descriptor 1 (50 ms)"
 finish

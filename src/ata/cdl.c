@@ -42,8 +42,8 @@ static bool policy_ok(uint8_t p, bool guideline, bool active)
 
 static void desc_build(const struct ata_cdl_desc *d, uint8_t *p)
 {
-	put_le32(p, (uint32_t)(d->inactive_policy & 0xf) << 8 | (uint32_t)(d->active_policy & 0xf) << 4 |
-		 (d->guideline_policy & 0xf));
+	put_le32(p, (uint32_t)(d->inactive_policy & 0xf) << 8 |
+		 (uint32_t)(d->active_policy & 0xf) << 4 | (d->guideline_policy & 0xf));
 	put_le32(p + 4, d->max_active_us);
 	put_le32(p + 8, d->max_inactive_us);
 	put_le32(p + 16, d->guideline_us);
@@ -59,7 +59,8 @@ static int desc_parse(const uint8_t *p, struct ata_cdl_desc *d)
 	d->max_active_us = get_le32(p + 4);
 	d->max_inactive_us = get_le32(p + 8);
 	d->guideline_us = get_le32(p + 16);
-	if (!policy_ok(d->inactive_policy, false, false) || !policy_ok(d->active_policy, false, true) ||
+	if (!policy_ok(d->inactive_policy, false, false) ||
+	    !policy_ok(d->active_policy, false, true) ||
 	    !policy_ok(d->guideline_policy, true, false))
 		return ATA_E_RANGE;
 	return ATA_OK;

@@ -1,6 +1,6 @@
 # CDL from the command line: the sysfs knobs (listed, refused in either
 # direction with the kernel's message, exit 2), log_prio writing the full
-# ioprio with its hint bits (class 2, hint 1: 16392), and `ncqsim drives`
+# ioprio in hex with its hint bits (class 2, hint 1: 0x4008, as fio), and `ncqsim drives`
 # showing the pages a drive holds and their descriptors.
 . test/lib/sh.sh
 
@@ -37,7 +37,7 @@ log_prio=1
 JOB
 expect_rc 0 "$NCQSIM" run "$tmp/log.fio" --system examples/cdl.system
 checks=$((checks + 1))
-grep -q ', 16392$' "$tmp/cdl_clat.1.log" || fail "log_prio: no ioprio 16392 (BE, hint 1) in the clat log"
+grep -q ', 0x4008$' "$tmp/cdl_clat.1.log" || fail "log_prio: no ioprio 0x4008 (BE, hint 1) in the clat log"
 checks=$((checks + 1))
 grep -q 'clat prio 2/0/1' "$tmp/out" || fail "no 'clat prio 2/0/1' block in the normal output"
 

@@ -391,14 +391,17 @@ static void log_line(FILE *f, const struct job *j, int64_t now, uint64_t value,
 {
 	unsigned prio = j->o->log_prio ? io->prio_eff :
 		ioprio_class(io->prio_eff) == IOPRIO_CLASS_RT;
+	/* fio's flush_samples(): log_prio writes the whole ioprio in hex (class, hint, level). */
+	const char *last = j->o->log_prio ? "0x%04x\n" : "%u\n";
 
 	if (j->o->log_offset)
-		fprintf(f, "%lld, %llu, %d, %llu, %llu, %u\n", (long long)((now - j->t_begin) / 1000000),
+		fprintf(f, "%lld, %llu, %d, %llu, %llu, ", (long long)((now - j->t_begin) / 1000000),
 			(unsigned long long)value, io->ddir, (unsigned long long)io->len,
-			(unsigned long long)io->offset, prio);
+			(unsigned long long)io->offset);
 	else
-		fprintf(f, "%lld, %llu, %d, %llu, %u\n", (long long)((now - j->t_begin) / 1000000),
-			(unsigned long long)value, io->ddir, (unsigned long long)io->len, prio);
+		fprintf(f, "%lld, %llu, %d, %llu, ", (long long)((now - j->t_begin) / 1000000),
+			(unsigned long long)value, io->ddir, (unsigned long long)io->len);
+	fprintf(f, last, prio);
 }
 
 static void io_done(struct job *j, struct job_io *io)

@@ -6,7 +6,9 @@
  *    and 0xD some reads fail with ETIME — total_err > 0, first_error 62,
  *    the JSON priority entry says hint 1 — with 0x0 none fail; without
  *    continue_on_error the first ETIME ends the job (error 62, err=62).
- * 2. The check of the hc570 calibration against the published single-limit
+ * 2. Guideline and inactive-time limits, with abort and continue-no-limit
+ *    (check_other_limits).
+ * 3. The check of the hc570 calibration against the published single-limit
  *    run (../shared/reference/cdl/README.md), nothing tuned to it:
  *    examples/cdl.fio with examples/cdl.system over 8 seeds
  *      ncqsim compare examples/cdl.fio --system examples/cdl.system
@@ -145,6 +147,58 @@ static void check_limits(void)
 	}
 }
 
+/*
+ * The other limits at QD 32 (test/data/cdl/qd32.fio, 20 % on descriptor 1):
+ * a 50 ms guideline with 0xF aborts some reads and no read of the class
+ * completes later than 50 ms; with 0x2 none fails and, no longer urgent
+ * once late, some take far longer; with 0x1 a late command takes descriptor
+ * 2's limits (100 ms, abort), so none ends past 100 ms; a 10 ms max inactive time with 0xF
+ * aborts some, and those that run started within 10 ms, so none takes
+ * longer than 10 ms plus the longest access (a full-stroke seek, a
+ * revolution and the transfer: under 26 ms on hc570).
+ */
+static void other_limits(const char *page, long long *total_err, double *class_max_ms)
+{
+	char args[512];
+	struct json *root, *prios;
+	size_t i;
+
+	snprintf(args, sizeof(args), "run test/data/cdl/qd32.fio --drive hc570 "
+		 "--set device/cdl_enable=1 --set drive.cdl_t2a=test/data/cdl/%s", page);
+	*total_err = -1;
+	*class_max_ms = -1;
+	root = run_json(args);
+	if (!root)
+		return;
+	*total_err = num(root, "jobs.0.total_err");
+	prios = json_at(root, "jobs.0.read.prios");
+	for (i = 0; prios && i < prios->len; i++)
+		if (num(prios->items[i], "priohint") == 1)
+			*class_max_ms = (double)num(prios->items[i], "clat_ns.max") / 1e6;
+	json_free(root);
+	printf("%s: total_err %lld, descriptor 1 class max %.1f ms\n", page, *total_err,
+	       *class_max_ms);
+}
+
+static void check_other_limits(void)
+{
+	long long total;
+	double max_ms;
+
+	other_limits("guide50-abort.cdl", &total, &max_ms);
+	CHECK(total > 0);
+	CHECK(max_ms > 0 && max_ms <= 50.0);
+	other_limits("guide50-nolimit.cdl", &total, &max_ms);
+	CHECK_EQ_INT(total, 0);
+	CHECK(max_ms > 100.0);
+	/* 0x1: late for 50 ms, the command carries on under descriptor 2 (100 ms, abort). */
+	other_limits("guide50-next.cdl", &total, &max_ms);
+	CHECK(max_ms > 50.0 && max_ms <= 100.0);
+	other_limits("inactive10-abort.cdl", &total, &max_ms);
+	CHECK(total > 0);
+	CHECK(max_ms > 0 && max_ms <= 36.0);
+}
+
 struct figure {
 	const char *what;
 	int hint;		/* the priority row's hint; -1: the job's total row */
@@ -201,6 +255,7 @@ static void check_single_limit(void)
 int main(void)
 {
 	check_limits();
+	check_other_limits();
 	check_single_limit();
 	return test_done();
 }

@@ -3,9 +3,14 @@
  * the benchmark's (reference/cdl/T2A.cdl: 50..500 ms guidelines, 20 %);
  * units convert to microseconds (500 ns rounds up); every broken page gives
  * one message naming the file, the line and the field; a drive model loads
- * pages by name or file (drive.cdl_t2a), and a page without cdl = 1 is refused.
+ * pages by name or file (drive.cdl_t2a), and a page without cdl = 1 is
+ * refused; SET FEATURES 0Dh turns CDL on and the drive's PRIO preference off.
  */
 #include "testlib.h"
+#include "drivelab.h"
+#include "ata/cdl.h"
+#include "ata/cmd.h"
+#include "ata/fis.h"
 #include "disk/cdlpage.h"
 #include "disk/model.h"
 
@@ -32,6 +37,63 @@ static void broken(const char *text, bool t2a, const char *want)
 	memset(&l, 0, sizeof(l));
 	CHECK_MSG(disk_cdl_page_parse(text, "p.cdl", t2a, &l, &e) != 0, "accepted: %s", want);
 	CHECK_MSG(strstr(e.msg, want) != NULL, "'%s' does not say '%s'", e.msg, want);
+}
+
+static void set_cdl(struct drivelab *lab, uint8_t count)
+{
+	struct ata_taskfile tf;
+	uint8_t fis[20];
+
+	ata_cmd_set_features(&tf, ATA_SF_CDL, count);
+	CHECK(ata_h2d_encode(&tf, fis) == ATA_OK);
+	drivelab_command(lab, fis);
+}
+
+static bool cdl_enabled(struct drivelab *lab)
+{
+	struct ata_taskfile tf;
+	uint8_t fis[20];
+	bool on = false;
+
+	ata_cmd_read_log(&tf, true, ATA_LOG_IDENTIFY_DEVICE, ATA_LOG_ID_CURRENT_SETTINGS, 1);
+	CHECK(ata_h2d_encode(&tf, fis) == ATA_OK);
+	drivelab_command(lab, fis);
+	CHECK(drivelab_last_data_len == ATA_LOG_PAGE_BYTES);
+	CHECK(ata_id_log_current_settings_cdl(drivelab_last_data, &on) == ATA_OK);
+	return on;
+}
+
+/*
+ * SET FEATURES 0Dh: log 30h page 04h follows it, and with CDL on the drive
+ * stops honouring PRIO (its high-priority enhancement is off): a quarter of
+ * the commands PRIO high are preferred (hc570 is strict) before, not after.
+ * A drive without CDL aborts the command.
+ */
+static void test_enable(void)
+{
+	struct drivelab lab;
+	uint64_t prio_picks;
+
+	CHECK(drivelab_init(&lab, "hc570", 3) == 0);
+	lab.qd = 32;
+	lab.high_every = 4;
+	CHECK(!cdl_enabled(&lab));
+	drivelab_run(&lab, 4000);
+	prio_picks = disk_get_stats(lab.disk)->picks_prio;
+	CHECK_MSG(prio_picks > 300, "PRIO preferred only %llu times", (unsigned long long)prio_picks);
+	set_cdl(&lab, 1);
+	CHECK(!(drivelab_last_d2h[2] & ATA_STAT_ERR));
+	CHECK(cdl_enabled(&lab));
+	drivelab_run(&lab, 8000);
+	CHECK_EQ_U64(disk_get_stats(lab.disk)->picks_prio, prio_picks);
+	set_cdl(&lab, 0);
+	CHECK(!cdl_enabled(&lab));
+	drivelab_destroy(&lab);
+
+	CHECK(drivelab_init(&lab, "he8", 3) == 0);
+	set_cdl(&lab, 1);
+	CHECK(drivelab_last_d2h[2] & ATA_STAT_ERR);
+	drivelab_destroy(&lab);
 }
 
 int main(void)
@@ -124,5 +186,6 @@ int main(void)
 	CHECK(disk_model_load("he8", &m, &e) == 0);
 	CHECK(disk_model_set(&m, "cdl_t2a", "hc570-t2a", &e) != 0);
 	CHECK(strstr(e.msg, "descriptor pages need cdl = 1") != NULL);
+	test_enable();
 	return test_done();
 }

@@ -58,6 +58,14 @@ build/gen/%.inc: drives/%.drive
 	@$(if $(Q),echo "  GEN     $@")
 	$(Q)sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@
 $(B)/src/disk/model.o $(BS)/src/disk/model.o: $(DRIVE_INCS)
+# Built-in CDL descriptor pages: drives/NAME.cdl, the same way.
+CDL_FILES := $(sort $(wildcard drives/*.cdl))
+CDL_INCS  := $(CDL_FILES:drives/%.cdl=build/gen/%.cdl.inc)
+build/gen/%.cdl.inc: drives/%.cdl
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q)sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@
+$(B)/src/disk/cdlpage.o $(BS)/src/disk/cdlpage.o: $(CDL_INCS)
 
 $(B)/libncqsim.a: $(call lib_objs,$(B))
 	@$(if $(Q),echo "  AR      $@")
@@ -109,7 +117,7 @@ bench: ncqsim $(BENCHES)
 	@bench/run-bench $(B)/bench ./ncqsim
 
 FUZZ_SRC := $(sort $(wildcard test/fuzz/fuzz_*.c))
-fuzz: $(DRIVE_INCS)
+fuzz: $(DRIVE_INCS) $(CDL_INCS)
 	@mkdir -p build/fuzz
 	@for f in $(FUZZ_SRC); do n=$$(basename $$f .c); \
 		echo "  FUZZ    build/fuzz/$$n"; \

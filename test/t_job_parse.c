@@ -202,12 +202,37 @@ static void test_include_and_env(void)
 	rmdir(dir);
 }
 
+/* fio 3.36's CDL hints: cmdprio_hint per direction, priohint, the hint field of cmdprio_bssplit. */
+static void test_hints(void)
+{
+	const struct job_options *o;
+
+	o = load("[j]\nioengine=libaio\ncmdprio_percentage=20\ncmdprio_class=2\ncmdprio_hint=1,3\n"
+		 "priohint=5\ncontinue_on_error=io\n");
+	if (o) {
+		CHECK_EQ_INT(o->cmdprio_hint[0], 1);
+		CHECK_EQ_INT(o->cmdprio_hint[1], 3);
+		CHECK_EQ_INT(o->priohint, 5);
+		CHECK(o->priohint_set);
+		CHECK_EQ_INT(o->continue_on_error, JOB_ERR_READ | JOB_ERR_WRITE);
+	}
+	o = load("[j]\nioengine=libaio\ncmdprio_bssplit=64k/25:64k/25/2/0:64k/50/2/0/7\n"
+		 "continue_on_error=1\n");
+	if (o) {
+		CHECK_EQ_INT(o->cmdprio_bssplit[0][0].hint, -1);	/* cmdprio_hint's */
+		CHECK_EQ_INT(o->cmdprio_bssplit[0][1].hint, 0);
+		CHECK_EQ_INT(o->cmdprio_bssplit[0][2].hint, 7);
+		CHECK_EQ_INT(o->continue_on_error, JOB_ERR_READ | JOB_ERR_WRITE | JOB_ERR_VERIFY);
+	}
+}
+
 int main(void)
 {
 	test_globals_and_comments();
 	test_sizes_times();
 	test_lists_and_ranges();
 	test_flags_and_prio();
+	test_hints();
 	test_groups();
 	test_include_and_env();
 	workload_free(&w);

@@ -161,7 +161,7 @@ static void registry_rules(void)
 
 	CHECK(plugin_register(&fwq_policies, &newest_ops.plugin, &e) == 0);
 	plugin_names(&fwq_policies, names, sizeof(names));
-	CHECK_EQ_STR(names, "fifo, satf, newest");
+	CHECK_EQ_STR(names, "fifo, satf, satf_batch, newest");
 }
 
 static void find_knob(void *ctx, const char *name, const char *value)
@@ -220,7 +220,7 @@ static void policy_runs(void)
 	CHECK(disk_model_set(&m, "fw_sched", "newest", &e) == 0);
 	CHECK(m.fw_sched == &newest_ops.plugin);
 	CHECK(disk_model_set(&m, "fw_sched", "elevator", &e) == -1);
-	CHECK(strstr(e.msg, "expected one of fifo, satf, newest, got 'elevator'") != NULL);
+	CHECK(strstr(e.msg, "expected one of fifo, satf, satf_batch, newest, got 'elevator'") != NULL);
 	CHECK(drivelab_init_model(&lab, &m, 3) == 0);
 	lab.qd = 8;
 	disk_set_pick_observer(lab.disk, watch_newest, &w);

@@ -41,6 +41,7 @@ enum {
 /* Status and error register bits. */
 enum {
 	ATA_STAT_ERR	= 0x01,
+	ATA_STAT_SENSE	= 0x02,	/* SENSE DATA AVAILABLE (ACS-4+; was IDX) */
 	ATA_STAT_DRQ	= 0x08,
 	ATA_STAT_DF	= 0x20,
 	ATA_STAT_DRDY	= 0x40,

@@ -100,6 +100,8 @@ void ata_identify_build(const struct ata_identify *id, uint8_t page[ATA_ID_BYTES
 	}
 	w76 |= (uint16_t)((id->sata_speeds & 7) << 1);
 	put_word(page, 76, w76);
+	if (id->ncq_autosense)
+		put_word(page, 78, 1 << 7);
 	put_word(page, 80, id->major_version ? id->major_version : 0x07f0);	/* ATA8-ACS..ACS-4 */
 	put_word(page, 82, (uint16_t)(0x4000 | (id->write_cache ? 1 << 5 : 0) |
 				      (id->read_ahead ? 1 << 6 : 0)));
@@ -173,6 +175,7 @@ void ata_identify_parse(const uint8_t page[ATA_ID_BYTES], struct ata_identify *i
 	id->ncq = w76_valid && (w76 & (1 << 8));
 	id->queue_depth = id->ncq ? (ata_id_word(page, 75) & 0x1f) + 1u : 1u;
 	id->ncq_prio = w76_valid && (w76 & (1 << 12));
+	id->ncq_autosense = w76_valid && (ata_id_word(page, 78) & (1 << 7));
 	id->sata_speeds = w76_valid ? (uint8_t)((w76 >> 1) & 7) : 0;
 
 	if (w217 == 1 || (w217 >= 0x0401 && w217 <= 0xfffe))

@@ -51,6 +51,7 @@ struct ata_identify {
 	bool ncq;
 	unsigned queue_depth;		/* 1 when NCQ is not supported */
 	bool ncq_prio;			/* word 76 bit 12 */
+	bool ncq_autosense;		/* word 78 bit 7: NCQ commands return sense data */
 	uint16_t rotation_rpm;		/* 0 not reported, 1 non-rotating */
 	uint8_t sata_speeds;		/* ATA_SATA_GEN* */
 	bool write_cache, write_cache_enabled;

@@ -11,6 +11,27 @@
 #include <getopt.h>
 #include <string.h>
 
+static void print_cdl_side(const char *page, const struct ata_cdl_desc *d)
+{
+	unsigned i;
+
+	for (i = 0; i < ATA_CDL_DESCRIPTORS; i++)
+		printf("  %s %u     guideline %8.3f ms (0x%x), active %8.3f ms (0x%x), "
+		       "inactive %8.3f ms (0x%x)\n", page, i + 1, d[i].guideline_us / 1e3,
+		       d[i].guideline_policy, d[i].max_active_us / 1e3, d[i].active_policy,
+		       d[i].max_inactive_us / 1e3, d[i].inactive_policy);
+}
+
+/* The descriptors as the drive reports them in log 18h (0 ms: no limit; the policy in brackets). */
+static void print_cdl(const struct ata_cdl_log *l)
+{
+	printf("\nCDL descriptors (log 18h; 0 = no limit, policy in brackets), "
+	       "perf-vs-duration-guideline %.1f %%:\n",
+	       ata_cdl_perf_permille(l->perf_vs_guideline) / 10.0);
+	print_cdl_side("T2A", l->read);
+	print_cdl_side("T2B", l->write);
+}
+
 static void usage(FILE *out)
 {
 	fprintf(out,
@@ -57,6 +78,8 @@ static void show(const struct disk_model *m)
 	printf("  seek curve, write    %.4f + %.6f*sqrt(d) ms up to d = %.0f, then %.4f + "
 	       "%.3e*d ms\n", mc.write.a / 1e6, mc.write.b / 1e6, mc.write.d0, mc.write.c / 1e6,
 	       mc.write.e / 1e6);
+	if (m->cdl)
+		print_cdl(&m->cdl_log);
 }
 
 int cmd_drives(int argc, char **argv)

@@ -1,5 +1,6 @@
 #include "disk/disk.h"
 
+#include "ata/cdl.h"
 #include "ata/cmd.h"
 #include "ata/fis.h"
 #include "ata/identify.h"
@@ -48,6 +49,7 @@ struct disk {
 	unsigned nwaiting, nhigh;
 	struct ilist by_age;
 	uint32_t seq;			/* commands received, for fwq_cmd.seq */
+	uint32_t batch_end;		/* the first seq of the next batch */
 	uint32_t tags_in_use;		/* NCQ tags the host has outstanding */
 	bool nonqueued_busy;		/* a non-queued command is outstanding */
 	sim_handle_t resp_ev;		/* its pending answer */
@@ -79,6 +81,24 @@ struct disk {
 
 	bool write_cache, read_ahead;
 	uint8_t ncq_error_log[ATA_LOG_PAGE_BYTES];
+
+	/*
+	 * Command Duration Limits (SET FEATURES 0Dh). Per slot, the limits of
+	 * the descriptor in force and a timer for the next one that can end or
+	 * change the command while it waits.
+	 */
+	bool cdl_enabled;
+	const struct fwq_prio_ops *prio_without_cdl;	/* the model's priority policy */
+	struct slot_cdl {
+		int64_t due;			/* arrival + guideline; INT64_MAX none */
+		int64_t inactive_by;		/* arrival + max inactive time; INT64_MAX none */
+		int64_t max_active;		/* 0 none */
+		uint8_t gpol, ipol, apol;	/* the policies */
+		bool timer_set;
+		sim_handle_t timer;
+	} cdl[FWQ_SLOTS];
+	uint8_t current_abort;		/* the policy ending the access in service early; 0 none */
+	uint32_t sdb_sense, sdb_aborted;	/* CDL: tags ended by policy 0xD / 0xF */
 	struct disk_stats stats;
 	disk_pick_fn pick_fn;
 	void *pick_ctx;
@@ -107,6 +127,26 @@ static void sdb_flush(struct sim *sim, void *arg)
 			.error = ATA_ERR_IDNF };
 
 		d->sdb_error = false;
+		ata_sdb_encode(&f, fis);
+		d->ops->sdb(d->host, fis, sizeof(fis));
+	}
+	if (d->sdb_aborted) {
+		/* CDL policy 0xF: aborted; sense ABORTED COMMAND, COMMAND TIMEOUT in log 10h. */
+		struct ata_sdb f = { .interrupt = true, .status = ATA_STAT_DRDY | ATA_STAT_ERR,
+			.error = ATA_ERR_ABRT, .sactive = d->sdb_aborted };
+
+		d->tags_in_use &= ~d->sdb_aborted;
+		d->sdb_aborted = 0;
+		ata_sdb_encode(&f, fis);
+		d->ops->sdb(d->host, fis, sizeof(fis));
+	}
+	if (d->sdb_sense) {
+		/* CDL policy 0xD: good status, no data, SENSE DATA AVAILABLE. */
+		struct ata_sdb f = { .interrupt = true, .status = ATA_STAT_DRDY | ATA_STAT_SENSE,
+			.sactive = d->sdb_sense };
+
+		d->tags_in_use &= ~d->sdb_sense;
+		d->sdb_sense = 0;
 		ata_sdb_encode(&f, fis);
 		d->ops->sdb(d->host, fis, sizeof(fis));
 	}
@@ -171,6 +211,45 @@ static void complete_ok(struct disk *d, unsigned slot)
 	complete_tag(d, slot);
 }
 
+/*
+ * A command ended by a CDL limit with policy `policy`: 0xD completes it
+ * with good status, no data and SENSE DATA AVAILABLE (sense COMPLETED /
+ * DATA CURRENTLY UNAVAILABLE); 0xE and 0xF abort it (ERR, ABRT; sense
+ * ABORTED COMMAND / COMMAND TIMEOUT BEFORE or DURING PROCESSING in log 10h).
+ */
+static void complete_cdl_timeout(struct disk *d, const struct fwq_cmd *c, uint8_t policy,
+				 bool started)
+{
+	d->stats.cdl_timeouts++;
+	if (c->tag == FWQ_NONQUEUED) {
+		struct ata_d2h r = { .status = ATA_STAT_DRDY, .interrupt = true,
+			.device = ATA_DEVICE_LBA };
+
+		if (policy == ATA_CDL_COMPLETE_UNAVAILABLE) {
+			r.status |= ATA_STAT_SENSE;
+		} else {
+			r.status |= ATA_STAT_ERR;
+			r.error = ATA_ERR_ABRT;
+		}
+		ata_d2h_encode(&r, d->resp_fis);
+		d->resp_len = 0;
+		send_response(d->sim, d);
+		return;
+	}
+	if (policy == ATA_CDL_COMPLETE_UNAVAILABLE) {
+		d->sdb_sense |= 1u << c->tag;
+	} else {
+		struct ata_ncq_error err = { .tag = c->tag, .status = ATA_STAT_DRDY | ATA_STAT_ERR,
+			.error = ATA_ERR_ABRT, .lba = c->lba, .count = (uint16_t)c->nlb,
+			.device = ATA_DEVICE_LBA, .sense_key = 0x0b, .asc = 0x2e,
+			.ascq = started ? 0x02 : 0x01 };
+
+		ata_ncq_error_build(&err, d->ncq_error_log);
+		d->sdb_aborted |= 1u << c->tag;
+	}
+	sdb_schedule(d);
+}
+
 static void abort_command(struct disk *d)
 {
 	d->stats.aborted++;
@@ -206,6 +285,8 @@ static void media_done(struct sim *sim, void *arg)
 	if (c->write) {
 		disk_cache_invalidate(&d->cache, c->lba, c->nlb);
 		d->idle_after_read = false;
+	} else if (d->current_abort) {
+		d->idle_after_read = false;	/* cut short: nothing read to keep */
 	} else {
 		disk_cache_fill(&d->cache, c->lba, c->nlb);
 		d->idle_after_read = d->read_ahead;
@@ -213,8 +294,13 @@ static void media_done(struct sim *sim, void *arg)
 	}
 	if (c->destage)
 		d->cache.dirty_bytes -= c->nlb * d->layout.logical_size;
-	else if (!d->in_reset && !d->reset_ending && !d->ncq_halted)
-		complete_ok(d, c->tag);		/* (a reset or NCQ error aborted it: no answer) */
+	else if (d->in_reset || d->reset_ending || d->ncq_halted)
+		;	/* a reset or NCQ error aborted it: no answer */
+	else if (d->current_abort)
+		complete_cdl_timeout(d, c, d->current_abort, true);
+	else
+		complete_ok(d, c->tag);
+	d->current_abort = 0;
 	if (d->in_reset || d->reset_ending || d->ncq_halted) {
 		aborted_try_end(d);
 		return;
@@ -246,6 +332,131 @@ static void read_ahead_stop(struct disk *d)
 			      d->layout.logical_sectors);
 }
 
+/* ---- Command Duration Limits ---- */
+
+/*
+ * The most the command's own access can take: a full-stroke seek, a whole
+ * revolution and its transfer at its zone's rate. The cdl row starts a
+ * command by its guideline less this.
+ */
+static int64_t cdl_reserve(const struct disk *d, const struct fwq_cmd *c)
+{
+	const struct disk_seek_curve *s = c->write ? &d->mech.write : &d->mech.read;
+	const struct disk_zone *z = &d->layout.zone[c->where.zone];
+
+	return disk_seek_ns(s, (uint32_t)s->max_distance) + d->layout.rev_ns +
+		disk_layout_sectors_ns(&d->layout, z, c->nps);
+}
+
+/* The limits of descriptor c->cdl (0: none), counted from the command's arrival. */
+static void cdl_apply(struct disk *d, struct fwq_cmd *c)
+{
+	struct slot_cdl *s = &d->cdl[c->tag];
+	const struct ata_cdl_desc *dd;
+	int64_t by;
+
+	s->due = s->inactive_by = INT64_MAX;
+	s->max_active = 0;
+	s->gpol = s->ipol = s->apol = 0;
+	c->cdl_start_by = INT64_MAX;
+	c->high = false;
+	if (!c->cdl)
+		return;
+	dd = c->write ? &d->model.cdl_log.write[c->cdl - 1] : &d->model.cdl_log.read[c->cdl - 1];
+	if (dd->guideline_us) {
+		s->due = c->arrival + (int64_t)dd->guideline_us * 1000;
+		s->gpol = dd->guideline_policy;
+	}
+	if (dd->max_inactive_us) {
+		s->inactive_by = c->arrival + (int64_t)dd->max_inactive_us * 1000;
+		s->ipol = dd->inactive_policy;
+	}
+	if (dd->max_active_us) {
+		s->max_active = (int64_t)dd->max_active_us * 1000;
+		s->apol = dd->active_policy;
+	}
+	by = s->due == INT64_MAX ? INT64_MAX : s->due - cdl_reserve(d, c);
+	c->cdl_start_by = by < s->inactive_by ? by : s->inactive_by;
+	c->high = c->cdl_start_by != INT64_MAX;
+}
+
+static bool cdl_ends(uint8_t policy)
+{
+	return policy == ATA_CDL_COMPLETE_UNAVAILABLE || policy == ATA_CDL_ABORT ||
+		policy == ATA_CDL_ABORT_RECOVERY;
+}
+
+static void cdl_expire(struct sim *sim, void *arg);
+
+/* Arm the slot's timer for the next limit that ends or changes it while it waits. */
+static void cdl_arm(struct disk *d, unsigned slot)
+{
+	struct slot_cdl *s = &d->cdl[slot];
+	int64_t when = INT64_MAX;
+
+	if (s->due != INT64_MAX && s->gpol != ATA_CDL_COMPLETE_EARLIEST)
+		when = s->due;
+	if (s->inactive_by < when && cdl_ends(s->ipol))
+		when = s->inactive_by;
+	if (when == INT64_MAX)
+		return;
+	s->timer = sim_at(d->sim, when > sim_now(d->sim) ? when : sim_now(d->sim), cdl_expire,
+			  &d->ref[slot]);
+	s->timer_set = true;
+}
+
+static void cdl_disarm(struct disk *d, unsigned slot)
+{
+	if (d->cdl[slot].timer_set)
+		sim_cancel(d->sim, d->cdl[slot].timer);
+	d->cdl[slot].timer_set = false;
+}
+
+/* Every queued command is gone (a reset, an NCQ error): no CDL timer or report stays. */
+static void cdl_forget_all(struct disk *d)
+{
+	unsigned i;
+
+	for (i = 0; i < FWQ_SLOTS; i++)
+		cdl_disarm(d, i);
+	d->sdb_sense = d->sdb_aborted = 0;
+}
+
+static void waiting_remove(struct disk *d, unsigned pos);
+
+/* A waiting command reached a limit whose policy ends or changes it. */
+static void cdl_expire(struct sim *sim, void *arg)
+{
+	struct slot_ref *ref = arg;
+	struct disk *d = ref->d;
+	struct slot_cdl *s = &d->cdl[ref->slot];
+	struct fwq_cmd *c = &d->slot[ref->slot];
+	int64_t now = sim_now(sim);
+	unsigned pos;
+	uint8_t end = 0;
+
+	s->timer_set = false;
+	if (s->inactive_by <= now && cdl_ends(s->ipol))
+		end = s->ipol;
+	else if (s->due <= now && cdl_ends(s->gpol))
+		end = s->gpol;
+	for (pos = 0; pos < d->nwaiting && d->cands[pos] != c; pos++)
+		;
+	SIM_ASSERT(pos < d->nwaiting, "CDL timer for slot %u, which is not waiting", ref->slot);
+	if (end) {
+		waiting_remove(d, pos);
+		complete_cdl_timeout(d, c, end, false);
+		return;
+	}
+	/* Guideline passed with 0x1 (the next descriptor's limits) or 0x2 (no limit). */
+	d->nhigh -= c->high;
+	c->cdl = s->gpol == ATA_CDL_CONTINUE_NEXT && c->cdl < ATA_CDL_DESCRIPTORS ? c->cdl + 1 : 0;
+	cdl_apply(d, c);
+	d->nhigh += c->high;
+	cdl_arm(d, ref->slot);
+	dispatch(d);
+}
+
 _Static_assert(FWQ_SLOTS <= ILIST_MAX, "the age list indexes slots");
 
 /* A slot starts waiting: into cands[] by cylinder, onto the age list. */
@@ -271,6 +482,8 @@ static void waiting_insert(struct disk *d, unsigned slot)
 	while (after != ILIST_NONE && fwq_older(c, &d->slot[after]))
 		after = d->by_age.prev[after];
 	ilist_insert_after(&d->by_age, slot, after);
+	if (slot < FWQ_SLOTS && c->cdl)
+		cdl_arm(d, slot);
 }
 
 /* The slot at cands[pos] goes to the actuator. */
@@ -300,6 +513,11 @@ static unsigned gather(struct disk *d, struct fwq_queue *q)
 	q->n = n;
 	q->nsorted = d->nwaiting;
 	q->nhigh = d->nhigh;
+	/* A new batch once nothing of the last one waits: everything received so far. */
+	if (n && q->oldest->seq >= d->batch_end)
+		d->batch_end = d->seq;
+	q->batch_end = d->batch_end;
+	q->now = sim_now(d->sim);
 	return n;
 }
 
@@ -335,7 +553,6 @@ static void account_pick(struct disk *d, enum fwq_reason reason, const struct di
 	d->stats.seek_ns += acc->seek;
 	d->stats.rotate_ns += acc->rotate;
 	d->stats.transfer_ns += acc->transfer + acc->extra;
-	d->stats.overhead_ns += acc->overhead;
 	sim_debug(d->sim, SIM_DBG_DISK, "pick %s%u of %u (%s%s) cyl %u head %u: seek %.3f rot %.3f "
 		  "xfer %.3f ms, done at +%.3f ms",
 		  d->current.destage ? "destage " : "tag ", d->current.destage ? 0 : d->current.tag,
@@ -358,7 +575,7 @@ static void dispatch(struct disk *d)
 	if (d->busy || !(n = gather(d, &q)))
 		return;
 	read_ahead_stop(d);
-	fwq_ctx_init(&ctx, &d->mech, now + d->model.command_overhead, d->head);
+	fwq_ctx_init(&ctx, &d->mech, now, d->head);
 	chosen = fwq_pick(&d->rules, &ctx, &q, now, &reason);
 	c = d->cands[chosen];
 	d->current = *c;
@@ -366,7 +583,8 @@ static void dispatch(struct disk *d)
 			 d->current.write, d->current.rmw, &acc);
 	/* The observer sees the queue as the choice did, before the chosen leaves it. */
 	if (d->pick_fn) {
-		struct disk_pick_event ev = { now, &ctx, d->cands, n, chosen, reason, &acc };
+		struct disk_pick_event ev = { now, &ctx, d->cands, n, chosen, q.batch_end, reason,
+					       &acc };
 
 		d->pick_fn(d->pick_ctx, &ev);
 	}
@@ -375,6 +593,23 @@ static void dispatch(struct disk *d)
 	else
 		waiting_remove(d, chosen);
 	d->busy = true;
+	d->current_abort = 0;
+	if (d->current.cdl) {
+		/* Once started: the active-time limit, and the guideline, may cut the access. */
+		const struct slot_cdl *s = &d->cdl[d->current.tag];
+		int64_t end = now + acc.total;
+
+		cdl_disarm(d, d->current.tag);
+		if (s->max_active && cdl_ends(s->apol) && now + s->max_active < end) {
+			end = now + s->max_active;
+			d->current_abort = s->apol;
+		}
+		if (s->due < end && cdl_ends(s->gpol)) {
+			end = s->due > now ? s->due : now;
+			d->current_abort = s->gpol;
+		}
+		acc.total = end - now;
+	}
 	sim_after(d->sim, acc.total, media_done, d);
 	account_pick(d, reason, &acc, n);
 }
@@ -397,8 +632,15 @@ static void prepare(struct disk *d, struct fwq_cmd *c, const struct ata_rw *rw, 
 	c->write = rw->write;
 	c->fua = rw->fua;
 	c->high = high;
+	c->cdl_start_by = INT64_MAX;
 	/* A 512e write that does not cover whole physical sectors reads first. */
 	c->rmw = rw->write && (rw->lba % l->lpp || (rw->lba + rw->sectors) % l->lpp);
+	/* With CDL enabled the drive ignores PRIO; the descriptor sets the class. */
+	if (d->cdl_enabled) {
+		c->cdl = rw->cdl;
+		d->stats.cdl_commands += rw->cdl != 0;
+		cdl_apply(d, c);
+	}
 }
 
 /* Try the write cache; true when the write completes from the buffer. */
@@ -414,12 +656,30 @@ static bool write_cached(struct disk *d, const struct fwq_cmd *c)
 	*ds = *c;
 	ds->destage = true;
 	ds->high = false;
+	ds->cdl = 0;			/* the host has its completion: no limit is left */
+	ds->cdl_start_by = INT64_MAX;
 	ds->tag = (uint8_t)FWQ_SLOTS;
 	d->destage_count++;
 	d->cache.dirty_bytes += bytes;
 	disk_cache_invalidate(&d->cache, c->lba, c->nlb);
 	d->stats.write_cached++;
 	return true;
+}
+
+/*
+ * The firmware has decoded a command and can schedule it. Decoding runs
+ * beside the actuator, so a command queued behind another has its
+ * overhead behind it when its turn comes; at queue depth 1 every command
+ * pays it in full (docs/DRIVES.md: why QD 2 beats QD 1).
+ */
+static void decoded(struct sim *sim, void *arg)
+{
+	struct slot_ref *ref = arg;
+
+	(void)sim;
+	ref->d->stats.overhead_ns += ref->d->model.command_overhead;
+	waiting_insert(ref->d, ref->slot);
+	dispatch(ref->d);
 }
 
 static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, bool high)
@@ -441,8 +701,12 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 		dispatch(d);
 		return;
 	}
-	waiting_insert(d, slot);
-	dispatch(d);
+	if (!d->model.command_overhead) {
+		waiting_insert(d, slot);
+		dispatch(d);
+		return;
+	}
+	sim_after(d->sim, d->model.command_overhead, decoded, &d->ref[slot]);
 }
 
 static void ncq_command(struct disk *d, const struct ata_taskfile *tf)
@@ -514,6 +778,11 @@ static void identify_command(struct disk *d)
 	id.read_ahead = true;
 	id.read_ahead_enabled = d->read_ahead;
 	id.read_log_dma = true;
+	if (m->cdl) {
+		/* CDL is ACS-5 (word 80 bit 12), and its sense data needs NCQ autosense. */
+		id.major_version = 0x1ff0;
+		id.ncq_autosense = true;
+	}
 	ata_identify_build(&id, d->resp_data);
 	respond(d, m->command_overhead, ATA_STAT_DRDY, 0, ATA_ID_BYTES);
 }
@@ -531,11 +800,18 @@ static bool log_page(struct disk *d, uint8_t log, uint16_t page, uint8_t *out)
 		if (page)
 			return false;
 		pages[ATA_LOG_NCQ_ERROR] = 1;
+		if (d->model.cdl)
+			pages[ATA_LOG_CDL] = 1;
 		if (d->model.id_data_log)
 			pages[ATA_LOG_IDENTIFY_DEVICE] = sizeof(id_pages);
 		ata_gpl_dir_build(out, pages);
 		return true;
 	}
+	case ATA_LOG_CDL:
+		if (page || !d->model.cdl)
+			return false;
+		ata_cdl_log_build(&d->model.cdl_log, out);
+		return true;
 	case ATA_LOG_NCQ_ERROR:
 		if (page)
 			return false;
@@ -548,6 +824,10 @@ static bool log_page(struct disk *d, uint8_t log, uint16_t page, uint8_t *out)
 			ata_id_log_supported_build(out, id_pages, sizeof(id_pages));
 		} else if (page == ATA_LOG_ID_SATA_SETTINGS) {
 			ata_id_log_sata_settings_build(out, d->model.ncq_prio_log);
+		} else if (page == ATA_LOG_ID_CAPABILITIES) {
+			ata_id_log_capabilities_build(out, d->model.cdl);
+		} else if (page == ATA_LOG_ID_CURRENT_SETTINGS) {
+			ata_id_log_current_settings_build(out, d->cdl_enabled);
 		} else {
 			out[0] = 0x01;		/* a page with its header and no fields set */
 			out[2] = (uint8_t)page;
@@ -590,6 +870,19 @@ static void set_features_command(struct disk *d, const struct ata_taskfile *tf)
 	case ATA_SF_WRITE_CACHE_OFF:	d->write_cache = false; break;
 	case ATA_SF_READ_AHEAD_ON:	d->read_ahead = true; break;
 	case ATA_SF_READ_AHEAD_OFF:	d->read_ahead = false; break;
+	case ATA_SF_CDL:
+		if (!d->model.cdl) {
+			abort_command(d);
+			return;
+		}
+		/*
+		 * CDL on: the descriptors steer the queue (the cdl priority row) and
+		 * the drive stops honouring PRIO — its high-priority enhancement is off.
+		 */
+		d->cdl_enabled = (tf->count & 0xff) == 1;
+		d->rules.prio = d->cdl_enabled ? fwq_prio_ops(plugin_find(&fwq_prio_policies, "cdl")) :
+			d->prio_without_cdl;
+		break;
 	default:
 		abort_command(d);
 		return;
@@ -634,6 +927,7 @@ static void reset_begin(struct disk *d)
 	d->tags_in_use = 0;
 	d->sdb_done = 0;
 	d->sdb_error = false;
+	cdl_forget_all(d);
 	if (d->nonqueued_busy && sim_is_pending(d->sim, d->resp_ev))
 		sim_cancel(d->sim, d->resp_ev);
 	d->nonqueued_busy = false;
@@ -663,6 +957,7 @@ static void ncq_halt(struct disk *d)
 	ilist_init(&d->by_age);
 	d->tags_in_use = 0;
 	d->sdb_done = 0;
+	cdl_forget_all(d);
 	d->ncq_halted = true;
 	d->sdb_error = true;
 	sdb_schedule(d);
@@ -757,8 +1052,12 @@ struct disk *disk_new(struct sim *sim, const struct disk_model *m,
 		free(d);
 		return NULL;
 	}
+	/* The command overhead is spent taking the command in, before it queues (decoded()). */
+	d->mech.overhead = 0;
 	d->rules.ops = fwq_policy_ops(m->fw_sched);
 	d->rules.prio = fwq_prio_ops(m->prio_policy);
+	d->prio_without_cdl = d->rules.prio;
+	d->rules.cdl_perf_permille = ata_cdl_perf_permille(m->cdl_log.perf_vs_guideline);
 	d->rules.soft_margin = m->prio_soft_margin;
 	d->rules.age_limit = m->age_limit;
 	disk_cache_init(&d->cache, m->cache_segments, m->write_buffer);

@@ -54,6 +54,7 @@ struct disk_stats {
 	uint64_t flushes, resets;	/* FLUSH CACHE EXT received; soft resets */
 	uint64_t picks, picks_aged, picks_prio, picks_soft_normal;
 	int64_t busy_ns, seek_ns, rotate_ns, transfer_ns, overhead_ns;
+	uint64_t cdl_commands, cdl_timeouts;	/* under a CDL descriptor; ended by a limit */
 };
 
 /* One firmware choice, for tests and the debug trace. */
@@ -62,6 +63,7 @@ struct disk_pick_event {
 	const struct fwq_ctx *ctx;
 	const struct fwq_cmd *const *cands;
 	unsigned n, chosen;
+	uint32_t batch_end;		/* batched policies: fwq_queue.batch_end */
 	enum fwq_reason reason;
 	const struct disk_access *acc;
 };

@@ -105,8 +105,58 @@ static const struct fwq_prio_ops prio_ignore = {
 	{ "ignore", "PRIO is not honoured", NULL }, false, strict_choose,
 };
 
+/*
+ * cdl: Command Duration Limits (the drive uses it while CDL is enabled; the
+ * "high" class is then the commands under a duration limit, and PRIO is not
+ * honoured — enabling CDL turns off the high-priority enhancement).
+ *
+ * A command under a limit becomes urgent once waiting any longer could
+ * break it: when the best command by the base policy, started now, would
+ * start it past fwq_cmd.cdl_start_by — its guideline less its reserve (a
+ * full-stroke seek, one revolution and its own transfer: the most its own
+ * access can take), or its max inactive time (disk.c sets it). Urgent
+ * commands go first, the earliest cdl_start_by first. Until then one goes
+ * first only when it positions within perf-vs-duration-guideline of the
+ * best normal command (20 % lets it win at up to 1.2 times the best
+ * positioning time): the share of throughput the descriptor page lets the
+ * drive give up.
+ */
+static unsigned cdl_choose(const struct fwq_rules *r, const struct fwq_queue *q,
+			   const struct fwq_best *high, const struct fwq_best *norm,
+			   enum fwq_reason *reason)
+{
+	int64_t best = norm->any && norm->cost < high->cost ? norm->cost : high->cost;
+	unsigned i, urgent = UINT32_MAX;
+
+	for (i = 0; i < q->n; i++) {
+		const struct fwq_cmd *c = q->cands[i];
+
+		if (!c->high || q->now + best < c->cdl_start_by)
+			continue;
+		if (urgent == UINT32_MAX || c->cdl_start_by < q->cands[urgent]->cdl_start_by ||
+		    (c->cdl_start_by == q->cands[urgent]->cdl_start_by &&
+		     fwq_older(c, q->cands[urgent])))
+			urgent = i;
+	}
+	if (urgent != UINT32_MAX) {
+		*reason = FWQ_PICK_PRIO;
+		return urgent;
+	}
+	if (norm->any && (__int128)high->cost * 1000 >
+	    (__int128)norm->cost * (1000 + r->cdl_perf_permille)) {
+		*reason = FWQ_PICK_POLICY;
+		return norm->index;
+	}
+	return strict_choose(r, q, high, norm, reason);
+}
+
+static const struct fwq_prio_ops prio_cdl = {
+	{ "cdl", "Command Duration Limits: a command near its limit first, else within "
+	  "perf-vs-duration-guideline of the best", NULL }, true, cdl_choose,
+};
+
 static const struct plugin *const builtin_prio_policies[] = {
-	&prio_strict.plugin, &prio_soft.plugin, &prio_ignore.plugin, NULL,
+	&prio_strict.plugin, &prio_soft.plugin, &prio_ignore.plugin, &prio_cdl.plugin, NULL,
 };
 
 struct plugin_registry fwq_prio_policies = {
@@ -141,6 +191,7 @@ struct satf_walk {
 	const struct fwq_ctx *ctx;
 	const struct fwq_cmd *const *cands;
 	bool honour;
+	uint32_t batch_end;		/* a normal command from seq batch_end on waits */
 	unsigned has_high, has_norm;	/* commands in each class */
 	struct fwq_best high, norm;
 	int64_t limit;			/* no command with a larger floor can win */
@@ -185,6 +236,8 @@ static inline __attribute__((always_inline)) bool walk_step(struct satf_walk *w,
 
 	if (f > w->limit)
 		return false;
+	if (b == &w->norm && c->seq >= w->batch_end)
+		return true;
 	if (f <= b->cost && rotational_floor(w->ctx, c, f) <= b->cost &&
 	    offer(b, w->cands, i, fwq_positioning_ns(w->ctx, c)))
 		walk_update_limit(w);
@@ -201,8 +254,9 @@ static inline __attribute__((always_inline)) bool walk_step(struct satf_walk *w,
  * cost; on the seed's 31-deep random queue with the rotational floor, that
  * prices about 6 of the 31.
  */
-static unsigned pick_satf(const struct fwq_rules *r, const struct fwq_ctx *ctx,
-			  const struct fwq_queue *q, int64_t now, enum fwq_reason *reason)
+static unsigned satf_walk_pick(const struct fwq_rules *r, const struct fwq_ctx *ctx,
+			       const struct fwq_queue *q, int64_t now, uint32_t batch_end,
+			       enum fwq_reason *reason)
 {
 	struct satf_walk w = {
 		.ctx = ctx, .cands = q->cands, .honour = r->prio->honours,
@@ -212,6 +266,7 @@ static unsigned pick_satf(const struct fwq_rules *r, const struct fwq_ctx *ctx,
 
 	w.has_high = w.honour ? q->nhigh : 0;
 	w.has_norm = q->n - w.has_high;
+	w.batch_end = batch_end;
 	walk_update_limit(&w);
 	/* The first sorted candidate at or beyond the head's cylinder (branch-free search). */
 	while (len > 1) {
@@ -235,10 +290,25 @@ static unsigned pick_satf(const struct fwq_rules *r, const struct fwq_ctx *ctx,
 		const struct fwq_cmd *c = q->cands[i];
 		struct fwq_best *b = w.honour && c->high ? &w.high : &w.norm;
 
+		if (b == &w.norm && c->seq >= w.batch_end)
+			continue;
 		if (!b->any || floor_of(ctx, c) <= b->cost)
 			offer(b, q->cands, i, fwq_positioning_ns(ctx, c));
 	}
 	return fwq_decide(r, q, now, &w.high, &w.norm, reason);
+}
+
+static unsigned pick_satf(const struct fwq_rules *r, const struct fwq_ctx *ctx,
+			  const struct fwq_queue *q, int64_t now, enum fwq_reason *reason)
+{
+	return satf_walk_pick(r, ctx, q, now, UINT32_MAX, reason);
+}
+
+/* satf_batch: the same walk, passing over normal commands of a later batch. */
+static unsigned pick_satf_batch(const struct fwq_rules *r, const struct fwq_ctx *ctx,
+				const struct fwq_queue *q, int64_t now, enum fwq_reason *reason)
+{
+	return satf_walk_pick(r, ctx, q, now, q->batch_end, reason);
 }
 
 static const struct fwq_policy_ops policy_fifo = {
@@ -248,9 +318,13 @@ static const struct fwq_policy_ops policy_satf = {
 	{ "satf", "shortest access time first: least seek + rotational latency", NULL },
 	satf_cost, pick_satf,
 };
+static const struct fwq_policy_ops policy_satf_batch = {
+	{ "satf_batch", "satf within batches: the commands waiting when a batch begins go before "
+	  "later ones", NULL }, satf_cost, pick_satf_batch,
+};
 
 static const struct plugin *const builtin_policies[] = {
-	&policy_fifo.plugin, &policy_satf.plugin, NULL,
+	&policy_fifo.plugin, &policy_satf.plugin, &policy_satf_batch.plugin, NULL,
 };
 
 struct plugin_registry fwq_policies = { "firmware policy", builtin_policies, { NULL }, 0 };

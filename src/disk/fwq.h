@@ -19,7 +19,15 @@
  *        fifo    the oldest;
  *        satf    least positioning time (seek or head switch + rotational
  *                latency) from where the head is when the command could
- *                start — a sector just missed costs a whole revolution.
+ *                start — a sector just missed costs a whole revolution;
+ *        satf_batch  satf among the commands of the current batch: the
+ *                normal-priority commands waiting when a batch begins are
+ *                all served before any that arrive later (FSCAN's rule,
+ *                applied to SATF). The drive opens a new batch when no
+ *                command of the last one waits (disk.c), so no normal
+ *                command waits longer than two batches — the age limit is
+ *                the backstop, rarely reached. High-priority commands join
+ *                at once.
  *      Ties go to the older command (arrival, then tag, then receipt).
  */
 #ifndef NCQSIM_DISK_FWQ_H
@@ -45,6 +53,8 @@ struct fwq_cmd {
 	uint8_t tag;		/* slot index; FWQ_SLOTS for every destage */
 	uint32_t seq;		/* order of receipt: the last tie-break */
 	bool write, high, fua, destage, rmw;
+	uint8_t cdl;		/* CDL descriptor in force, 1..7; 0 none */
+	int64_t cdl_start_by;	/* CDL: the latest start that keeps its limits (the cdl row) */
 };
 
 /* What the choice sees: when the head would be free and where it is. */
@@ -115,6 +125,7 @@ struct fwq_rules {
 	const struct fwq_prio_ops *prio;
 	int64_t soft_margin;
 	int64_t age_limit;
+	int cdl_perf_permille;	/* cdl: positioning time given up to serve a CDL command early */
 };
 
 /* a is older than b: arrival, then tag, then order of receipt. */
@@ -134,6 +145,8 @@ struct fwq_queue {
 	unsigned nsorted;	/* cands[0, nsorted) are in order of cylinder */
 	const struct fwq_cmd *oldest;	/* the oldest candidate (fwq_older) */
 	unsigned nhigh;		/* candidates with PRIO high */
+	uint32_t batch_end;	/* batched policies: a normal command with seq >= this waits */
+	int64_t now;		/* when the choice is made */
 };
 
 /* The best command of one class (PRIO high, or normal) by the base policy's cost. */

@@ -1,6 +1,7 @@
 #include "disk/model.h"
 
 #include "disk/fwq.h"
+#include "disk/cdlpage.h"
 #include "disk/layout.h"
 #include "disk/mech.h"
 #include "util/input.h"
@@ -21,6 +22,28 @@ static const struct opt_choice layouts[] = {
 	{ "serpentine", DISK_LAYOUT_SERPENTINE, "per zone, one surface after another, direction alternating" },
 	{ NULL, 0, NULL },
 };
+
+/* cdl_t2a, cdl_t2b: a page by name ("none", built-in, or a file), kept as the log's descriptors. */
+static int cdl_page_parse(const struct opt_def *o, void *base, const char *value, struct err *e)
+{
+	struct disk_model *m = base;
+	bool t2a = !strcmp(o->name, "cdl_t2a");
+	char *name = t2a ? m->cdl_t2a : m->cdl_t2b;
+
+	if (strlen(value) >= DISK_CDL_NAME_MAX)
+		return err_set(e, "a page name or path of at most %d characters", DISK_CDL_NAME_MAX - 1);
+	if (disk_cdl_page_load(value, t2a, &m->cdl_log, e))
+		return -1;
+	snprintf(name, DISK_CDL_NAME_MAX, "%s", value);
+	return 0;
+}
+
+static void cdl_page_format(const struct opt_def *o, const void *base, char *buf, size_t len)
+{
+	const struct disk_model *m = base;
+
+	snprintf(buf, len, "%s", !strcmp(o->name, "cdl_t2a") ? m->cdl_t2a : m->cdl_t2b);
+}
 
 static const struct opt_def model_options[] = {
 	{ .name = "name", .type = OPT_STRING, .offset = F(name), .size = DISK_NAME_MAX,
@@ -91,6 +114,12 @@ static const struct opt_def model_options[] = {
 	  .max = 1000 * MS, .time_unit = MS, .unit = "ms", .help = "soft policy: a normal command goes first when it saves more than this" },
 	{ .name = "age_limit", .type = OPT_TIME, .offset = F(age_limit), .min = MS,
 	  .max = 3600000 * MS, .time_unit = MS, .unit = "ms", .help = "a command older than this goes next, whatever its priority or position" },
+	{ .name = "cdl", .type = OPT_BOOL, .offset = F(cdl),
+	  .help = "Command Duration Limits supported (log 30h page 03h, log 18h)" },
+	{ .name = "cdl_t2a", .type = OPT_CUSTOM, .parse = cdl_page_parse, .format = cdl_page_format,
+	  .help = "CDL read descriptors (T2A page): none, a built-in page such as hc570-t2a, or a page file" },
+	{ .name = "cdl_t2b", .type = OPT_CUSTOM, .parse = cdl_page_parse, .format = cdl_page_format,
+	  .help = "CDL write descriptors (T2B page): none, a built-in page such as hc570-t2b, or a page file" },
 	{ .name = "cache_size", .type = OPT_SIZE, .offset = F(cache_size), .min = 0,
 	  .max = 1LL << 34, .unit = "bytes", .help = "drive buffer" },
 	{ .name = "cache_segments", .type = OPT_UINT, .offset = F(cache_segments), .min = 1, .max = 256,
@@ -135,6 +164,8 @@ static int validate(const struct disk_model *m, const char *file, struct err *e)
 			       file, m->queue_depth);
 	if (!m->ncq && (m->ncq_prio || m->ncq_prio_log))
 		return err_set(e, "%s: key 'ncq_prio': NCQ priority needs ncq = 1", file);
+	if (!m->cdl && (strcmp(m->cdl_t2a, "none") || strcmp(m->cdl_t2b, "none")))
+		return err_set(e, "%s: key 'cdl_t2a': descriptor pages need cdl = 1 (else 'none')", file);
 	if (m->rate_id_mbs > m->rate_od_mbs)
 		return err_set(e, "%s: key 'rate_id_mbs': %g MB/s is above rate_od_mbs %g MB/s", file,
 			       m->rate_id_mbs, m->rate_od_mbs);

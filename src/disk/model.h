@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ata/cdl.h"
 #include "util/err.h"
 #include "util/opt.h"
 
@@ -32,6 +33,7 @@ enum disk_layout_order {
 
 #define DISK_NAME_MAX	32
 #define DISK_SOURCE_MAX	160
+#define DISK_CDL_NAME_MAX	128
 #define DISK_MAX_KEYS	64	/* room for the option table's rows */
 #define DISK_MAX_ZONES	64
 #define DISK_MAX_HEADS	64
@@ -69,6 +71,10 @@ struct disk_model {
 	const struct plugin *prio_policy;
 	int64_t prio_soft_margin;
 	int64_t age_limit;
+	/* Command Duration Limits */
+	bool cdl;			/* log 30h page 03h: CDL supported */
+	char cdl_t2a[DISK_CDL_NAME_MAX], cdl_t2b[DISK_CDL_NAME_MAX];	/* page names */
+	struct ata_cdl_log cdl_log;	/* the pages, as log 18h holds them */
 	/* cache */
 	uint64_t cache_size;
 	unsigned cache_segments;

@@ -25,6 +25,12 @@ static const struct opt_def knobs[] = {
 	{ .name = "device/ncq_prio_supported", .type = OPT_BOOL, .offset = F(ncq_prio_supported),
 	  .def = "0", .source = "5.15", .flags = OPT_F_READONLY,
 	  .help = "the drive reports NCQ priority (IDENTIFY word 76 bit 12 and log 30h page 08h)" },
+	{ .name = "device/cdl_enable", .type = OPT_BOOL, .offset = F(cdl_enable),
+	  .def = "0", .source = "6.5",
+	  .help = "send the ioprio hint 1..7 as the CDL descriptor index (refused while ncq_prio_enable is 1, and on a drive without CDL)" },
+	{ .name = "device/cdl_supported", .type = OPT_BOOL, .offset = F(cdl_supported),
+	  .def = "0", .source = "6.5", .flags = OPT_F_READONLY,
+	  .help = "the drive reports Command Duration Limits (log 30h pages 03h/04h, log 18h)" },
 	{ .name = "device/queue_depth", .type = OPT_UINT, .offset = F(queue_depth), .def = "32",
 	  .min = 1, .max = 32, .source = "2.6.19",
 	  .help = "commands the drive may have outstanding: the dispatch budget, capped by the drive's depth and the host's tags (31 on 4.10); 1 turns NCQ off" },
@@ -320,6 +326,11 @@ static int set_one(struct host_config *c, const char *key, const char *value, co
 	if (opt_set(o, &c->k, value, "knob", 1024, e))
 		return -1;
 	c->set[o - knobs] = true;
+	/* Which of the two exclusive writes came last decides which one the kernel refuses. */
+	if (o->offset == offsetof(struct host_knobs, cdl_enable))
+		c->k.cdl_written_last = true;
+	else if (o->offset == offsetof(struct host_knobs, ncq_prio_enable))
+		c->k.cdl_written_last = false;
 	/* A scheduler change: its own tunables, from its defaults (as the kernel). */
 	return o->offset == offsetof(struct host_knobs, scheduler) ? iosched_apply(c, e) : 0;
 }

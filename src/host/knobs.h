@@ -25,6 +25,9 @@ struct host_knobs {
 	int kernel;			/* enum host_kernel (host/kernel.h) */
 	bool ncq_prio_enable;
 	bool ncq_prio_supported;	/* read-only: filled after the drive is probed */
+	bool cdl_enable;
+	bool cdl_supported;		/* read-only: filled after the drive is probed */
+	bool cdl_written_last;		/* cdl_enable was written after ncq_prio_enable */
 	unsigned queue_depth;
 	const struct plugin *scheduler;	/* a row of blk_schedulers (host/blk.h) */
 	unsigned nr_requests;		/* 0 = the scheduler's default */

@@ -31,6 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ata/cdl.h"
 #include "ata/identify.h"
 #include "host/knobs.h"
 #include "sim/sim.h"
@@ -49,6 +50,7 @@ struct libata_stats {
 	uint64_t flushes, fua_cmds;		/* FLUSH CACHE EXT sent; writes with FUA */
 	uint64_t timeouts, resets, retries;	/* error handling */
 	uint64_t ncq_errors;			/* SDB FISes with ERR */
+	uint64_t cdl_cmds, cdl_timeouts;	/* commands with a CDL index; ended with -ETIME */
 };
 
 struct libata *libata_new(struct sim *sim, const struct libata_link_ops *ops, void *link);
@@ -62,6 +64,15 @@ void libata_probe(struct libata *la, void (*done)(void *ctx, int error), void *c
 const char *libata_probe_error(const struct libata *la);
 const struct ata_identify *libata_identify(const struct libata *la);
 bool libata_ncq_prio_supported(const struct libata *la);
+/* CDL: the drive passed ata_dev_config_cdl()'s checks and its log 18h was read. */
+bool libata_cdl_supported(const struct libata *la);
+const struct ata_cdl_log *libata_cdl_log(const struct libata *la);
+/*
+ * After libata_configure(): make the drive's CDL state follow device/cdl_enable
+ * (SET FEATURES 0Dh). Returns false when nothing needs sending; else
+ * done(ctx, 0 or -1) follows, with a message in libata_probe_error().
+ */
+bool libata_cdl_sync(struct libata *la, void (*done)(void *ctx, int error), void *ctx);
 
 /*
  * Apply the knobs after the probe, as writes to sysfs: queue_depth is capped

@@ -580,15 +580,29 @@ static void fmt_cell(char *buf, size_t len, const struct cmp_stat *s)
 	snprintf(buf, len, "%s ± %s", m, h);
 }
 
+/* "C/L", or "C/L/H" with a hint (a CDL descriptor), as fio 3.36 labels priorities. */
+static void prio_name(int prio, char *buf, size_t len)
+{
+	uint16_t v = (uint16_t)prio;
+
+	if (ioprio_hint(v))
+		snprintf(buf, len, "%u/%u/%u", ioprio_class(v), ioprio_level(v), ioprio_hint(v));
+	else
+		snprintf(buf, len, "%u/%u", ioprio_class(v), ioprio_level(v));
+}
+
 static void row_title(const struct cmp_row *r, char *buf, size_t len)
 {
-	if (r->prio < 0)
+	char p[32];
+
+	if (r->prio < 0) {
 		snprintf(buf, len, "%s %s %s (ms)", r->job, r->ddir ? "write" : "read",
 			 r->lat ? "lat" : "clat");
-	else
-		snprintf(buf, len, "%s %s %s, prio %u/%u %s (ms)", r->job, r->ddir ? "write" : "read",
-			 r->lat ? "lat" : "clat", ioprio_class((uint16_t)r->prio),
-			 ioprio_level((uint16_t)r->prio), ioprio_class_name(ioprio_class((uint16_t)r->prio)));
+		return;
+	}
+	prio_name(r->prio, p, sizeof(p));
+	snprintf(buf, len, "%s %s %s, prio %s %s (ms)", r->job, r->ddir ? "write" : "read",
+		 r->lat ? "lat" : "clat", p, ioprio_class_name(ioprio_class((uint16_t)r->prio)));
 }
 
 /* The visible width of a UTF-8 string. */
@@ -724,9 +738,11 @@ int compare_write_json(const struct compare *c, FILE *out, bool plus)
 			if (c->rows[r].prio < 0) {
 				json_null(&w, "prioclass");
 				json_null(&w, "prio");
+				json_null(&w, "priohint");
 			} else {
 				json_uint(&w, "prioclass", ioprio_class((uint16_t)c->rows[r].prio));
 				json_uint(&w, "prio", ioprio_level((uint16_t)c->rows[r].prio));
+				json_uint(&w, "priohint", ioprio_hint((uint16_t)c->rows[r].prio));
 			}
 			json_object_begin(&w, "percentiles_ms");
 			for (k = 0; k < c->npct; k++) {
@@ -796,12 +812,14 @@ int compare_plot(const struct compare *c, const char *path, struct err *e)
 			if (c->rows[r].prio < 0)
 				snprintf(labels[n], sizeof(labels[n]), "%s: %s %s", c->variants[v].label,
 					 c->rows[r].job, c->rows[r].ddir ? "write" : "read");
-			else
-				snprintf(labels[n], sizeof(labels[n]), "%s: %s %s prio %u/%u",
+			else {
+				char p[16];
+
+				prio_name(c->rows[r].prio, p, sizeof(p));
+				snprintf(labels[n], sizeof(labels[n]), "%s: %s %s prio %s",
 					 c->variants[v].label, c->rows[r].job,
-					 c->rows[r].ddir ? "write" : "read",
-					 ioprio_class((uint16_t)c->rows[r].prio),
-					 ioprio_level((uint16_t)c->rows[r].prio));
+					 c->rows[r].ddir ? "write" : "read", p);
+			}
 			s[n].label = labels[n];
 			s[n].h = &c->rows[r].cell[v]->merged;
 			n++;

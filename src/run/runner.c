@@ -116,6 +116,8 @@ void runner_json(struct json_writer *w, void *ctx)
 	json_uint(w, "ncq_errors", res->ata.ncq_errors);
 	json_uint(w, "flushes", res->ata.flushes);
 	json_uint(w, "fua_writes", res->ata.fua_cmds);
+	json_uint(w, "cdl_commands", res->ata.cdl_cmds);
+	json_uint(w, "cdl_timeouts", res->ata.cdl_timeouts);
 	json_object_end(w);
 	json_object_begin(w, "drive_stats");
 	json_uint(w, "commands", res->disk.commands);
@@ -135,5 +137,7 @@ void runner_json(struct json_writer *w, void *ctx)
 	json_uint(w, "aborted", res->disk.aborted);
 	json_uint(w, "flushes", res->disk.flushes);
 	json_uint(w, "resets", res->disk.resets);
+	json_uint(w, "cdl_commands", res->disk.cdl_commands);
+	json_uint(w, "cdl_timeouts", res->disk.cdl_timeouts);
 	json_object_end(w);
 }

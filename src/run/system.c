@@ -91,6 +91,17 @@ int system_init(struct system *s, const struct host_config *cfg,
 		goto fail;
 	if (libata_configure(s->ata, &s->knobs, e))
 		goto fail;
+	/* device/cdl_enable as the kernel applies it: SET FEATURES 0Dh to the drive. */
+	w.done = 0;
+	if (libata_cdl_sync(s->ata, probe_done, &w)) {
+		while (!w.done && sim_step(&s->sim))
+			;
+		if (!w.done || w.error) {
+			err_set(e, "drive '%s': enabling CDL failed: %s", s->model.name,
+				w.done ? libata_probe_error(s->ata) : "no answer");
+			goto fail;
+		}
+	}
 	s->q = blk_queue_new(&s->sim, &s->knobs, e);
 	if (!s->q)
 		goto fail;

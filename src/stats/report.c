@@ -271,6 +271,20 @@ static void group_stats(const struct report_job *jobs, unsigned n, int groupid,
 			g->agg[d] = g->iobytes[d] * 1000 / g->max_run[d];
 }
 
+/*
+ * "clat prio C/L" as fio 3.33 prints it; with a hint, fio 3.36's
+ * "clat prio C/L/H", so that classes differing only in the CDL descriptor
+ * stay apart.
+ */
+static void prio_label(char *buf, size_t len, const char *clat_type, uint16_t v)
+{
+	if (ioprio_hint(v))
+		snprintf(buf, len, "%s prio %u/%u/%u", clat_type, ioprio_class(v), ioprio_level(v),
+			 ioprio_hint(v));
+	else
+		snprintf(buf, len, "%s prio %u/%u", clat_type, ioprio_class(v), ioprio_level(v));
+}
+
 unsigned report_prios_with_samples(const struct report_dir *d)
 {
 	unsigned i, n = 0;
@@ -330,8 +344,7 @@ static void show_ddir_status(FILE *out, const struct report_job *j, unsigned d,
 
 			if (!rd->prios[p].h.sum.n)
 				continue;
-			snprintf(name, sizeof(name), "%s prio %u/%u", clat_type, ioprio_class(v),
-				 ioprio_level(v));
+			prio_label(name, sizeof(name), clat_type, v);
 			display_lat(out, name, &rd->prios[p].h.sum);
 		}
 	}
@@ -348,8 +361,9 @@ static void show_ddir_status(FILE *out, const struct report_job *j, unsigned d,
 
 			if (!rd->prios[p].h.sum.n)
 				continue;
-			snprintf(name, sizeof(name), "%s prio %u/%u (%.2f%% of IOs)", clat_type,
-				 ioprio_class(v), ioprio_level(v), 100.0 * (double)rd->prios[p].h.sum.n / (double)samples);
+			prio_label(name, sizeof(name), clat_type, v);
+			snprintf(name + strlen(name), sizeof(name) - strlen(name), " (%.2f%% of IOs)",
+				 100.0 * (double)rd->prios[p].h.sum.n / (double)samples);
 			show_percentiles(out, &rd->prios[p].h, j, name);
 		}
 	}
@@ -430,8 +444,13 @@ static void show_job_normal(FILE *out, const struct report_job *j, const struct 
 
 	if (!j->dir[0].io_bytes && !j->dir[1].io_bytes && !total)
 		return;
-	fprintf(out, "%s: (groupid=%d, jobs=%u): err=%2d: pid=%u: %s", j->name, j->groupid,
-		j->members, j->error, j->number, time_buf);
+	if (j->error)
+		fprintf(out, "%s: (groupid=%d, jobs=%u): err=%2d (file:io_u.c, func=io_u error, "
+			"error=%s): pid=%u: %s", j->name, j->groupid, j->members, j->error,
+			strerror(j->error), j->number, time_buf);
+	else
+		fprintf(out, "%s: (groupid=%d, jobs=%u): err=%2d: pid=%u: %s", j->name, j->groupid,
+			j->members, j->error, j->number, time_buf);
 	if (j->description[0])
 		fprintf(out, "  Description  : [%s]\n", j->description);
 	for (d = 0; d < REPORT_DIRS; d++)
@@ -460,6 +479,10 @@ static void show_job_normal(FILE *out, const struct report_job *j, const struct 
 		(unsigned long long)j->dir[0].drop_ios, (unsigned long long)j->dir[1].drop_ios);
 	fprintf(out, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
 		j->iodepth);
+	if (j->continue_on_error)
+		fprintf(out, "     errors    : total=%llu, first_error=%d/<%s>\n",
+			(unsigned long long)j->total_err, j->first_error,
+			strerror(j->first_error));
 }
 
 static void show_group_normal(FILE *out, const struct group_stats *g)
@@ -685,6 +708,8 @@ static void json_dir(struct json_writer *w, const struct report_job *j, unsigned
 			json_object_begin(w, NULL);
 			json_uint(w, "prioclass", ioprio_class(rd->prios[p].ioprio));
 			json_uint(w, "prio", ioprio_level(rd->prios[p].ioprio));
+			/* fio 3.36 adds the hint (the CDL descriptor) to every entry. */
+			json_uint(w, "priohint", ioprio_hint(rd->prios[p].ioprio));
 			json_lat(w, j->lat_percentiles ? "lat_ns" : "clat_ns", &rd->prios[p].h, j,
 				 j->clat_percentiles || j->lat_percentiles, plus);
 			json_object_end(w);
@@ -779,6 +804,11 @@ static void json_job(struct json_writer *w, const struct report_job *j,
 	json_uint(w, "ctx", 0);
 	json_uint(w, "majf", 0);
 	json_uint(w, "minf", 0);
+	/* fio writes these only when continue_on_error is set. */
+	if (j->continue_on_error) {
+		json_uint(w, "total_err", j->total_err);
+		json_int(w, "first_error", j->first_error);
+	}
 	json_dist(w, "iodepth_level", j->io_u_map, total, false);
 	json_dist(w, "iodepth_submit", j->io_u_submit, j->total_submit, true);
 	json_dist(w, "iodepth_complete", j->io_u_complete, j->total_complete, true);
@@ -972,6 +1002,10 @@ static void merge_job(struct report_job *dst, const struct report_job *src, bool
 	dst->iodepth = src->iodepth;
 	if (!dst->error)
 		dst->error = src->error;
+	dst->continue_on_error |= src->continue_on_error;
+	dst->total_err += src->total_err;
+	if (!dst->first_error)
+		dst->first_error = src->first_error;
 }
 
 struct report_job *report_groups(const struct report *r, unsigned *n_out)

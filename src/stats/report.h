@@ -49,7 +49,10 @@ struct report_job {
 	int groupid;
 	unsigned members;
 	unsigned number;		/* 1-based job number (fio's pid-ish) */
-	int error;
+	int error;			/* errno that ended the job, 0 none */
+	bool continue_on_error;		/* report total_err and first_error (fio does then) */
+	uint64_t total_err;		/* errors counted under continue_on_error */
+	int first_error;
 	struct report_dir dir[REPORT_DIRS];
 	uint64_t io_u_map[7], io_u_submit[7], io_u_complete[7];
 	uint64_t total_submit, total_complete;

@@ -33,6 +33,7 @@ struct job_io {
 	uint64_t offset, len;
 	uint16_t prio_report, prio_eff;
 	int prio_index;			/* in the report's priority entries, or -1 */
+	int error;			/* errno of the first failed part, 0 when all went well */
 	int64_t t_start, t_issue, t_dispatch;
 	struct job_io *next;
 };
@@ -278,14 +279,14 @@ static uint16_t next_cmdprio(struct job *j, int d, uint64_t len)
 			sum += en->pct;
 			if (r < sum && en->pct)
 				return ioprio_value(en->cls >= 0 ? (unsigned)en->cls : o->cmdprio_class[d],
-						    (unsigned)en->hint,
+						    en->hint >= 0 ? (unsigned)en->hint : o->cmdprio_hint[d],
 						    en->level >= 0 ? (unsigned)en->level : o->cmdprio[d]);
 		}
 		return 0;
 	}
 	if (o->cmdprio_percentage[d] &&
 	    rng_below(&j->r_prio, 100) < o->cmdprio_percentage[d])
-		return ioprio_value(o->cmdprio_class[d], 0, o->cmdprio[d]);
+		return ioprio_value(o->cmdprio_class[d], o->cmdprio_hint[d], o->cmdprio[d]);
 	return 0;
 }
 
@@ -397,14 +398,17 @@ static void log_line(FILE *f, const struct job *j, int64_t now, uint64_t value,
 {
 	unsigned prio = j->o->log_prio ? io->prio_eff :
 		ioprio_class(io->prio_eff) == IOPRIO_CLASS_RT;
+	/* fio's flush_samples(): log_prio writes the whole ioprio in hex (class, hint, level). */
+	const char *last = j->o->log_prio ? "0x%04x\n" : "%u\n";
 
 	if (j->o->log_offset)
-		fprintf(f, "%lld, %llu, %d, %llu, %llu, %u\n", (long long)((now - j->t_begin) / 1000000),
+		fprintf(f, "%lld, %llu, %d, %llu, %llu, ", (long long)((now - j->t_begin) / 1000000),
 			(unsigned long long)value, io->ddir, (unsigned long long)io->len,
-			(unsigned long long)io->offset, prio);
+			(unsigned long long)io->offset);
 	else
-		fprintf(f, "%lld, %llu, %d, %llu, %u\n", (long long)((now - j->t_begin) / 1000000),
-			(unsigned long long)value, io->ddir, (unsigned long long)io->len, prio);
+		fprintf(f, "%lld, %llu, %d, %llu, ", (long long)((now - j->t_begin) / 1000000),
+			(unsigned long long)value, io->ddir, (unsigned long long)io->len);
+	fprintf(f, last, prio);
 }
 
 static void io_done(struct job *j, struct job_io *io)
@@ -418,7 +422,25 @@ static void io_done(struct job *j, struct job_io *io)
 	j->inflight--;
 	j->t_finish = now;
 	j->run->ios_done++;
-	if (!j->in_ramp) {
+	if (io->error) {
+		/*
+		 * As fio's io_completed(): a failed I/O adds no sample. With
+		 * continue_on_error covering its direction it is counted
+		 * (total_err, first_error) and the job carries on; otherwise the
+		 * error is the job's and it stops issuing.
+		 */
+		int kind = io->ddir == DDIR_READ ? JOB_ERR_READ : JOB_ERR_WRITE;
+
+		if (j->o->continue_on_error & kind) {
+			r->total_err++;
+			if (!r->first_error)
+				r->first_error = io->error;
+		} else {
+			if (!r->error)
+				r->error = io->error;
+			j->issuing_done = true;
+		}
+	} else if (!j->in_ramp) {
 		/*
 		 * fio reports slat and lat as min/max/mean/stddev, with percentiles
 		 * only for lat_percentiles: only then do their buckets count (a
@@ -458,8 +480,8 @@ static void bio_done(void *owner, struct blk_bio *bio)
 {
 	struct job_io *io = owner;
 
-	if (bio->error)
-		io->job->rep->error = EIO;
+	if (bio->error && !io->error)
+		io->error = -bio->error;
 	if (bio->t_dispatched > io->t_dispatch)
 		io->t_dispatch = bio->t_dispatched;
 	if (--io->left == 0)
@@ -527,6 +549,7 @@ static void issue(struct job *j, const struct job_io_desc *want)
 	io->prio_eff = host_kernel_io_prio(j->t->kernel, per_io, j->task_prio, (int)j->o->nice,
 					   (enum sched_policy)j->o->sched_policy);
 	io->prio_index = -1;
+	io->error = 0;
 	if (j->rep->multi_prio) {
 		/* An index, not a pointer: the entries may move as new ones appear. */
 		struct report_prio *rp = report_prio_get(&j->rep->dir[d], io->prio_report);
@@ -967,10 +990,10 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 	j->size_limit = o->time_based || o->number_ios ? 0 :
 		(o->io_size ? o->io_size : j->end - j->start) * o->loops;
 	j->ios_limit = o->number_ios;
-	/* fio: prioclass/prio set the task's priority (class BE if only a level). */
-	if (o->prioclass_set || o->prio_set) {
-		j->task_prio = ioprio_value(o->prioclass_set ? o->prioclass : IOPRIO_CLASS_BE, 0,
-					    o->prio);
+	/* fio: prioclass/prio/priohint set the task's priority (class BE if none given). */
+	if (o->prioclass_set || o->prio_set || o->priohint_set) {
+		j->task_prio = ioprio_value(o->prioclass_set ? o->prioclass : IOPRIO_CLASS_BE,
+					    o->priohint, o->prio);
 		j->job_prio = j->task_prio;
 	}
 	j->ios = calloc(j->depth, sizeof(*j->ios));
@@ -1018,6 +1041,7 @@ static void report_setup(struct job *j)
 	r->number = j->number;
 	r->clone = j->clone;
 	r->async = o->engine_kind == JOB_ENGINE_ASYNC;
+	r->continue_on_error = o->continue_on_error != 0;
 	r->clat_percentiles = o->clat_percentiles;
 	r->lat_percentiles = o->lat_percentiles;
 	memcpy(r->percentiles, o->percentile_list, sizeof(r->percentiles));
@@ -1044,7 +1068,8 @@ static void report_setup(struct job *j)
 		for (d = 0; d < DDIR_COUNT; d++) {
 			report_prio_get(&r->dir[d], j->job_prio);
 			if (o->cmdprio_percentage[d])
-				report_prio_get(&r->dir[d], ioprio_value(o->cmdprio_class[d], 0,
+				report_prio_get(&r->dir[d], ioprio_value(o->cmdprio_class[d],
+									 o->cmdprio_hint[d],
 									 o->cmdprio[d]));
 		}
 }

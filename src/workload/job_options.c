@@ -435,6 +435,10 @@ static int cmdprio_field(const struct opt_def *d, void *base, const char *value,
 		dst = o->cmdprio_class;
 		max = 3;
 		what = "a priority class 1..3";
+	} else if (!strcmp(d->name, "cmdprio_hint")) {
+		dst = o->cmdprio_hint;
+		max = 7;
+		what = "a priority hint 0..7 (a CDL descriptor index, 0 for none)";
 	} else {
 		dst = o->cmdprio;
 		max = 7;
@@ -455,7 +459,8 @@ static void cmdprio_format(const struct opt_def *d, const void *base, char *buf,
 {
 	const struct job_options *o = base;
 	const unsigned *v = !strcmp(d->name, "cmdprio_percentage") ? o->cmdprio_percentage :
-		!strcmp(d->name, "cmdprio_class") ? o->cmdprio_class : o->cmdprio;
+		!strcmp(d->name, "cmdprio_class") ? o->cmdprio_class :
+		!strcmp(d->name, "cmdprio_hint") ? o->cmdprio_hint : o->cmdprio;
 
 	snprintf(buf, len, "%u,%u", v[0], v[1]);
 }
@@ -488,9 +493,10 @@ static int cmdprio_bssplit_dir(struct job_options *o, int dir, char *text, void 
 		if (parse_u64(f[1], &v) || v > 100)
 			return err_set(e, "expected a percentage 0..100, got '%s'", f[1]);
 		en->pct = (unsigned)v;
-		en->cls = en->level = -1;
-		en->hint = 0;
+		/* bs/pct takes cmdprio_class, cmdprio and cmdprio_hint; bs/pct/class/level hint 0. */
+		en->cls = en->level = en->hint = -1;
 		if (nf >= 4) {
+			en->hint = 0;
 			if (parse_u64(f[2], &v) || v > 3)
 				return err_set(e, "expected a priority class 0..3, got '%s'", f[2]);
 			en->cls = (int)v;
@@ -654,13 +660,17 @@ static int prio_parse(const struct opt_def *d, void *base, const char *value, st
 {
 	struct job_options *o = base;
 	uint64_t v;
-	bool cls = !strcmp(d->name, "prioclass");
+	bool cls = !strcmp(d->name, "prioclass"), hint = !strcmp(d->name, "priohint");
 
 	if (parse_u64(value, &v) || v > (cls ? 3 : 7))
 		return err_set(e, "expected %s, got '%s'", cls ?
-			       "a priority class 0..3 (1 rt, 2 be, 3 idle)" : "a priority level 0..7",
-			       value);
-	if (cls) {
+			       "a priority class 0..3 (1 rt, 2 be, 3 idle)" : hint ?
+			       "a priority hint 0..7 (a CDL descriptor index, 0 for none)" :
+			       "a priority level 0..7", value);
+	if (hint) {
+		o->priohint = (unsigned)v;
+		o->priohint_set = true;
+	} else if (cls) {
 		o->prioclass = (unsigned)v;
 		o->prioclass_set = true;
 	} else {
@@ -674,7 +684,8 @@ static void prio_format(const struct opt_def *d, const void *base, char *buf, si
 {
 	const struct job_options *o = base;
 
-	snprintf(buf, len, "%u", !strcmp(d->name, "prioclass") ? o->prioclass : o->prio);
+	snprintf(buf, len, "%u", !strcmp(d->name, "prioclass") ? o->prioclass :
+		 !strcmp(d->name, "priohint") ? o->priohint : o->prio);
 }
 
 static int randseed_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
@@ -695,6 +706,18 @@ static void randseed_format(const struct opt_def *d, const void *base, char *buf
 	(void)d;
 	snprintf(buf, len, "%llu", (unsigned long long)o->randseed);
 }
+
+static const struct opt_choice continue_on_errors[] = {
+	{ "none", 0, "the first error ends the job (fio's default)" },
+	{ "read", JOB_ERR_READ, "count read errors and carry on" },
+	{ "write", JOB_ERR_WRITE, "count write errors and carry on" },
+	{ "io", JOB_ERR_READ | JOB_ERR_WRITE, "count read and write errors and carry on" },
+	{ "verify", JOB_ERR_VERIFY, "count verify errors and carry on (ncqsim does not verify)" },
+	{ "all", JOB_ERR_READ | JOB_ERR_WRITE | JOB_ERR_VERIFY, "count every error and carry on" },
+	{ "0", 0, "as none" },
+	{ "1", JOB_ERR_READ | JOB_ERR_WRITE | JOB_ERR_VERIFY, "as all" },
+	{ NULL, 0, NULL },
+};
 
 static const struct opt_choice kb_bases[] = {
 	{ "1024", 1024, "k = 1024" },
@@ -795,6 +818,8 @@ static const struct opt_def options[] = {
 	  .help = "O_SYNC/O_DSYNC: with direct=1 every write carries FUA" },
 	CUSTOM("prio", prio_parse, prio_format, "I/O priority level 0..7"),
 	CUSTOM("prioclass", prio_parse, prio_format, "I/O priority class: 1 rt, 2 be, 3 idle"),
+	CUSTOM("priohint", prio_parse, prio_format,
+	       "I/O priority hint 0..7: the CDL descriptor index (fio 3.36, Linux 6.5)"),
 	{ .name = "nice", .type = OPT_INT, .offset = F(nice), .min = -20, .max = 19,
 	  .help = "CPU nice value; sets the default I/O level" },
 	{ .name = "sched_policy", .type = OPT_ENUM, .offset = F(sched_policy),
@@ -803,6 +828,8 @@ static const struct opt_def options[] = {
 	CUSTOM("cmdprio_percentage", cmdprio_field, cmdprio_format,
 	       "share of I/Os (percent) sent with cmdprio_class/cmdprio"),
 	CUSTOM("cmdprio_class", cmdprio_field, cmdprio_format, "class of those I/Os (default 1, RT)"),
+	CUSTOM("cmdprio_hint", cmdprio_field, cmdprio_format,
+	       "priority hint of those I/Os: a CDL descriptor index 0..7 (fio 3.36)"),
 	CUSTOM("cmdprio", cmdprio_field, cmdprio_format, "level of those I/Os (default 0)"),
 	CUSTOM("cmdprio_bssplit", cmdprio_bssplit_parse, split_format,
 	       "per block size: bs/pct[/class/level[/hint]]:..."),
@@ -831,6 +858,9 @@ static const struct opt_def options[] = {
 	  .help = "latency logs also give each I/O's offset" },
 	{ .name = "log_prio", .type = OPT_BOOL, .offset = F(log_prio),
 	  .help = "latency logs give the full ioprio instead of a high-priority flag" },
+	{ .name = "continue_on_error", .type = OPT_ENUM, .offset = F(continue_on_error),
+	  .choices = continue_on_errors,
+	  .help = "errors that do not end the job: none, read, write, io, verify, all (counted in total_err)" },
 	{ .name = "clat_percentiles", .type = OPT_BOOL, .offset = F(clat_percentiles),
 	  .help = "report completion latency percentiles" },
 	{ .name = "lat_percentiles", .type = OPT_BOOL, .offset = F(lat_percentiles),

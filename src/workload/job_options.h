@@ -42,10 +42,17 @@ struct job_bssplit {
 	unsigned pct;
 };
 
+/* continue_on_error: the kinds of error a job counts and carries on past (fio's). */
+enum {
+	JOB_ERR_READ	= 1 << 0,
+	JOB_ERR_WRITE	= 1 << 1,
+	JOB_ERR_VERIFY	= 1 << 2,
+};
+
 struct job_cmdprio_entry {
 	uint64_t bs;
 	unsigned pct;
-	int cls, level, hint;	/* -1: take cmdprio_class / cmdprio */
+	int cls, level, hint;	/* -1: take cmdprio_class / cmdprio / cmdprio_hint */
 };
 
 struct job_options {
@@ -77,13 +84,14 @@ struct job_options {
 	bool end_fsync;			/* a flush when the job ends */
 	unsigned barrier_blocks;	/* write_barrier: every N-th write a barrier */
 	int sync_mode;			/* sync=: 0 none, 1 O_SYNC, 2 O_DSYNC */
-	unsigned prio, prioclass;
-	bool prio_set, prioclass_set;
+	unsigned prio, prioclass, priohint;
+	bool prio_set, prioclass_set, priohint_set;
 	int64_t nice;
 	int sched_policy;		/* enum sched_policy */
 	unsigned cmdprio_percentage[DDIR_COUNT];
 	unsigned cmdprio_class[DDIR_COUNT];
 	unsigned cmdprio[DDIR_COUNT];
+	unsigned cmdprio_hint[DDIR_COUNT];	/* fio 3.36: the CDL descriptor of those I/Os */
 	struct job_cmdprio_entry cmdprio_bssplit[DDIR_COUNT][JOB_MAX_SPLIT];
 	unsigned ncmdprio_bssplit[DDIR_COUNT];
 	int dist;			/* enum job_dist */
@@ -98,6 +106,7 @@ struct job_options {
 	char write_lat_log[JOB_PATH_MAX];
 	char write_iolog[JOB_PATH_MAX];
 	bool log_offset, log_prio;
+	int continue_on_error;		/* JOB_ERR_* bits (an OPT_ENUM): errors that do not end the job */
 	bool clat_percentiles, lat_percentiles;
 	int kb_base;			/* 1024 or 1000 (an OPT_ENUM) */
 	unsigned significant_figures;

@@ -1,4 +1,5 @@
-/* libFuzzer target: the log page parsers. */
+/* libFuzzer target: the log page parsers (CDL's too). */
+#include "ata/cdl.h"
 #include "ata/log.h"
 
 #include <stdint.h>
@@ -11,6 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint8_t page[ATA_LOG_PAGE_BYTES] = { 0 };
 	struct ata_ncq_error e;
+	struct ata_cdl_log cdl;
 	bool b;
 	unsigned i;
 
@@ -20,5 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ata_id_log_supported_has(page, 8, &b);
 	ata_id_log_sata_settings_ncq_prio(page, &b);
 	ata_ncq_error_parse(page, &e);
+	ata_cdl_log_parse(page, &cdl);
+	ata_id_log_capabilities_cdl(page, &b);
+	ata_id_log_current_settings_cdl(page, &b);
 	return 0;
 }

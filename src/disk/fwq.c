@@ -163,8 +163,8 @@ static inline void walk_update_limit(struct satf_walk *w)
  * A lower bound on a command's positioning time from its seek floor f. The
  * time is g(move + guard) with g(x) = x + ((A − x) mod rev), A the target's
  * angle relative to the head's at the start, and guard the rpo_guard when
- * the head moves (fwq_positioning_ns). g never decreases, and move >= f.
- * The same cylinder and head (no move) is left to the full price.
+ * the head seeks (fwq_positioning_ns). g never decreases, and move >= f.
+ * The same cylinder (no seek, no guard) is left to the full price.
  */
 static inline int64_t rotational_floor(const struct fwq_ctx *ctx, const struct fwq_cmd *c,
 				       int64_t f)

@@ -72,7 +72,7 @@ static inline int64_t fwq_mod_rev(const struct fwq_ctx *ctx, int64_t w)
 
 /*
  * Positioning time: seek or head switch, then rotational latency (with the
- * rpo_guard rule of disk_mech_target_wait). Every pick prices the queued
+ * rpo_guard rule of disk_mech_target_wait: after a seek only). Every pick prices the queued
  * commands that could win, so this is the simulator's innermost loop, written without
  * data-dependent branches (random seek distances make them mispredict
  * about once a candidate): both seek formulas then a select, and the
@@ -96,7 +96,7 @@ static inline int64_t fwq_positioning_ns(const struct fwq_ctx *ctx, const struct
 	move = (seeks & ((sq & on_sqrt) | (lin & ~on_sqrt))) | (~seeks & moved & mc->head_switch);
 	/* From the angle under the head once it has moved, round to the target. */
 	wait = fwq_mod_rev(ctx, c->where.angle - ctx->phase - move);
-	wait += mc->layout->rev_ns & moved & -(int64_t)(wait < mc->rpo_guard);
+	wait += mc->layout->rev_ns & seeks & -(int64_t)(wait < mc->rpo_guard);
 	return move + wait;
 }
 

@@ -160,8 +160,7 @@ void disk_mech_access_at(const struct disk_mech *mc, struct disk_head *head, int
 	acc->overhead = mc->overhead;
 	acc->seek = disk_mech_move_ns(mc, head, c.cyl, c.head, write);
 	t = t0 + acc->overhead + acc->seek;
-	acc->rotate = disk_mech_target_wait(mc, t, c.angle,
-					    c.cyl != head->cyl || c.head != head->head);
+	acc->rotate = disk_mech_target_wait(mc, t, c.angle, c.cyl != head->cyl);
 	t += acc->rotate;
 	acc->transfer = 0;
 	acc->extra = (int64_t)extra_revs * l->rev_ns;

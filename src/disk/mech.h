@@ -109,18 +109,21 @@ static inline int64_t disk_mech_rot_wait(const struct disk_mech *mc, int64_t t, 
 }
 
 /*
- * Rotational wait after moving the head: a target that would come under the
- * head less than rpo_guard after the seek or head switch settles is not
- * attempted — the firmware cannot count on making it (seek and settle times
- * vary) and takes it one revolution later. The same rule prices candidates
- * in the firmware's choice and times the access.
+ * Rotational wait after a seek: a target that would come under the head
+ * less than rpo_guard after the seek settles is not attempted — the
+ * firmware cannot count on making it (seek and settle times vary) and takes
+ * it one revolution later. An access that needs no seek (the same track, or
+ * a head switch on the same cylinder) pays no guard: the head switch is the
+ * move every track skew is laid out for (layout.h), so firmware plans on it.
+ * The same rule prices candidates in the firmware's choice and times the
+ * access.
  */
 static inline int64_t disk_mech_target_wait(const struct disk_mech *mc, int64_t t,
-					    int64_t angle, bool moved)
+					    int64_t angle, bool seeked)
 {
 	int64_t w = disk_mech_rot_wait(mc, t, angle);
 
-	return moved && w < mc->rpo_guard ? w + mc->layout->rev_ns : w;
+	return seeked && w < mc->rpo_guard ? w + mc->layout->rev_ns : w;
 }
 
 struct disk_access {

@@ -51,8 +51,18 @@ struct disk {
 	/* The actuator. */
 	bool busy;
 	struct fwq_cmd current;
-	bool idle_after_read;		/* idle since a media read: reading ahead */
-	int64_t read_end;
+	bool current_streamed;		/* current continues the stream (no overhead, no wait) */
+	/*
+	 * Where the head goes next along the layout: set after every media
+	 * access, run on by read-ahead while the actuator is otherwise idle
+	 * (up to ra_limit) and by a read or destage that continues it.
+	 */
+	struct disk_stream stream;
+	bool stream_located;		/* stream's track fields are filled in (found lazily) */
+	bool reading_ahead;
+	uint64_t ra_limit;		/* physical sector where read-ahead stops */
+	uint64_t ra_max;		/* physical sectors read ahead beyond a read */
+	uint64_t seg_size;		/* logical sectors in one cache segment */
 
 	/* Completions batched into one SDB per instant. */
 	uint32_t sdb_done, sdb_failed;
@@ -172,49 +182,105 @@ static int64_t interface_ns(const struct disk *d, uint64_t bytes)
 	return (int64_t)((double)bytes * 1000.0 / d->model.interface_mbs);
 }
 
+static bool destage_continue(struct disk *d);
+
 static void media_done(struct sim *sim, void *arg)
 {
 	struct disk *d = arg;
 	struct fwq_cmd *c = &d->current;
+	int64_t now = sim_now(d->sim);
 
 	(void)sim;
 	d->busy = false;
+	/*
+	 * A streamed command leaves the stream where it ended; any other starts
+	 * it here (its track is looked up only if something continues it).
+	 */
+	if (!d->current_streamed) {
+		d->stream.ps = c->ps + c->nps;
+		d->stream.t = now;
+		d->stream_located = false;
+	}
 	if (c->write) {
 		disk_cache_invalidate(&d->cache, c->lba, c->nlb);
-		d->idle_after_read = false;
+		d->reading_ahead = false;
 	} else {
-		disk_cache_fill(&d->cache, c->lba, c->nlb);
-		d->idle_after_read = d->read_ahead;
-		d->read_end = sim_now(d->sim);
+		if (d->current_streamed && d->cache.last_filled >= 0)
+			disk_cache_extend(&d->cache, (unsigned)d->cache.last_filled, c->lba + c->nlb,
+					  d->seg_size);
+		else
+			disk_cache_fill(&d->cache, c->lba, c->nlb);
+		/* Read-ahead: the next ra_max sectors, while nothing needs the head. */
+		d->reading_ahead = d->read_ahead && d->ra_max;
+		d->ra_limit = c->ps + c->nps + d->ra_max;
 	}
+	d->current_streamed = false;
 	if (c->destage)
 		d->cache.dirty_bytes -= c->nlb * d->layout.logical_size;
 	else
 		complete_ok(d, c->tag);
+	if (c->write && destage_continue(d))
+		return;
 	dispatch(d);
 }
 
 /* ---- the actuator ---- */
 
+/*
+ * Read-ahead up to now: the sectors that have passed under the head since
+ * the last media read go into its segment (until ra_limit, or until a
+ * write dropped the segment). Called whenever a command arrives and before
+ * every choice, so a hit test always sees what the drive has read by then.
+ */
+static void stream_locate(struct disk *d)
+{
+	if (!d->stream_located)
+		disk_mech_stream_after(&d->mech, &d->stream, d->stream.ps - 1, d->stream.t);
+	d->stream_located = true;
+}
+
+static void read_ahead_catch_up(struct disk *d)
+{
+	uint64_t end;
+
+	if (!d->reading_ahead)
+		return;
+	if (d->cache.last_filled < 0) {
+		/* A write dropped the segment: reading ahead into it stops. */
+		d->reading_ahead = false;
+		return;
+	}
+	if (sim_now(d->sim) <= d->stream.t)
+		return;		/* nothing more has passed under the head */
+	stream_locate(d);
+	disk_mech_stream_run(&d->mech, &d->stream, d->ra_limit, sim_now(d->sim), false);
+	end = d->stream.ps * d->layout.lpp;
+	if (end > d->layout.logical_sectors)
+		end = d->layout.logical_sectors;
+	disk_cache_extend(&d->cache, (unsigned)d->cache.last_filled, end, d->seg_size);
+}
+
+/* A command needs the head: read-ahead stops where it has got to. */
 static void read_ahead_stop(struct disk *d)
 {
-	int64_t idle;
-	const struct disk_zone *z;
-	uint64_t sectors;
+	if (!d->reading_ahead)
+		return;
+	read_ahead_catch_up(d);
+	d->reading_ahead = false;
+	/* Not located: the stream has not moved from where the last access left the head. */
+	if (d->stream_located) {
+		d->head.cyl = d->stream.cyl;
+		d->head.head = d->stream.head;
+	}
+}
 
-	if (!d->idle_after_read)
-		return;
-	d->idle_after_read = false;
-	idle = sim_now(d->sim) - d->read_end;
-	if (idle <= 0)
-		return;
-	/* Sectors that passed under the head while idle, at the head's zone rate. */
-	z = &d->layout.zone[disk_layout_zone(&d->layout,
-					     d->current.ps + d->current.nps - 1)];
-	sectors = (uint64_t)((unsigned __int128)idle * z->spt / (uint64_t)d->layout.rev_ns);
-	disk_cache_read_ahead(&d->cache, sectors * d->layout.lpp,
-			      d->model.read_ahead_max / d->layout.logical_size,
-			      d->layout.logical_sectors);
+/*
+ * Whether read-ahead is still reading: it has not reached its limit, or the
+ * next sector has yet to come under the head.
+ */
+static bool read_ahead_running(const struct disk *d)
+{
+	return d->reading_ahead && (d->stream.ps < d->ra_limit || d->stream.t >= sim_now(d->sim));
 }
 
 _Static_assert(FWQ_SLOTS <= ILIST_MAX, "the age list indexes slots");
@@ -315,6 +381,59 @@ static void account_pick(struct disk *d, enum fwq_reason reason, const struct di
 		  (acc->transfer + acc->extra) / 1e6, acc->total / 1e6);
 }
 
+/* The actuator takes `c` as a continuation of the stream: it is busy until `done`. */
+static void stream_start(struct disk *d, const struct fwq_cmd *c, int64_t done)
+{
+	int64_t now = sim_now(d->sim);
+
+	d->current = *c;
+	d->current_streamed = true;
+	d->busy = true;
+	d->head.cyl = d->stream.cyl;
+	d->head.head = d->stream.head;
+	sim_at(d->sim, done, media_done, d);
+	if (c->write)
+		d->stats.media_writes++;
+	else
+		d->stats.media_reads++;
+	d->stats.busy_ns += done - now;
+	d->stats.transfer_ns += done - now;
+	sim_debug(d->sim, SIM_DBG_DISK, "stream %s%u: %llu sectors from the head, done at +%.3f ms",
+		  c->destage ? "destage " : "tag ", c->destage ? 0 : c->tag,
+		  (unsigned long long)c->nps, (done - now) / 1e6);
+}
+
+/*
+ * A media write has just ended with no host command waiting: a destage
+ * that starts at the very next sector goes on without a new command's
+ * overhead or rotational wait, as firmware writes contiguous dirty data in
+ * one pass. Only the destages the firmware can see (FWQ_DESTAGE_WINDOW), and
+ * not past an aged one.
+ */
+static bool destage_continue(struct disk *d)
+{
+	unsigned i;
+
+	/* An aged destage goes through the firmware's choice, which serves it first. */
+	if (d->busy || d->nwaiting || !d->destage_count ||
+	    sim_now(d->sim) - d->destage[d->destage_head].arrival >= d->rules.age_limit)
+		return false;
+	for (i = 0; i < d->destage_count && i < FWQ_DESTAGE_WINDOW; i++) {
+		unsigned pos = (d->destage_head + i) % d->destage_cap;
+		struct fwq_cmd c = d->destage[pos];
+
+		if (c.ps != d->stream.ps || c.rmw)
+			continue;
+		destage_remove(d, &d->destage[pos]);
+		stream_locate(d);
+		disk_mech_stream_run(&d->mech, &d->stream, c.ps + c.nps, INT64_MAX, true);
+		d->stats.stream_destages++;
+		stream_start(d, &c, d->stream.t);
+		return true;
+	}
+	return false;
+}
+
 /* The actuator is free: choose the next command and start its access. */
 static void dispatch(struct disk *d)
 {
@@ -378,8 +497,28 @@ static bool write_cached(struct disk *d, const struct fwq_cmd *c)
 	uint64_t bytes = c->nlb * d->layout.logical_size;
 	struct fwq_cmd *ds;
 
-	if (!d->write_cache || c->fua || d->destage_count == d->destage_cap ||
-	    d->cache.dirty_bytes + bytes > d->cache.write_buffer)
+	if (!d->write_cache || c->fua || d->cache.dirty_bytes + bytes > d->cache.write_buffer)
+		return false;
+	/*
+	 * Coalesce: a write that continues the newest dirty range joins it (up
+	 * to a segment's size), so a sequential stream destages in one pass.
+	 */
+	if (d->destage_count) {
+		ds = &d->destage[(d->destage_head + d->destage_count - 1) % d->destage_cap];
+		if (ds->lba + ds->nlb == c->lba && ds->nlb + c->nlb <= d->seg_size) {
+			const struct disk_layout *l = &d->layout;
+
+			ds->nlb += c->nlb;
+			disk_layout_physical(l, ds->lba, ds->nlb, &ds->ps, &ds->nps);
+			ds->rmw = ds->lba % l->lpp || (ds->lba + ds->nlb) % l->lpp;
+			d->cache.dirty_bytes += bytes;
+			disk_cache_invalidate(&d->cache, c->lba, c->nlb);
+			d->stats.write_cached++;
+			d->stats.coalesced_writes++;
+			return true;
+		}
+	}
+	if (d->destage_count == d->destage_cap)
 		return false;
 	ds = &d->destage[(d->destage_head + d->destage_count) % d->destage_cap];
 	*ds = *c;
@@ -400,9 +539,49 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 		interface_ns(d, (uint64_t)rw->sectors * d->layout.logical_size);
 
 	prepare(d, c, rw, slot, high);
+	if (d->reading_ahead)
+		read_ahead_catch_up(d);
 	if (!rw->write && disk_cache_read_hit(&d->cache, rw->lba, rw->sectors)) {
 		d->stats.cache_hits++;
+		/* The host keeps reading the stream: read-ahead keeps ra_max ahead of it. */
+		if (d->reading_ahead && rw->lba >= d->cache.start[d->cache.last_filled] &&
+		    rw->lba + rw->sectors <= d->cache.end[d->cache.last_filled]) {
+			uint64_t want = c->ps + c->nps + d->ra_max;
+
+			if (want > d->ra_limit) {
+				if (!read_ahead_running(d)) {
+					/* Stopped at its limit: resume when the next sector comes round. */
+					struct disk_chs at;
+
+					stream_locate(d);
+					disk_layout_locate(&d->layout, d->stream.ps, &at);
+					d->stream.t = sim_now(d->sim) +
+						disk_mech_rot_wait(&d->mech, sim_now(d->sim), at.angle);
+				}
+				d->ra_limit = want;
+			}
+		}
 		sim_after(d->sim, front, front_end_done, &d->ref[slot]);
+		return;
+	}
+	/*
+	 * A read that starts in the segment being read ahead, at or before the
+	 * sector under the head, continues the stream: no seek, no rotational
+	 * wait; it ends when the stream reaches its last sector, or when the
+	 * interface has carried it, whichever is later.
+	 */
+	if (!rw->write && !d->busy && read_ahead_running(d) &&
+	    rw->lba >= d->cache.start[d->cache.last_filled] && c->ps <= d->stream.ps) {
+		int64_t done;
+
+		d->reading_ahead = false;
+		stream_locate(d);
+		disk_mech_stream_run(&d->mech, &d->stream, c->ps + c->nps, INT64_MAX, false);
+		done = sim_now(d->sim) + front;
+		if (d->stream.t > done)
+			done = d->stream.t;
+		d->stats.stream_reads++;
+		stream_start(d, c, done);
 		return;
 	}
 	if (rw->write && write_cached(d, c)) {
@@ -622,6 +801,9 @@ struct disk *disk_new(struct sim *sim, const struct disk_model *m,
 	d->rules.soft_margin = m->prio_soft_margin;
 	d->rules.age_limit = m->age_limit;
 	disk_cache_init(&d->cache, m->cache_segments, m->write_buffer);
+	d->seg_size = m->cache_size / m->cache_segments / d->layout.logical_size;
+	d->ra_max = (m->read_ahead_max < m->cache_size / m->cache_segments ? m->read_ahead_max :
+		     m->cache_size / m->cache_segments) / m->physical_sector_size;
 	d->write_cache = m->write_cache;
 	d->read_ahead = m->read_ahead;
 	ilist_init(&d->by_age);

@@ -201,3 +201,61 @@ void disk_mech_access_at(const struct disk_mech *mc, struct disk_head *head, int
 	head->head = hd;
 	acc->total = acc->overhead + acc->seek + acc->rotate + acc->transfer + acc->extra;
 }
+
+void disk_mech_stream_after(const struct disk_mech *mc, struct disk_stream *s, uint64_t last_ps,
+			    int64_t t)
+{
+	struct disk_chs c;
+
+	disk_layout_locate(mc->layout, last_ps, &c);
+	s->ps = last_ps + 1;
+	s->t = t;
+	s->zone = c.zone;
+	s->cyl = c.cyl;
+	s->head = c.head;
+	s->sector = c.sector + 1;
+}
+
+void disk_mech_stream_run(const struct disk_mech *mc, struct disk_stream *s, uint64_t limit,
+			  int64_t until, bool write)
+{
+	const struct disk_layout *l = mc->layout;
+
+	if (limit > l->physical_sectors)
+		limit = l->physical_sectors;
+	while (s->ps < limit && s->t <= until) {
+		const struct disk_zone *z = &l->zone[s->zone];
+		uint64_t take = z->spt - s->sector, by_then;
+		bool hs;
+
+		if (!take) {
+			/* The track's end: on to the next, as disk_mech_access_at does. */
+			if (next_track(l, z, &s->cyl, &s->head, &hs)) {
+				s->t += disk_layout_sectors_ns(l, z, hs ? z->head_skew : z->cyl_skew);
+			} else {
+				struct disk_head at = { s->cyl, s->head };
+				struct disk_chs nc;
+
+				disk_layout_locate(l, s->ps, &nc);
+				s->t += disk_mech_move_ns(mc, &at, nc.cyl, nc.head, write);
+				s->t += disk_mech_rot_wait(mc, s->t, nc.angle);
+				s->zone = nc.zone;
+				s->cyl = nc.cyl;
+				s->head = nc.head;
+			}
+			s->sector = 0;
+			continue;
+		}
+		if (take > limit - s->ps)
+			take = limit - s->ps;
+		/* Whole sectors only: those that have passed by `until`. */
+		by_then = (uint64_t)((unsigned __int128)(until - s->t) * z->spt / (uint64_t)l->rev_ns);
+		if (take > by_then)
+			take = by_then;
+		if (!take)
+			break;
+		s->ps += take;
+		s->sector += (uint32_t)take;
+		s->t += disk_layout_sectors_ns(l, z, take);
+	}
+}

@@ -145,4 +145,27 @@ void disk_mech_access_at(const struct disk_mech *mc, struct disk_head *head, int
 			 const struct disk_chs *where, uint64_t n, bool write, unsigned extra_revs,
 			 struct disk_access *acc);
 
+/*
+ * A sequential transfer in progress — read-ahead, or destaging contiguous
+ * dirty data — with the head following the layout from track to track as
+ * a media access does (skews across switches, a real seek and rotational
+ * wait into the next zone). `ps` is the next physical sector to pass under
+ * the head and `t` when it starts to; `sector` may equal the track's sector
+ * count: the head is at the track's end and switches at the next step.
+ *
+ *   stream_after(last, t)        the head has just finished `last` at t
+ *   stream_run(limit, until)     it reads on, whole sectors, up to `limit`
+ *                                and no later than `until`
+ */
+struct disk_stream {
+	uint64_t ps;
+	int64_t t;
+	uint32_t zone, cyl, head, sector;
+};
+
+void disk_mech_stream_after(const struct disk_mech *mc, struct disk_stream *s, uint64_t last_ps,
+			    int64_t t);
+void disk_mech_stream_run(const struct disk_mech *mc, struct disk_stream *s, uint64_t limit,
+			  int64_t until, bool write);
+
 #endif

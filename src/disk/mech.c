@@ -214,6 +214,8 @@ void disk_mech_stream_after(const struct disk_mech *mc, struct disk_stream *s, u
 	s->cyl = c.cyl;
 	s->head = c.head;
 	s->sector = c.sector + 1;
+	s->from_sector = s->sector;
+	s->from_t = t;
 }
 
 void disk_mech_stream_run(const struct disk_mech *mc, struct disk_stream *s, uint64_t limit,
@@ -225,11 +227,13 @@ void disk_mech_stream_run(const struct disk_mech *mc, struct disk_stream *s, uin
 		limit = l->physical_sectors;
 	while (s->ps < limit && s->t <= until) {
 		const struct disk_zone *z = &l->zone[s->zone];
-		uint64_t take = z->spt - s->sector, by_then;
-		bool hs;
+		uint64_t take = z->spt - s->sector, done = s->sector - s->from_sector;
+		__int128 room;
 
 		if (!take) {
 			/* The track's end: on to the next, as disk_mech_access_at does. */
+			bool hs;
+
 			if (next_track(l, z, &s->cyl, &s->head, &hs)) {
 				s->t += disk_layout_sectors_ns(l, z, hs ? z->head_skew : z->cyl_skew);
 			} else {
@@ -244,18 +248,26 @@ void disk_mech_stream_run(const struct disk_mech *mc, struct disk_stream *s, uin
 				s->head = nc.head;
 			}
 			s->sector = 0;
+			s->from_sector = 0;
+			s->from_t = s->t;
 			continue;
 		}
 		if (take > limit - s->ps)
 			take = limit - s->ps;
-		/* Whole sectors only: those that have passed by `until`. */
-		by_then = (uint64_t)((unsigned __int128)(until - s->t) * z->spt / (uint64_t)l->rev_ns);
-		if (take > by_then)
-			take = by_then;
+		/*
+		 * Whole sectors only: the largest m with from_t + sectors_ns(m) <=
+		 * until, sectors_ns(m) being (m·rev + spt/2) / spt rounded down.
+		 */
+		room = ((__int128)(until - s->from_t) + 1) * z->spt - 1 - z->spt / 2;
+		if (room < 0)
+			break;
+		room /= l->rev_ns;
+		if ((__int128)(done + take) > room)
+			take = room > (__int128)done ? (uint64_t)(room - done) : 0;
 		if (!take)
 			break;
 		s->ps += take;
 		s->sector += (uint32_t)take;
-		s->t += disk_layout_sectors_ns(l, z, take);
+		s->t = s->from_t + disk_layout_sectors_ns(l, z, s->sector - s->from_sector);
 	}
 }

@@ -161,6 +161,13 @@ struct disk_stream {
 	uint64_t ps;
 	int64_t t;
 	uint32_t zone, cyl, head, sector;
+	/*
+	 * The head has read continuously on this track since `from_sector` at
+	 * `from_t`: times count from there, as a media access's transfer does,
+	 * so how the run is cut into steps does not change them.
+	 */
+	uint32_t from_sector;
+	int64_t from_t;
 };
 
 void disk_mech_stream_after(const struct disk_mech *mc, struct disk_stream *s, uint64_t last_ps,

@@ -182,7 +182,7 @@ static int64_t interface_ns(const struct disk *d, uint64_t bytes)
 	return (int64_t)((double)bytes * 1000.0 / d->model.interface_mbs);
 }
 
-static bool destage_continue(struct disk *d);
+static bool stream_continue(struct disk *d);
 
 static void media_done(struct sim *sim, void *arg)
 {
@@ -219,7 +219,7 @@ static void media_done(struct sim *sim, void *arg)
 		d->cache.dirty_bytes -= c->nlb * d->layout.logical_size;
 	else
 		complete_ok(d, c->tag);
-	if (c->write && destage_continue(d))
+	if (stream_continue(d))
 		return;
 	dispatch(d);
 }
@@ -381,10 +381,25 @@ static void account_pick(struct disk *d, enum fwq_reason reason, const struct di
 		  (acc->transfer + acc->extra) / 1e6, acc->total / 1e6);
 }
 
-/* The actuator takes `c` as a continuation of the stream: it is busy until `done`. */
-static void stream_start(struct disk *d, const struct fwq_cmd *c, int64_t done)
+/*
+ * The actuator takes cands[chosen] as a continuation of the stream: it is
+ * busy until `done`. The observer sees it as a choice for FWQ_PICK_STREAM
+ * (no seek, no rotation: all of it transfer), before it leaves the queue.
+ */
+static void stream_start(struct disk *d, const struct fwq_cmd *const *cands, unsigned n,
+			 unsigned chosen, int64_t done)
 {
 	int64_t now = sim_now(d->sim);
+	const struct fwq_cmd *c = cands[chosen];
+
+	if (d->pick_fn) {
+		struct disk_access acc = { .transfer = done - now, .total = done - now };
+		struct fwq_ctx ctx;
+		struct disk_pick_event ev = { now, &ctx, cands, n, chosen, FWQ_PICK_STREAM, &acc };
+
+		fwq_ctx_init(&ctx, &d->mech, now, d->head);
+		d->pick_fn(d->pick_ctx, &ev);
+	}
 
 	d->current = *c;
 	d->current_streamed = true;
@@ -403,32 +418,98 @@ static void stream_start(struct disk *d, const struct fwq_cmd *c, int64_t done)
 		  (unsigned long long)c->nps, (done - now) / 1e6);
 }
 
-/*
- * A media write has just ended with no host command waiting: a destage
- * that starts at the very next sector goes on without a new command's
- * overhead or rotational wait, as firmware writes contiguous dirty data in
- * one pass. Only the destages the firmware can see (FWQ_DESTAGE_WINDOW), and
- * not past an aged one.
- */
-static bool destage_continue(struct disk *d)
+/* Whether a queued command or destage has waited age_limit: the choice must serve it. */
+static bool any_aged(const struct disk *d, int64_t now)
 {
+	return (d->nwaiting && now - d->slot[d->by_age.head].arrival >= d->rules.age_limit) ||
+		(d->destage_count &&
+		 now - d->destage[d->destage_head].arrival >= d->rules.age_limit);
+}
+
+/*
+ * The waiting command (other than a read-modify-write) in direction
+ * `write` that starts at physical sector ps, or -1. The next sector is on
+ * the head's cylinder or a neighbour (a zone's end aside), so only those
+ * few of the candidates sorted by cylinder are looked at.
+ */
+static int waiting_at(const struct disk *d, uint64_t ps, bool write)
+{
+	uint32_t lo_cyl = d->head.cyl ? d->head.cyl - 1 : 0;
+	unsigned base = 0, len = d->nwaiting, i;
+
+	while (len > 1) {
+		unsigned half = len / 2;
+
+		base = d->cands[base + half - 1]->where.cyl < lo_cyl ? base + half : base;
+		len -= half;
+	}
+	for (i = base; i < d->nwaiting && d->cands[i]->where.cyl <= d->head.cyl + 1; i++) {
+		const struct fwq_cmd *c = d->cands[i];
+
+		if (c->ps == ps && c->write == write && !c->rmw)
+			return (int)i;
+	}
+	return -1;
+}
+
+/*
+ * A media access has just ended. What starts at the very next sector, in
+ * the same direction, goes on without a new command's overhead or
+ * rotational wait, as firmware streams a sequential run: a queued command
+ * (it was decoded while the one before it ran; it completes when the head
+ * has passed its last sector, or when the interface has carried it), or,
+ * with no command waiting, a destage of contiguous dirty data. Not when a
+ * high-priority command or an aged one waits: the firmware's choice serves
+ * those. Positioning in no time, a continuation is what SATF would pick;
+ * a policy whose cost is not positional (fifo) always makes its own choice.
+ */
+static bool stream_continue(struct disk *d)
+{
+	int64_t now = sim_now(d->sim), done;
+	bool write = d->current.write;
+	struct fwq_queue q;
+	struct fwq_cmd c;
+	int pos;
 	unsigned i;
 
-	/* An aged destage goes through the firmware's choice, which serves it first. */
-	if (d->busy || d->nwaiting || !d->destage_count ||
-	    sim_now(d->sim) - d->destage[d->destage_head].arrival >= d->rules.age_limit)
+	if (d->busy || !d->rules.ops->positional || (d->nhigh && d->rules.prio->honours) ||
+	    any_aged(d, now))
 		return false;
-	for (i = 0; i < d->destage_count && i < FWQ_DESTAGE_WINDOW; i++) {
-		unsigned pos = (d->destage_head + i) % d->destage_cap;
-		struct fwq_cmd c = d->destage[pos];
+	if (d->nwaiting) {
+		pos = waiting_at(d, d->stream.ps, write);
+		if (pos < 0)
+			return false;
+		c = *d->cands[pos];
+		done = c.arrival + d->model.command_overhead +
+			interface_ns(d, c.nlb * d->layout.logical_size);
+		/* A write's data must be in the buffer before its first sector comes. */
+		if (write && done > d->stream.t)
+			return false;
+		d->reading_ahead = false;
+		stream_locate(d);
+		disk_mech_stream_run(&d->mech, &d->stream, c.ps + c.nps, INT64_MAX, write);
+		if (d->stream.t > done)
+			done = d->stream.t;
+		if (write)
+			d->stats.stream_writes++;
+		else
+			d->stats.stream_reads++;
+		stream_start(d, d->cands, gather(d, &q), (unsigned)pos, done);
+		waiting_remove(d, (unsigned)pos);
+		return true;
+	}
+	/* Destages: only those the firmware can see (FWQ_DESTAGE_WINDOW). */
+	for (i = 0; write && i < d->destage_count && i < FWQ_DESTAGE_WINDOW; i++) {
+		unsigned at = (d->destage_head + i) % d->destage_cap;
 
+		c = d->destage[at];
 		if (c.ps != d->stream.ps || c.rmw)
 			continue;
-		destage_remove(d, &d->destage[pos]);
 		stream_locate(d);
 		disk_mech_stream_run(&d->mech, &d->stream, c.ps + c.nps, INT64_MAX, true);
-		d->stats.stream_destages++;
-		stream_start(d, &c, d->stream.t);
+		d->stats.stream_writes++;
+		stream_start(d, d->cands, gather(d, &q), i, d->stream.t);
+		destage_remove(d, &d->destage[at]);
 		return true;
 	}
 	return false;
@@ -572,6 +653,7 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 	 */
 	if (!rw->write && !d->busy && read_ahead_running(d) &&
 	    rw->lba >= d->cache.start[d->cache.last_filled] && c->ps <= d->stream.ps) {
+		const struct fwq_cmd *only = c;
 		int64_t done;
 
 		d->reading_ahead = false;
@@ -581,7 +663,7 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 		if (d->stream.t > done)
 			done = d->stream.t;
 		d->stats.stream_reads++;
-		stream_start(d, c, done);
+		stream_start(d, &only, 1, 0, done);
 		return;
 	}
 	if (rw->write && write_cached(d, c)) {

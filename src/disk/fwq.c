@@ -43,6 +43,8 @@ const char *fwq_reason_name(const struct fwq_rules *r, enum fwq_reason reason)
 		return "priority";
 	case FWQ_PICK_SOFT_NORMAL:
 		return "soft: faster normal";
+	case FWQ_PICK_STREAM:
+		return "stream";
 	case FWQ_PICK_POLICY:
 		break;
 	}
@@ -242,11 +244,11 @@ static unsigned pick_satf(const struct fwq_rules *r, const struct fwq_ctx *ctx,
 }
 
 static const struct fwq_policy_ops policy_fifo = {
-	{ "fifo", "commands in arrival order", NULL }, fifo_cost, pick_all,
+	{ "fifo", "commands in arrival order", NULL }, fifo_cost, pick_all, false,
 };
 static const struct fwq_policy_ops policy_satf = {
 	{ "satf", "shortest access time first: least seek + rotational latency", NULL },
-	satf_cost, pick_satf,
+	satf_cost, pick_satf, true,
 };
 
 static const struct plugin *const builtin_policies[] = {

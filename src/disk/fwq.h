@@ -108,6 +108,7 @@ enum fwq_reason {
 	FWQ_PICK_PRIO,		/* a high-priority command preferred */
 	FWQ_PICK_SOFT_NORMAL,	/* soft priority: a much faster normal command */
 	FWQ_PICK_AGED,		/* the oldest, past age_limit */
+	FWQ_PICK_STREAM,	/* no choice: it continues the run the head is on (disk.c) */
 };
 
 struct fwq_rules {
@@ -160,6 +161,13 @@ struct fwq_policy_ops {
 	int64_t (*cost)(const struct fwq_ctx *ctx, const struct fwq_cmd *c);
 	unsigned (*pick)(const struct fwq_rules *r, const struct fwq_ctx *ctx,
 			 const struct fwq_queue *q, int64_t now, enum fwq_reason *reason);
+	/*
+	 * The cost is the positioning time: a command that continues the run
+	 * the head is on (no seek, no wait) would win, so the drive may serve
+	 * it without a choice (disk.c, FWQ_PICK_STREAM). Otherwise every
+	 * command goes through pick().
+	 */
+	bool positional;
 };
 
 /*

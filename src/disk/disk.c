@@ -12,6 +12,7 @@
 #include <string.h>
 
 #define MAX_LOG_PAGES 16
+#define STARTS_BUCKETS 256
 
 struct slot_ref {
 	struct disk *d;
@@ -39,6 +40,12 @@ struct disk {
 	 * (aging looks at its head).
 	 */
 	unsigned nwaiting, nhigh;
+	/*
+	 * Waiting slots by their first sector modulo STARTS_BUCKETS: whether
+	 * one could start where the head is, without a search. Random
+	 * commands almost never do, and every media access asks.
+	 */
+	uint8_t starts[STARTS_BUCKETS];
 	struct ilist by_age;
 	uint32_t seq;			/* commands received, for fwq_cmd.seq */
 	uint32_t tags_in_use;		/* NCQ tags the host has outstanding */
@@ -51,7 +58,7 @@ struct disk {
 	/* The actuator. */
 	bool busy;
 	struct fwq_cmd current;
-	bool current_streamed;		/* current continues the stream (no overhead, no wait) */
+	bool current_streamed;		/* current continues the stream: no overhead, no wait */
 	/*
 	 * Where the head goes next along the layout: set after every media
 	 * access, run on by read-ahead while the actuator is otherwise idle
@@ -189,6 +196,7 @@ static void media_done(struct sim *sim, void *arg)
 	struct disk *d = arg;
 	struct fwq_cmd *c = &d->current;
 	int64_t now = sim_now(d->sim);
+	bool was_read = !c->write;
 
 	(void)sim;
 	d->busy = false;
@@ -203,15 +211,12 @@ static void media_done(struct sim *sim, void *arg)
 	}
 	if (c->write) {
 		disk_cache_invalidate(&d->cache, c->lba, c->nlb);
-		d->reading_ahead = false;
 	} else {
 		if (d->current_streamed && d->cache.last_filled >= 0)
 			disk_cache_extend(&d->cache, (unsigned)d->cache.last_filled, c->lba + c->nlb,
 					  d->seg_size);
 		else
 			disk_cache_fill(&d->cache, c->lba, c->nlb);
-		/* Read-ahead: the next ra_max sectors, while nothing needs the head. */
-		d->reading_ahead = d->read_ahead && d->ra_max;
 		d->ra_limit = c->ps + c->nps + d->ra_max;
 	}
 	d->current_streamed = false;
@@ -219,9 +224,10 @@ static void media_done(struct sim *sim, void *arg)
 		d->cache.dirty_bytes -= c->nlb * d->layout.logical_size;
 	else
 		complete_ok(d, c->tag);
-	if (stream_continue(d))
-		return;
-	dispatch(d);
+	if (!stream_continue(d))
+		dispatch(d);
+	/* Idle after a read: read-ahead (ra_max sectors) until a command needs the head. */
+	d->reading_ahead = !d->busy && was_read && d->read_ahead && d->ra_max;
 }
 
 /* ---- the actuator ---- */
@@ -284,6 +290,7 @@ static bool read_ahead_running(const struct disk *d)
 }
 
 _Static_assert(FWQ_SLOTS <= ILIST_MAX, "the age list indexes slots");
+_Static_assert(FWQ_SLOTS <= UINT8_MAX, "a starts[] bucket counts waiting slots");
 
 /* A slot starts waiting: into cands[] by cylinder, onto the age list. */
 static void waiting_insert(struct disk *d, unsigned slot)
@@ -303,6 +310,7 @@ static void waiting_insert(struct disk *d, unsigned slot)
 	d->cands[pos] = c;
 	d->nwaiting++;
 	d->nhigh += c->high;
+	d->starts[c->ps % STARTS_BUCKETS]++;
 	/* Arrivals come in time order; at one instant the tag decides (fwq_older). */
 	after = d->by_age.tail;
 	while (after != ILIST_NONE && fwq_older(c, &d->slot[after]))
@@ -311,9 +319,10 @@ static void waiting_insert(struct disk *d, unsigned slot)
 }
 
 /* The slot at cands[pos] goes to the actuator. */
-static void waiting_remove(struct disk *d, unsigned pos)
+static inline __attribute__((always_inline)) void waiting_remove(struct disk *d, unsigned pos)
 {
 	d->nhigh -= d->cands[pos]->high;
+	d->starts[d->cands[pos]->ps % STARTS_BUCKETS]--;
 	ilist_unlink(&d->by_age, d->cands[pos]->tag);
 	memmove(&d->cands[pos], &d->cands[pos + 1], (d->nwaiting - pos - 1) * sizeof(d->cands[0]));
 	d->nwaiting--;
@@ -323,7 +332,8 @@ static void waiting_remove(struct disk *d, unsigned pos)
  * The queue for one choice: the waiting slots (sorted by cylinder), then
  * the oldest destages. Returns the number of candidates.
  */
-static unsigned gather(struct disk *d, struct fwq_queue *q)
+static inline __attribute__((always_inline)) unsigned gather(struct disk *d,
+								struct fwq_queue *q)
 {
 	unsigned n = d->nwaiting, i;
 
@@ -472,10 +482,13 @@ static bool stream_continue(struct disk *d)
 	int pos;
 	unsigned i;
 
-	if (d->busy || !d->rules.ops->positional || (d->nhigh && d->rules.prio->honours) ||
-	    any_aged(d, now))
+	if (d->busy || !d->rules.ops->positional)
 		return false;
 	if (d->nwaiting) {
+		/* The cheap test first: random commands almost never qualify. */
+		if (!d->starts[d->stream.ps % STARTS_BUCKETS] ||
+		    (d->nhigh && d->rules.prio->honours) || any_aged(d, now))
+			return false;
 		pos = waiting_at(d, d->stream.ps, write);
 		if (pos < 0)
 			return false;
@@ -499,6 +512,8 @@ static bool stream_continue(struct disk *d)
 		return true;
 	}
 	/* Destages: only those the firmware can see (FWQ_DESTAGE_WINDOW). */
+	if (!write || !d->destage_count || any_aged(d, now))
+		return false;
 	for (i = 0; write && i < d->destage_count && i < FWQ_DESTAGE_WINDOW; i++) {
 		unsigned at = (d->destage_head + i) % d->destage_cap;
 
@@ -528,7 +543,8 @@ static void dispatch(struct disk *d)
 
 	if (d->busy || !(n = gather(d, &q)))
 		return;
-	read_ahead_stop(d);
+	if (d->reading_ahead)
+		read_ahead_stop(d);
 	fwq_ctx_init(&ctx, &d->mech, now + d->model.command_overhead, d->head);
 	chosen = fwq_pick(&d->rules, &ctx, &q, now, &reason);
 	c = d->cands[chosen];

@@ -12,7 +12,9 @@
  *  - at the drive: read-ahead stops where the head has got to when another
  *    command needs the head, checked against sector arithmetic; a read that
  *    continues read-ahead in progress ends when the head reaches its last
- *    sector; cached writes coalesce only with the newest dirty range.
+ *    sector; read-ahead stopped at its limit resumes, on a hit, when its
+ *    next sector comes round; cached writes coalesce only with the newest
+ *    dirty range.
  */
 #include "testlib.h"
 #include "ata/cmd.h"
@@ -290,6 +292,36 @@ static void test_read_ahead(void)
 		CHECK_EQ_U64(disk_get_stats(h.disk)->cache_hits, 1);
 	}
 	stop(&h);
+
+	/*
+	 * Stopped at its limit (64 KiB: 16 physical sectors past the read),
+	 * read-ahead resumes on a hit that moves the limit on, when its next
+	 * sector comes round; a read at that sector, sent at the same instant,
+	 * continues it and ends 10 sectors later.
+	 */
+	m.read_ahead_max = 64 << 10;
+	start(&h, &m, &l);
+	{
+		struct timed_read hit = { &h, 1, 10 * lpp, (uint32_t)lpp };
+		struct timed_read cont = { &h, 2, 17 * lpp, (uint32_t)(10 * lpp) };
+		struct disk_chs next;
+		int64_t t_hit, resume;
+
+		submit(&h, 0, false, 0, 8);
+		sim_run(&h.sim, SIM_FOREVER);
+		t1 = h.done_at[0];
+		t_hit = t1 + l.rev_ns / 2;	/* long after read-ahead reached sector 17 */
+		sim_at(&h.sim, t_hit, submit_later, &hit);
+		sim_at(&h.sim, t_hit, submit_later, &cont);
+		sim_run(&h.sim, SIM_FOREVER);
+		disk_layout_locate(&l, 17, &next);
+		resume = t_hit + (next.angle - t_hit % l.rev_ns + l.rev_ns) % l.rev_ns;
+		CHECK_EQ_U64(disk_get_stats(h.disk)->cache_hits, 1);
+		CHECK_EQ_U64(disk_get_stats(h.disk)->stream_reads, 1);
+		CHECK_EQ_INT(h.done_at[2], resume + disk_layout_sectors_ns(&l, z, 10));
+	}
+	stop(&h);
+	m.read_ahead_max = 1 << 20;
 
 	/* Read look-ahead off (SET FEATURES 55h as the model's power-on state): a miss. */
 	m.read_ahead = false;

@@ -648,12 +648,8 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 			if (want > d->ra_limit) {
 				if (!read_ahead_running(d)) {
 					/* Stopped at its limit: resume when the next sector comes round. */
-					struct disk_chs at;
-
 					stream_locate(d);
-					disk_layout_locate(&d->layout, d->stream.ps, &at);
-					d->stream.t = sim_now(d->sim) +
-						disk_mech_rot_wait(&d->mech, sim_now(d->sim), at.angle);
+					disk_mech_stream_resume(&d->mech, &d->stream, sim_now(d->sim));
 				}
 				d->ra_limit = want;
 			}

@@ -271,3 +271,20 @@ void disk_mech_stream_run(const struct disk_mech *mc, struct disk_stream *s, uin
 		s->t = s->from_t + disk_layout_sectors_ns(l, z, s->sector - s->from_sector);
 	}
 }
+
+void disk_mech_stream_resume(const struct disk_mech *mc, struct disk_stream *s, int64_t t)
+{
+	struct disk_head at = { s->cyl, s->head };
+	struct disk_chs nc;
+
+	disk_layout_locate(mc->layout, s->ps, &nc);
+	t += disk_mech_move_ns(mc, &at, nc.cyl, nc.head, false);
+	t += disk_mech_rot_wait(mc, t, nc.angle);
+	s->t = t;
+	s->zone = nc.zone;
+	s->cyl = nc.cyl;
+	s->head = nc.head;
+	s->sector = nc.sector;
+	s->from_sector = nc.sector;
+	s->from_t = t;
+}

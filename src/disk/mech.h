@@ -174,5 +174,11 @@ void disk_mech_stream_after(const struct disk_mech *mc, struct disk_stream *s, u
 			    int64_t t);
 void disk_mech_stream_run(const struct disk_mech *mc, struct disk_stream *s, uint64_t limit,
 			  int64_t until, bool write);
+/*
+ * A stream that stopped (the head idle where it got to) starts again at t:
+ * a head switch or seek if its next sector is on another track, then the
+ * wait for that sector to come round.
+ */
+void disk_mech_stream_resume(const struct disk_mech *mc, struct disk_stream *s, int64_t t);
 
 #endif

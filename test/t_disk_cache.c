@@ -2,8 +2,8 @@
  * The drive's read segments: a read wholly inside a segment hits and marks
  * it used; a fill takes the least recently used segment, an empty one
  * first (lowest index among the empty); a write drops the segments it
- * overlaps; read-ahead extends the last-filled segment until the next
- * command, capped. Checked on hand-made cases and against a plain
+ * overlaps; read-ahead extends a segment, its oldest sectors giving way at
+ * the segment's size. Checked on hand-made cases and against a plain
  * reference (scan for the minimum) over random operations.
  */
 #include "testlib.h"
@@ -73,11 +73,18 @@ int main(void)
 	CHECK(disk_cache_read_hit(&c, 104, 4));
 	CHECK(!disk_cache_read_hit(&c, 104, 8));	/* not wholly inside */
 	CHECK(!disk_cache_read_hit(&c, 96, 8));
-	disk_cache_read_ahead(&c, 1000, 16, 1 << 30);	/* capped at 16 more */
+	disk_cache_extend(&c, 0, 124, 64);		/* read-ahead to 124 */
 	CHECK(disk_cache_read_hit(&c, 108, 16));
 	CHECK(!disk_cache_read_hit(&c, 108, 17));
-	disk_cache_read_ahead(&c, 8, 16, 1 << 30);	/* stopped: no segment extends */
-	CHECK(!disk_cache_read_hit(&c, 124, 8));
+	disk_cache_extend(&c, 0, 120, 64);		/* never shrinks */
+	CHECK(disk_cache_read_hit(&c, 100, 24));
+	disk_cache_extend(&c, 0, 180, 64);		/* the oldest give way at the segment's size */
+	CHECK(disk_cache_read_hit(&c, 116, 64));
+	CHECK(!disk_cache_read_hit(&c, 115, 8));
+	disk_cache_fill(&c, 100, 8);			/* the read fills seg 1; seg 0 keeps 116..180 */
+	CHECK(disk_cache_read_hit(&c, 120, 8));
+	disk_cache_init(&c, 3, 1 << 20);		/* again: seg 0 holds 100..108 */
+	disk_cache_fill(&c, 100, 8);
 	disk_cache_fill(&c, 200, 8);			/* seg 1 */
 	disk_cache_fill(&c, 300, 8);			/* seg 2 */
 	CHECK(disk_cache_read_hit(&c, 100, 8));		/* seg 0 now the newest */

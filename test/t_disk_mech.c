@@ -2,9 +2,12 @@
  * Drive mechanics and layout: the seek curve meets its three data-sheet
  * figures; a full track takes one revolution; sequential reads cross head
  * and cylinder switches without a lost revolution and sustain the stated
- * rates at OD and ID; LBA → CHS is consistent.
+ * rates at OD and ID; LBA → CHS is consistent; a stream (read-ahead, a
+ * continued destage) takes the time a media access's transfer takes, and
+ * stops at whole sectors, checked one sector at a time.
  */
 #include "testlib.h"
+#include "sim/rng.h"
 
 #include <stdlib.h>
 #include "disk/layout.h"
@@ -205,6 +208,79 @@ static void test_positioning(void)
 	CHECK_EQ_INT(disk_mech_target_wait(&mc, 0, mc.rpo_guard, true), mc.rpo_guard);
 }
 
+/*
+ * The stream against two plain references: a media access of the same
+ * sectors (its transfer, switches and zone crossings included, must end
+ * where the stream does), and the stream run one sector at a time (the
+ * chunked walk must stop at the same sector and time for any `until`).
+ */
+static void test_stream(const char *drive, int order)
+{
+	struct disk_model m;
+	struct disk_layout l;
+	struct disk_mech mc;
+	struct rng rng;
+	unsigned i, bad_access = 0, bad_until = 0, crossings = 0;
+
+	load(drive, order, &m, &l, &mc);
+	rng_seed(&rng, 11, "t_disk_mech stream");
+	for (i = 0; i < 3000; i++) {
+		struct disk_chs c;
+		struct disk_head h;
+		struct disk_access acc;
+		struct disk_stream s, one;
+		uint64_t p, n, spt;
+		int64_t t0, start, until;
+
+		/* Near a zone boundary one time in four, so crossings are common. */
+		if (i % 4 == 0) {
+			const struct disk_zone *z = &l.zone[1 + rng_below(&rng, l.nzones - 1)];
+
+			p = z->first_ps - 1 - rng_below(&rng, 4 * (uint64_t)z->spt);
+		} else {
+			p = 1 + rng_below(&rng, l.physical_sectors - 1);
+		}
+		disk_layout_locate(&l, p, &c);
+		if (c.sector == 0)
+			continue;	/* the stream after p-1 would switch tracks first */
+		spt = l.zone[c.zone].spt;
+		n = 1 + rng_below(&rng, 3 * spt);
+		if (p + n > l.physical_sectors)
+			continue;
+		h.cyl = c.cyl;
+		h.head = c.head;
+		t0 = (int64_t)rng_below(&rng, (uint64_t)l.rev_ns);
+		disk_mech_access(&mc, &h, t0, p, n, false, 0, &acc);
+		start = t0 + acc.total - acc.transfer;
+		disk_mech_stream_after(&mc, &s, p - 1, start);
+		disk_mech_stream_run(&mc, &s, p + n, INT64_MAX, false);
+		bad_access += s.ps != p + n || s.t != t0 + acc.total || s.cyl != h.cyl || s.head != h.head;
+		crossings += c.zone != (unsigned)disk_layout_zone(&l, p + n - 1);
+
+		/* Stopped at `until`: the same sector and time as one sector at a time. */
+		until = start + (int64_t)rng_below(&rng, (uint64_t)(acc.transfer + 1));
+		disk_mech_stream_after(&mc, &s, p - 1, start);
+		disk_mech_stream_run(&mc, &s, p + n, until, false);
+		disk_mech_stream_after(&mc, &one, p - 1, start);
+		for (;;) {
+			struct disk_stream next = one;
+
+			if (next.ps >= p + n)
+				break;
+			disk_mech_stream_run(&mc, &next, next.ps + 1, INT64_MAX, false);
+			if (next.t > until)
+				break;
+			one = next;
+		}
+		/* Run on to `until` as well, so a pending switch is taken the same way. */
+		disk_mech_stream_run(&mc, &one, p + n, until, false);
+		bad_until += s.ps != one.ps || s.t != one.t;
+	}
+	CHECK_MSG(bad_access == 0, "%s: %u streams ended away from the access", drive, bad_access);
+	CHECK_MSG(bad_until == 0, "%s: %u streams stopped away from the reference", drive, bad_until);
+	CHECK_MSG(crossings > 100, "%s: only %u zone crossings", drive, crossings);
+}
+
 int main(void)
 {
 	test_seek_curves();
@@ -212,5 +288,8 @@ int main(void)
 	test_layout(DISK_LAYOUT_SERPENTINE);
 	test_rates();
 	test_positioning();
+	test_stream("he8", DISK_LAYOUT_SERPENTINE);
+	test_stream("he8", DISK_LAYOUT_CYLINDER);
+	test_stream("desktop1t", -1);
 	return test_done();
 }

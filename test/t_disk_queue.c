@@ -22,7 +22,11 @@ struct watch {
 	int64_t max_wait, max_service;
 	unsigned bad_satf, bad_strict, bad_soft, bad_ignore, bad_fifo, bad_oracle, bad_timing;
 	int64_t last_arrival;
+	uint64_t streams;		/* continuations without a choice (FWQ_PICK_STREAM) */
+	unsigned bad_stream;
+	uint64_t last_end;		/* physical sector after the last access */
 };
+
 
 /* a before b under the rule's tie-breaks: cost, then arrival, then tag, then receipt. */
 static bool before(int64_t ca, const struct fwq_cmd *a, int64_t cb, const struct fwq_cmd *b)
@@ -39,6 +43,26 @@ static bool before(int64_t ca, const struct fwq_cmd *a, int64_t cb, const struct
 static bool named(const struct plugin *p, const char *name)
 {
 	return !strcmp(p->name, name);
+}
+
+/*
+ * A continuation, the plain way: only under a positional policy, with no
+ * high-priority command (when PRIO is honoured) and no aged one among the
+ * candidates, starting at the sector after the last access, with no seek
+ * and no rotational wait.
+ */
+static bool stream_ok(const struct watch *w, const struct disk_pick_event *ev)
+{
+	const struct fwq_cmd *c = ev->cands[ev->chosen];
+	bool honour = !named(w->m->prio_policy, "ignore");
+	unsigned i;
+
+	for (i = 0; i < ev->n; i++)
+		if ((honour && ev->cands[i]->high) ||
+		    ev->now - ev->cands[i]->arrival >= w->m->age_limit)
+			return false;
+	return named(w->m->fw_sched, "satf") && c->ps == w->last_end && !ev->acc->seek &&
+		!ev->acc->rotate;
 }
 
 /*
@@ -95,6 +119,15 @@ static void observe(void *ctx, const struct disk_pick_event *ev)
 	bool high_waiting = false;
 	unsigned i;
 
+	if (ev->reason == FWQ_PICK_STREAM) {
+		w->streams++;
+		w->bad_stream += !stream_ok(w, ev);
+		w->last_end = c->ps + c->nps;
+		if (wait > w->max_wait)
+			w->max_wait = wait;
+		return;
+	}
+	w->last_end = c->ps + c->nps;
 	w->picks++;
 	w->aged += ev->reason == FWQ_PICK_AGED;
 	w->destage_picks += c->destage;
@@ -159,8 +192,8 @@ static void observe(void *ctx, const struct disk_pick_event *ev)
 		w->bad_ignore++;
 }
 
-static void run_rw(struct disk_model *m, unsigned qd, unsigned high_every, uint64_t ios,
-		   bool write, struct watch *w)
+static void run_seq(struct disk_model *m, unsigned qd, unsigned high_every, uint64_t ios,
+		    bool write, bool sequential, struct watch *w)
 {
 	struct drivelab lab;
 
@@ -169,6 +202,7 @@ static void run_rw(struct disk_model *m, unsigned qd, unsigned high_every, uint6
 	CHECK(drivelab_init_model(&lab, m, 7) == 0);
 	lab.qd = qd;
 	lab.write = write;
+	lab.sequential = sequential;
 	lab.high_every = high_every;
 	disk_set_pick_observer(lab.disk, observe, w);
 	drivelab_run(&lab, ios);
@@ -179,6 +213,14 @@ static void run_rw(struct disk_model *m, unsigned qd, unsigned high_every, uint6
 		  w->bad_oracle, (unsigned long long)w->picks);
 	CHECK_MSG(w->bad_timing == 0, "%u of %llu prices differ from the access's seek + rotation",
 		  w->bad_timing, (unsigned long long)w->picks);
+	CHECK_MSG(w->bad_stream == 0, "%u of %llu continuations break the rule", w->bad_stream,
+		  (unsigned long long)w->streams);
+}
+
+static void run_rw(struct disk_model *m, unsigned qd, unsigned high_every, uint64_t ios,
+		   bool write, struct watch *w)
+{
+	run_seq(m, qd, high_every, ios, write, false, w);
 }
 
 static void run(struct disk_model *m, unsigned qd, unsigned high_every, uint64_t ios,
@@ -248,11 +290,38 @@ int main(void)
 		  "cdl: %llu normal and %llu high picks while high commands waited",
 		  (unsigned long long)w.high_normal_picks, (unsigned long long)w.high_high_picks);
 
-	/* fifo: arrival order. */
+	/*
+	 * Sequential streams at QD32, a quarter of the commands high priority:
+	 * continuations only when the rule allows, every other choice the plain
+	 * rule's, strict priority kept. Reads, then writes through the cache
+	 * (coalesced; destages continue each other), then writes without it.
+	 */
+	m = he8;
+	m.prio_policy = plugin_find(&fwq_prio_policies, "strict");
+	run_seq(&m, 32, 4, 20000, false, true, &w);
+	CHECK_MSG(w.streams > 1000, "%llu continuations", (unsigned long long)w.streams);
+	CHECK(w.high_waiting_picks > 100);
+	CHECK_EQ_INT(w.bad_strict, 0);
+	m.write_cache = true;
+	run_seq(&m, 32, 4, 20000, true, true, &w);
+	CHECK_MSG(w.streams > 10, "%llu continuations", (unsigned long long)w.streams);
+	m.write_cache = false;
+	run_seq(&m, 32, 4, 20000, true, true, &w);
+	CHECK_MSG(w.streams > 1000, "%llu continuations", (unsigned long long)w.streams);
+	CHECK_EQ_INT(w.bad_strict, 0);
+	/* PRIO ignored: high commands do not stop a continuation. */
+	m.prio_policy = plugin_find(&fwq_prio_policies, "ignore");
+	run_seq(&m, 32, 4, 20000, false, true, &w);
+	CHECK_MSG(w.streams > 15000, "%llu continuations", (unsigned long long)w.streams);
+
+	/* fifo: arrival order, and no continuation without a choice. */
 	m = he8;
 	m.fw_sched = plugin_find(&fwq_policies, "fifo");
 	run(&m, 32, 0, 5000, &w);
 	CHECK_EQ_INT(w.bad_fifo, 0);
+	run_seq(&m, 32, 0, 5000, false, true, &w);
+	CHECK_EQ_INT(w.bad_fifo, 0);
+	CHECK_EQ_U64(w.streams, 0);
 
 	/* strict: a quarter of the commands high priority. */
 	m = he8;

@@ -125,7 +125,7 @@ static unsigned newest_pick(const struct fwq_rules *r, const struct fwq_ctx *ctx
 
 static const struct fwq_policy_ops newest_ops = {
 	{ "newest", "the most recently received command first (a test's plug-in)", NULL },
-	newest_cost, newest_pick,
+	newest_cost, newest_pick, false, false,
 };
 
 struct newest_watch {

@@ -53,17 +53,13 @@ void disk_cache_fill(struct disk_cache *c, uint64_t lba, uint64_t n)
 	c->last_filled = (int)victim;
 }
 
-void disk_cache_read_ahead(struct disk_cache *c, uint64_t n, uint64_t max, uint64_t capacity)
+void disk_cache_extend(struct disk_cache *c, unsigned seg, uint64_t end, uint64_t seg_size)
 {
-	unsigned i;
-
-	if (c->last_filled < 0 || !n)
+	if (end <= c->end[seg])
 		return;
-	i = (unsigned)c->last_filled;
-	if (n > max)
-		n = max;
-	c->end[i] = c->end[i] + n > capacity ? capacity : c->end[i] + n;
-	c->last_filled = -1;	/* read-ahead stops at the next command */
+	c->end[seg] = end;
+	if (end - c->start[seg] > seg_size)
+		c->start[seg] = end - seg_size;
 }
 
 void disk_cache_invalidate(struct disk_cache *c, uint64_t lba, uint64_t n)

@@ -1,21 +1,18 @@
 /*
- * cache — the drive's buffer, kept simple and honest:
+ * cache — the drive's buffer: read segments kept here; the rules that move
+ * data in and out (read-ahead, the write cache and its destaging) are the
+ * firmware's, in disk.c, and docs/DRIVES.md says where each comes from.
  *
- *  - Read segments: `segments` LRU ranges of logical sectors. A media read
- *    fills one; while the drive then stays idle it keeps reading the
- *    following sectors into the same segment (read-ahead), up to
- *    read_ahead_max, stopping the moment another command is dispatched. A
- *    read wholly inside a segment is a hit, served at interface speed
- *    without moving the actuator.
- *  - Write cache: with it enabled, a write (not FUA) completes once its data
- *    is in the buffer, if the dirty data stays within write_buffer; it is
- *    destaged later as an internal command that the firmware schedules like
- *    any other (normal priority, same aging). Otherwise the write goes to the
- *    media before it completes.
+ *  - Read segments: `segments` LRU ranges of logical sectors, each at most
+ *    a segment's size (cache_size / cache_segments). A media read fills
+ *    one; read-ahead extends it while the drive is otherwise idle, the
+ *    oldest data giving way at the segment's size. A read wholly inside a
+ *    segment is a hit, served at interface speed without the actuator.
+ *  - Dirty data: the bytes the write cache holds, bounded by write_buffer
+ *    (the destage queue itself is in disk.c).
  *
  * Not modelled: reads served from dirty write data (they go to the media),
- * segment sizes limiting a read-ahead below read_ahead_max, adaptive
- * segmentation, write coalescing.
+ * adaptive segmentation.
  */
 #ifndef NCQSIM_DISK_CACHE_H
 #define NCQSIM_DISK_CACHE_H
@@ -43,7 +40,7 @@ struct disk_cache {
 	 * index order — so that a fill takes the first without a scan.
 	 */
 	struct ilist lru;
-	int last_filled;	/* segment the last media read filled, -1 none */
+	int last_filled;	/* segment the last media read filled; -1 none or dropped */
 	uint64_t dirty_bytes, write_buffer;
 };
 
@@ -52,8 +49,11 @@ void disk_cache_init(struct disk_cache *c, unsigned segments, uint64_t write_buf
 bool disk_cache_read_hit(struct disk_cache *c, uint64_t lba, uint64_t n);
 /* A media read of [lba, lba + n) has filled a segment. */
 void disk_cache_fill(struct disk_cache *c, uint64_t lba, uint64_t n);
-/* Extend the last-filled segment by n sectors (read-ahead), up to `max` total beyond its read. */
-void disk_cache_read_ahead(struct disk_cache *c, uint64_t n, uint64_t max, uint64_t capacity);
+/*
+ * Read-ahead has brought segment `seg` up to `end` (exclusive); its oldest
+ * sectors give way so that it holds at most `seg_size`.
+ */
+void disk_cache_extend(struct disk_cache *c, unsigned seg, uint64_t end, uint64_t seg_size);
 /* Drop read segments overlapping a write. */
 void disk_cache_invalidate(struct disk_cache *c, uint64_t lba, uint64_t n);
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #define MAX_LOG_PAGES 16
+#define STARTS_BUCKETS 256
 
 /*
  * From a soft reset's end (SRST cleared) to the device's D2H: spin-up is
@@ -47,6 +48,12 @@ struct disk {
 	 * (aging looks at its head).
 	 */
 	unsigned nwaiting, nhigh;
+	/*
+	 * Waiting slots by their first sector modulo STARTS_BUCKETS: whether
+	 * one could start where the head is, without a search. Random
+	 * commands almost never do, and every media access asks.
+	 */
+	uint8_t starts[STARTS_BUCKETS];
 	struct ilist by_age;
 	uint32_t seq;			/* commands received, for fwq_cmd.seq */
 	uint32_t batch_end;		/* the first seq of the next batch */
@@ -66,8 +73,18 @@ struct disk {
 	/* The actuator. */
 	bool busy;
 	struct fwq_cmd current;
-	bool idle_after_read;		/* idle since a media read: reading ahead */
-	int64_t read_end;
+	bool current_streamed;		/* current continues the stream: no overhead, no wait */
+	/*
+	 * Where the head goes next along the layout: set after every media
+	 * access, run on by read-ahead while the actuator is otherwise idle
+	 * (up to ra_limit) and by a read or destage that continues it.
+	 */
+	struct disk_stream stream;
+	bool stream_located;		/* stream's track fields are filled in (found lazily) */
+	bool reading_ahead;
+	uint64_t ra_limit;		/* physical sector where read-ahead stops */
+	uint64_t ra_max;		/* physical sectors read ahead beyond a read */
+	uint64_t seg_size;		/* logical sectors in one cache segment */
 
 	/* Completions batched into one SDB per instant. */
 	uint32_t sdb_done;
@@ -275,23 +292,39 @@ static int64_t interface_ns(const struct disk *d, uint64_t bytes)
 	return (int64_t)((double)bytes * 1000.0 / d->model.interface_mbs);
 }
 
+static bool stream_continue(struct disk *d);
+
 static void media_done(struct sim *sim, void *arg)
 {
 	struct disk *d = arg;
 	struct fwq_cmd *c = &d->current;
+	int64_t now = sim_now(d->sim);
+	bool was_read = !c->write;
 
 	(void)sim;
 	d->busy = false;
+	/*
+	 * A streamed command leaves the stream where it ended; any other starts
+	 * it here (its track is looked up only if something continues it).
+	 */
+	if (!d->current_streamed) {
+		d->stream.ps = c->ps + c->nps;
+		d->stream.t = now;
+		d->stream_located = false;
+	}
 	if (c->write) {
 		disk_cache_invalidate(&d->cache, c->lba, c->nlb);
-		d->idle_after_read = false;
 	} else if (d->current_abort) {
-		d->idle_after_read = false;	/* cut short: nothing read to keep */
+		was_read = false;	/* cut short by a duration limit: nothing read to keep */
 	} else {
-		disk_cache_fill(&d->cache, c->lba, c->nlb);
-		d->idle_after_read = d->read_ahead;
-		d->read_end = sim_now(d->sim);
+		if (d->current_streamed && d->cache.last_filled >= 0)
+			disk_cache_extend(&d->cache, (unsigned)d->cache.last_filled, c->lba + c->nlb,
+					  d->seg_size);
+		else
+			disk_cache_fill(&d->cache, c->lba, c->nlb);
+		d->ra_limit = c->ps + c->nps + d->ra_max;
 	}
+	d->current_streamed = false;
 	if (c->destage)
 		d->cache.dirty_bytes -= c->nlb * d->layout.logical_size;
 	else if (d->in_reset || d->reset_ending || d->ncq_halted)
@@ -302,34 +335,74 @@ static void media_done(struct sim *sim, void *arg)
 		complete_ok(d, c->tag);
 	d->current_abort = 0;
 	if (d->in_reset || d->reset_ending || d->ncq_halted) {
+		d->reading_ahead = false;
 		aborted_try_end(d);
 		return;
 	}
-	dispatch(d);
+	if (!stream_continue(d))
+		dispatch(d);
+	/* Idle after a read: read-ahead (ra_max sectors) until a command needs the head. */
+	d->reading_ahead = !d->busy && was_read && d->read_ahead && d->ra_max;
 	flush_try_end(d);
 }
 
 /* ---- the actuator ---- */
 
+/*
+ * Read-ahead up to now: the sectors that have passed under the head since
+ * the last media read go into its segment (until ra_limit, or until a
+ * write dropped the segment). Called whenever a command arrives and before
+ * every choice, so a hit test always sees what the drive has read by then.
+ */
+static void stream_locate(struct disk *d)
+{
+	if (!d->stream_located)
+		disk_mech_stream_after(&d->mech, &d->stream, d->stream.ps - 1, d->stream.t);
+	d->stream_located = true;
+}
+
+static void read_ahead_catch_up(struct disk *d)
+{
+	uint64_t end;
+
+	if (!d->reading_ahead)
+		return;
+	if (d->cache.last_filled < 0) {
+		/* A write dropped the segment: reading ahead into it stops. */
+		d->reading_ahead = false;
+		return;
+	}
+	if (sim_now(d->sim) <= d->stream.t)
+		return;		/* nothing more has passed under the head */
+	stream_locate(d);
+	disk_mech_stream_run(&d->mech, &d->stream, d->ra_limit, sim_now(d->sim), false);
+	end = d->stream.ps * d->layout.lpp;
+	if (end > d->layout.logical_sectors)
+		end = d->layout.logical_sectors;
+	disk_cache_extend(&d->cache, (unsigned)d->cache.last_filled, end, d->seg_size);
+}
+
+/* A command needs the head: read-ahead stops where it has got to. */
 static void read_ahead_stop(struct disk *d)
 {
-	int64_t idle;
-	const struct disk_zone *z;
-	uint64_t sectors;
+	if (!d->reading_ahead)
+		return;
+	read_ahead_catch_up(d);
+	d->reading_ahead = false;
+	/* Not located: the stream has not moved from where the last access left the head. */
+	if (d->stream_located) {
+		d->head.cyl = d->stream.cyl;
+		d->head.head = d->stream.head;
+	}
+}
 
-	if (!d->idle_after_read)
-		return;
-	d->idle_after_read = false;
-	idle = sim_now(d->sim) - d->read_end;
-	if (idle <= 0)
-		return;
-	/* Sectors that passed under the head while idle, at the head's zone rate. */
-	z = &d->layout.zone[disk_layout_zone(&d->layout,
-					     d->current.ps + d->current.nps - 1)];
-	sectors = (uint64_t)((unsigned __int128)idle * z->spt / (uint64_t)d->layout.rev_ns);
-	disk_cache_read_ahead(&d->cache, sectors * d->layout.lpp,
-			      d->model.read_ahead_max / d->layout.logical_size,
-			      d->layout.logical_sectors);
+/*
+ * Whether read-ahead is still reading: it has not reached its limit, or the
+ * next sector has yet to come under the head.
+ */
+static bool read_ahead_running(const struct disk *d)
+{
+	return d->reading_ahead && (d->stream.ps < d->ra_limit || d->stream.t >= sim_now(d->sim));
 }
 
 /* ---- Command Duration Limits ---- */
@@ -458,6 +531,7 @@ static void cdl_expire(struct sim *sim, void *arg)
 }
 
 _Static_assert(FWQ_SLOTS <= ILIST_MAX, "the age list indexes slots");
+_Static_assert(FWQ_SLOTS <= UINT8_MAX, "a starts[] bucket counts waiting slots");
 
 /* A slot starts waiting: into cands[] by cylinder, onto the age list. */
 static void waiting_insert(struct disk *d, unsigned slot)
@@ -477,6 +551,7 @@ static void waiting_insert(struct disk *d, unsigned slot)
 	d->cands[pos] = c;
 	d->nwaiting++;
 	d->nhigh += c->high;
+	d->starts[c->ps % STARTS_BUCKETS]++;
 	/* Arrivals come in time order; at one instant the tag decides (fwq_older). */
 	after = d->by_age.tail;
 	while (after != ILIST_NONE && fwq_older(c, &d->slot[after]))
@@ -487,9 +562,10 @@ static void waiting_insert(struct disk *d, unsigned slot)
 }
 
 /* The slot at cands[pos] goes to the actuator. */
-static void waiting_remove(struct disk *d, unsigned pos)
+static inline __attribute__((always_inline)) void waiting_remove(struct disk *d, unsigned pos)
 {
 	d->nhigh -= d->cands[pos]->high;
+	d->starts[d->cands[pos]->ps % STARTS_BUCKETS]--;
 	ilist_unlink(&d->by_age, d->cands[pos]->tag);
 	memmove(&d->cands[pos], &d->cands[pos + 1], (d->nwaiting - pos - 1) * sizeof(d->cands[0]));
 	d->nwaiting--;
@@ -499,7 +575,8 @@ static void waiting_remove(struct disk *d, unsigned pos)
  * The queue for one choice: the waiting slots (sorted by cylinder), then
  * the oldest destages. Returns the number of candidates.
  */
-static unsigned gather(struct disk *d, struct fwq_queue *q)
+static inline __attribute__((always_inline)) unsigned gather(struct disk *d,
+								struct fwq_queue *q)
 {
 	unsigned n = d->nwaiting, i;
 
@@ -561,6 +638,149 @@ static void account_pick(struct disk *d, enum fwq_reason reason, const struct di
 		  (acc->transfer + acc->extra) / 1e6, acc->total / 1e6);
 }
 
+/*
+ * The actuator takes cands[chosen] as a continuation of the stream: it is
+ * busy until `done`. The observer sees it as a choice for FWQ_PICK_STREAM
+ * (no seek, no rotation: all of it transfer), before it leaves the queue.
+ */
+static void stream_start(struct disk *d, const struct fwq_cmd *const *cands, unsigned n,
+			 unsigned chosen, int64_t done)
+{
+	int64_t now = sim_now(d->sim);
+	const struct fwq_cmd *c = cands[chosen];
+
+	if (d->pick_fn) {
+		struct disk_access acc = { .transfer = done - now, .total = done - now };
+		struct fwq_ctx ctx;
+		struct disk_pick_event ev = { now, &ctx, cands, n, chosen, d->batch_end,
+					      FWQ_PICK_STREAM, &acc };
+
+		fwq_ctx_init(&ctx, &d->mech, now, d->head);
+		d->pick_fn(d->pick_ctx, &ev);
+	}
+
+	d->current = *c;
+	d->current_streamed = true;
+	d->busy = true;
+	d->head.cyl = d->stream.cyl;
+	d->head.head = d->stream.head;
+	sim_at(d->sim, done, media_done, d);
+	if (c->write)
+		d->stats.media_writes++;
+	else
+		d->stats.media_reads++;
+	d->stats.busy_ns += done - now;
+	d->stats.transfer_ns += done - now;
+	sim_debug(d->sim, SIM_DBG_DISK, "stream %s%u: %llu sectors from the head, done at +%.3f ms",
+		  c->destage ? "destage " : "tag ", c->destage ? 0 : c->tag,
+		  (unsigned long long)c->nps, (done - now) / 1e6);
+}
+
+/* Whether a queued command or destage has waited age_limit: the choice must serve it. */
+static bool any_aged(const struct disk *d, int64_t now)
+{
+	return (d->nwaiting && now - d->slot[d->by_age.head].arrival >= d->rules.age_limit) ||
+		(d->destage_count &&
+		 now - d->destage[d->destage_head].arrival >= d->rules.age_limit);
+}
+
+/*
+ * The waiting command (other than a read-modify-write) in direction
+ * `write` that starts at physical sector ps, or -1. The next sector is on
+ * the head's cylinder or a neighbour (a zone's end aside), so only those
+ * few of the candidates sorted by cylinder are looked at.
+ */
+static int waiting_at(const struct disk *d, uint64_t ps, bool write)
+{
+	uint32_t lo_cyl = d->head.cyl ? d->head.cyl - 1 : 0;
+	unsigned base = 0, len = d->nwaiting, i;
+
+	while (len > 1) {
+		unsigned half = len / 2;
+
+		base = d->cands[base + half - 1]->where.cyl < lo_cyl ? base + half : base;
+		len -= half;
+	}
+	for (i = base; i < d->nwaiting && d->cands[i]->where.cyl <= d->head.cyl + 1; i++) {
+		const struct fwq_cmd *c = d->cands[i];
+
+		if (c->ps == ps && c->write == write && !c->rmw)
+			return (int)i;
+	}
+	return -1;
+}
+
+/*
+ * A media access has just ended. What starts at the very next sector, in
+ * the same direction, goes on without a new command's overhead or
+ * rotational wait, as firmware streams a sequential run: a queued command
+ * (it was decoded while the one before it ran; it completes when the head
+ * has passed its last sector, or when the interface has carried it), or,
+ * with no command waiting, a destage of contiguous dirty data. Not when a
+ * high-priority command or an aged one waits: the firmware's choice serves
+ * those. Positioning in no time, a continuation is what SATF would pick;
+ * a policy whose cost is not positional (fifo) always makes its own choice.
+ */
+static bool stream_continue(struct disk *d)
+{
+	int64_t now = sim_now(d->sim), done;
+	bool write = d->current.write;
+	struct fwq_queue q;
+	struct fwq_cmd c;
+	int pos;
+	unsigned i;
+
+	if (d->busy || !d->rules.ops->positional)
+		return false;
+	if (d->nwaiting) {
+		/* The cheap test first: random commands almost never qualify. */
+		if (!d->starts[d->stream.ps % STARTS_BUCKETS] ||
+		    (d->nhigh && d->rules.prio->honours) || any_aged(d, now))
+			return false;
+		pos = waiting_at(d, d->stream.ps, write);
+		if (pos < 0)
+			return false;
+		c = *d->cands[pos];
+		/* A batched policy: not before the commands of the batch in progress. */
+		if (d->rules.ops->batched && c.seq >= d->batch_end && !c.high)
+			return false;
+		done = c.arrival + d->model.command_overhead +
+			interface_ns(d, c.nlb * d->layout.logical_size);
+		/* A write's data must be in the buffer before its first sector comes. */
+		if (write && done > d->stream.t)
+			return false;
+		d->reading_ahead = false;
+		stream_locate(d);
+		disk_mech_stream_run(&d->mech, &d->stream, c.ps + c.nps, INT64_MAX, write);
+		if (d->stream.t > done)
+			done = d->stream.t;
+		if (write)
+			d->stats.stream_writes++;
+		else
+			d->stats.stream_reads++;
+		stream_start(d, d->cands, gather(d, &q), (unsigned)pos, done);
+		waiting_remove(d, (unsigned)pos);
+		return true;
+	}
+	/* Destages: only those the firmware can see (FWQ_DESTAGE_WINDOW). */
+	if (!write || !d->destage_count || any_aged(d, now))
+		return false;
+	for (i = 0; write && i < d->destage_count && i < FWQ_DESTAGE_WINDOW; i++) {
+		unsigned at = (d->destage_head + i) % d->destage_cap;
+
+		c = d->destage[at];
+		if (c.ps != d->stream.ps || c.rmw)
+			continue;
+		stream_locate(d);
+		disk_mech_stream_run(&d->mech, &d->stream, c.ps + c.nps, INT64_MAX, true);
+		d->stats.stream_writes++;
+		stream_start(d, d->cands, gather(d, &q), i, d->stream.t);
+		destage_remove(d, &d->destage[at]);
+		return true;
+	}
+	return false;
+}
+
 /* The actuator is free: choose the next command and start its access. */
 static void dispatch(struct disk *d)
 {
@@ -574,7 +794,8 @@ static void dispatch(struct disk *d)
 
 	if (d->busy || !(n = gather(d, &q)))
 		return;
-	read_ahead_stop(d);
+	if (d->reading_ahead)
+		read_ahead_stop(d);
 	fwq_ctx_init(&ctx, &d->mech, now, d->head);
 	chosen = fwq_pick(&d->rules, &ctx, &q, now, &reason);
 	c = d->cands[chosen];
@@ -649,8 +870,28 @@ static bool write_cached(struct disk *d, const struct fwq_cmd *c)
 	uint64_t bytes = c->nlb * d->layout.logical_size;
 	struct fwq_cmd *ds;
 
-	if (!d->write_cache || c->fua || d->destage_count == d->destage_cap ||
-	    d->cache.dirty_bytes + bytes > d->cache.write_buffer)
+	if (!d->write_cache || c->fua || d->cache.dirty_bytes + bytes > d->cache.write_buffer)
+		return false;
+	/*
+	 * Coalesce: a write that continues the newest dirty range joins it (up
+	 * to a segment's size), so a sequential stream destages in one pass.
+	 */
+	if (d->destage_count) {
+		ds = &d->destage[(d->destage_head + d->destage_count - 1) % d->destage_cap];
+		if (ds->lba + ds->nlb == c->lba && ds->nlb + c->nlb <= d->seg_size) {
+			const struct disk_layout *l = &d->layout;
+
+			ds->nlb += c->nlb;
+			disk_layout_physical(l, ds->lba, ds->nlb, &ds->ps, &ds->nps);
+			ds->rmw = ds->lba % l->lpp || (ds->lba + ds->nlb) % l->lpp;
+			d->cache.dirty_bytes += bytes;
+			disk_cache_invalidate(&d->cache, c->lba, c->nlb);
+			d->stats.write_cached++;
+			d->stats.coalesced_writes++;
+			return true;
+		}
+	}
+	if (d->destage_count == d->destage_cap)
 		return false;
 	ds = &d->destage[(d->destage_head + d->destage_count) % d->destage_cap];
 	*ds = *c;
@@ -689,10 +930,47 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 		interface_ns(d, (uint64_t)rw->sectors * d->layout.logical_size);
 
 	prepare(d, c, rw, slot, high);
+	if (d->reading_ahead)
+		read_ahead_catch_up(d);
 	if (!rw->write && disk_cache_read_hit(&d->cache, rw->lba, rw->sectors)) {
 		d->stats.cache_hits++;
 		d->front_pending++;
+		/* The host keeps reading the stream: read-ahead keeps ra_max ahead of it. */
+		if (d->reading_ahead && rw->lba >= d->cache.start[d->cache.last_filled] &&
+		    rw->lba + rw->sectors <= d->cache.end[d->cache.last_filled]) {
+			uint64_t want = c->ps + c->nps + d->ra_max;
+
+			if (want > d->ra_limit) {
+				if (!read_ahead_running(d)) {
+					/* Stopped at its limit: resume when the next sector comes round. */
+					stream_locate(d);
+					disk_mech_stream_resume(&d->mech, &d->stream, sim_now(d->sim));
+				}
+				d->ra_limit = want;
+			}
+		}
 		sim_after(d->sim, front, front_end_done, &d->ref[slot]);
+		return;
+	}
+	/*
+	 * A read that starts in the segment being read ahead, at or before the
+	 * sector under the head, continues the stream: no seek, no rotational
+	 * wait; it ends when the stream reaches its last sector, or when the
+	 * interface has carried it, whichever is later.
+	 */
+	if (!rw->write && !d->busy && read_ahead_running(d) &&
+	    rw->lba >= d->cache.start[d->cache.last_filled] && c->ps <= d->stream.ps) {
+		const struct fwq_cmd *only = c;
+		int64_t done;
+
+		d->reading_ahead = false;
+		stream_locate(d);
+		disk_mech_stream_run(&d->mech, &d->stream, c->ps + c->nps, INT64_MAX, false);
+		done = sim_now(d->sim) + front;
+		if (d->stream.t > done)
+			done = d->stream.t;
+		d->stats.stream_reads++;
+		stream_start(d, &only, 1, 0, done);
 		return;
 	}
 	if (rw->write && write_cached(d, c)) {
@@ -1061,6 +1339,9 @@ struct disk *disk_new(struct sim *sim, const struct disk_model *m,
 	d->rules.soft_margin = m->prio_soft_margin;
 	d->rules.age_limit = m->age_limit;
 	disk_cache_init(&d->cache, m->cache_segments, m->write_buffer);
+	d->seg_size = m->cache_size / m->cache_segments / d->layout.logical_size;
+	d->ra_max = (m->read_ahead_max < m->cache_size / m->cache_segments ? m->read_ahead_max :
+		     m->cache_size / m->cache_segments) / m->physical_sector_size;
 	d->write_cache = m->write_cache;
 	d->read_ahead = m->read_ahead;
 	ilist_init(&d->by_age);

@@ -50,6 +50,9 @@ struct disk_stats {
 	uint64_t commands;		/* every command received */
 	uint64_t media_reads, media_writes, destages;
 	uint64_t cache_hits, write_cached;
+	uint64_t stream_reads;		/* reads that continued the read before them or read-ahead */
+	uint64_t coalesced_writes;	/* cached writes that joined the newest dirty range */
+	uint64_t stream_writes;		/* writes and destages that continued the write before them */
 	uint64_t aborted, errors;
 	uint64_t flushes, resets;	/* FLUSH CACHE EXT received; soft resets */
 	uint64_t picks, picks_aged, picks_prio, picks_soft_normal;

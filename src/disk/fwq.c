@@ -43,6 +43,8 @@ const char *fwq_reason_name(const struct fwq_rules *r, enum fwq_reason reason)
 		return "priority";
 	case FWQ_PICK_SOFT_NORMAL:
 		return "soft: faster normal";
+	case FWQ_PICK_STREAM:
+		return "stream";
 	case FWQ_PICK_POLICY:
 		break;
 	}
@@ -214,8 +216,8 @@ static inline void walk_update_limit(struct satf_walk *w)
  * A lower bound on a command's positioning time from its seek floor f. The
  * time is g(move + guard) with g(x) = x + ((A − x) mod rev), A the target's
  * angle relative to the head's at the start, and guard the rpo_guard when
- * the head moves (fwq_positioning_ns). g never decreases, and move >= f.
- * The same cylinder and head (no move) is left to the full price.
+ * the head seeks (fwq_positioning_ns). g never decreases, and move >= f.
+ * The same cylinder (no seek, no guard) is left to the full price.
  */
 static inline int64_t rotational_floor(const struct fwq_ctx *ctx, const struct fwq_cmd *c,
 				       int64_t f)
@@ -312,15 +314,15 @@ static unsigned pick_satf_batch(const struct fwq_rules *r, const struct fwq_ctx 
 }
 
 static const struct fwq_policy_ops policy_fifo = {
-	{ "fifo", "commands in arrival order", NULL }, fifo_cost, pick_all,
+	{ "fifo", "commands in arrival order", NULL }, fifo_cost, pick_all, false, false,
 };
 static const struct fwq_policy_ops policy_satf = {
 	{ "satf", "shortest access time first: least seek + rotational latency", NULL },
-	satf_cost, pick_satf,
+	satf_cost, pick_satf, true, false,
 };
 static const struct fwq_policy_ops policy_satf_batch = {
 	{ "satf_batch", "satf within batches: the commands waiting when a batch begins go before "
-	  "later ones", NULL }, satf_cost, pick_satf_batch,
+	  "later ones", NULL }, satf_cost, pick_satf_batch, true, true,
 };
 
 static const struct plugin *const builtin_policies[] = {

@@ -82,7 +82,7 @@ static inline int64_t fwq_mod_rev(const struct fwq_ctx *ctx, int64_t w)
 
 /*
  * Positioning time: seek or head switch, then rotational latency (with the
- * rpo_guard rule of disk_mech_target_wait). Every pick prices the queued
+ * rpo_guard rule of disk_mech_target_wait: after a seek only). Every pick prices the queued
  * commands that could win, so this is the simulator's innermost loop, written without
  * data-dependent branches (random seek distances make them mispredict
  * about once a candidate): both seek formulas then a select, and the
@@ -106,7 +106,7 @@ static inline int64_t fwq_positioning_ns(const struct fwq_ctx *ctx, const struct
 	move = (seeks & ((sq & on_sqrt) | (lin & ~on_sqrt))) | (~seeks & moved & mc->head_switch);
 	/* From the angle under the head once it has moved, round to the target. */
 	wait = fwq_mod_rev(ctx, c->where.angle - ctx->phase - move);
-	wait += mc->layout->rev_ns & moved & -(int64_t)(wait < mc->rpo_guard);
+	wait += mc->layout->rev_ns & seeks & -(int64_t)(wait < mc->rpo_guard);
 	return move + wait;
 }
 
@@ -118,6 +118,7 @@ enum fwq_reason {
 	FWQ_PICK_PRIO,		/* a high-priority command preferred */
 	FWQ_PICK_SOFT_NORMAL,	/* soft priority: a much faster normal command */
 	FWQ_PICK_AGED,		/* the oldest, past age_limit */
+	FWQ_PICK_STREAM,	/* no choice: it continues the run the head is on (disk.c) */
 };
 
 struct fwq_rules {
@@ -173,6 +174,18 @@ struct fwq_policy_ops {
 	int64_t (*cost)(const struct fwq_ctx *ctx, const struct fwq_cmd *c);
 	unsigned (*pick)(const struct fwq_rules *r, const struct fwq_ctx *ctx,
 			 const struct fwq_queue *q, int64_t now, enum fwq_reason *reason);
+	/*
+	 * The cost is the positioning time: a command that continues the run
+	 * the head is on (no seek, no wait) would win, so the drive may serve
+	 * it without a choice (disk.c, FWQ_PICK_STREAM). Otherwise every
+	 * command goes through pick().
+	 */
+	bool positional;
+	/*
+	 * Commands are served in batches (fwq_queue.batch_end): a run may only
+	 * be continued by a command of the batch in progress.
+	 */
+	bool batched;
 };
 
 /*

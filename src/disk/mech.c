@@ -160,8 +160,7 @@ void disk_mech_access_at(const struct disk_mech *mc, struct disk_head *head, int
 	acc->overhead = mc->overhead;
 	acc->seek = disk_mech_move_ns(mc, head, c.cyl, c.head, write);
 	t = t0 + acc->overhead + acc->seek;
-	acc->rotate = disk_mech_target_wait(mc, t, c.angle,
-					    c.cyl != head->cyl || c.head != head->head);
+	acc->rotate = disk_mech_target_wait(mc, t, c.angle, c.cyl != head->cyl);
 	t += acc->rotate;
 	acc->transfer = 0;
 	acc->extra = (int64_t)extra_revs * l->rev_ns;
@@ -201,4 +200,91 @@ void disk_mech_access_at(const struct disk_mech *mc, struct disk_head *head, int
 	head->cyl = cyl;
 	head->head = hd;
 	acc->total = acc->overhead + acc->seek + acc->rotate + acc->transfer + acc->extra;
+}
+
+void disk_mech_stream_after(const struct disk_mech *mc, struct disk_stream *s, uint64_t last_ps,
+			    int64_t t)
+{
+	struct disk_chs c;
+
+	disk_layout_locate(mc->layout, last_ps, &c);
+	s->ps = last_ps + 1;
+	s->t = t;
+	s->zone = c.zone;
+	s->cyl = c.cyl;
+	s->head = c.head;
+	s->sector = c.sector + 1;
+	s->from_sector = s->sector;
+	s->from_t = t;
+}
+
+void disk_mech_stream_run(const struct disk_mech *mc, struct disk_stream *s, uint64_t limit,
+			  int64_t until, bool write)
+{
+	const struct disk_layout *l = mc->layout;
+
+	if (limit > l->physical_sectors)
+		limit = l->physical_sectors;
+	while (s->ps < limit && s->t <= until) {
+		const struct disk_zone *z = &l->zone[s->zone];
+		uint64_t take = z->spt - s->sector, done = s->sector - s->from_sector;
+		__int128 room;
+
+		if (!take) {
+			/* The track's end: on to the next, as disk_mech_access_at does. */
+			bool hs;
+
+			if (next_track(l, z, &s->cyl, &s->head, &hs)) {
+				s->t += disk_layout_sectors_ns(l, z, hs ? z->head_skew : z->cyl_skew);
+			} else {
+				struct disk_head at = { s->cyl, s->head };
+				struct disk_chs nc;
+
+				disk_layout_locate(l, s->ps, &nc);
+				s->t += disk_mech_move_ns(mc, &at, nc.cyl, nc.head, write);
+				s->t += disk_mech_rot_wait(mc, s->t, nc.angle);
+				s->zone = nc.zone;
+				s->cyl = nc.cyl;
+				s->head = nc.head;
+			}
+			s->sector = 0;
+			s->from_sector = 0;
+			s->from_t = s->t;
+			continue;
+		}
+		if (take > limit - s->ps)
+			take = limit - s->ps;
+		/*
+		 * Whole sectors only: the largest m with from_t + sectors_ns(m) <=
+		 * until, sectors_ns(m) being (m·rev + spt/2) / spt rounded down.
+		 */
+		room = ((__int128)(until - s->from_t) + 1) * z->spt - 1 - z->spt / 2;
+		if (room < 0)
+			break;
+		room /= l->rev_ns;
+		if ((__int128)(done + take) > room)
+			take = room > (__int128)done ? (uint64_t)(room - done) : 0;
+		if (!take)
+			break;
+		s->ps += take;
+		s->sector += (uint32_t)take;
+		s->t = s->from_t + disk_layout_sectors_ns(l, z, s->sector - s->from_sector);
+	}
+}
+
+void disk_mech_stream_resume(const struct disk_mech *mc, struct disk_stream *s, int64_t t)
+{
+	struct disk_head at = { s->cyl, s->head };
+	struct disk_chs nc;
+
+	disk_layout_locate(mc->layout, s->ps, &nc);
+	t += disk_mech_move_ns(mc, &at, nc.cyl, nc.head, false);
+	t += disk_mech_rot_wait(mc, t, nc.angle);
+	s->t = t;
+	s->zone = nc.zone;
+	s->cyl = nc.cyl;
+	s->head = nc.head;
+	s->sector = nc.sector;
+	s->from_sector = nc.sector;
+	s->from_t = t;
 }

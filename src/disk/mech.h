@@ -109,18 +109,21 @@ static inline int64_t disk_mech_rot_wait(const struct disk_mech *mc, int64_t t, 
 }
 
 /*
- * Rotational wait after moving the head: a target that would come under the
- * head less than rpo_guard after the seek or head switch settles is not
- * attempted — the firmware cannot count on making it (seek and settle times
- * vary) and takes it one revolution later. The same rule prices candidates
- * in the firmware's choice and times the access.
+ * Rotational wait after a seek: a target that would come under the head
+ * less than rpo_guard after the seek settles is not attempted — the
+ * firmware cannot count on making it (seek and settle times vary) and takes
+ * it one revolution later. An access that needs no seek (the same track, or
+ * a head switch on the same cylinder) pays no guard: the head switch is the
+ * move every track skew is laid out for (layout.h), so firmware plans on it.
+ * The same rule prices candidates in the firmware's choice and times the
+ * access.
  */
 static inline int64_t disk_mech_target_wait(const struct disk_mech *mc, int64_t t,
-					    int64_t angle, bool moved)
+					    int64_t angle, bool seeked)
 {
 	int64_t w = disk_mech_rot_wait(mc, t, angle);
 
-	return moved && w < mc->rpo_guard ? w + mc->layout->rev_ns : w;
+	return seeked && w < mc->rpo_guard ? w + mc->layout->rev_ns : w;
 }
 
 struct disk_access {
@@ -141,5 +144,41 @@ void disk_mech_access(const struct disk_mech *mc, struct disk_head *head, int64_
 void disk_mech_access_at(const struct disk_mech *mc, struct disk_head *head, int64_t t0,
 			 const struct disk_chs *where, uint64_t n, bool write, unsigned extra_revs,
 			 struct disk_access *acc);
+
+/*
+ * A sequential transfer in progress — read-ahead, or destaging contiguous
+ * dirty data — with the head following the layout from track to track as
+ * a media access does (skews across switches, a real seek and rotational
+ * wait into the next zone). `ps` is the next physical sector to pass under
+ * the head and `t` when it starts to; `sector` may equal the track's sector
+ * count: the head is at the track's end and switches at the next step.
+ *
+ *   stream_after(last, t)        the head has just finished `last` at t
+ *   stream_run(limit, until)     it reads on, whole sectors, up to `limit`
+ *                                and no later than `until`
+ */
+struct disk_stream {
+	uint64_t ps;
+	int64_t t;
+	uint32_t zone, cyl, head, sector;
+	/*
+	 * The head has read continuously on this track since `from_sector` at
+	 * `from_t`: times count from there, as a media access's transfer does,
+	 * so how the run is cut into steps does not change them.
+	 */
+	uint32_t from_sector;
+	int64_t from_t;
+};
+
+void disk_mech_stream_after(const struct disk_mech *mc, struct disk_stream *s, uint64_t last_ps,
+			    int64_t t);
+void disk_mech_stream_run(const struct disk_mech *mc, struct disk_stream *s, uint64_t limit,
+			  int64_t until, bool write);
+/*
+ * A stream that stopped (the head idle where it got to) starts again at t:
+ * a head switch or seek if its next sector is on another track, then the
+ * wait for that sector to come round.
+ */
+void disk_mech_stream_resume(const struct disk_mech *mc, struct disk_stream *s, int64_t t);
 
 #endif

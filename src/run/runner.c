@@ -126,6 +126,9 @@ void runner_json(struct json_writer *w, void *ctx)
 	json_uint(w, "destages", res->disk.destages);
 	json_uint(w, "cache_hits", res->disk.cache_hits);
 	json_uint(w, "write_cached", res->disk.write_cached);
+	json_uint(w, "stream_reads", res->disk.stream_reads);
+	json_uint(w, "coalesced_writes", res->disk.coalesced_writes);
+	json_uint(w, "stream_writes", res->disk.stream_writes);
 	json_uint(w, "picks", res->disk.picks);
 	json_uint(w, "picks_aged", res->disk.picks_aged);
 	json_uint(w, "picks_priority", res->disk.picks_prio);

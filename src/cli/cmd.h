@@ -51,7 +51,7 @@ struct cmd {
 
 /* Each command's doc, as the command table lists them. */
 extern const struct cmd_doc cmd_run_doc, cmd_compare_doc, cmd_drives_doc, cmd_knobs_doc,
-	cmd_identify_doc, cmd_ata_doc;
+	cmd_identify_doc, cmd_ata_doc, cmd_probe_doc;
 /* "a simulator of ...": ncqsim's one line, for help and ncqsim(1). */
 extern const char cmd_tagline[];
 

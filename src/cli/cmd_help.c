@@ -42,6 +42,8 @@ static const struct cmd commands[] = {
 	  &cmd_identify_doc },
 	{ "ata",      cmd_ata,      "encode or decode ATA frames (H2D, SDB, D2H FIS) and NCQ commands",
 	  &cmd_ata_doc },
+	{ "probe",    cmd_probe,    "read a real drive's IDENTIFY and logs (read-only): a drive-file skeleton",
+	  &cmd_probe_doc },
 	{ "help",     cmd_help,     "show help for ncqsim or one command", &help_doc },
 };
 

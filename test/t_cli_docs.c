@@ -11,6 +11,7 @@
 
 #include <getopt.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 static const struct cmd_opt *doc_row(const struct cmd_doc *doc, const char *name)
 {
@@ -87,8 +88,73 @@ static void check_command(const struct cmd *c)
 	free(text);
 }
 
+/* A command registered without a doc, printing its own --help (as one may). */
+static int fake_cmd(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("usage: ncqsim fake [--level N] FILE\n"
+	       "       ncqsim fake --list\n"
+	       "\n"
+	       "Does a fake thing to FILE; the back\\slash and .dot survive.\n"
+	       "\n"
+	       "options:\n"
+	       "  --level N     how much (default 1)\n"
+	       "  --list        list them\n"
+	       "  --help        this text\n");
+	return 0;
+}
+
+/* Its man page and completion come from that text. */
+static void check_fallback(void)
+{
+	const struct cmd fake = { "fake", fake_cmd, "a command without a doc", NULL };
+	char dir[] = "/tmp/ncqsim-docs-XXXXXX", path[64], *page, *opts = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	CHECK(mkdtemp(dir) != NULL);
+	CHECK_EQ_INT(cmd_doc_man_command(dir, &fake), 0);
+	snprintf(path, sizeof(path), "%s/ncqsim-fake.1", dir);
+	page = test_slurp(path, &len);
+	CHECK(page != NULL);
+	if (page) {
+		CHECK(strstr(page, ".TH NCQSIM\\-FAKE 1") != NULL);
+		CHECK(strstr(page, "ncqsim\\-fake \\- a command without a doc") != NULL);
+		CHECK(strstr(page, "ncqsim fake [\\-\\-level N] FILE") != NULL);
+		CHECK(strstr(page, "back\\eslash") != NULL);
+		CHECK(strstr(page, "\\-\\-level N") != NULL);
+		CHECK(strstr(page, "\n.dot") == NULL);
+	}
+	free(page);
+	/* groff, where installed, renders it without a warning. */
+	if (!system("command -v groff >/dev/null 2>&1")) {
+		char cmd[128], out[256] = "";
+		FILE *g;
+
+		snprintf(cmd, sizeof(cmd), "groff -man -ww -z %s 2>&1", path);
+		g = popen(cmd, "r");
+		CHECK(g != NULL);
+		if (g) {
+			CHECK_MSG(!fgets(out, sizeof(out), g), "groff warns: %s", out);
+			pclose(g);
+		}
+	}
+	remove(path);
+	rmdir(dir);
+
+	f = open_memstream(&opts, &len);
+	if (!f)
+		return;
+	cmd_doc_bash_options(f, &fake);
+	fclose(f);
+	CHECK_EQ_STR(opts, " --level --list --help");
+	free(opts);
+}
+
 int main(void)
 {
+	check_fallback();
 	size_t i, n;
 	const struct cmd *table = cmd_table(&n);
 	unsigned documented = 0;

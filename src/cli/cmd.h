@@ -62,8 +62,12 @@ extern const struct cmd_opt cmd_help_opt[];
 void cmd_doc_help(const char *name, const struct cmd_doc *doc, FILE *out);
 /* Every man page (ncqsim.1, ncqsim-NAME.1, ncqsim-drive.5) into `dir`. */
 int cmd_doc_man(const char *dir);
+/* One command's page, ncqsim-NAME.1, into `dir`. */
+int cmd_doc_man_command(const char *dir, const struct cmd *c);
 /* The bash completion script. */
 void cmd_doc_bash(FILE *out);
+/* A command's option names as the completion offers them (" --a --b"). */
+void cmd_doc_bash_options(FILE *out, const struct cmd *c);
 
 const struct cmd *cmd_table(size_t *n);
 void cmd_usage(FILE *out);

@@ -334,7 +334,7 @@ out:
 	return text;
 }
 
-static int man_command(const char *dir, const struct cmd *c)
+int cmd_doc_man_command(const char *dir, const struct cmd *c)
 {
 	const struct cmd_doc *doc = c->doc;
 	char page[64];
@@ -515,15 +515,14 @@ int cmd_doc_man(const char *dir)
 	if (man_main(dir) || man_drive(dir))
 		return -1;
 	for (i = 0; i < n; i++)
-		if (man_command(dir, &table[i]))
+		if (cmd_doc_man_command(dir, &table[i]))
 			return -1;
 	return 0;
 }
 
 /* ---- bash completion ---- */
 
-/* Each option name of a command, as the completion offers them. */
-static void bash_options(FILE *out, const struct cmd *c)
+void cmd_doc_bash_options(FILE *out, const struct cmd *c)
 {
 	unsigned i;
 
@@ -631,7 +630,7 @@ void cmd_doc_bash(FILE *out)
 		"\tcase $cmd in\n");
 	for (i = 0; i < n; i++) {
 		fprintf(out, "\t%s) opts='", table[i].name);
-		bash_options(out, &table[i]);
+		cmd_doc_bash_options(out, &table[i]);
 		fprintf(out, " ' ;;\n");
 	}
 	fprintf(out, "\tesac\n"

@@ -160,7 +160,8 @@ static void roff_fill_line(FILE *out, const char *s, size_t n)
 
 /*
  * Paragraphs of plain text: filled, a blank line starting a new paragraph;
- * lines indented by two spaces kept as they are (examples, lists).
+ * lines indented by two spaces kept as they are (examples, lists). With
+ * `first_pp` false the first paragraph opens without .PP (right after .SH).
  */
 static void roff_paragraphs(FILE *out, const char *text, bool first_pp)
 {
@@ -351,8 +352,16 @@ int cmd_doc_man_command(const char *dir, const struct cmd *c)
 		for (i = 0; doc->usage[i]; i++) {
 			fprintf(f, "\\fBncqsim %s\\fR", c->name);
 			if (doc->usage[i][0]) {
+				const char *u = doc->usage[i], *nl;
+
 				fputc(' ', f);
-				roff_text(f, doc->usage[i], strlen(doc->usage[i]));
+				/* A form's continuation lines indented, as in --help. */
+				while ((nl = strchr(u, '\n'))) {
+					roff_text(f, u, (size_t)(nl - u));
+					fputs("\n    ", f);
+					u = nl + 1;
+				}
+				roff_text(f, u, strlen(u));
 			}
 			fputc('\n', f);
 		}

@@ -6,6 +6,9 @@
 #   make check      the same tests built with ASan + UBSan
 #   make bench      benchmarks (speed, memory, fidelity); not part of test
 #   make fuzz       libFuzzer targets (clang)
+#   make man        the man pages (build/man) and bash completion (build/ncqsim.bash)
+#   make install    install under PREFIX (default /usr/local), staged in DESTDIR
+#   make uninstall  remove exactly what 'make install' put there (same PREFIX, DESTDIR)
 #   V=1             show the commands; WERROR=1 adds -Werror (CI does)
 
 CC      ?= cc
@@ -67,6 +70,21 @@ build/gen/%.cdl.inc: drives/%.cdl
 	$(Q)sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@
 $(B)/src/disk/cdlpage.o $(BS)/src/disk/cdlpage.o: $(CDL_INCS)
 
+# Where an installed ncqsim finds its shared files: compiled in from PREFIX
+# (rewritten only when it changes, so a plain 'make' rebuilds nothing), and
+# overridden at run time by $NCQSIM_DATADIR.
+PREFIX  ?= /usr/local
+BINDIR  := $(PREFIX)/bin
+DATADIR := $(PREFIX)/share/ncqsim
+MANDIR  := $(PREFIX)/share/man
+BASHCOMPDIR := $(PREFIX)/share/bash-completion/completions
+PATHS_H := build/gen/ncqsim_paths.h
+$(PATHS_H): FORCE
+	@mkdir -p $(dir $@)
+	@printf '#define NCQSIM_DATADIR "%s"\n' '$(DATADIR)' >$@.new
+	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
+$(B)/src/cli/datadir.o $(BS)/src/cli/datadir.o: $(PATHS_H)
+
 $(B)/libncqsim.a: $(call lib_objs,$(B))
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -90,7 +108,7 @@ $(BS)/test/%: $(BS)/test/%.o $(TEST_LIB:%.c=$(BS)/%.o) $(BS)/libncqsim.a
 TESTS     := $(TEST_SRC:test/%.c=$(B)/test/%)
 SAN_TESTS := $(TEST_SRC:test/%.c=$(BS)/test/%)
 
-.PHONY: all run test check bench fuzz clean tests-built san-built symbols
+.PHONY: all run test check bench fuzz clean tests-built san-built symbols man install uninstall FORCE
 .SECONDARY:
 
 all: ncqsim
@@ -117,7 +135,7 @@ bench: ncqsim $(BENCHES)
 	@bench/run-bench $(B)/bench ./ncqsim
 
 FUZZ_SRC := $(sort $(wildcard test/fuzz/fuzz_*.c))
-fuzz: $(DRIVE_INCS) $(CDL_INCS)
+fuzz: $(DRIVE_INCS) $(CDL_INCS) $(PATHS_H)
 	@mkdir -p build/fuzz
 	@for f in $(FUZZ_SRC); do n=$$(basename $$f .c); \
 		echo "  FUZZ    build/fuzz/$$n"; \
@@ -128,6 +146,49 @@ fuzz: $(DRIVE_INCS) $(CDL_INCS)
 symbols: $(B)/libncqsim.a
 	@test/check-symbols $(B)/libncqsim.a
 	@test/check-ioprio
+
+# Man pages and bash completion, printed by the binary from the same tables
+# as its --help (src/cli/cmd_doc.c).
+man: build/man/.stamp build/ncqsim.bash
+build/man/.stamp: ncqsim
+	@echo "  GEN     build/man"
+	$(Q)rm -rf build/man && ./ncqsim help --man build/man && touch $@
+build/ncqsim.bash: ncqsim
+	@echo "  GEN     $@"
+	$(Q)./ncqsim help --bash-completion >$@.new && mv $@.new $@
+
+# install writes the list of what it installed to DATADIR/installed-files;
+# uninstall removes exactly those files, then the list and DATADIR's own
+# (now empty) folders. Standard folders (bin, man1, ...) are left in place.
+INSTALL ?= install
+EXAMPLE_FILES := $(sort $(wildcard examples/*))
+MANIFEST = $(DESTDIR)$(DATADIR)/installed-files
+install: ncqsim man
+	$(Q)set -e; list=$$(mktemp); trap 'rm -f "$$list"' EXIT; \
+	put() { $(INSTALL) -d "$(DESTDIR)$$3"; \
+		$(INSTALL) -m "$$1" "$$2" "$(DESTDIR)$$3/$${4:-$$(basename "$$2")}"; \
+		echo "$$3/$${4:-$$(basename "$$2")}" >>"$$list"; \
+		echo "  INSTALL $(DESTDIR)$$3/$${4:-$$(basename "$$2")}"; }; \
+	put 755 ncqsim "$(BINDIR)"; \
+	for f in $(DRIVE_FILES); do put 644 "$$f" "$(DATADIR)/drives"; done; \
+	for f in $(EXAMPLE_FILES); do put 644 "$$f" "$(DATADIR)/examples"; done; \
+	for f in build/man/*.1; do put 644 "$$f" "$(MANDIR)/man1"; done; \
+	for f in build/man/*.5; do put 644 "$$f" "$(MANDIR)/man5"; done; \
+	put 644 build/ncqsim.bash "$(BASHCOMPDIR)" ncqsim; \
+	echo "$(DATADIR)/installed-files" >>"$$list"; \
+	$(INSTALL) -m 644 "$$list" "$(MANIFEST)"
+
+uninstall:
+	$(Q)set -e; m="$(MANIFEST)"; \
+	if [ ! -f "$$m" ]; then \
+		echo "make uninstall: no $$m: nothing installed with PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)" >&2; \
+		exit 1; fi; \
+	while read -r f; do \
+		[ "$$f" = "$(DATADIR)/installed-files" ] && continue; \
+		echo "  RM      $(DESTDIR)$$f"; rm -f "$(DESTDIR)$$f"; \
+	done <"$$m"; \
+	rm -f "$$m"; \
+	for d in drives examples ""; do rmdir "$(DESTDIR)$(DATADIR)/$$d" 2>/dev/null || true; done
 
 clean:
 	rm -rf build ncqsim seed.svg

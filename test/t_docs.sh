@@ -30,6 +30,9 @@ done
 # The README's examples: indented lines starting "ncqsim ", with their
 # continuation lines, run from a scratch directory (they write plots).
 repo=$(pwd)
+# The checkout has the installed data directory's layout (drives/, examples/),
+# so the README's after-install examples ("ncqsim compare seed.fio") run too.
+export NCQSIM_DATADIR=$repo
 ln -s "$repo/examples" "$tmp/examples"
 ln -s "$repo/test" "$tmp/test"
 awk '/^    ncqsim /{cmd=$0; while (cmd ~ /\\$/) { getline nxt; sub(/\\$/, "", cmd); cmd = cmd nxt } print cmd}' \

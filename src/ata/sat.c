@@ -56,3 +56,21 @@ int ata_sat16_build(const struct ata_taskfile *tf, uint8_t cdb[ATA_SAT16_LEN])
 	cdb[15] = tf->control;
 	return ATA_OK;
 }
+
+int ata_sat16_parse(const uint8_t cdb[ATA_SAT16_LEN], struct ata_taskfile *tf, bool *from_device)
+{
+	if (cdb[0] != 0x85)
+		return ATA_E_COMMAND;
+	memset(tf, 0, sizeof(*tf));
+	tf->c_bit = true;
+	tf->features = (uint16_t)(cdb[3] << 8 | cdb[4]);
+	tf->count = (uint16_t)(cdb[5] << 8 | cdb[6]);
+	tf->lba = (uint64_t)cdb[8] | (uint64_t)cdb[10] << 8 | (uint64_t)cdb[12] << 16;
+	if (cdb[1] & 1)		/* extend: the 48-bit high bytes */
+		tf->lba |= (uint64_t)cdb[7] << 24 | (uint64_t)cdb[9] << 32 | (uint64_t)cdb[11] << 40;
+	tf->device = cdb[13];
+	tf->command = cdb[14];
+	tf->control = cdb[15];
+	*from_device = (cdb[2] >> 3 & 1) != 0;
+	return ATA_OK;
+}

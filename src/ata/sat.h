@@ -34,5 +34,10 @@ enum ata_sat_protocol {
  * FEATURE. ATA_E_COMMAND for a command this library does not know.
  */
 int ata_sat16_build(const struct ata_taskfile *tf, uint8_t cdb[ATA_SAT16_LEN]);
+/*
+ * The taskfile a CDB carries, and whether it reads from the device (t_dir).
+ * ATA_E_COMMAND when byte 0 is not 85h.
+ */
+int ata_sat16_parse(const uint8_t cdb[ATA_SAT16_LEN], struct ata_taskfile *tf, bool *from_device);
 
 #endif

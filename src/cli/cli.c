@@ -1,5 +1,7 @@
 #include "cli/cli.h"
 
+#include "cli/datadir.h"
+#include "disk/model.h"
 #include "util/input.h"
 #include "util/outfile.h"
 #include "workload/job.h"
@@ -137,6 +139,22 @@ int cli_check_output(const char *option, const char *path, const struct workload
 	return 0;
 }
 
+const struct cmd_opt cli_common_opts[] = {
+	{ "--drive", "NAME|FILE", "drive model (default he8; see 'ncqsim drives')" },
+	{ "--set", "KEY=VALUE", "a sysfs knob (see 'ncqsim knobs') or drive.KEY, a drive\n"
+	  "parameter (see 'ncqsim drives NAME'); repeatable" },
+	{ "--system", "FILE", "knobs and drive from a file (KEY = VALUE lines);\n"
+	  "--set and --drive win over it" },
+	{ "--seed", "N", "random seed (default 1)" },
+	{ "--output-format", "=F", "normal, json, json+ (a comma list)" },
+	{ "--output", "FILE", "write the report there" },
+	{ "--debug", "=LIST", "trace sim,job,blk,sched,ata,disk (or all) on stderr" },
+	{ "--quiet", NULL, "no progress line (--eta=never)" },
+	{ "--eta", "=WHEN", "progress on stderr: auto (on a terminal), always (every\n"
+	  "10 s when not a terminal), never" },
+	CMD_OPT_END,
+};
+
 void cli_common_init(struct cli_common *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -239,6 +257,16 @@ void cli_catch_interrupts(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+const char *cli_drive_path(const char *drive, char *buf, size_t len)
+{
+	unsigned i;
+
+	for (i = 0; i < disk_model_builtin_count(); i++)
+		if (!strcmp(drive, disk_model_builtin_name(i)))
+			return drive;
+	return datadir_or("drives", drive, ".drive", buf, len);
+}
+
 int cli_common_finish(struct cli_common *c)
 {
 	struct err e;
@@ -248,6 +276,9 @@ int cli_common_finish(struct cli_common *c)
 		size_t len;
 		char *text;
 
+		/* Named bare and not here: the installed examples' (cli/datadir.h). */
+		c->system_file = datadir_or("examples", c->system_file, NULL, c->system_path,
+					    sizeof(c->system_path));
 		if (input_read(c->system_file, "system file", 1 << 20, true, &text, &len, &e)) {
 			cli_error("%s", e.msg);
 			return -1;
@@ -272,6 +303,13 @@ int cli_common_finish(struct cli_common *c)
 		}
 		snprintf(c->cfg.drive, sizeof(c->cfg.drive), "%s", c->drive);
 		c->cfg.drive_set = true;
+	}
+	{
+		char path[HOST_DRIVE_MAX];
+		const char *drive = cli_drive_path(c->cfg.drive, path, sizeof(path));
+
+		if (drive != c->cfg.drive && strlen(drive) < sizeof(c->cfg.drive))
+			snprintf(c->cfg.drive, sizeof(c->cfg.drive), "%s", drive);
 	}
 	/* Load the drive now, so a bad name or drive.KEY fails before any run. */
 	{

@@ -32,6 +32,7 @@ enum {
  */
 int cli_output_formats(const char *list, unsigned allowed, unsigned *formats);
 
+#include "cli/cmd.h"
 #include "host/knobs.h"
 
 /*
@@ -45,6 +46,7 @@ int cli_output_formats(const char *list, unsigned allowed, unsigned *formats);
 struct cli_common {
 	struct host_config cfg;
 	const char *system_file;
+	char system_path[HOST_DRIVE_MAX];	/* system_file when found in the data directory */
 	const char *sets[CLI_MAX_SETS];
 	unsigned nsets;
 	const char *drive;
@@ -81,19 +83,8 @@ enum cli_progress {
 	{ "quiet", no_argument, NULL, CLI_OPT_QUIET }, \
 	{ "eta", required_argument, NULL, CLI_OPT_ETA }
 
-#define CLI_COMMON_HELP \
-	"  --drive NAME|FILE     drive model (default he8; see 'ncqsim drives')\n" \
-	"  --set KEY=VALUE       a sysfs knob (see 'ncqsim knobs') or drive.KEY, a drive\n" \
-	"                        parameter (see 'ncqsim drives NAME'); repeatable\n" \
-	"  --system FILE         knobs and drive from a file (KEY = VALUE lines);\n" \
-	"                        --set and --drive win over it\n" \
-	"  --seed N              random seed (default 1)\n" \
-	"  --output-format=F     normal, json, json+ (a comma list)\n" \
-	"  --output FILE         write the report there\n" \
-	"  --debug=LIST          trace sim,job,blk,sched,ata,disk (or all) on stderr\n" \
-	"  --quiet               no progress line (--eta=never)\n" \
-	"  --eta=WHEN            progress on stderr: auto (on a terminal), always (every\n" \
-	"                        10 s when not a terminal), never\n"
+/* Their rows for --help and the man pages (cmd.h struct cmd_opt). */
+extern const struct cmd_opt cli_common_opts[];
 
 void cli_common_init(struct cli_common *c);
 /* 1 when `opt` was one of the common options, 0 when not, -1 on error (printed). */
@@ -120,6 +111,13 @@ int cli_common_finish(struct cli_common *c);
  * one whose --help to suggest ("ata"). Returns EXIT_BAD_INPUT's value, 2.
  */
 int cli_bad_option(const char *cmd, const char *help, int opt, const char *arg);
+
+/*
+ * A drive as --drive names it: a built-in name as it is, else a file that
+ * exists as given, else DATADIR/drives/NAME.drive when there is one
+ * (cli/datadir.h); `buf` holds the path found there.
+ */
+const char *cli_drive_path(const char *drive, char *buf, size_t len);
 
 /* --runtime TIME (run, compare): a positive time, bare numbers in seconds. */
 int cli_runtime_option(const char *cmd, const char *arg, int64_t *cap);

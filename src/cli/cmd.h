@@ -13,11 +13,61 @@
 
 enum { EXIT_RUN_FAILED = 1, EXIT_BAD_INPUT = 2 };
 
+struct option;
+
+/* One option as --help and the man page show it. */
+struct cmd_opt {
+	const char *name;	/* "--drive" */
+	const char *arg;	/* "NAME|FILE"; "=F" is shown joined: --output-format=F */
+	const char *help;	/* lines separated by '\n' */
+};
+#define CMD_OPT_END { NULL, NULL, NULL }
+
+/*
+ * A command's documentation. Its --help, its man page ncqsim-NAME(1) and
+ * its part of the bash completion are all printed from this (cmd_doc.c),
+ * and t_cli_docs checks `options` against the getopt table `longopts`, so
+ * none of them can drift from what the command accepts.
+ *
+ * Text is plain: lines end in '\n', a blank line ends a paragraph, and a
+ * line starting with two spaces is shown as it is (an example).
+ */
+struct cmd_doc {
+	const char *const *usage;	/* each form after "ncqsim NAME "; NULL-terminated */
+	const char *text;		/* what the command does */
+	const struct cmd_opt *const *options;	/* groups of rows, NULL-terminated */
+	const char *after;		/* after the options, or NULL */
+	const struct option *longopts;	/* what getopt_long() is given */
+};
+
 struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *summary;
+	/* NULL for a command that prints its own --help: its man page and
+	 * completion are then taken from that text. */
+	const struct cmd_doc *doc;
 };
+
+/* Each command's doc, as the command table lists them. */
+extern const struct cmd_doc cmd_run_doc, cmd_compare_doc, cmd_drives_doc, cmd_knobs_doc,
+	cmd_identify_doc, cmd_ata_doc, cmd_probe_doc;
+/* "a simulator of ...": ncqsim's one line, for help and ncqsim(1). */
+extern const char cmd_tagline[];
+
+/* The --help row every command has. */
+extern const struct cmd_opt cmd_help_opt[];
+
+/* --help from a command's doc. */
+void cmd_doc_help(const char *name, const struct cmd_doc *doc, FILE *out);
+/* Every man page (ncqsim.1, ncqsim-NAME.1, ncqsim-drive.5) into `dir`. */
+int cmd_doc_man(const char *dir);
+/* One command's page, ncqsim-NAME.1, into `dir`. */
+int cmd_doc_man_command(const char *dir, const struct cmd *c);
+/* The bash completion script. */
+void cmd_doc_bash(FILE *out);
+/* A command's option names as the completion offers them (" --a --b"). */
+void cmd_doc_bash_options(FILE *out, const struct cmd *c);
 
 const struct cmd *cmd_table(size_t *n);
 void cmd_usage(FILE *out);
@@ -28,5 +78,6 @@ int cmd_compare(int argc, char **argv);
 int cmd_drives(int argc, char **argv);
 int cmd_knobs(int argc, char **argv);
 int cmd_ata(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
 
 #endif

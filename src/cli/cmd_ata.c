@@ -14,31 +14,61 @@
 #include <inttypes.h>
 #include <string.h>
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: ncqsim ata encode KIND [--lba N] [--count N] [--tag N]\n"
-		"                  [--prio normal|isochronous|high] [--fua] [--cdl N] [--icc N]\n"
-		"       ncqsim ata encode read-log --log N [--page N] [--count N] [--dma]\n"
-		"       ncqsim ata decode HEX...\n"
-		"\n"
+/* encode's options; decode takes none. */
+static const struct option encode_longopts[] = {
+	{ "lba", required_argument, NULL, 'l' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "tag", required_argument, NULL, 't' },
+	{ "prio", required_argument, NULL, 'p' },
+	{ "fua", no_argument, NULL, 'f' },
+	{ "cdl", required_argument, NULL, 'd' },
+	{ "icc", required_argument, NULL, 'i' },
+	{ "log", required_argument, NULL, 'L' },
+	{ "page", required_argument, NULL, 'P' },
+	{ "dma", no_argument, NULL, 'D' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+const struct cmd_doc cmd_ata_doc = {
+	.usage = (const char *const[]){
+		"encode KIND [--lba N] [--count N] [--tag N]\n"
+		"[--prio normal|isochronous|high] [--fua] [--cdl N] [--icc N]",
+		"encode read-log --log N [--page N] [--count N] [--dma]",
+		"decode HEX...",
+		NULL },
+	.text =
 		"encode prints the Register H2D FIS's 20 bytes, libata's one-line form of the\n"
 		"command and the SCSI ATA PASS-THROUGH(16) CDB that carries it.\n"
 		"KIND: read-fpdma, write-fpdma (READ/WRITE FPDMA QUEUED, NCQ), read-dma,\n"
-		"write-dma (READ/WRITE DMA EXT), identify, read-log.\n"
-		"\n"
-		"  --lba N       first sector, 0..2^48-1 (decimal or 0x hex; default 0)\n"
-		"  --count N     sectors, 1..65536 (default 8); pages for read-log (default 1)\n"
-		"  --tag N       NCQ tag, 0..31 (default 0)\n"
-		"  --prio P      NCQ PRIO field: normal (default), isochronous, high\n"
-		"  --fua         force unit access\n"
-		"  --cdl N       Command Duration Limit index, 0..7 (default 0)\n"
-		"  --icc N       isochronous command completion, 0..255 (default 0)\n"
-		"  --log N       log address (read-log), --page N its page, --dma READ LOG DMA EXT\n"
-		"\n"
+		"write-dma (READ/WRITE DMA EXT), identify, read-log.\n",
+	.options = (const struct cmd_opt *const[]){
+		(const struct cmd_opt[]){
+			{ "--lba", "N", "first sector, 0..2^48-1 (decimal or 0x hex;\n"
+			  "default 0)" },
+			{ "--count", "N", "sectors, 1..65536 (default 8); pages for\n"
+			  "read-log (default 1)" },
+			{ "--tag", "N", "NCQ tag, 0..31 (default 0)" },
+			{ "--prio", "P", "NCQ PRIO field: normal (default), isochronous, high" },
+			{ "--fua", NULL, "force unit access" },
+			{ "--cdl", "N", "Command Duration Limit index, 0..7 (default 0)" },
+			{ "--icc", "N", "isochronous command completion, 0..255\n"
+			  "(default 0)" },
+			{ "--log", "N", "log address (read-log)" },
+			{ "--page", "N", "the log's page (read-log)" },
+			{ "--dma", NULL, "READ LOG DMA EXT instead of READ LOG EXT (read-log)" },
+			CMD_OPT_END,
+		}, cmd_help_opt, NULL },
+	.after =
 		"decode takes the bytes of one FIS (H2D 27h, D2H 34h or Set Device Bits A1h)\n"
 		"as hex, in one or several arguments (\"27 80 60 c0 ...\" or \"2780 60c0...\"),\n"
-		"and names every field.\n");
+		"and names every field.\n",
+	.longopts = encode_longopts,
+};
+
+static void usage(FILE *out)
+{
+	cmd_doc_help("ata", &cmd_ata_doc, out);
 }
 
 static void print_hex(const char *label, const uint8_t *b, size_t n)
@@ -63,20 +93,6 @@ static int number_opt(const char *opt, const char *value, uint64_t max, uint64_t
 
 static int encode(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "lba", required_argument, NULL, 'l' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "tag", required_argument, NULL, 't' },
-		{ "prio", required_argument, NULL, 'p' },
-		{ "fua", no_argument, NULL, 'f' },
-		{ "cdl", required_argument, NULL, 'd' },
-		{ "icc", required_argument, NULL, 'i' },
-		{ "log", required_argument, NULL, 'L' },
-		{ "page", required_argument, NULL, 'P' },
-		{ "dma", no_argument, NULL, 'D' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct ata_rw rw = { .sectors = 8 };
 	struct ata_taskfile tf;
 	uint8_t fis[ATA_FIS_H2D_LEN], cdb[ATA_SAT16_LEN];
@@ -98,7 +114,7 @@ static int encode(int argc, char **argv)
 	kind = argv[1];
 	optind = 2;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", encode_longopts, NULL)) != -1) {
 		switch (c) {
 		case 'l':
 			if (number_opt("lba", optarg, ATA_LBA48_LIMIT - 1, &v, "0..2^48-1"))

@@ -5,6 +5,7 @@
  */
 #include "cli/cmd.h"
 #include "cli/cli.h"
+#include "cli/datadir.h"
 
 #include "run/compare.h"
 #include "run/runner.h"
@@ -20,44 +21,66 @@
 
 #define DEFAULT_MAX_REPEAT 64
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: ncqsim compare [OPTIONS] JOBFILE --vary KEY=V1,V2[,...] [--vary ...]\n"
-		"\n"
+enum { O_VARY = 0x200, O_REPEAT, O_PRECISION, O_MAX_REPEAT, O_PCT, O_PLOT, O_THREADS, O_RUNTIME };
+
+static const struct option longopts[] = {
+	CLI_COMMON_LONGOPTS,
+	{ "vary", required_argument, NULL, O_VARY },
+	{ "repeat", required_argument, NULL, O_REPEAT },
+	{ "precision", required_argument, NULL, O_PRECISION },
+	{ "max-repeat", required_argument, NULL, O_MAX_REPEAT },
+	{ "percentiles", required_argument, NULL, O_PCT },
+	{ "plot", required_argument, NULL, O_PLOT },
+	{ "threads", required_argument, NULL, O_THREADS },
+	{ "runtime", required_argument, NULL, O_RUNTIME },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+static const struct cmd_opt compare_opts[] = {
+	{ "--vary", "KEY=V1,V2", "a knob or drive.KEY and its values; repeatable (the\n"
+	  "last --vary changes fastest across the variants)" },
+	{ "--repeat", "N", "independent runs per variant (default 1; 2 or more\n"
+	  "give error bars)" },
+	{ "--precision", "P%", "add runs until every p99.99 has a half-width of at\n"
+	  "most P % of its mean, or --max-repeat is reached\n"
+	  "(then says so); needs p99.99 among --percentiles" },
+	{ "--max-repeat", "N", "the limit for --precision (default " STR(DEFAULT_MAX_REPEAT)
+	  ", at most " STR(CMP_MAX_RUNS) ")" },
+	{ "--percentiles", "LIST", "percentiles to tabulate, ':' or ',' separated\n"
+	  "(default 50:99:99.9:99.99)" },
+	{ "--plot", "FILE.svg", "latency exceedance plot, one line per variant, job\n"
+	  "and priority class" },
+	{ "--threads", "N", "simulations at once (default: the online CPUs)" },
+	{ "--runtime", "TIME", "cap every job's runtime (as fio's --runtime)" },
+	CMD_OPT_END,
+};
+
+const struct cmd_doc cmd_compare_doc = {
+	.usage = (const char *const[]){
+		"[OPTIONS] JOBFILE --vary KEY=V1,V2[,...] [--vary ...]", NULL },
+	.text =
 		"Runs a fio job file under every combination of the --vary values (a knob\n"
 		"such as device/ncq_prio_enable, queue/scheduler or device/queue_depth, or a\n"
 		"drive parameter drive.KEY), each combination a variant A, B, ... Each\n"
 		"variant runs --repeat times with seeds SEED, SEED+1, ..., in parallel\n"
 		"threads, one simulation per thread. The table has a block of rows per job,\n"
 		"direction and priority class, a column per variant, and in each cell the\n"
-		"mean over the runs ± the 95 %% confidence half-width (Student t, n-1\n"
+		"mean over the runs ± the 95 % confidence half-width (Student t, n-1\n"
 		"degrees of freedom) of each percentile (in ms), the maximum and IOPS.\n"
+		"With --output-format json or json+, the report holds every run's full fio\n"
+		"report.\n"
 		"\n"
 		"example:\n"
 		"  ncqsim compare examples/seed.fio --system examples/seed.system \\\n"
-		"      --vary device/ncq_prio_enable=0,1 --repeat 8 --plot seed.svg\n"
-		"\n"
-		"options:\n"
-		"  --vary KEY=V1,V2      a knob or drive.KEY and its values; repeatable (the\n"
-		"                        last --vary changes fastest across the variants)\n"
-		"  --repeat N            independent runs per variant (default 1; 2 or more\n"
-		"                        give error bars)\n"
-		"  --precision P%%        add runs until every p99.99 has a half-width of at\n"
-		"                        most P %% of its mean, or --max-repeat is reached\n"
-		"                        (then says so); needs p99.99 among --percentiles\n"
-		"  --max-repeat N        the limit for --precision (default %d, at most %d)\n"
-		"  --percentiles LIST    percentiles to tabulate, ':' or ',' separated\n"
-		"                        (default 50:99:99.9:99.99)\n"
-		"  --plot FILE.svg       latency exceedance plot, one line per variant, job\n"
-		"                        and priority class\n"
-		"  --threads N           simulations at once (default: the online CPUs)\n"
-		"  --runtime TIME        cap every job's runtime (as fio's --runtime)\n"
-		CLI_COMMON_HELP
-		"                        (json and json+ hold every run's full fio report)\n"
-		"  --help                this text\n",
-		DEFAULT_MAX_REPEAT, CMP_MAX_RUNS);
-}
+		"      --vary device/ncq_prio_enable=0,1 --repeat 8 --plot seed.svg\n",
+	.options = (const struct cmd_opt *const[]){ compare_opts, cli_common_opts, cmd_help_opt,
+						     NULL },
+	.longopts = longopts,
+};
 
 static int parse_count(const char *opt, const char *arg, unsigned lo, unsigned hi, unsigned *v)
 {
@@ -129,25 +152,11 @@ static unsigned online_cpus(void)
 
 int cmd_compare(int argc, char **argv)
 {
-	enum { O_VARY = 0x200, O_REPEAT, O_PRECISION, O_MAX_REPEAT, O_PCT, O_PLOT, O_THREADS,
-	       O_RUNTIME };
-	static const struct option longopts[] = {
-		CLI_COMMON_LONGOPTS,
-		{ "vary", required_argument, NULL, O_VARY },
-		{ "repeat", required_argument, NULL, O_REPEAT },
-		{ "precision", required_argument, NULL, O_PRECISION },
-		{ "max-repeat", required_argument, NULL, O_MAX_REPEAT },
-		{ "percentiles", required_argument, NULL, O_PCT },
-		{ "plot", required_argument, NULL, O_PLOT },
-		{ "threads", required_argument, NULL, O_THREADS },
-		{ "runtime", required_argument, NULL, O_RUNTIME },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	static const double default_pct[] = { 50, 99, 99.9, 99.99 };
 	const char *vary[CMP_MAX_VARY + 1];
 	unsigned nvary = 0, k;
 	struct cli_common common;
+	char jobpath[4096];
 	struct compare *c;
 	struct workload w;
 	struct err e;
@@ -175,7 +184,7 @@ int cmd_compare(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
-			usage(stdout);
+			cmd_doc_help("compare", &cmd_compare_doc, stdout);
 			free(c);
 			return 0;
 		case O_VARY:
@@ -256,7 +265,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (cli_common_finish(&common))
 		goto out_free;
-	if (workload_load(&w, argv[optind], stderr, &e)) {
+	if (workload_load(&w, datadir_or("examples", argv[optind], NULL, jobpath, sizeof(jobpath)),
+			  stderr, &e)) {
 		cli_error("%s", e.msg);
 		goto out_free;
 	}

@@ -32,18 +32,30 @@ static void print_cdl(const struct ata_cdl_log *l)
 	print_cdl_side("T2B", l->write);
 }
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: ncqsim drives                 list the built-in drive models\n"
-		"       ncqsim drives NAME|FILE       every parameter with its unit and source\n"
-		"       ncqsim drives NAME --file     the model as a model file (edit and use\n"
-		"                                     with --drive FILE)\n"
+static const struct option longopts[] = {
+	{ "file", no_argument, NULL, 'f' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+const struct cmd_doc cmd_drives_doc = {
+	.usage = (const char *const[]){ "", "NAME|FILE", "NAME --file", NULL },
+	.text =
+		"Without an argument, lists the built-in drive models. With a drive NAME or\n"
+		"FILE, shows every parameter with its unit and source, and the geometry and\n"
+		"mechanics derived from them; with --file, prints the model as a model file\n"
+		"(edit it and use it with --drive FILE).\n"
 		"\n"
 		"A model file has one 'key = value' per line; '#' starts a comment, and a\n"
 		"comment after a value is that value's source. Every key must be given.\n"
-		"See docs/DRIVES.md for the meaning of each key.\n");
-}
+		"See docs/DRIVES.md and ncqsim-drive(5) for the meaning of each key.\n",
+	.options = (const struct cmd_opt *const[]){
+		(const struct cmd_opt[]){
+			{ "--file", NULL, "the model as a model file" },
+			CMD_OPT_END,
+		}, cmd_help_opt, NULL },
+	.longopts = longopts,
+};
 
 static void show(const struct disk_model *m)
 {
@@ -84,12 +96,8 @@ static void show(const struct disk_model *m)
 
 int cmd_drives(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "file", no_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	bool as_file = false;
+	char path[4096];
 	struct disk_model m;
 	struct err e;
 	unsigned i;
@@ -103,7 +111,7 @@ int cmd_drives(int argc, char **argv)
 			as_file = true;
 			break;
 		case 'h':
-			usage(stdout);
+			cmd_doc_help("drives", &cmd_drives_doc, stdout);
 			return 0;
 		default:
 			return cli_bad_option("drives", "drives", c, argv[optind - 1]);
@@ -128,7 +136,7 @@ int cmd_drives(int argc, char **argv)
 		cli_error("drives: expected one drive NAME or FILE, got %d arguments", argc - optind);
 		return EXIT_BAD_INPUT;
 	}
-	if (disk_model_load(argv[optind], &m, &e)) {
+	if (disk_model_load(cli_drive_path(argv[optind], path, sizeof(path)), &m, &e)) {
 		cli_error("%s", e.msg);
 		return EXIT_BAD_INPUT;
 	}

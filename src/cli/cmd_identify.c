@@ -12,11 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: ncqsim identify [--output-format=normal|json] FILE\n"
-		"\n"
+static const struct option longopts[] = {
+	{ "output-format", required_argument, NULL, 'F' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+const struct cmd_doc cmd_identify_doc = {
+	.usage = (const char *const[]){ "[--output-format=normal|json] FILE", NULL },
+	.text =
 		"Decode an IDENTIFY DEVICE page and print what a storage engineer looks for:\n"
 		"model, serial, firmware, capacity, sector sizes, rotation, NCQ and queue\n"
 		"depth, NCQ priority, SATA speeds and the integrity checksum.\n"
@@ -26,12 +30,14 @@ static void usage(FILE *out)
 		"style; leading lines that are not data are skipped), or a libatasmart\n"
 		"'skdump --save' blob. The form is detected.\n"
 		"\n"
-		"A bad checksum is reported and warned about; the page is still decoded.\n"
-		"\n"
-		"options:\n"
-		"  --output-format=F  normal (hdparm -I style, the default) or json\n"
-		"  --help             this text\n");
-}
+		"A bad checksum is reported and warned about; the page is still decoded.\n",
+	.options = (const struct cmd_opt *const[]){
+		(const struct cmd_opt[]){
+			{ "--output-format", "=F", "normal (hdparm -I style, the default) or json" },
+			CMD_OPT_END,
+		}, cmd_help_opt, NULL },
+	.longopts = longopts,
+};
 
 static void speeds_text(uint8_t speeds, char *buf, size_t len)
 {
@@ -123,11 +129,6 @@ static void print_json(FILE *out, const struct ata_identify *id, enum ata_id_for
 
 int cmd_identify(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output-format", required_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	unsigned formats = CLI_OUT_NORMAL;
 	uint8_t page[ATA_ID_BYTES], *data;
 	struct ata_identify id;
@@ -145,7 +146,7 @@ int cmd_identify(int argc, char **argv)
 				return EXIT_BAD_INPUT;
 			break;
 		case 'h':
-			usage(stdout);
+			cmd_doc_help("identify", &cmd_identify_doc, stdout);
 			return 0;
 		default:
 			return cli_bad_option("identify", "identify", c, argv[optind - 1]);

@@ -11,26 +11,36 @@
 #include <getopt.h>
 #include <string.h>
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: ncqsim knobs [--drive NAME|FILE] [--system FILE] [--set KEY=VALUE]...\n"
-		"       ncqsim knobs --kernels\n"
-		"\n"
+static const struct option longopts[] = {
+	{ "drive", required_argument, NULL, CLI_OPT_DRIVE },
+	{ "set", required_argument, NULL, CLI_OPT_SET },
+	{ "system", required_argument, NULL, CLI_OPT_SYSTEM },
+	{ "kernels", no_argument, NULL, 'K' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+const struct cmd_doc cmd_knobs_doc = {
+	.usage = (const char *const[]){
+		"[--drive NAME|FILE] [--system FILE] [--set KEY=VALUE]...", "--kernels", NULL },
+	.text =
 		"Lists the host knobs, named as in sysfs under /sys/block/sdX/, with their\n"
 		"defaults, the kernel version that introduced them and what they do. With\n"
 		"--drive, --system or --set, probes the drive and prints the value of each\n"
 		"knob as the kernel would read it back (queue_depth capped by the drive,\n"
 		"ncq_prio_supported as probed), or the error the kernel would give.\n"
 		"With --kernels, prints what each kernel version (the `kernel` knob)\n"
-		"changes, as a Markdown table with the kernel functions it follows.\n"
-		"\n"
-		"options:\n"
-		"  --kernels             the kernel-version table\n"
-		"  --drive NAME|FILE     drive model (default he8)\n"
-		"  --set KEY=VALUE       a knob (repeatable)\n"
-		"  --system FILE         knobs and drive from a file\n");
-}
+		"changes, as a Markdown table with the kernel functions it follows.\n",
+	.options = (const struct cmd_opt *const[]){
+		(const struct cmd_opt[]){
+			{ "--kernels", NULL, "the kernel-version table" },
+			{ "--drive", "NAME|FILE", "drive model (default he8)" },
+			{ "--set", "KEY=VALUE", "a knob (repeatable)" },
+			{ "--system", "FILE", "knobs and drive from a file" },
+			CMD_OPT_END,
+		}, cmd_help_opt, NULL },
+	.longopts = longopts,
+};
 
 static void print_knob(void *out, const char *name, const char *value)
 {
@@ -39,12 +49,6 @@ static void print_knob(void *out, const char *name, const char *value)
 
 int cmd_knobs(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		CLI_COMMON_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		{ "kernels", no_argument, NULL, 'K' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct cli_common common;
 	struct system sys;
 	struct err e;
@@ -55,7 +59,7 @@ int cmd_knobs(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		if (c == 'h') {
-			usage(stdout);
+			cmd_doc_help("knobs", &cmd_knobs_doc, stdout);
 			return 0;
 		}
 		if (c == 'K') {

@@ -4,6 +4,7 @@
  */
 #include "cli/cmd.h"
 #include "cli/cli.h"
+#include "cli/datadir.h"
 
 #include "run/runner.h"
 #include "util/clock.h"
@@ -15,22 +16,31 @@
 #include <string.h>
 #include <unistd.h>
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: ncqsim run [OPTIONS] JOBFILE\n"
-		"\n"
+static const struct option longopts[] = {
+	CLI_COMMON_LONGOPTS,
+	{ "runtime", required_argument, NULL, 'r' },
+	{ "help-options", no_argument, NULL, 'H' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct cmd_opt run_opts[] = {
+	{ "--runtime", "TIME", "cap every job's runtime (as fio's --runtime)" },
+	{ "--help-options", NULL, "the fio options ncqsim supports" },
+	{ "--help", NULL, "this text" },
+	CMD_OPT_END,
+};
+
+const struct cmd_doc cmd_run_doc = {
+	.usage = (const char *const[]){ "[OPTIONS] JOBFILE", NULL },
+	.text =
 		"Runs a fio job file on the simulated drive and host and reports as fio 3.33\n"
 		"does: normal text, JSON or JSON+ (with histogram bins). The JSON adds an\n"
 		"\"ncqsim\" object (drive, knobs, seed, simulated time) and, per job, how the\n"
-		"completion latency splits between the host queue and the drive.\n"
-		"\n"
-		"options:\n"
-		CLI_COMMON_HELP
-		"  --runtime TIME        cap every job's runtime (as fio's --runtime)\n"
-		"  --help-options        the fio options ncqsim supports\n"
-		"  --help                this text\n");
-}
+		"completion latency splits between the host queue and the drive.\n",
+	.options = (const struct cmd_opt *const[]){ cli_common_opts, run_opts, NULL },
+	.longopts = longopts,
+};
 
 static void help_options(void)
 {
@@ -78,13 +88,6 @@ static void show_progress(void *ctx, double sim_s, uint64_t ios)
 
 int cmd_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		CLI_COMMON_LONGOPTS,
-		{ "runtime", required_argument, NULL, 'r' },
-		{ "help-options", no_argument, NULL, 'H' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct cli_common common;
 	struct workload w;
 	struct runner_opts ro;
@@ -97,6 +100,7 @@ int cmd_run(int argc, char **argv)
 	int c, rc;
 	unsigned formats = 0;
 	bool interrupted;
+	char jobpath[4096];
 
 	cli_common_init(&common);
 	optind = 1;
@@ -104,7 +108,7 @@ int cmd_run(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			usage(stdout);
+			cmd_doc_help("run", &cmd_run_doc, stdout);
 			return 0;
 		case 'H':
 			help_options();
@@ -127,7 +131,8 @@ int cmd_run(int argc, char **argv)
 	}
 	if (cli_common_finish(&common))
 		return EXIT_BAD_INPUT;
-	if (workload_load(&w, argv[optind], stderr, &e)) {
+	if (workload_load(&w, datadir_or("examples", argv[optind], NULL, jobpath, sizeof(jobpath)),
+			  stderr, &e)) {
 		cli_error("%s", e.msg);
 		return EXIT_BAD_INPUT;
 	}

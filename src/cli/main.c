@@ -3,6 +3,7 @@
  * src/cmd_*.c and is registered in the table in cmd_help.c.
  */
 #include "cli/cmd.h"
+#include "cli/datadir.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -17,7 +18,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
 		return cmd_usage(stdout), 0;
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
-		printf("ncqsim %s\n", NCQSIM_VERSION);
+		printf("ncqsim %s\ndata directory: %s\n", NCQSIM_VERSION, datadir_path());
 		return 0;
 	}
 	for (i = 0; i < n; i++)

@@ -5,7 +5,7 @@
 #   make test       build and run every test under test/
 #   make check      the same tests built with ASan + UBSan
 #   make bench      benchmarks (speed, memory, fidelity); not part of test
-#   make fuzz       libFuzzer targets (clang)
+#   make fuzz       build the libFuzzer targets (clang) and run each FUZZ_SECONDS (60)
 #   make man        the man pages (build/man) and bash completion (build/ncqsim.bash)
 #   make install    install under PREFIX (default /usr/local), staged in DESTDIR
 #   make uninstall  remove exactly what 'make install' put there (same PREFIX, DESTDIR)
@@ -108,7 +108,7 @@ $(BS)/test/%: $(BS)/test/%.o $(TEST_LIB:%.c=$(BS)/%.o) $(BS)/libncqsim.a
 TESTS     := $(TEST_SRC:test/%.c=$(B)/test/%)
 SAN_TESTS := $(TEST_SRC:test/%.c=$(BS)/test/%)
 
-.PHONY: all run test check bench fuzz clean tests-built san-built symbols man install uninstall FORCE
+.PHONY: all run test check bench fuzz fuzz-built clean tests-built san-built symbols man install uninstall FORCE
 .SECONDARY:
 
 all: ncqsim
@@ -135,12 +135,18 @@ bench: ncqsim $(BENCHES)
 	@bench/run-bench $(B)/bench ./ncqsim
 
 FUZZ_SRC := $(sort $(wildcard test/fuzz/fuzz_*.c))
-fuzz: $(DRIVE_INCS) $(CDL_INCS) $(PATHS_H)
+# libFuzzer targets, stopping at the first sanitizer report; `make fuzz`
+# builds and runs each for FUZZ_SECONDS (test/fuzz/run-fuzz).
+fuzz-built: $(DRIVE_INCS) $(CDL_INCS) $(PATHS_H)
 	@mkdir -p build/fuzz
 	@for f in $(FUZZ_SRC); do n=$$(basename $$f .c); \
 		echo "  FUZZ    build/fuzz/$$n"; \
-		clang -std=gnu11 -g -O1 $(CPPFLAGS) -fsanitize=fuzzer,address,undefined \
+		clang -std=gnu11 -g -O1 $(CPPFLAGS) -fsanitize=fuzzer,address,undefined,float-cast-overflow \
+			-fno-sanitize-recover=all \
 			-o build/fuzz/$$n $$f $(LIB_SRC) $(LDLIBS) || exit 1; done
+
+fuzz: fuzz-built
+	@test/fuzz/run-fuzz
 
 # Every exported symbol carries its module's prefix (SQLite's checksymbols).
 symbols: $(B)/libncqsim.a

@@ -150,8 +150,9 @@ const struct cmd_opt cli_common_opts[] = {
 	{ "--output", "FILE", "write the report there" },
 	{ "--debug", "=LIST", "trace sim,job,blk,sched,ata,disk (or all) on stderr" },
 	{ "--quiet", NULL, "no progress line (--eta=never)" },
-	{ "--eta", "=WHEN", "progress on stderr: auto (on a terminal), always (every\n"
-	  "10 s when not a terminal), never" },
+	{ "--eta", "=WHEN", "progress on stderr: auto (on a terminal), always (a line\n"
+	  "every --eta-interval when not a terminal), never" },
+	{ "--eta-interval", "=TIME", "time between progress lines (default 10s)" },
 	CMD_OPT_END,
 };
 
@@ -161,6 +162,7 @@ void cli_common_init(struct cli_common *c)
 	host_config_init(&c->cfg);
 	c->seed = 1;
 	c->formats = CLI_OUT_NORMAL;
+	c->eta_interval = CLI_PROGRESS_EVERY;
 }
 
 int cli_common_option(struct cli_common *c, const char *cmd, int opt, const char *arg)
@@ -216,6 +218,17 @@ int cli_common_option(struct cli_common *c, const char *cmd, int opt, const char
 			return -1;
 		}
 		return 1;
+	case CLI_OPT_ETA_INTERVAL: {
+		int64_t ns;
+
+		if (parse_time(arg, 1000000000LL, &ns) || ns <= 0) {
+			cli_error("%s: option '--eta-interval': expected a time such as 10s or 500ms, "
+				  "got '%s'", cmd, arg);
+			return -1;
+		}
+		c->eta_interval = (double)ns / 1e9;
+		return 1;
+	}
 	}
 	return 0;
 }

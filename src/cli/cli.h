@@ -57,20 +57,21 @@ struct cli_common {
 	unsigned debug_mask;
 	bool quiet;
 	int eta;			/* 0 auto, 1 always, 2 never */
+	double eta_interval;		/* seconds between progress lines (--eta-interval) */
 };
 
 enum {
 	CLI_OPT_DRIVE = 0x100, CLI_OPT_SET, CLI_OPT_SYSTEM, CLI_OPT_SEED, CLI_OPT_FORMAT,
-	CLI_OPT_OUTPUT, CLI_OPT_DEBUG, CLI_OPT_QUIET, CLI_OPT_ETA,
+	CLI_OPT_OUTPUT, CLI_OPT_DEBUG, CLI_OPT_QUIET, CLI_OPT_ETA, CLI_OPT_ETA_INTERVAL,
 };
 
 /* How progress is shown on stderr (--eta, as fio's). */
 enum cli_progress {
 	CLI_PROGRESS_NONE,
 	CLI_PROGRESS_TERMINAL,		/* one line, rewritten in place */
-	CLI_PROGRESS_LINES,		/* a line every 10 s: --eta=always, stderr not a terminal */
+	CLI_PROGRESS_LINES,		/* a line every --eta-interval: --eta=always, not a terminal */
 };
-#define CLI_PROGRESS_EVERY 10.0		/* seconds between lines */
+#define CLI_PROGRESS_EVERY 10.0		/* --eta-interval's default, seconds */
 
 #define CLI_COMMON_LONGOPTS \
 	{ "drive", required_argument, NULL, CLI_OPT_DRIVE }, \
@@ -81,7 +82,8 @@ enum cli_progress {
 	{ "output", required_argument, NULL, CLI_OPT_OUTPUT }, \
 	{ "debug", required_argument, NULL, CLI_OPT_DEBUG }, \
 	{ "quiet", no_argument, NULL, CLI_OPT_QUIET }, \
-	{ "eta", required_argument, NULL, CLI_OPT_ETA }
+	{ "eta", required_argument, NULL, CLI_OPT_ETA }, \
+	{ "eta-interval", required_argument, NULL, CLI_OPT_ETA_INTERVAL }
 
 /* Their rows for --help and the man pages (cmd.h struct cmd_opt). */
 extern const struct cmd_opt cli_common_opts[];

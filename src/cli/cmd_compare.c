@@ -273,7 +273,9 @@ int cmd_compare(int argc, char **argv)
 	c->w = &w;
 	c->jobfile = argv[optind];
 	c->seed = common.seed;
-	c->progress = !common.quiet && isatty(STDERR_FILENO);
+	c->progress = (int)cli_progress_style(&common);
+	c->progress_every = common.eta_interval;
+	c->stop = &cli_interrupted;
 	c->keep_reports = (common.formats & (CLI_OUT_JSON | CLI_OUT_JSONPLUS)) != 0;
 	if (compare_variants(c, &common.cfg, vary, nvary, &e)) {
 		cli_error("compare: %s", e.msg);
@@ -293,6 +295,7 @@ int cmd_compare(int argc, char **argv)
 	c->nprotect = cli_protected(&common, protect);
 	c->protect = protect;
 	wall0 = clock_wall();
+	cli_catch_interrupts();
 	rc = compare_run(c, &e);
 	if (rc) {
 		cli_error("compare: %s", e.msg);
@@ -314,6 +317,13 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (outfile_commit(&out, &e)) {
 		cli_error("compare: %s", e.msg);
+		rc = EXIT_RUN_FAILED;
+		goto out_workload;
+	}
+	if (c->interrupted) {
+		cli_error("compare: interrupted by signal %d: %u of %u runs finished; the table "
+			  "holds those", (int)cli_interrupted, c->runs_done,
+			  c->runs_per_variant * c->nvariants);
 		rc = EXIT_RUN_FAILED;
 		goto out_workload;
 	}

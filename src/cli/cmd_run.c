@@ -63,7 +63,7 @@ static void help_options(void)
 
 struct progress {
 	enum cli_progress style;
-	double wall0, last;
+	double wall0, last, every;
 	int shown;
 };
 
@@ -79,7 +79,7 @@ static void show_progress(void *ctx, double sim_s, uint64_t ios)
 		fprintf(stderr, "\rncqsim: %.0f s simulated, %llu I/Os, %.1f s elapsed   ", sim_s,
 			(unsigned long long)ios, elapsed);
 		p->shown = 1;
-	} else if (p->style == CLI_PROGRESS_LINES && elapsed - p->last >= CLI_PROGRESS_EVERY) {
+	} else if (p->style == CLI_PROGRESS_LINES && elapsed - p->last >= p->every) {
 		fprintf(stderr, "ncqsim: %.0f s simulated, %llu I/Os, %.1f s elapsed\n", sim_s,
 			(unsigned long long)ios, elapsed);
 		p->last = elapsed;
@@ -159,6 +159,7 @@ int cmd_run(int argc, char **argv)
 	prog.style = cli_progress_style(&common);
 	prog.wall0 = clock_wall();
 	prog.last = 0;
+	prog.every = common.eta_interval;
 	prog.shown = 0;
 	ro.progress = show_progress;
 	ro.progress_ctx = &prog;

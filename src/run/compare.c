@@ -132,7 +132,8 @@ static void show(struct pool *p)
 	uint64_t ios = p->ios_total;
 	unsigned i;
 
-	if (!p->c->progress || elapsed < 1.0 || elapsed - p->last_shown < 0.25)
+	if (!p->c->progress || elapsed < 1.0 ||
+	    elapsed - p->last_shown < (p->c->progress == 2 ? p->c->progress_every : 0.25))
 		return;
 	for (i = 0; i < p->nworkers; i++) {
 		sim += p->sim_now[i];
@@ -140,14 +141,14 @@ static void show(struct pool *p)
 	}
 	frac = p->expect_sim > 0 ? sim / (p->expect_sim * p->nitems) :
 		(double)p->done / p->nitems;
-	fprintf(stderr, "\rncqsim: %u/%u runs done, %.0f s simulated, %.1fM I/Os", p->done,
-		p->nitems, sim, (double)ios / 1e6);
+	fprintf(stderr, "%sncqsim: %u/%u runs done, %.0f s simulated, %.1fM I/Os",
+		p->c->progress == 2 ? "" : "\r", p->done, p->nitems, sim, (double)ios / 1e6);
 	if (frac > 0.01 && frac < 1.0)
-		fprintf(stderr, ", ETA %.0f s  ", elapsed * (1.0 - frac) / frac);
-	else
-		fprintf(stderr, "          ");
+		fprintf(stderr, ", ETA %.0f s", elapsed * (1.0 - frac) / frac);
+	/* A terminal's line is rewritten in place: blank what a longer one left. */
+	fprintf(stderr, p->c->progress == 2 ? "\n" : "          ");
 	p->last_shown = elapsed;
-	p->shown = true;
+	p->shown = p->c->progress != 2;
 }
 
 static void progress_cb(void *ctx, double sim_s, uint64_t ios)
@@ -281,7 +282,7 @@ static void *worker_main(void *arg)
 			p->error = -1;
 			err_set(&p->err, "out of memory for a run's result");
 		}
-		if (p->next == p->nitems || p->error) {
+		if (p->next == p->nitems || p->error || (c->stop && *c->stop)) {
 			pthread_mutex_unlock(&p->lock);
 			free(res);
 			return NULL;
@@ -300,6 +301,7 @@ static void *worker_main(void *arg)
 		ro.log_tag = tag;
 		ro.protect = c->protect;
 		ro.nprotect = c->nprotect;
+		ro.stop = c->stop;
 		rc = runner_run(c->w, &c->variants[item.variant].cfg, &ro, res, &e);
 
 		pthread_mutex_lock(&p->lock);
@@ -313,7 +315,13 @@ static void *worker_main(void *arg)
 					(unsigned long long)ro.seed, e.msg);
 			}
 			free(res);
+		} else if (res->report.interrupted) {
+			/* Stopped short: not a run of the length asked for, so it does not count. */
+			c->interrupted = true;
+			runner_result_free(res);
+			free(res);
 		} else {
+			c->runs_done++;
 			if (collect(c, item.variant, item.run, &res->report) && !p->error) {
 				p->error = -1;
 				err_set(&p->err, "out of memory while collecting the results");
@@ -514,7 +522,9 @@ int compare_run(struct compare *c, struct err *e)
 	done = c->repeat;
 	summarise(c, done);
 	c->precision_reached = true;
-	if (c->precision > 0) {
+	if (c->stop && *c->stop)
+		c->interrupted = true;
+	if (c->precision > 0 && !c->interrupted) {
 		unsigned row = 0, var = 0;
 		double worst = worst_precision(c, &row, &var);
 
@@ -535,8 +545,12 @@ int compare_run(struct compare *c, struct err *e)
 			done = want;
 			summarise(c, done);
 			worst = worst_precision(c, &row, &var);
+			if (c->stop && *c->stop) {
+				c->interrupted = true;
+				break;
+			}
 		}
-		if (worst > c->precision) {
+		if (worst > c->precision && !c->interrupted) {
 			c->precision_reached = false;
 			snprintf(c->precision_note, sizeof(c->precision_note),
 				 "precision not reached: p99.99 of %s %s in variant %s is within "
@@ -637,6 +651,9 @@ void compare_print_table(const struct compare *c, FILE *out)
 	else
 		fprintf(out, " (seed %llu)", (unsigned long long)c->seed);
 	fprintf(out, ", drive %s\n", c->variants[0].cfg.drive);
+	if (c->interrupted)
+		fprintf(out, "  INTERRUPTED: %u of %u runs finished; the cells hold those only\n",
+			c->runs_done, c->runs_per_variant * c->nvariants);
 	for (v = 0; v < c->nvariants; v++)
 		fprintf(out, "  %-3s %s\n", c->variants[v].label, c->variants[v].desc);
 	if (c->runs_per_variant > 1)
@@ -714,6 +731,10 @@ int compare_write_json(const struct compare *c, FILE *out, bool plus)
 	json_string(&w, "ncqsim version", "ncqsim-0.1");
 	json_string(&w, "job file", c->jobfile);
 	json_uint(&w, "runs per variant", c->runs_per_variant);
+	if (c->interrupted) {
+		json_bool(&w, "interrupted", true);
+		json_uint(&w, "runs finished", c->runs_done);
+	}
 	json_uint(&w, "first seed", c->seed);
 	json_string(&w, "confidence", "95% Student t half-width over the runs");
 	if (c->precision > 0) {

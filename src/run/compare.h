@@ -9,6 +9,7 @@
 #ifndef NCQSIM_COMPARE_H
 #define NCQSIM_COMPARE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -73,7 +74,12 @@ struct compare {
 	bool keep_reports;		/* for JSON: every run's full report */
 	const char *const *protect;	/* files no run's log may overwrite */
 	unsigned nprotect;
-	bool progress;
+	int progress;			/* enum cli_progress's values: 0 none, 1 terminal, 2 lines */
+	double progress_every;		/* seconds between lines (style 2) */
+	/* Set by a signal: runs in progress stop and are dropped, no new one starts. */
+	const volatile sig_atomic_t *stop;
+	bool interrupted;		/* out: the table holds the runs finished before */
+	unsigned runs_done;		/* out: runs that count in the table */
 	/* Results. */
 	unsigned runs_per_variant;
 	struct cmp_row *rows;		/* every (job, direction, priority) seen; grows */

@@ -66,6 +66,31 @@ expect_rc 2 "$NCQSIM" run deep.fio
 err_has "deep.fio:1: job 'j': the jobs' 67108864 I/O units (iodepth x numjobs over every job) would take"
 err_has "ncqsim allows 1024 MiB"
 
+# Memory running out anywhere (here under ulimit -v, 1000 jobs) is an
+# error naming what it was doing, never exit 0 with a partial report. (The
+# sanitizer build reserves its shadow memory first: not under ulimit -v.)
+case $NCQSIM in
+*-san/*) ;;
+*)
+	awk 'BEGIN { printf "[global]\nrw=randread\nruntime=0.05\ntime_based\n"; for (i = 0; i < 1000; i++) printf "[j%d]\n", i }' >thousand.fio
+	oom=0
+	for kb in 30000 100000 200000 300000 400000 500000 700000 2000000; do
+		(ulimit -v "$kb"; exec "$NCQSIM" run thousand.fio --output th.txt) 2>th.err
+		rc=$?
+		checks=$((checks + 1))
+		if [ "$rc" -eq 0 ]; then
+			[ "$(grep -c '^j999: (groupid=0' th.txt)" -eq 1 ] && grep -q 'Run status group 0' th.txt ||
+				fail "ulimit -v $kb: exit 0 with an incomplete report"
+		else
+			grep -q 'out of memory' th.err || fail "ulimit -v $kb: exit $rc without saying why: $(head -c 200 th.err)"
+			oom=$((oom + 1))
+		fi
+	done
+	checks=$((checks + 1))
+	[ "$oom" -gt 0 ] && [ "$oom" -lt 8 ] || fail "expected some limits to run out of memory and some not ($oom of 8 did)"
+	;;
+esac
+
 # compare keeps every row: 70 jobs, 70 rows in the table and the JSON.
 awk 'BEGIN { printf "[global]\nrw=randread\nruntime=1\ntime_based\n"; for (i = 0; i < 70; i++) printf "[job%02d]\n", i }' >many.fio
 expect_rc 0 "$NCQSIM" compare many.fio --runtime 0.2 --quiet
@@ -166,4 +191,8 @@ grep -q '^ncqsim: [0-9]* s simulated, [0-9]* I/Os' eta.err || fail "no progress 
 expect_rc 2 "$NCQSIM" run j.fio --eta=sometimes
 err_has "option '--eta': expected auto, always or never"
 cd - >/dev/null || exit 1
+
+# Found by fuzz_run: a streamed read whose head clock was behind the
+# simulated time scheduled its completion in the past (an assertion).
+expect_rc 0 "$NCQSIM" run --runtime 20ms "$TESTDATA/regress/stream-behind-now.fio"
 finish

@@ -649,6 +649,14 @@ static void stream_start(struct disk *d, const struct fwq_cmd *const *cands, uns
 	int64_t now = sim_now(d->sim);
 	const struct fwq_cmd *c = cands[chosen];
 
+	/*
+	 * The stream's clock (the head) can be behind `now`: the command before
+	 * ended when the interface had carried it, after the head had read its
+	 * last sector. A read the head has already passed is in the buffer by
+	 * now: it completes at once, not in the past.
+	 */
+	if (done < now)
+		done = now;
 	if (d->pick_fn) {
 		struct disk_access acc = { .transfer = done - now, .total = done - now };
 		struct fwq_ctx ctx;

@@ -17,64 +17,9 @@
  *    class p99 within ±30 % of 434 ms; total IOPS within ±10 % of 154.
  */
 #include "testlib.h"
-#include "json.h"
+#include "runlab.h"
 
 #include <stdlib.h>
-
-static char *slurp_command(const char *cmd)
-{
-	FILE *f = popen(cmd, "r");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, got;
-
-	if (!f)
-		return NULL;
-	for (;;) {
-		if (len + 65536 > cap) {
-			char *more;
-
-			cap = cap ? cap * 2 : 1 << 20;
-			more = realloc(buf, cap);
-			if (!more)
-				break;
-			buf = more;
-		}
-		got = fread(buf + len, 1, cap - len - 1, f);
-		len += got;
-		if (!got)
-			break;
-	}
-	if (pclose(f) != 0 || !buf) {
-		free(buf);
-		return NULL;
-	}
-	buf[len] = '\0';
-	return buf;
-}
-
-static const char *bin(void)
-{
-	const char *b = getenv("NCQSIM");
-
-	return b ? b : "./ncqsim";
-}
-
-static struct json *run_json(const char *args)
-{
-	char cmd[1024], err[128];
-	struct json *root;
-	char *out;
-
-	snprintf(cmd, sizeof(cmd), "'%s' %s --output-format=json --quiet", bin(), args);
-	out = slurp_command(cmd);
-	CHECK_MSG(out != NULL, "failed: %s", cmd);
-	if (!out)
-		return NULL;
-	root = json_parse(out, err, sizeof(err));
-	CHECK_MSG(root != NULL, "bad JSON from %s: %s", cmd, err);
-	free(out);
-	return root;
-}
 
 static long long num(const struct json *obj, const char *path)
 {
@@ -93,7 +38,7 @@ static void limits(const char *page, long long *error, long long *total_err,
 	snprintf(args, sizeof(args), "run test/data/cdl/active20.fio --drive hc570 "
 		 "--set device/cdl_enable=1 --set drive.cdl_t2a=test/data/cdl/%s", page);
 	*error = *total_err = *first_error = *hint = -1;
-	root = run_json(args);
+	root = runlab_json(args);
 	if (!root)
 		return;
 	*error = num(root, "jobs.0.error");
@@ -136,9 +81,8 @@ static void check_limits(void)
 	/* Without continue_on_error: the first ETIME is the job's error, as in fio. */
 	snprintf(cmd, sizeof(cmd), "'%s' run test/data/cdl/active20-stop.fio --drive hc570 "
 		 "--set device/cdl_enable=1 --set drive.cdl_t2a=test/data/cdl/active20-abort.cdl",
-		 bin());
-	text = slurp_command(cmd);
-	CHECK_MSG(text != NULL, "failed: %s", cmd);
+		 getenv("NCQSIM") ? getenv("NCQSIM") : "./ncqsim");
+	text = runlab_command(cmd);
 	if (text) {
 		CHECK_MSG(strstr(text, "err=62 (file:io_u.c, func=io_u error, error=Timer expired)"),
 			  "no err=62 line in:\n%.600s", text);
@@ -167,7 +111,7 @@ static void other_limits(const char *page, long long *total_err, double *class_m
 		 "--set device/cdl_enable=1 --set drive.cdl_t2a=test/data/cdl/%s", page);
 	*total_err = -1;
 	*class_max_ms = -1;
-	root = run_json(args);
+	root = runlab_json(args);
 	if (!root)
 		return;
 	*total_err = num(root, "jobs.0.total_err");
@@ -214,7 +158,7 @@ static void check_single_limit(void)
 		{ "unlimited class p99", 0, "99.000000", 434, 0.30 },
 		{ "total IOPS", -1, "iops", 154, 0.10 },
 	};
-	struct json *root = run_json("compare examples/cdl.fio --system examples/cdl.system "
+	struct json *root = runlab_json("compare examples/cdl.fio --system examples/cdl.system "
 				     "--vary device/cdl_enable=1 --repeat 8");
 	struct json *rows;
 	size_t f, r;

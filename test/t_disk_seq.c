@@ -17,6 +17,7 @@
  *    dirty range.
  */
 #include "testlib.h"
+#include "runlab.h"
 #include "ata/cmd.h"
 #include "ata/fis.h"
 #include "disk/disk.h"
@@ -26,29 +27,7 @@
 
 static int run(const char *jobtext, const char *set, struct runner_result *res)
 {
-	struct workload w;
-	struct host_config cfg;
-	struct runner_opts ro;
-	struct err e;
-
-	memset(&ro, 0, sizeof(ro));
-	ro.seed = 1;
-	host_config_init(&cfg);
-	if (set && host_config_set(&cfg, set, &e)) {
-		CHECK_MSG(0, "%s", e.msg);
-		return -1;
-	}
-	if (workload_load_text(&w, jobtext, "t.fio", NULL, &e)) {
-		CHECK_MSG(0, "%s", e.msg);
-		return -1;
-	}
-	if (runner_run(&w, &cfg, &ro, res, &e)) {
-		CHECK_MSG(0, "%s", e.msg);
-		workload_free(&w);
-		return -1;
-	}
-	workload_free(&w);
-	return 0;
+	return runlab_run(jobtext, set, 1, res);
 }
 
 /* One QD1 job as the issue states it; IOPS and MB/s of direction `dir` (0 read, 1 write). */

@@ -12,7 +12,7 @@
  * QD 4..32 are the check of the queue policy chosen for the drive.
  */
 #include "testlib.h"
-#include "json.h"
+#include "runlab.h"
 
 #include <stdlib.h>
 
@@ -26,54 +26,16 @@ static const struct point sweep[] = {
 	{ 16, 141, 185 }, { 24, 154, 255 }, { 32, 165, 323 },
 };
 
-static char *slurp_command(const char *cmd)
-{
-	FILE *f = popen(cmd, "r");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, got;
-
-	if (!f)
-		return NULL;
-	for (;;) {
-		if (len + 65536 > cap) {
-			char *more;
-
-			cap = cap ? cap * 2 : 1 << 20;
-			more = realloc(buf, cap);
-			if (!more)
-				break;
-			buf = more;
-		}
-		got = fread(buf + len, 1, cap - len - 1, f);
-		len += got;
-		if (!got)
-			break;
-	}
-	if (pclose(f) != 0 || !buf) {
-		free(buf);
-		return NULL;
-	}
-	buf[len] = '\0';
-	return buf;
-}
-
 static void check_point(const struct point *p)
 {
-	const char *bin = getenv("NCQSIM");
-	char cmd[1024], err[128];
+	char qd[16];
 	struct json *root, *cell, *p99, *iops;
-	char *out;
 
-	snprintf(cmd, sizeof(cmd), "QD=%u '%s' compare examples/hc570-qd.fio --system "
-		 "examples/hc570.system --vary device/ncq_prio_enable=0 --repeat 8 "
-		 "--output-format=json --quiet", p->qd, bin ? bin : "./ncqsim");
-	out = slurp_command(cmd);
-	CHECK_MSG(out != NULL, "QD %u: ncqsim compare failed", p->qd);
-	if (!out)
-		return;
-	root = json_parse(out, err, sizeof(err));
-	free(out);
-	CHECK_MSG(root != NULL, "QD %u: bad JSON: %s", p->qd, err);
+	/* examples/hc570-qd.fio takes its depth from ${QD}. */
+	snprintf(qd, sizeof(qd), "%u", p->qd);
+	setenv("QD", qd, 1);
+	root = runlab_json("compare examples/hc570-qd.fio --system examples/hc570.system "
+			   "--vary device/ncq_prio_enable=0 --repeat 8");
 	if (!root)
 		return;
 	cell = json_at(root, "variants.0.summary.0");

@@ -6,6 +6,7 @@
  * appears exactly when the submitter has to wait for a request.
  */
 #include "testlib.h"
+#include "runlab.h"
 #include "run/runner.h"
 
 #include <math.h>
@@ -13,29 +14,7 @@
 
 static int run(const char *jobtext, const char *set, struct runner_result *res)
 {
-	struct workload w;
-	struct host_config cfg;
-	struct runner_opts ro;
-	struct err e;
-
-	memset(&ro, 0, sizeof(ro));
-	ro.seed = 7;
-	host_config_init(&cfg);
-	if (set && host_config_set(&cfg, set, &e)) {
-		CHECK_MSG(0, "%s", e.msg);
-		return -1;
-	}
-	if (workload_load_text(&w, jobtext, "t.fio", NULL, &e)) {
-		CHECK_MSG(0, "%s", e.msg);
-		return -1;
-	}
-	if (runner_run(&w, &cfg, &ro, res, &e)) {
-		CHECK_MSG(0, "%s", e.msg);
-		workload_free(&w);
-		return -1;
-	}
-	workload_free(&w);
-	return 0;
+	return runlab_run(jobtext, set, 7, res);
 }
 
 /* What a cache hit of 4 KiB costs on he8: 0.1 ms + 4096 B at 600 MB/s. */

@@ -8,31 +8,14 @@
  * before timeouts existed.
  */
 #include "testlib.h"
-#include "run/runner.h"
+#include "runlab.h"
 
 static const char job[] = "[qd32]\nioengine=libaio\ndirect=1\nrw=randread\nbs=4k\n"
 	"norandommap\ntime_based\nruntime=300\niodepth=32\n";
 
 static int run(const char *set, struct runner_result *res)
 {
-	struct workload w;
-	struct host_config cfg;
-	struct runner_opts ro;
-	struct err e;
-	int rc;
-
-	memset(&ro, 0, sizeof(ro));
-	ro.seed = 1;
-	host_config_init(&cfg);
-	if ((set && host_config_set(&cfg, set, &e)) ||
-	    workload_load_text(&w, job, "t.fio", NULL, &e)) {
-		CHECK_MSG(0, "%s", e.msg);
-		return -1;
-	}
-	rc = runner_run(&w, &cfg, &ro, res, &e);
-	CHECK_MSG(rc == 0, "%s", e.msg);
-	workload_free(&w);
-	return rc;
+	return runlab_run(job, set, 1, res);
 }
 
 int main(void)

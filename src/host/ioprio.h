@@ -1,16 +1,13 @@
 /*
- * ioprio — the Linux I/O priority value and its rules
- * (include/uapi/linux/ioprio.h, block/ioprio.c).
- *
- *   bits 15:13  class: NONE 0, RT 1, BE 2, IDLE 3
- *   bits 12:3   hint (CDL descriptor index 1..7 since Linux 6.5)
- *   bits  2:0   level 0..7 (0 is the highest)
+ * ioprio — the kernel's rules for the Linux I/O priority (block/ioprio.c);
+ * the value's encoding (class, hint, level) is util/ioprio.h's alone.
  *
  * A task that never set a priority has the effective class BE (RT for a
  * SCHED_FIFO/RR task, IDLE for SCHED_IDLE) and level (nice + 20) / 5. A
  * per-I/O priority (aio_reqprio, io_uring sqe->ioprio) overrides the task's;
- * a per-I/O value of class NONE falls back to it. ncqsim follows Linux 5.15
- * and later, where every request carries such an effective priority.
+ * a per-I/O value of class NONE falls back to it. These are the rules of
+ * Linux 6.0 and later; host_kernel_io_prio() (host/kernel.h) applies the
+ * ones of the kernel the system runs.
  */
 #ifndef NCQSIM_IOPRIO_H
 #define NCQSIM_IOPRIO_H

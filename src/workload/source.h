@@ -39,4 +39,12 @@ struct job_source_ops {
 				       int64_t *wake_at);
 };
 
+/* A job's source as the engine holds it (see job.h's job_source_factory). */
+struct job_source {
+	const struct job_source_ops *ops;
+	void *state;
+	uint64_t max_len;	/* the largest I/O it gives, bytes: sizes the job's bio pool */
+	bool own_prios;		/* its I/Os carry their own priorities: report each */
+};
+
 #endif

@@ -374,9 +374,9 @@ struct replay_stream {
 	struct trace_reader *rd;
 	struct replay_queue *q;
 	struct replay_src *src;
-	bool started, failed, have_first;
+	bool started, failed;
 	struct err err;
-	int64_t t0, horizon, first;
+	int64_t t0, horizon;
 	int64_t last_issue, last_time;	/* relative timing */
 	bool have_last;
 	uint64_t logical;
@@ -442,13 +442,10 @@ static int pull(struct replay_stream *st)
 		memcpy(st->last_key, key, sizeof(key));
 		st->last_job = job;
 	}
-	if (!st->have_first) {
-		st->have_first = true;
-		st->first = r.time_ns;
-	}
 	it.t = r.time_ns;
 	if (!p->relative) {
-		int64_t due = st->t0 + scaled(st, r.time_ns - st->first);
+		/* Times count from the trace's own zero (its start, or its first record). */
+		int64_t due = st->t0 + scaled(st, r.time_ns);
 
 		/* Out of order: at the time of the record before it. */
 		it.t = due < st->horizon ? st->horizon : due;

@@ -74,9 +74,13 @@ static int msr_next(void *state, struct trace_in *in, struct trace_record *r, st
 			return trace_bad(in, e, "expected 7 fields Timestamp,Hostname,DiskNumber,"
 					 "Type,Offset,Size,ResponseTime, got %s%u", nf > 7 ? "more than " :
 					 "", nf > 7 ? 7 : nf);
-		if (trace_u64(f[0], &ticks) || ticks > (uint64_t)INT64_MAX / 100)
+		if (trace_u64(f[0], &ticks) || ticks > (uint64_t)INT64_MAX)
 			return trace_bad(in, e, "field 1 (Timestamp): expected 100 ns ticks, got '%s'",
 					 f[0]);
+		if (s->started && ((int64_t)ticks - (int64_t)s->first > INT64_MAX / 100 ||
+				   (int64_t)ticks - (int64_t)s->first < -(INT64_MAX / 100)))
+			return trace_bad(in, e, "field 1 (Timestamp): %s is more than 29 000 years from "
+					 "the first record's", f[0]);
 		if (!f[1][0])
 			return trace_bad(in, e, "field 2 (Hostname): expected a name, got nothing");
 		if (trace_u64(f[2], &disk) || disk > 1000000)

@@ -13,7 +13,10 @@
  * is given; `read_iolog` keeps to that). As fio does, only queue events
  * of file-system requests are replayed (issue events with at_dispatch);
  * a process-notify record names its pid. Discards and empty requests
- * (flushes) move no data and are counted as ignored.
+ * (flushes) move no data and are counted as ignored. read_iolog's
+ * replay_skip, replay_scale and replay_align apply as in fio 3.33, whose
+ * replay_align rounds a blktrace I/O's length up as well as its offset
+ * down (seen with fio --debug=io; iologs keep their lengths).
  */
 #include "trace/trace.h"
 
@@ -57,6 +60,7 @@ struct blktrace_state {
 	unsigned ncpus;
 	struct trace_in *own;		/* the reader's file: counts, and is closed by the reader */
 	unsigned want;			/* BT_TA_QUEUE or BT_TA_ISSUE */
+	const struct trace_opts *o;
 	bool started;
 	uint64_t first;
 	struct { uint32_t pid; char name[TRACE_WHO_MAX]; } names[BT_NAMES];
@@ -176,6 +180,7 @@ static int blktrace_begin(void *state, struct trace_in *in, const struct trace_o
 	unsigned k;
 
 	s->want = o->at_dispatch ? BT_TA_ISSUE : BT_TA_QUEUE;
+	s->o = o;
 	s->cpus = calloc(BT_MAX_CPUS, sizeof(*s->cpus));
 	if (!s->cpus)
 		return err_set(e, "out of memory");
@@ -284,13 +289,23 @@ static int blktrace_next(void *state, struct trace_in *in, struct trace_record *
 			return err_set(e, "%s: record %llu: sector %llu is beyond any drive",
 				       trace_in_path(c->in), (unsigned long long)c->recno,
 				       (unsigned long long)t->sector);
+		if (s->o->replay_skip & (1u << (cat & BT_TC_WRITE ? DDIR_WRITE : DDIR_READ)))
+			continue;
 		if (!s->started) {
 			s->started = true;
 			s->first = t->time;
 		}
 		r->time_ns = (int64_t)(t->time - s->first);
 		r->offset = t->sector * 512;
+		if (s->o->replay_scale > 1)
+			r->offset /= s->o->replay_scale;
 		r->len = t->bytes;
+		if (s->o->replay_align) {
+			/* fio 3.33 (measured: --debug=io) also rounds a blktrace I/O's length up. */
+			r->offset -= r->offset % s->o->replay_align;
+			r->len = (r->len + s->o->replay_align - 1) / s->o->replay_align *
+				 s->o->replay_align;
+		}
 		r->ddir = cat & BT_TC_WRITE ? DDIR_WRITE : DDIR_READ;
 		r->pid = t->pid;
 		r->ioprio = 0;

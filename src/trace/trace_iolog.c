@@ -12,7 +12,9 @@
  * the delay between one line and the next (relative_time). Version 2 has
  * no times: its I/Os go back to back, and "wait N" holds the next ones
  * until N ms after the start. Every FILE is the one simulated drive.
- * replay_skip, replay_align and replay_scale apply as fio applies them.
+ * replay_align and replay_scale apply as fio applies them; replay_skip
+ * does not: fio 3.33 honours it for blktrace files only (later fio
+ * versions read it for iologs too).
  */
 #include "trace/trace.h"
 
@@ -120,8 +122,6 @@ static int iolog_next(void *state, struct trace_in *in, struct trace_record *r, 
 			return trace_bad(in, e, "expected read, write, sync, datasync, trim or wait, "
 					 "got '%s'", act);
 		}
-		if (s->o->replay_skip & (1u << ddir))
-			continue;
 		if (!len) {
 			trace_in_ignored(in);
 			continue;

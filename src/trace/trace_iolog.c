@@ -108,7 +108,8 @@ static int iolog_next(void *state, struct trace_in *in, struct trace_record *r, 
 			if (s->version == 2)
 				s->wait_ns = (int64_t)(off > INT64_MAX / 1000000 ? INT64_MAX / 1000000 :
 						       off) * 1000000;
-			trace_in_ignored(in);
+			else
+				trace_in_ignored(in);
 			continue;
 		}
 		if (!strcmp(act, "read"))

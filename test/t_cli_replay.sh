@@ -59,6 +59,13 @@ expect_rc 2 "$NCQSIM" replay "$traces/small.blkparse" --output "$traces/small.bl
 err_has "refusing to overwrite it"
 expect_rc 2 "$NCQSIM" replay
 err_one_line
+mkfifo "$tmp/fifo"
+expect_rc 2 "$NCQSIM" replay "$tmp/fifo"
+err_has "cannot read trace: it is a FIFO"
+# A CSV from a Windows tool, with a byte-order mark.
+printf '\357\273\277Timestamp,Type,Offset,Size\n0.1,R,0,4096\n' >"$tmp/bom.csv"
+expect_rc 0 "$NCQSIM" replay "$tmp/bom.csv"
+err_has "(snia-csv): 1 I/Os"
 
 # compare --trace.
 expect_rc 0 "$NCQSIM" compare --trace "$traces/small.blkparse" --prio postgres=rt \

@@ -33,11 +33,31 @@ struct trace_reader {
 	uint64_t bad;
 };
 
+/*
+ * Only a regular file is read; anything else is refused by its type before
+ * it is opened (a FIFO would block, /dev/zero would never end), as
+ * util/input does for the files it reads whole.
+ */
+static int regular_file(const char *path, struct stat *st, struct err *e)
+{
+	if (stat(path, st))
+		return err_set(e, "%s: %s", path, strerror(errno));
+	if (S_ISREG(st->st_mode))
+		return 0;
+	return err_set(e, "%s: cannot read trace: it is %s", path,
+		       S_ISDIR(st->st_mode) ? "a directory" : S_ISFIFO(st->st_mode) ? "a FIFO" :
+		       S_ISCHR(st->st_mode) ? "a character device" :
+		       S_ISBLK(st->st_mode) ? "a block device" : "not a regular file");
+}
+
 struct trace_in *trace_in_open(const char *path, struct err *e)
 {
-	struct trace_in *in = calloc(1, sizeof(*in));
+	struct trace_in *in;
 	struct stat st;
 
+	if (regular_file(path, &st, e))
+		return NULL;
+	in = calloc(1, sizeof(*in));
 	if (!in) {
 		err_set(e, "%s: out of memory", path);
 		return NULL;
@@ -53,12 +73,7 @@ struct trace_in *trace_in_open(const char *path, struct err *e)
 		err_set(e, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
-	if (!fstat(fileno(in->f), &st) && S_ISDIR(st.st_mode)) {
-		err_set(e, "%s: is a directory, not a trace", path);
-		goto fail;
-	}
-	if (!fstat(fileno(in->f), &st) && S_ISREG(st.st_mode))
-		in->size = (uint64_t)st.st_size;
+	in->size = (uint64_t)st.st_size;
 	return in;
 fail:
 	trace_in_close(in);
@@ -126,6 +141,10 @@ long trace_in_line(struct trace_in *in, char **line, struct err *e)
 	*nl = '\0';
 	if (len && (*line)[len - 1] == '\r')
 		(*line)[--len] = '\0';
+	if (!in->lineno && len >= 3 && !memcmp(*line, "\xef\xbb\xbf", 3)) {
+		*line += 3;	/* a UTF-8 byte-order mark, as Windows tools write CSV */
+		len -= 3;
+	}
 	in->lineno++;
 	return (long)len;
 }
@@ -253,19 +272,25 @@ static const struct trace_format *probe(const char *path, struct err *e)
 	const struct trace_format *best = NULL;
 	const struct plugin *p;
 	int best_score = 0;
-	size_t n;
+	size_t n, skip = 0;
 	unsigned i;
-	FILE *f = fopen(path, "rb");
+	struct stat st;
+	FILE *f;
 
+	if (regular_file(path, &st, e))
+		return NULL;
+	f = fopen(path, "rb");
 	if (!f) {
 		err_set(e, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	n = fread(head, 1, sizeof(head), f);
 	fclose(f);
+	if (n >= 3 && !memcmp(head, "\xef\xbb\xbf", 3))
+		skip = 3;
 	for (i = 0; (p = plugin_at(&trace_formats, i)); i++) {
 		const struct trace_format *t = plugin_ops(p, struct trace_format);
-		int score = t->probe ? t->probe(head, n) : 0;
+		int score = t->probe ? t->probe(head + skip, n - skip) : 0;
 
 		if (score > best_score) {
 			best = t;

@@ -556,10 +556,22 @@ static void test_read_iolog(void)
 	host_config_init(&cfg);
 	memset(&ro, 0, sizeof(ro));
 	ro.seed = 1;
+	/* Watch the I/Os: fio's timing is the log's gaps, from each issue to the next. */
+	inner = &replay_iolog_sources;
+	ro.sources = &recording;
+	nissued = 0;
+	t_start = -1;
 	if (runner_run(&w, &cfg, &ro, res, &e)) {
 		CHECK_MSG(0, "read_iolog run: %s", e.msg);
 	} else {
 		const struct report_job *j = &res->report.jobs[0];
+		static const int64_t at_us[] = { 0, 250, 250, 2400, 8900 };
+		unsigned k;
+
+		CHECK_EQ_INT(nissued, 5);
+		for (k = 0; k < 5 && k < nissued; k++)
+			CHECK_MSG(issued[k].t == at_us[k] * 1000, "read_iolog I/O %u at %lld ns, "
+				  "expected %lld us", k, (long long)issued[k].t, (long long)at_us[k]);
 
 		CHECK_EQ_U64(j->dir[DDIR_READ].total_ios, 3);
 		CHECK_EQ_U64(j->dir[DDIR_WRITE].total_ios, 2);
@@ -568,6 +580,7 @@ static void test_read_iolog(void)
 		runner_result_free(res);
 	}
 	workload_free(&w);
+	ro.sources = NULL;
 	/* A read_iolog that is not an iolog or a blktrace: refused by name. */
 	snprintf(text, sizeof(text), "[replay]\nread_iolog=%s\n", test_data("traces/small.msr"));
 	if (!workload_load_text(&w, text, "t.fio", NULL, &e)) {

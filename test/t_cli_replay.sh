@@ -70,7 +70,7 @@ err_has "(snia-csv): 1 I/Os"
 # compare --trace.
 expect_rc 0 "$NCQSIM" compare --trace "$traces/small.blkparse" --prio postgres=rt \
 	--vary device/ncq_prio_enable=0,1 --repeat 2
-out_has "postgres.1201 read clat (ms)"
+out_has "postgres.1201 read lat (ms)"
 err_has "the 2 runs of each variant are the same"
 expect_rc 2 "$NCQSIM" compare "$traces/small.blkparse" --trace "$traces/small.blkparse" \
 	--vary device/ncq_prio_enable=0,1

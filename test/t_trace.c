@@ -91,6 +91,8 @@ static int wrap_close(const void *ctx, void *run, struct err *e)
 
 static const struct job_source_factory recording = { wrap_open, wrap_close, NULL };
 
+static unsigned nr_requests;		/* 0: the default */
+
 /* Replay a trace with the given options; the report's jobs are kept in *res. */
 static int replay(struct replay_opts *o, struct runner_result *res, unsigned *njobs)
 {
@@ -115,6 +117,7 @@ static int replay(struct replay_opts *o, struct runner_result *res, unsigned *nj
 	}
 	*njobs = w.ndefs;
 	host_config_init(&cfg);
+	cfg.k.nr_requests = nr_requests;
 	memset(&ro, 0, sizeof(ro));
 	ro.seed = 1;
 	inner = replay_sources(p);
@@ -536,6 +539,47 @@ static void test_closed(void)
 	free(res);
 }
 
+/*
+ * Open loop, a process blocked in io_submit(): eight reads recorded at
+ * once, four requests in the host. The later reads go out late, and
+ * their latency counts from the recorded time.
+ */
+static void test_backlog(const char *dir)
+{
+	char path[512];
+	struct replay_opts o;
+	struct runner_result *res = malloc(sizeof(*res));
+	unsigned i, njobs;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/burst.disksim", dir);
+	f = fopen(path, "w");
+	for (i = 0; f && i < 8; i++)
+		fprintf(f, "0.0 0 %u 8 1\n", 1000000 * (i + 1));
+	if (f)
+		fclose(f);
+	memset(&o, 0, sizeof(o));
+	o.path = path;
+	nr_requests = 4;
+	if (res && replay(&o, res, &njobs) == 0) {
+		const struct report_dir *rd = &res->report.jobs[0].dir[DDIR_READ];
+
+		CHECK_EQ_INT(nissued, 8);
+		CHECK_MSG(nissued == 8 && issued[7].t > 0, "the 8th read went out at %lld ns",
+			  (long long)issued[7].t);
+		CHECK_MSG(nissued == 8 && rd->slat.sum.max >= (uint64_t)issued[7].t,
+			  "slat max %llu ns, but the last read waited %lld ns to go out",
+			  (unsigned long long)rd->slat.sum.max, (long long)issued[7].t);
+		CHECK(res->report.jobs[0].lat_percentiles);
+		runner_result_free(res);
+	} else {
+		CHECK_MSG(0, "burst replay failed");
+	}
+	nr_requests = 0;
+	free(res);
+	unlink(path);
+}
+
 /* read_iolog in a job file: every I/O of the log, fio's gaps between them. */
 static void test_read_iolog(void)
 {
@@ -735,6 +779,7 @@ int main(void)
 	test_formats(dir);
 	test_prio();
 	test_closed();
+	test_backlog(dir);
 	test_read_iolog();
 	test_broken(dir);
 	unlink(make_blktrace(dir));

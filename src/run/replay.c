@@ -517,6 +517,8 @@ static enum job_source_status replay_next(void *state, int64_t now, struct job_i
 	io->offset = off;
 	io->len = end - off;
 	io->ioprio = it->ioprio;
+	/* Open loop: latency counts from the recorded time, however late the process issues it. */
+	io->due = st->p->o.closed || st->p->o.no_stall || st->p->relative ? 0 : due;
 	st->last_issue = now;
 	st->last_time = it->t;
 	st->have_last = true;
@@ -654,7 +656,8 @@ int replay_workload(const struct replay_plan *p, struct workload *w, struct err 
 
 	if (!text)
 		return err_set(e, "out of memory");
-	n = (size_t)snprintf(text, cap, "[global]\nioengine=libaio\nrw=randrw\n");
+	/* Latency counts from each record's time (slat holds any wait to issue): report it. */
+	n = (size_t)snprintf(text, cap, "[global]\nioengine=libaio\nrw=randrw\nlat_percentiles=1\n");
 	for (i = 0; i < p->njobs; i++) {
 		unsigned depth = p->o.closed ? p->o.closed :
 			p->jobs[i].ios < REPLAY_OPEN_DEPTH ? (unsigned)p->jobs[i].ios : REPLAY_OPEN_DEPTH;

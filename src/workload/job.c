@@ -324,6 +324,7 @@ static enum job_source_status fio_next(void *state, int64_t now, struct job_io_d
 	io->len = next_len(j, d);
 	io->offset = next_offset(j, d, io->len);
 	io->ioprio = next_cmdprio(j, d, io->len);
+	io->due = 0;
 	/* The I/O is issued at once: thinktime runs from now. */
 	if (j->o->thinktime)
 		j->think_until = now + j->o->thinktime;
@@ -560,7 +561,7 @@ static void issue(struct job *j, const struct job_io_desc *want)
 		if (rp)
 			io->prio_index = (int)(rp - j->rep->dir[d].prios);
 	}
-	io->t_start = now;
+	io->t_start = want->due && want->due < now ? want->due : now;
 	io->t_dispatch = now;
 	/* Larger than queue/max_sectors_kb: the kernel splits it into requests. */
 	while (done < len) {

@@ -30,6 +30,12 @@ struct job_io_desc {
 	int ddir;		/* DDIR_READ or DDIR_WRITE */
 	uint64_t offset, len;	/* bytes */
 	uint16_t ioprio;	/* this I/O's own priority (fio's cmdprio); 0: the job's */
+	/*
+	 * Open loop: when the I/O arrived, if before now (a trace's record
+	 * whose process was still blocked in io_submit() then); its slat and
+	 * lat count from there. 0: now.
+	 */
+	int64_t due;
 };
 
 struct job_source_ops {

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_IOS 256
+#define MAX_IOS 512
 
 struct io {
 	int64_t t;			/* ns from the first record / the jobs' start */
@@ -580,6 +580,38 @@ static void test_backlog(const char *dir)
 	unlink(path);
 }
 
+/* Past REPLAY_MAX_JOBS processes, the rest share a job "other"; every I/O still goes out. */
+static void test_many_processes(const char *dir)
+{
+	char path[512];
+	struct replay_opts o;
+	struct runner_result *res = malloc(sizeof(*res));
+	unsigned i, njobs = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/many.blkparse", dir);
+	f = fopen(path, "w");
+	for (i = 0; f && i < 300; i++)
+		fprintf(f, "  8,0 0 %u 0.%09u %u Q R %u + 8 [p%u]\n", i + 1, i * 1000, 1000 + i,
+			i * 64, i);
+	if (f)
+		fclose(f);
+	memset(&o, 0, sizeof(o));
+	o.path = path;
+	if (res && replay(&o, res, &njobs) == 0) {
+		CHECK_EQ_INT(njobs, REPLAY_MAX_JOBS + 1);
+		CHECK_EQ_INT(nissued, 300);
+		CHECK_EQ_STR(res->report.jobs[REPLAY_MAX_JOBS].name, "other");
+		CHECK_EQ_U64(res->report.jobs[REPLAY_MAX_JOBS].dir[DDIR_READ].total_ios,
+			     300 - REPLAY_MAX_JOBS);
+		runner_result_free(res);
+	} else {
+		CHECK_MSG(0, "replay of 300 processes failed");
+	}
+	free(res);
+	unlink(path);
+}
+
 /* read_iolog in a job file: every I/O of the log, fio's gaps between them. */
 static void test_read_iolog(void)
 {
@@ -780,6 +812,7 @@ int main(void)
 	test_prio();
 	test_closed();
 	test_backlog(dir);
+	test_many_processes(dir);
 	test_read_iolog();
 	test_broken(dir);
 	unlink(make_blktrace(dir));

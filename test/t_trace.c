@@ -426,6 +426,14 @@ static void test_formats(const char *dir)
 	check_replay("snia-csv", test_data("traces/small.csv"), "auto", want, n, 1, 2);
 	n = read_bt_table(want);
 	check_replay("blktrace", make_blktrace(dir), "auto", want, n, 0, 2);
+	{
+		char name[512];
+
+		/* NAME alone, as blkparse takes it: NAME.blktrace.0 and .1 are read. */
+		snprintf(name, sizeof(name), "%s/t", dir);
+		n = read_bt_table(want);
+		check_replay("blktrace NAME", name, "blktrace", want, n, 0, 2);
+	}
 }
 
 /* --prio rules, first match wins, then the trace's own ioprio. */

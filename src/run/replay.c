@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #define KEY_MAX (TRACE_WHO_MAX + 12)
 _Static_assert(KEY_MAX <= JOB_NAME_MAX, "a key fits a job name");
@@ -251,6 +252,14 @@ struct replay_plan *replay_plan_open(const struct replay_opts *o, struct err *e)
 	}
 	p->o = *o;
 	snprintf(p->path, sizeof(p->path), "%s", o->path);
+	if (access(p->path, F_OK)) {
+		/* blktrace's NAME, as blkparse takes it: its per-CPU files NAME.blktrace.N. */
+		char cpu0[sizeof(p->path) + 16];
+
+		snprintf(cpu0, sizeof(cpu0), "%s.blktrace.0", o->path);
+		if (!access(cpu0, F_OK) && strlen(cpu0) < sizeof(p->path))
+			memcpy(p->path, cpu0, strlen(cpu0) + 1);
+	}
 	snprintf(p->format, sizeof(p->format), "%s", o->format ? o->format : "auto");
 	p->o.path = p->path;
 	p->o.format = p->format;

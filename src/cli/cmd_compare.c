@@ -165,7 +165,7 @@ int cmd_compare(int argc, char **argv)
 	const char *vary[CMP_MAX_VARY + 1];
 	unsigned nvary = 0, k;
 	struct cli_common common;
-	char jobpath[4096];
+	char jobpath[4096], tracepath[4096];
 	struct compare *c;
 	struct workload w;
 	struct err e;
@@ -299,6 +299,7 @@ int cmd_compare(int argc, char **argv)
 	if (cli_common_finish(&common))
 		goto out_free;
 	if (trace) {
+		trace = datadir_or("examples", trace, NULL, tracepath, sizeof(tracepath));
 		rpo.path = trace;
 		plan = replay_plan_open(&rpo, &e);
 		if (!plan) {

@@ -5,6 +5,7 @@
  */
 #include "cli/cmd.h"
 #include "cli/cli.h"
+#include "cli/datadir.h"
 
 #include "run/replay.h"
 #include "run/runner.h"
@@ -182,6 +183,7 @@ int cmd_replay(int argc, char **argv)
 	int c, rc;
 	unsigned formats = 0;
 	bool interrupted;
+	char tracepath[4096];
 
 	cli_common_init(&common);
 	memset(&rpo, 0, sizeof(rpo));
@@ -217,7 +219,8 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (cli_common_finish(&common))
 		return EXIT_BAD_INPUT;
-	rpo.path = argv[optind];
+	/* An installed ncqsim finds its example traces too, as run finds its job files. */
+	rpo.path = datadir_or("examples", argv[optind], NULL, tracepath, sizeof(tracepath));
 	plan = replay_plan_open(&rpo, &e);
 	if (!plan) {
 		cli_error("%s", e.msg);

@@ -51,7 +51,7 @@ struct cmd {
 
 /* Each command's doc, as the command table lists them. */
 extern const struct cmd_doc cmd_run_doc, cmd_compare_doc, cmd_drives_doc, cmd_knobs_doc,
-	cmd_identify_doc, cmd_ata_doc, cmd_probe_doc;
+	cmd_identify_doc, cmd_ata_doc, cmd_probe_doc, cmd_replay_doc;
 /* "a simulator of ...": ncqsim's one line, for help and ncqsim(1). */
 extern const char cmd_tagline[];
 
@@ -79,5 +79,27 @@ int cmd_drives(int argc, char **argv);
 int cmd_knobs(int argc, char **argv);
 int cmd_ata(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+
+/* The replay options `replay` and `compare --trace` share (cmd_replay.c). */
+struct replay_opts;
+enum {
+	CMD_REPLAY_FORMAT = 0x300, CMD_REPLAY_CLOSED, CMD_REPLAY_SPEED, CMD_REPLAY_AT,
+	CMD_REPLAY_PRIO, CMD_REPLAY_SKIP_BAD,
+};
+
+#define CMD_REPLAY_LONGOPTS \
+	{ "format", required_argument, NULL, CMD_REPLAY_FORMAT }, \
+	{ "closed", required_argument, NULL, CMD_REPLAY_CLOSED }, \
+	{ "speed", required_argument, NULL, CMD_REPLAY_SPEED }, \
+	{ "at", required_argument, NULL, CMD_REPLAY_AT }, \
+	{ "prio", required_argument, NULL, CMD_REPLAY_PRIO }, \
+	{ "skip-bad", no_argument, NULL, CMD_REPLAY_SKIP_BAD }
+
+/* Their --help and man page rows. */
+extern const struct cmd_opt cmd_replay_opts[];
+
+/* 1 the option was one of them, 0 not, -1 a bad value (the error is printed). */
+int cmd_replay_option(struct replay_opts *o, const char *cmd, int opt, const char *arg);
 
 #endif

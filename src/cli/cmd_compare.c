@@ -8,6 +8,7 @@
 #include "cli/datadir.h"
 
 #include "run/compare.h"
+#include "run/replay.h"
 #include "run/runner.h"
 #include "util/outfile.h"
 #include "util/clock.h"
@@ -21,7 +22,8 @@
 
 #define DEFAULT_MAX_REPEAT 64
 
-enum { O_VARY = 0x200, O_REPEAT, O_PRECISION, O_MAX_REPEAT, O_PCT, O_PLOT, O_THREADS, O_RUNTIME };
+enum { O_VARY = 0x200, O_REPEAT, O_PRECISION, O_MAX_REPEAT, O_PCT, O_PLOT, O_THREADS, O_RUNTIME,
+       O_TRACE };
 
 static const struct option longopts[] = {
 	CLI_COMMON_LONGOPTS,
@@ -33,6 +35,8 @@ static const struct option longopts[] = {
 	{ "plot", required_argument, NULL, O_PLOT },
 	{ "threads", required_argument, NULL, O_THREADS },
 	{ "runtime", required_argument, NULL, O_RUNTIME },
+	{ "trace", required_argument, NULL, O_TRACE },
+	CMD_REPLAY_LONGOPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -56,12 +60,17 @@ static const struct cmd_opt compare_opts[] = {
 	  "and priority class" },
 	{ "--threads", "N", "simulations at once (default: the online CPUs)" },
 	{ "--runtime", "TIME", "cap every job's runtime (as fio's --runtime)" },
+	{ "--trace", "TRACE", "replay a trace instead of running a job file, as\n"
+	  "'ncqsim replay' does, with its options (below);\n"
+	  "a replay draws no random numbers: every run of a\n"
+	  "variant is the same, so --repeat adds nothing" },
 	CMD_OPT_END,
 };
 
 const struct cmd_doc cmd_compare_doc = {
 	.usage = (const char *const[]){
-		"[OPTIONS] JOBFILE --vary KEY=V1,V2[,...] [--vary ...]", NULL },
+		"[OPTIONS] JOBFILE --vary KEY=V1,V2[,...] [--vary ...]",
+		"[OPTIONS] --trace TRACE --vary KEY=V1,V2[,...] [--vary ...]", NULL },
 	.text =
 		"Runs a fio job file under every combination of the --vary values (a knob\n"
 		"such as device/ncq_prio_enable, queue/scheduler or device/queue_depth, or a\n"
@@ -77,8 +86,8 @@ const struct cmd_doc cmd_compare_doc = {
 		"example:\n"
 		"  ncqsim compare examples/seed.fio --system examples/seed.system \\\n"
 		"      --vary device/ncq_prio_enable=0,1 --repeat 8 --plot seed.svg\n",
-	.options = (const struct cmd_opt *const[]){ compare_opts, cli_common_opts, cmd_help_opt,
-						     NULL },
+	.options = (const struct cmd_opt *const[]){ compare_opts, cmd_replay_opts, cli_common_opts,
+						     cmd_help_opt, NULL },
 	.longopts = longopts,
 };
 
@@ -156,15 +165,17 @@ int cmd_compare(int argc, char **argv)
 	const char *vary[CMP_MAX_VARY + 1];
 	unsigned nvary = 0, k;
 	struct cli_common common;
-	char jobpath[4096];
+	char jobpath[4096], tracepath[4096];
 	struct compare *c;
 	struct workload w;
 	struct err e;
-	const char *plot = NULL;
-	bool repeat_set = false, max_repeat_set = false;
+	const char *plot = NULL, *trace = NULL;
+	struct replay_opts rpo;
+	struct replay_plan *plan = NULL;
+	bool repeat_set = false, max_repeat_set = false, replay_opt = false;
 	double wall0;
 	struct outfile out;
-	const char *protect[2];
+	const char *protect[3];
 	int opt, common_rc, rc = EXIT_BAD_INPUT;
 
 	/* The table of runs is large: on the heap, not the stack. */
@@ -174,6 +185,9 @@ int cmd_compare(int argc, char **argv)
 		return EXIT_RUN_FAILED;
 	}
 	cli_common_init(&common);
+	memset(&rpo, 0, sizeof(rpo));
+	rpo.format = "auto";
+	rpo.speed = 1.0;
 	c->repeat = 1;
 	c->max_repeat = DEFAULT_MAX_REPEAT;
 	c->threads = online_cpus();
@@ -223,6 +237,16 @@ int cmd_compare(int argc, char **argv)
 			if (cli_runtime_option("compare", optarg, &c->runtime_cap))
 				goto out_free;
 			continue;
+		case O_TRACE:
+			trace = optarg;
+			continue;
+		}
+		common_rc = cmd_replay_option(&rpo, "compare", opt, optarg);
+		if (common_rc < 0)
+			goto out_free;
+		if (common_rc > 0) {
+			replay_opt = true;
+			continue;
 		}
 		common_rc = cli_common_option(&common, "compare", opt, optarg);
 		if (common_rc < 0)
@@ -232,9 +256,18 @@ int cmd_compare(int argc, char **argv)
 			goto out_free;
 		}
 	}
-	if (optind != argc - 1) {
+	if (trace && optind != argc) {
+		cli_error("compare: expected a JOBFILE or --trace, not both (see 'ncqsim compare --help')");
+		goto out_free;
+	}
+	if (!trace && optind != argc - 1) {
 		cli_error("compare: expected one JOBFILE, got %d arguments (see 'ncqsim compare --help')",
 			  argc - optind);
+		goto out_free;
+	}
+	if (replay_opt && !trace) {
+		cli_error("compare: --format, --closed, --speed, --at, --prio and --skip-bad are "
+			  "options of --trace, which is not given");
 		goto out_free;
 	}
 	if (common.debug_mask) {
@@ -265,13 +298,31 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (cli_common_finish(&common))
 		goto out_free;
-	if (workload_load(&w, datadir_or("examples", argv[optind], NULL, jobpath, sizeof(jobpath)),
-			  stderr, &e)) {
+	if (trace) {
+		trace = datadir_or("examples", trace, NULL, tracepath, sizeof(tracepath));
+		rpo.path = trace;
+		plan = replay_plan_open(&rpo, &e);
+		if (!plan) {
+			cli_error("compare: %s", e.msg);
+			goto out_free;
+		}
+		if (replay_workload(plan, &w, &e)) {
+			cli_error("compare: %s", e.msg);
+			goto out_free;
+		}
+		if (!common.quiet)
+			replay_plan_describe(plan, stderr);
+		if (c->repeat > 1 && !common.quiet)
+			cli_warn("compare: a replay draws no random numbers: the %u runs of each variant "
+				 "are the same, and their confidence intervals are zero", c->repeat);
+		c->sources = replay_sources(plan);
+	} else if (workload_load(&w, datadir_or("examples", argv[optind], NULL, jobpath,
+						sizeof(jobpath)), stderr, &e)) {
 		cli_error("%s", e.msg);
 		goto out_free;
 	}
 	c->w = &w;
-	c->jobfile = argv[optind];
+	c->jobfile = trace ? trace : argv[optind];
 	c->seed = common.seed;
 	c->progress = (int)cli_progress_style(&common);
 	c->progress_every = common.eta_interval;
@@ -284,6 +335,11 @@ int cmd_compare(int argc, char **argv)
 	if (cli_check_output("--output", common.output_path, &w, &common) ||
 	    (plot && cli_check_output("--plot", plot, &w, &common)))
 		goto out_workload;
+	if (trace && ((common.output_path && outfile_same_target(common.output_path, trace)) ||
+		      (plot && outfile_same_target(plot, trace)))) {
+		cli_error("compare: %s is the trace of this run; refusing to overwrite it", trace);
+		goto out_workload;
+	}
 	if (plot && common.output_path && outfile_same_target(plot, common.output_path)) {
 		cli_error("compare: options '--plot' and '--output' name the same file, %s", plot);
 		goto out_workload;
@@ -293,6 +349,8 @@ int cmd_compare(int argc, char **argv)
 		goto out_workload;
 	}
 	c->nprotect = cli_protected(&common, protect);
+	if (trace)
+		protect[c->nprotect++] = trace;
 	c->protect = protect;
 	wall0 = clock_wall();
 	cli_catch_interrupts();
@@ -342,6 +400,7 @@ out_workload:
 	compare_free(c);
 	workload_free(&w);
 out_free:
+	replay_plan_free(plan);
 	free(c);
 	return rc;
 }

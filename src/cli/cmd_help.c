@@ -35,6 +35,8 @@ static const struct cmd commands[] = {
 	  &cmd_run_doc },
 	{ "compare",  cmd_compare,  "run a job file under several knob settings, repeated: percentiles ± 95% CI",
 	  &cmd_compare_doc },
+	{ "replay",   cmd_replay,   "replay a block trace (iolog, blkparse, blktrace, MSR, SNIA, DiskSim)",
+	  &cmd_replay_doc },
 	{ "drives",   cmd_drives,   "list the built-in drive models, or show one's parameters",
 	  &cmd_drives_doc },
 	{ "knobs",    cmd_knobs,    "list the sysfs knobs, or their values on a drive", &cmd_knobs_doc },

@@ -302,6 +302,7 @@ static void *worker_main(void *arg)
 		ro.protect = c->protect;
 		ro.nprotect = c->nprotect;
 		ro.stop = c->stop;
+		ro.sources = c->sources;
 		rc = runner_run(c->w, &c->variants[item.variant].cfg, &ro, res, &e);
 
 		pthread_mutex_lock(&p->lock);

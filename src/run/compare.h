@@ -63,6 +63,7 @@ struct cmp_row {
 struct compare {
 	const struct workload *w;
 	const char *jobfile;
+	const struct job_source_factory *sources;	/* compare --trace: the replay's; else NULL */
 	struct cmp_variant variants[CMP_MAX_VARIANTS];
 	unsigned nvariants;
 	double pct[CMP_MAX_PCT];

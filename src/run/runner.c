@@ -1,5 +1,6 @@
 #include "run/runner.h"
 
+#include "run/replay.h"
 #include "util/clock.h"
 
 #include <string.h>
@@ -33,6 +34,7 @@ int runner_run(const struct workload *w, const struct host_config *cfg,
 	wo.protect = ro->protect;
 	wo.nprotect = ro->nprotect;
 	wo.stop = ro->stop;
+	wo.sources = ro->sources ? ro->sources : &replay_iolog_sources;
 	/* Job times count from the end of the drive's probe. */
 	rc = workload_run(w, &t, &wo, &res->report, e);
 	if (rc == WORKLOAD_REFUSED)

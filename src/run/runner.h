@@ -42,6 +42,8 @@ struct runner_opts {
 	const char *const *protect;	/* files no log may overwrite */
 	unsigned nprotect;
 	const volatile sig_atomic_t *stop;	/* workload_run_opts.stop */
+	/* Sources other than fio's generator (a trace); NULL: read_iolog's, for jobs that ask. */
+	const struct job_source_factory *sources;
 };
 
 /*

@@ -78,6 +78,7 @@ struct job {
 	int64_t next_issue[DDIR_COUNT], think_until;
 	const struct job_source_ops *source;	/* fio_source: the job generates its own */
 	void *source_state;
+	bool source_prios;			/* the source sets each I/O's priority */
 	sim_handle_t wake;
 	int64_t sample_t;
 	uint64_t sample_bytes[DDIR_COUNT], sample_ios[DDIR_COUNT];
@@ -101,6 +102,8 @@ struct workload_runner {
 	uint64_t ios_done;
 	int error;
 	struct err *e;
+	const struct job_source_factory *sources;
+	void *source_run;
 };
 
 static void job_fill(struct job *j);
@@ -321,6 +324,7 @@ static enum job_source_status fio_next(void *state, int64_t now, struct job_io_d
 	io->len = next_len(j, d);
 	io->offset = next_offset(j, d, io->len);
 	io->ioprio = next_cmdprio(j, d, io->len);
+	io->due = 0;
 	/* The I/O is issued at once: thinktime runs from now. */
 	if (j->o->thinktime)
 		j->think_until = now + j->o->thinktime;
@@ -557,7 +561,7 @@ static void issue(struct job *j, const struct job_io_desc *want)
 		if (rp)
 			io->prio_index = (int)(rp - j->rep->dir[d].prios);
 	}
-	io->t_start = now;
+	io->t_start = want->due && want->due < now ? want->due : now;
 	io->t_dispatch = now;
 	/* Larger than queue/max_sectors_kb: the kernel splits it into requests. */
 	while (done < len) {
@@ -986,6 +990,27 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 	j->depth = o->engine_kind == JOB_ENGINE_SYNC ? 1 : o->iodepth;
 	j->source = &fio_source;
 	j->source_state = j;
+	if (j->run->sources) {
+		struct job_source src = { NULL, NULL, 0, false };
+
+		if (j->run->sources->open(j->run->sources->ctx, &j->run->source_run, o,
+					  j->number - 1, j->t, &src, e))
+			return -1;
+		if (src.ops) {
+			uint64_t per = (src.max_len + j->t->max_request - 1) / j->t->max_request;
+
+			j->source = src.ops;
+			j->source_state = src.state;
+			j->source_prios = src.own_prios;
+			if (per > 4096)
+				return err_set(e, "job '%s': a %llu-byte I/O would be %llu requests of "
+					       "queue/max_sectors_kb; at most 4096", o->name,
+					       (unsigned long long)src.max_len,
+					       (unsigned long long)per);
+			if (per > j->bios_per_io)
+				j->bios_per_io = (unsigned)per;
+		}
+	}
 	/* number_ios sets the amount of I/O independently of the region (fio). */
 	j->size_limit = o->time_based || o->number_ios ? 0 :
 		(o->io_size ? o->io_size : j->end - j->start) * o->loops;
@@ -1053,7 +1078,7 @@ static void report_setup(struct job *j)
 	r->group_reporting = o->group_reporting;
 	r->ioprio = j->job_prio;
 	r->multi_prio = o->cmdprio_percentage[0] || o->cmdprio_percentage[1] ||
-		o->ncmdprio_bssplit[0] || o->ncmdprio_bssplit[1];
+		o->ncmdprio_bssplit[0] || o->ncmdprio_bssplit[1] || j->source_prios;
 	snprintf(r->rw, sizeof(r->rw), "%s", rw_names[o->rw]);
 	snprintf(r->ioengine, sizeof(r->ioengine), "%s", o->ioengine);
 	for (d = 0; d < DDIR_COUNT; d++)
@@ -1166,6 +1191,7 @@ int workload_run(const struct workload *w, const struct job_target *t,
 	run.e = e;
 	run.w = w;
 	run.ro = ro;
+	run.sources = ro->sources;
 	for (i = 0; i < w->ndefs; i++) {
 		for (c = 0; c < w->defs[i].o.numjobs; c++, n++) {
 			struct job *j = &run.jobs[n];
@@ -1215,6 +1241,14 @@ int workload_run(const struct workload *w, const struct job_target *t,
 		}
 	out->interrupted = run.interrupted;
 done:
+	if (run.sources) {
+		struct err se;
+
+		if (run.sources->close(run.sources->ctx, run.source_run, &se) && !rc) {
+			*e = se;
+			rc = WORKLOAD_REFUSED;
+		}
+	}
 	for (i = 0; i < w->njobs; i++) {
 		/* A run that failed keeps its first message; its logs are not put in place. */
 		if (close_logs(&run.jobs[i], !rc, e))

@@ -76,6 +76,27 @@ struct job_target {
 	int kernel;			/* enum host_kernel: how the I/O priority is derived */
 };
 
+struct job_source;
+
+/*
+ * Sources other than fio's generator (workload/source.h): a trace, for
+ * read_iolog or `ncqsim replay`. The engine asks before setting up each
+ * job; the factory, not the engine, knows formats and files.
+ */
+struct job_source_factory {
+	/*
+	 * Job `index` (0-based, numjobs clones counted): fill *src to give it
+	 * another source, or leave src->ops NULL. *run is NULL at the start
+	 * of each run: the factory keeps there what one run's jobs share.
+	 * Returns -1 with e set for input the run refuses.
+	 */
+	int (*open)(const void *ctx, void **run, const struct job_options *o, unsigned index,
+		    const struct job_target *t, struct job_source *src, struct err *e);
+	/* After the run, whatever happened: free *run; -1 with e set if a source failed. */
+	int (*close)(const void *ctx, void *run, struct err *e);
+	const void *ctx;
+};
+
 struct workload_run_opts {
 	uint64_t seed;
 	int64_t runtime_cap;		/* --runtime: caps every job (0: none) */
@@ -97,6 +118,7 @@ struct workload_run_opts {
 	 * report covers the time until then. NULL: never.
 	 */
 	const volatile sig_atomic_t *stop;	/* the report says so: report.interrupted */
+	const struct job_source_factory *sources;	/* NULL: fio's generator for all */
 };
 
 /*

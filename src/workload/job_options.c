@@ -390,6 +390,50 @@ static int random_generator_parse(const struct opt_def *d, void *base, const cha
 	return 0;
 }
 
+/* replay_skip=read,write,sync,trim: directions read_iolog leaves out. */
+static int replay_skip_parse(const struct opt_def *d, void *base, const char *value,
+			     struct err *e)
+{
+	struct job_options *o = base;
+	struct parse_fields f;
+	const char *p;
+	size_t len;
+
+	(void)d;
+	o->replay_skip = 0;
+	parse_fields_init(&f, value, ',');
+	while (parse_fields_next(&f, &p, &len)) {
+		if (len == 4 && !strncmp(p, "read", 4))
+			o->replay_skip |= 1u << DDIR_READ;
+		else if (len == 5 && !strncmp(p, "write", 5))
+			o->replay_skip |= 1u << DDIR_WRITE;
+		else if (!((len == 4 && !strncmp(p, "sync", 4)) || (len == 4 && !strncmp(p, "trim", 4))))
+			return err_set(e, "expected a list of read, write, sync, trim, got '%s'", value);
+		/* syncs and trims are never replayed (nothing to simulate): skipping them is moot */
+	}
+	return 0;
+}
+
+static void replay_skip_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	(void)d;
+	snprintf(buf, len, "%s%s%s", o->replay_skip & (1u << DDIR_READ) ? "read" : "",
+		 o->replay_skip == 3 ? "," : "", o->replay_skip & (1u << DDIR_WRITE) ? "write" : "");
+}
+
+/* replay_redirect: fio sends every file's I/O to one device; ncqsim has one drive anyway. */
+static int replay_redirect_parse(const struct opt_def *d, void *base, const char *value,
+				 struct err *e)
+{
+	(void)d;
+	(void)base;
+	if (!value || !*value)
+		return err_set(e, "expected a device or file name");
+	return 0;
+}
+
 static int rwmixwrite_parse(const struct opt_def *d, void *base, const char *value,
 			    struct err *e)
 {
@@ -854,6 +898,22 @@ static const struct opt_def options[] = {
 	  .size = JOB_PATH_MAX, .help = "write PREFIX_{slat,clat,lat}.N.log" },
 	{ .name = "write_iolog", .type = OPT_STRING, .offset = F(write_iolog),
 	  .size = JOB_PATH_MAX, .help = "write the issued I/Os as a fio version 3 iolog" },
+	{ .name = "read_iolog", .type = OPT_STRING, .offset = F(read_iolog), .size = JOB_PATH_MAX,
+	  .help = "replay a fio iolog (version 2 or 3) or a blktrace binary file instead of "
+		  "generating I/O" },
+	{ .name = "replay_no_stall", .type = OPT_FLAG, .offset = F(replay_no_stall),
+	  .help = "read_iolog: issue as fast as iodepth allows, ignoring the log's times" },
+	{ .name = "replay_time_scale", .type = OPT_UINT, .offset = F(replay_time_scale), .min = 1,
+	  .max = 1000000, .unit = "percent", .help = "read_iolog: replay at this percentage of "
+	  "the log's speed (200: gaps halved)" },
+	CUSTOM("replay_skip", replay_skip_parse, replay_skip_format,
+	       "read_iolog: leave out these actions: read, write, sync, trim"),
+	{ .name = "replay_align", .type = OPT_SIZE, .offset = F(replay_align), .min = 0,
+	  .max = 1LL << 40, .help = "read_iolog: round offsets down to this alignment" },
+	{ .name = "replay_scale", .type = OPT_SIZE, .offset = F(replay_scale), .min = 0,
+	  .max = 1LL << 40, .help = "read_iolog: divide offsets by this" },
+	CUSTOM("replay_redirect", replay_redirect_parse, split_format,
+	       "accepted and ignored: every I/O goes to the one simulated drive"),
 	{ .name = "log_offset", .type = OPT_BOOL, .offset = F(log_offset),
 	  .help = "latency logs also give each I/O's offset" },
 	{ .name = "log_prio", .type = OPT_BOOL, .offset = F(log_prio),
@@ -896,6 +956,7 @@ void job_options_defaults(struct job_options *o)
 	o->clat_percentiles = true;
 	o->kb_base = 1024;
 	o->significant_figures = 4;
+	o->replay_time_scale = 100;
 }
 
 int job_option_set(struct job_options *o, const char *key, const char *value, struct err *e)
@@ -922,6 +983,8 @@ const char *job_option_warning(const char *key, const char *value)
 	    (!strcmp(key, "buffered") && (!value || !strcmp(value, "1"))))
 		return "buffered I/O: ncqsim simulates I/O that reaches the drive, as with direct=1 "
 		       "(no page cache)";
+	if (!strcmp(key, "replay_redirect"))
+		return "replay_redirect is ignored: ncqsim replays onto its one simulated drive";
 	if (!strcmp(key, "randrepeat") && value && !strcmp(value, "0"))
 		return "randrepeat=0: ncqsim repeats exactly for a given --seed; vary --seed instead";
 	return NULL;

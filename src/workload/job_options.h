@@ -105,6 +105,11 @@ struct job_options {
 	bool stonewall, new_group, group_reporting;
 	char write_lat_log[JOB_PATH_MAX];
 	char write_iolog[JOB_PATH_MAX];
+	char read_iolog[JOB_PATH_MAX];	/* replay this iolog or blktrace (run/replay.c) */
+	bool replay_no_stall;
+	unsigned replay_time_scale;	/* percent: 200 replays twice as fast */
+	unsigned replay_skip;		/* 1 << DDIR_READ | 1 << DDIR_WRITE: left out */
+	uint64_t replay_align, replay_scale;
 	bool log_offset, log_prio;
 	int continue_on_error;		/* JOB_ERR_* bits (an OPT_ENUM): errors that do not end the job */
 	bool clat_percentiles, lat_percentiles;

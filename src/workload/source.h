@@ -30,6 +30,12 @@ struct job_io_desc {
 	int ddir;		/* DDIR_READ or DDIR_WRITE */
 	uint64_t offset, len;	/* bytes */
 	uint16_t ioprio;	/* this I/O's own priority (fio's cmdprio); 0: the job's */
+	/*
+	 * Open loop: when the I/O arrived, if before now (a trace's record
+	 * whose process was still blocked in io_submit() then); its slat and
+	 * lat count from there. 0: now.
+	 */
+	int64_t due;
 };
 
 struct job_source_ops {
@@ -37,6 +43,14 @@ struct job_source_ops {
 	/* `now` in simulated nanoseconds; *wake_at is set only for JOB_SOURCE_WAIT. */
 	enum job_source_status (*next)(void *state, int64_t now, struct job_io_desc *io,
 				       int64_t *wake_at);
+};
+
+/* A job's source as the engine holds it (see job.h's job_source_factory). */
+struct job_source {
+	const struct job_source_ops *ops;
+	void *state;
+	uint64_t max_len;	/* the largest I/O it gives, bytes: sizes the job's bio pool */
+	bool own_prios;		/* its I/Os carry their own priorities: report each */
 };
 
 #endif

@@ -1,0 +1,100 @@
+# read_iolog against real fio: on the same iologs and blktrace file, ncqsim
+# issues as many reads and writes, with as many bytes, as fio 3.33 with
+# ioengine=null (which needs no device). Skipped (exit 77) without fio;
+# .ci/run installs it.
+. test/lib/sh.sh
+if ! command -v fio >/dev/null 2>&1; then
+	echo "SKIP: fio is not installed (apt-get install fio)"
+	exit 77
+fi
+cd "$tmp" || exit 1
+
+# DIR KEY from a fio-shaped JSON report: the first job's value.
+value() {
+	awk -v dir="\"$2\" : {" -v key="\"$3\"" '
+		index($0, dir) { on = 1; next }
+		on && index($0, key) { gsub(/[^0-9]/, "", $3); print $3; exit }' "$1"
+}
+
+# compare NAME OPTIONS...: the job in fio and in ncqsim, counts and bytes per direction
+compare() {
+	local name=$1 d k f n
+	shift
+	printf '[%s]\nioengine=null\n' "$name" >"$name.fio"
+	printf '%s\n' "$@" >>"$name.fio"
+	sed 's/^ioengine=null$/ioengine=libaio\niodepth=4/' "$name.fio" >"$name.ncq.fio"
+	fio --output-format=json "$name.fio" >"$name.fio.json" 2>"$name.fio.err"
+	checks=$((checks + 1))
+	[ $? -eq 0 ] && [ -s "$name.fio.json" ] || { fail "$name: fio failed: $(head -c 200 "$name.fio.err")"; return; }
+	"$NCQSIM" run --output-format=json "$name.ncq.fio" >"$name.ncq.json" 2>"$name.ncq.err"
+	checks=$((checks + 1))
+	[ $? -eq 0 ] || { fail "$name: ncqsim failed: $(head -c 300 "$name.ncq.err")"; return; }
+	for d in read write; do
+		for k in total_ios io_bytes; do
+			f=$(value "$name.fio.json" $d $k)
+			n=$(value "$name.ncq.json" $d $k)
+			checks=$((checks + 1))
+			[ -n "$f" ] && [ "$f" = "$n" ] || fail "$name: $d $k: fio $f, ncqsim $n"
+		done
+	done
+}
+
+cat >v3.iolog <<'LOG'
+fio version 3 iolog
+0 ncqsim-replay add
+0 ncqsim-replay open
+100 ncqsim-replay read 4096 4096
+350 ncqsim-replay write 1048576 65536
+350 ncqsim-replay read 8192 8192
+1200 ncqsim-replay sync 0 0
+2000 ncqsim-replay trim 0 4096
+2500 ncqsim-replay read 409600 4096
+4000 ncqsim-replay read 409600 12288
+9000 ncqsim-replay write 0 512
+9100 ncqsim-replay close
+LOG
+cat >v2.iolog <<'LOG'
+fio version 2 iolog
+ncqsim-replay add
+ncqsim-replay open
+ncqsim-replay read 4096 4096
+ncqsim-replay write 1048576 65536
+ncqsim-replay wait 3 0
+ncqsim-replay read 8192 8192
+ncqsim-replay datasync 0 0
+ncqsim-replay write 65536 131072
+ncqsim-replay wait 5 0
+ncqsim-replay read 409600 4096
+ncqsim-replay close
+LOG
+compare v3 read_iolog=v3.iolog
+compare v2 read_iolog=v2.iolog
+# fio 3.33 applies replay_skip to blktrace files only: these replay everything.
+compare v3-skip read_iolog=v3.iolog replay_skip=write
+compare v2-skip read_iolog=v2.iolog replay_skip=read
+compare v3-scaled read_iolog=v3.iolog replay_scale=2 replay_align=4096 replay_time_scale=50
+compare v2-nostall read_iolog=v2.iolog replay_no_stall=1
+
+# A blktrace binary file, written here record by record (little-endian
+# struct blk_io_trace): queue events are replayed, an issue event is not.
+le() {
+	local v=$1 n=$2 i
+	for ((i = 0; i < n; i++)); do printf "\\x$(printf %02x $(((v >> (8 * i)) & 255)))"; done
+}
+rec() { # SEQ TIME_NS SECTOR BYTES ACTION PID
+	le $((0x65617407)) 4; le "$1" 4; le "$2" 8; le "$3" 8; le "$4" 4; le "$5" 4; le "$6" 4
+	le $((8 << 20)) 4; le 0 4; le 0 2; le 0 2
+}
+QUEUE=$(((16 << 16) | 1)) ISSUE=$(((64 << 16) | 7)) R=$((1 << 16)) W=$((2 << 16))
+{
+	rec 1 1000 2048 4096 $((R | QUEUE)) 77
+	rec 2 2500 999424 65536 $((W | QUEUE)) 88
+	rec 3 3000 2048 4096 $((R | ISSUE)) 77
+	rec 4 400000 50000 8192 $((R | QUEUE)) 88
+	rec 5 600000 4096 512 $((W | QUEUE)) 77
+} >t.blktrace.0
+compare blktrace read_iolog=t.blktrace.0 replay_redirect=/dev/null
+compare blktrace-skip read_iolog=t.blktrace.0 replay_redirect=/dev/null replay_skip=write
+compare blktrace-scaled read_iolog=t.blktrace.0 replay_redirect=/dev/null replay_scale=4 replay_align=4096
+cd - >/dev/null || exit 1
+finish

@@ -167,7 +167,8 @@ build/ncqsim.bash: ncqsim
 # uninstall removes exactly those files, then the list and DATADIR's own
 # (now empty) folders. Standard folders (bin, man1, ...) are left in place.
 INSTALL ?= install
-EXAMPLE_FILES := $(sort $(wildcard examples/*))
+# examples/sweep/ (batch-system recipes) runs from a checkout: not installed.
+EXAMPLE_FILES := $(filter-out examples/sweep,$(sort $(wildcard examples/*)))
 MANIFEST = $(DESTDIR)$(DATADIR)/installed-files
 install: ncqsim man
 	$(Q)set -e; list=$$(mktemp); trap 'rm -f "$$list"' EXIT; \

@@ -8,6 +8,7 @@
 #include "util/parse.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static void test_sizes(void)
 {
@@ -268,6 +269,82 @@ static void test_fields(void)
 	CHECK_EQ_STR(fields(","), "|");
 }
 
+/* The reader of compare's shard files: what the writer writes reads back; broken text is refused. */
+static void test_json_reader(void)
+{
+	static const struct {
+		const char *text;
+		unsigned line;
+		const char *msg;
+	} bad[] = {
+		{ "", 1, "expected a JSON value" },
+		{ "{", 1, "expected a member name in quotes" },
+		{ "{\n  \"a\" : 1,\n", 3, "expected a member name in quotes" },
+		{ "{ \"a\" 1 }", 1, "expected ':' after a member name" },
+		{ "{ \"a\" : 1 ]", 1, "expected ',' or '}'" },
+		{ "[1, 2", 1, "expected ',' or ']'" },
+		{ "[1,\n2,\nx]", 3, "expected a JSON value" },
+		{ "\"abc", 1, "expected a closing '\"' on the line" },
+		{ "\"a\\qb\"", 1, "expected a JSON escape after '\\'" },
+		{ "\"\\u12g4\"", 1, "expected four hex digits after \\u" },
+		{ "{} {}", 1, "expected the end of the text after the top-level value" },
+		{ "nul", 1, "expected a JSON value" },
+	};
+	struct json_value v;
+	const struct json_value *m;
+	char msg[128], *text = NULL;
+	size_t len = 0, i;
+	unsigned line;
+	FILE *f;
+	struct json_writer w;
+
+	/* What json_writer writes, including escapes and nesting, reads back. */
+	f = open_memstream(&text, &len);
+	CHECK(f != NULL);
+	json_writer_init(&w, f);
+	json_object_begin(&w, NULL);
+	json_string(&w, "s", "a \"q\" \\ \n\t\x01 é");
+	json_int(&w, "i", -42);
+	json_uint(&w, "u", 18446744073709551615ULL);
+	json_bool(&w, "b", true);
+	json_null(&w, "z");
+	json_array_begin(&w, "a");
+	json_uint(&w, NULL, 1);
+	json_object_begin(&w, NULL);
+	json_object_end(&w);
+	json_array_end(&w);
+	json_object_end(&w);
+	json_writer_finish(&w);
+	fclose(f);
+	CHECK_MSG(json_read(text, &v, &line, msg, sizeof(msg)) == 0, "line %u: %s", line, msg);
+	CHECK(v.type == JV_OBJECT && v.n == 6);
+	m = json_member(&v, "s");
+	CHECK(m && m->type == JV_STRING && !strcmp(m->text, "a \"q\" \\ \n\t\x01 é"));
+	m = json_member(&v, "i");
+	CHECK(m && m->type == JV_NUMBER && !strcmp(m->text, "-42"));
+	m = json_member(&v, "u");
+	CHECK(m && m->type == JV_NUMBER && !strcmp(m->text, "18446744073709551615"));
+	m = json_member(&v, "b");
+	CHECK(m && m->type == JV_BOOL && m->b);
+	m = json_member(&v, "z");
+	CHECK(m && m->type == JV_NULL);
+	m = json_member(&v, "a");
+	CHECK(m && m->type == JV_ARRAY && m->n == 2 && m->items[1].type == JV_OBJECT &&
+	      m->items[1].n == 0);
+	CHECK(json_member(&v, "missing") == NULL && json_member(m, "s") == NULL);
+	json_value_free(&v);
+	free(text);
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		msg[0] = '\0';
+		CHECK_MSG(json_read(bad[i].text, &v, &line, msg, sizeof(msg)) != 0, "'%s' accepted",
+			  bad[i].text);
+		CHECK_MSG(line == bad[i].line && !strcmp(msg, bad[i].msg),
+			  "'%s': line %u '%s', expected line %u '%s'", bad[i].text, line, msg,
+			  bad[i].line, bad[i].msg);
+	}
+}
+
 int main(void)
 {
 	test_fields();
@@ -277,5 +354,6 @@ int main(void)
 	test_scalars();
 	test_opt_table();
 	test_json_writer();
+	test_json_reader();
 	return test_done();
 }

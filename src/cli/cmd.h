@@ -51,7 +51,8 @@ struct cmd {
 
 /* Each command's doc, as the command table lists them. */
 extern const struct cmd_doc cmd_run_doc, cmd_compare_doc, cmd_drives_doc, cmd_knobs_doc,
-	cmd_identify_doc, cmd_ata_doc, cmd_probe_doc, cmd_replay_doc;
+	cmd_identify_doc, cmd_ata_doc, cmd_probe_doc, cmd_replay_doc,
+	cmd_merge_doc;
 /* "a simulator of ...": ncqsim's one line, for help and ncqsim(1). */
 extern const char cmd_tagline[];
 
@@ -75,6 +76,7 @@ int cmd_help(int argc, char **argv);
 int cmd_identify(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_drives(int argc, char **argv);
 int cmd_knobs(int argc, char **argv);
 int cmd_ata(int argc, char **argv);

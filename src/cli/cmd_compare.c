@@ -12,6 +12,7 @@
 #include "run/runner.h"
 #include "util/outfile.h"
 #include "util/clock.h"
+#include "util/input.h"
 #include "util/parse.h"
 
 #include <getopt.h>
@@ -23,7 +24,7 @@
 #define DEFAULT_MAX_REPEAT 64
 
 enum { O_VARY = 0x200, O_REPEAT, O_PRECISION, O_MAX_REPEAT, O_PCT, O_PLOT, O_THREADS, O_RUNTIME,
-       O_TRACE };
+       O_TRACE, O_SHARD };
 
 static const struct option longopts[] = {
 	CLI_COMMON_LONGOPTS,
@@ -36,6 +37,7 @@ static const struct option longopts[] = {
 	{ "threads", required_argument, NULL, O_THREADS },
 	{ "runtime", required_argument, NULL, O_RUNTIME },
 	{ "trace", required_argument, NULL, O_TRACE },
+	{ "shard", required_argument, NULL, O_SHARD },
 	CMD_REPLAY_LONGOPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -64,6 +66,8 @@ static const struct cmd_opt compare_opts[] = {
 	  "'ncqsim replay' does, with its options (below);\n"
 	  "a replay draws no random numbers: every run of a\n"
 	  "variant is the same, so --repeat adds nothing" },
+	{ "--shard", "I/N", "run only shard I of N and write its results as JSON\n"
+	  "for 'ncqsim merge' (see below)" },
 	CMD_OPT_END,
 };
 
@@ -88,6 +92,20 @@ const struct cmd_doc cmd_compare_doc = {
 		"      --vary device/ncq_prio_enable=0,1 --repeat 8 --plot seed.svg\n",
 	.options = (const struct cmd_opt *const[]){ compare_opts, cmd_replay_opts, cli_common_opts,
 						     cmd_help_opt, NULL },
+	.after =
+		"Shards: the runs of a sweep are its cells, variant v (0, 1, ... in --vary\n"
+		"order) and run r (seed SEED+r); cell number r x variants + v goes to shard\n"
+		"(number mod N) + 1. So shards can run anywhere, in any order, with any\n"
+		"--threads. Each writes JSON (to --output) holding its runs' table rows as\n"
+		"histograms and their fio reports (json+ with --output-format=json+), and\n"
+		"the sweep's identity: job file and system file hashes, --set and --drive,\n"
+		"seed, --repeat, --percentiles, --runtime and the variants. 'ncqsim merge\n"
+		"SHARD.json...' checks that identity, refuses a cell twice or a missing one,\n"
+		"and prints what the unsharded compare prints. --precision adds runs as it\n"
+		"goes, and --trace is not sharded yet.\n"
+		"\n"
+		"  ncqsim compare examples/seed.fio --system examples/seed.system \\\n"
+		"      --vary device/ncq_prio_enable=0,1 --repeat 8 --shard 2/3 --output s2.json\n",
 	.longopts = longopts,
 };
 
@@ -152,6 +170,85 @@ bad:
 	return -1;
 }
 
+/* "I/N", 1 <= I <= N <= the cells a sweep can have. */
+static int parse_shard(const char *arg, struct compare *c)
+{
+	unsigned long i, n;
+	char *end;
+
+	if (arg[0] >= '0' && arg[0] <= '9') {
+		i = strtoul(arg, &end, 10);
+		if (*end == '/' && end[1] >= '0' && end[1] <= '9') {
+			n = strtoul(end + 1, &end, 10);
+			if (!*end && i >= 1 && i <= n && n <= CMP_MAX_VARIANTS * CMP_MAX_RUNS) {
+				c->shard = (unsigned)i;
+				c->nshards = (unsigned)n;
+				return 0;
+			}
+		}
+	}
+	cli_error("compare: option '--shard': expected I/N with 1 <= I <= N <= %d, such as 2/3, "
+		  "got '%s'", CMP_MAX_VARIANTS * CMP_MAX_RUNS, arg);
+	return -1;
+}
+
+/* FNV-1a of a file's bytes as hex, or "none" for no file; -1 if it cannot be read. */
+static int file_hash(const char *path, char *out, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	struct err e;
+	char *buf;
+	size_t n, i;
+
+	if (!path) {
+		snprintf(out, len, "none");
+		return 0;
+	}
+	if (input_read(path, "file", (size_t)1 << 30, false, &buf, &n, &e)) {
+		cli_error("compare: %s", e.msg);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		h ^= (unsigned char)buf[i];
+		h *= 0x100000001b3ULL;
+	}
+	free(buf);
+	snprintf(out, len, "fnv1a64:%016llx", (unsigned long long)h);
+	return 0;
+}
+
+static void add_ident(struct compare *c, const char *key, const char *value)
+{
+	if (c->nident == CMP_MAX_IDENT)
+		return;
+	snprintf(c->ident[c->nident].key, sizeof(c->ident[0].key), "%s", key);
+	snprintf(c->ident[c->nident].value, sizeof(c->ident[0].value), "%s", value);
+	c->nident++;
+}
+
+/* What a shard must share with the others, beyond what struct compare holds. */
+static int shard_identity(struct compare *c, const char *jobpath, const struct cli_common *common)
+{
+	char buf[1024];
+	size_t len = 0;
+	unsigned k;
+
+	if (file_hash(jobpath, buf, sizeof(buf)))
+		return -1;
+	add_ident(c, "job file hash", buf);
+	if (file_hash(common->system_file ? (common->system_path[0] ? common->system_path :
+					     common->system_file) : NULL, buf, sizeof(buf)))
+		return -1;
+	add_ident(c, "system file hash", buf);
+	buf[0] = '\0';
+	for (k = 0; k < common->nsets && len < sizeof(buf); k++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", k ? " " : "",
+					common->sets[k]);
+	add_ident(c, "sets", buf);
+	add_ident(c, "drive option", common->drive ? common->drive : "");
+	return 0;
+}
+
 static unsigned online_cpus(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -166,6 +263,7 @@ int cmd_compare(int argc, char **argv)
 	unsigned nvary = 0, k;
 	struct cli_common common;
 	char jobpath[4096], tracepath[4096];
+	const char *jobfound = NULL;
 	struct compare *c;
 	struct workload w;
 	struct err e;
@@ -240,6 +338,10 @@ int cmd_compare(int argc, char **argv)
 		case O_TRACE:
 			trace = optarg;
 			continue;
+		case O_SHARD:
+			if (parse_shard(optarg, c))
+				goto out_free;
+			continue;
 		}
 		common_rc = cmd_replay_option(&rpo, "compare", opt, optarg);
 		if (common_rc < 0)
@@ -296,6 +398,19 @@ int cmd_compare(int argc, char **argv)
 		cli_error("compare: option '--max-repeat' is the limit for --precision, which is not set");
 		goto out_free;
 	}
+	if (c->nshards && c->precision > 0) {
+		cli_error("compare: option '--shard': --precision decides the runs as it goes, so "
+			  "it cannot be split into shards");
+		goto out_free;
+	}
+	if (c->nshards && trace) {
+		cli_error("compare: option '--shard' is for job files; --trace is not sharded yet");
+		goto out_free;
+	}
+	if (c->nshards && plot) {
+		cli_error("compare: option '--plot' is for 'ncqsim merge' when --shard is given");
+		goto out_free;
+	}
 	if (cli_common_finish(&common))
 		goto out_free;
 	if (trace) {
@@ -316,8 +431,8 @@ int cmd_compare(int argc, char **argv)
 			cli_warn("compare: a replay draws no random numbers: the %u runs of each variant "
 				 "are the same, and their confidence intervals are zero", c->repeat);
 		c->sources = replay_sources(plan);
-	} else if (workload_load(&w, datadir_or("examples", argv[optind], NULL, jobpath,
-						sizeof(jobpath)), stderr, &e)) {
+	} else if (jobfound = datadir_or("examples", argv[optind], NULL, jobpath, sizeof(jobpath)),
+		   workload_load(&w, jobfound, stderr, &e)) {
 		cli_error("%s", e.msg);
 		goto out_free;
 	}
@@ -327,11 +442,13 @@ int cmd_compare(int argc, char **argv)
 	c->progress = (int)cli_progress_style(&common);
 	c->progress_every = common.eta_interval;
 	c->stop = &cli_interrupted;
-	c->keep_reports = (common.formats & (CLI_OUT_JSON | CLI_OUT_JSONPLUS)) != 0;
+	c->keep_reports = (common.formats & (CLI_OUT_JSON | CLI_OUT_JSONPLUS)) != 0 || c->nshards;
 	if (compare_variants(c, &common.cfg, vary, nvary, &e)) {
 		cli_error("compare: %s", e.msg);
 		goto out_workload;
 	}
+	if (c->nshards && shard_identity(c, jobfound, &common))
+		goto out_workload;
 	if (cli_check_output("--output", common.output_path, &w, &common) ||
 	    (plot && cli_check_output("--plot", plot, &w, &common)))
 		goto out_workload;
@@ -360,9 +477,21 @@ int cmd_compare(int argc, char **argv)
 		rc = rc == RUNNER_REFUSED ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
 		goto out_close;
 	}
-	if (common.formats & CLI_OUT_NORMAL)
+	if (c->nshards) {
+		if (c->interrupted) {
+			cli_error("compare: interrupted by signal %d: shard %u/%u not written",
+				  (int)cli_interrupted, c->shard, c->nshards);
+			rc = EXIT_RUN_FAILED;
+			goto out_close;
+		}
+		if (compare_write_shard(c, out.f, (common.formats & CLI_OUT_JSONPLUS) != 0, &e)) {
+			cli_error("compare: %s", e.msg);
+			rc = EXIT_RUN_FAILED;
+			goto out_close;
+		}
+	} else if (common.formats & CLI_OUT_NORMAL)
 		compare_print_table(c, out.f);
-	if ((common.formats & (CLI_OUT_JSON | CLI_OUT_JSONPLUS)) &&
+	if (!c->nshards && (common.formats & (CLI_OUT_JSON | CLI_OUT_JSONPLUS)) &&
 	    compare_write_json(c, out.f, (common.formats & CLI_OUT_JSONPLUS) != 0)) {
 		cli_error("compare: out of memory while writing the JSON report");
 		rc = EXIT_RUN_FAILED;

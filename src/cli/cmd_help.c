@@ -37,6 +37,8 @@ static const struct cmd commands[] = {
 	  &cmd_compare_doc },
 	{ "replay",   cmd_replay,   "replay a block trace (iolog, blkparse, blktrace, MSR, SNIA, DiskSim)",
 	  &cmd_replay_doc },
+	{ "merge",    cmd_merge,    "merge the shards of a 'compare --shard I/N' sweep: compare's output",
+	  &cmd_merge_doc },
 	{ "drives",   cmd_drives,   "list the built-in drive models, or show one's parameters",
 	  &cmd_drives_doc },
 	{ "knobs",    cmd_knobs,    "list the sysfs knobs, or their values on a drive", &cmd_knobs_doc },

@@ -1274,13 +1274,15 @@ static void control_update(struct disk *d, const struct ata_taskfile *tf)
 void disk_submit(struct disk *d, const uint8_t *fis, size_t len)
 {
 	struct ata_taskfile tf;
+	/* Decoded once: a control FIS (C bit clear) and a command share the frame format. */
+	int bad = ata_h2d_decode(fis, len, &tf);
 
-	if (!ata_h2d_decode(fis, len, &tf) && !tf.c_bit) {
+	if (!bad && !tf.c_bit) {
 		control_update(d, &tf);
 		return;
 	}
 	d->stats.commands++;
-	if (ata_h2d_decode(fis, len, &tf) || !tf.c_bit) {
+	if (bad || !tf.c_bit) {
 		abort_command(d);
 		return;
 	}

@@ -197,8 +197,7 @@ static void stat_init(struct cmp_stat *s)
 		s->v[i] = NAN;
 }
 
-/* Returns -1 only when out of memory. */
-static int add_row(struct compare *c, unsigned v, unsigned run, unsigned order, const char *job,
+int compare_add_row(struct compare *c, unsigned v, unsigned run, unsigned order, const char *job,
 		   int ddir, int prio, bool lat, const struct hist *h, uint64_t runtime_ms)
 {
 	struct cmp_row *r;
@@ -230,8 +229,7 @@ static int add_row(struct compare *c, unsigned v, unsigned run, unsigned order, 
 	return 0;
 }
 
-/* Fold one run's report into the table (under the pool's lock); -1 when out of memory. */
-static int collect(struct compare *c, unsigned v, unsigned run, const struct report *r)
+int compare_report_rows(const struct report *r, compare_row_fn fn, void *ctx)
 {
 	struct report_job *jobs;
 	unsigned n, i;
@@ -250,17 +248,36 @@ static int collect(struct compare *c, unsigned v, unsigned run, const struct rep
 
 			if (!h->sum.n)
 				continue;
-			rc |= add_row(c, v, run, i, j->name, d, -1, j->lat_percentiles, h,
-				      rd->runtime_ms);
+			rc |= fn(ctx, i, j->name, d, -1, j->lat_percentiles, h, rd->runtime_ms);
 			if (report_prios_with_samples(rd) >= 2)
 				for (p = 0; p < rd->nprios; p++)
-					rc |= add_row(c, v, run, i, j->name, d, rd->prios[p].ioprio,
-						      j->lat_percentiles, &rd->prios[p].h,
-						      rd->runtime_ms);
+					rc |= fn(ctx, i, j->name, d, rd->prios[p].ioprio,
+						 j->lat_percentiles, &rd->prios[p].h, rd->runtime_ms);
 		}
 	}
 	report_jobs_free(jobs, n);
 	return rc;
+}
+
+struct collect_ctx {
+	struct compare *c;
+	unsigned v, run;
+};
+
+static int collect_row(void *ctx, unsigned order, const char *job, int ddir, int prio, bool lat,
+		       const struct hist *h, uint64_t runtime_ms)
+{
+	struct collect_ctx *cc = ctx;
+
+	return compare_add_row(cc->c, cc->v, cc->run, order, job, ddir, prio, lat, h, runtime_ms);
+}
+
+/* Fold one run's report into the table (under the pool's lock); -1 when out of memory. */
+static int collect(struct compare *c, unsigned v, unsigned run, const struct report *r)
+{
+	struct collect_ctx cc = { c, v, run };
+
+	return compare_report_rows(r, collect_row, &cc);
 }
 
 static void *worker_main(void *arg)
@@ -387,10 +404,14 @@ static int run_batch(struct compare *c, unsigned from, unsigned to, struct err *
 	}
 	/* Runs in seed order, variants interleaved: an early stop is still balanced. */
 	for (i = 0, r = from; r < to; r++)
-		for (v = 0; v < c->nvariants; v++, i++) {
+		for (v = 0; v < c->nvariants; v++) {
+			if (c->nshards && compare_cell_shard(c, v, r) != c->shard)
+				continue;
 			p.items[i].variant = v;
 			p.items[i].run = r;
+			i++;
 		}
+	p.nitems = i;
 	p.nworkers = nw;
 	p.wall0 = clock_wall();
 	p.expect_sim = expected_sim_seconds(c->w, c->runtime_cap);
@@ -457,7 +478,7 @@ static int row_cmp(const void *a, const void *b)
  * report's order (job, direction, whole job first, then classes) so the
  * output is the same run after run.
  */
-static void summarise(struct compare *c, unsigned runs)
+void compare_summarise(struct compare *c, unsigned runs)
 {
 	unsigned r, v, k;
 
@@ -521,7 +542,7 @@ int compare_run(struct compare *c, struct err *e)
 	if (rc)
 		return rc;
 	done = c->repeat;
-	summarise(c, done);
+	compare_summarise(c, done);
 	c->precision_reached = true;
 	if (c->stop && *c->stop)
 		c->interrupted = true;
@@ -544,7 +565,7 @@ int compare_run(struct compare *c, struct err *e)
 			if (rc)
 				return rc;
 			done = want;
-			summarise(c, done);
+			compare_summarise(c, done);
 			worst = worst_precision(c, &row, &var);
 			if (c->stop && *c->stop) {
 				c->interrupted = true;
@@ -786,6 +807,8 @@ int compare_write_json(const struct compare *c, FILE *out, bool plus)
 
 				if (res && report_json_member(&w, NULL, &res->report, plus))
 					rc = -1;
+				else if (!res && c->run_json[v][i])
+					json_raw_member(&w, c->run_json[v][i]);	/* merged from a shard */
 			}
 			json_array_end(&w);
 		}
@@ -904,4 +927,9 @@ void compare_free(struct compare *c)
 				free(c->results[v][i]);
 				c->results[v][i] = NULL;
 			}
+	for (v = 0; v < c->nvariants; v++)
+		for (i = 0; i < CMP_MAX_RUNS; i++) {
+			free(c->run_json[v][i]);
+			c->run_json[v][i] = NULL;
+		}
 }

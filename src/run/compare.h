@@ -21,12 +21,16 @@
 #include "workload/job.h"
 
 struct runner_result;
+struct report;
 
 #define CMP_MAX_VARIANTS 64
 #define CMP_MAX_VARY 8
 #define CMP_MAX_PCT 12
 #define CMP_MAX_RUNS 256
 #define CMP_MAX_THREADS 64
+#define CMP_MAX_IDENT 16
+/* The depth at which compare's JSON writes a run's report (see compare_write_json). */
+#define CMP_RUN_DEPTH 4
 
 struct cmp_variant {
 	char label[8];			/* "A", "B", ... */
@@ -81,11 +85,20 @@ struct compare {
 	const volatile sig_atomic_t *stop;
 	bool interrupted;		/* out: the table holds the runs finished before */
 	unsigned runs_done;		/* out: runs that count in the table */
+	/*
+	 * --shard I/N (1 <= shard <= nshards; nshards 0: not sharded): only the
+	 * cells (variant v, run r) with (r * nvariants + v) % nshards == I - 1.
+	 */
+	unsigned shard, nshards;
+	/* What a shard must agree on to be merged, beside what compare knows itself. */
+	struct { char key[32]; char value[1024]; } ident[CMP_MAX_IDENT];
+	unsigned nident;
 	/* Results. */
 	unsigned runs_per_variant;
 	struct cmp_row *rows;		/* every (job, direction, priority) seen; grows */
 	unsigned nrows, rows_cap;
 	struct runner_result *results[CMP_MAX_VARIANTS][CMP_MAX_RUNS];	/* keep_reports */
+	char *run_json[CMP_MAX_VARIANTS][CMP_MAX_RUNS];	/* merged: each run's report, rendered */
 	double sim_seconds, cpu_seconds;
 	uint64_t ios;
 	bool precision_reached;
@@ -105,5 +118,34 @@ void compare_print_table(const struct compare *c, FILE *out);
 int compare_write_json(const struct compare *c, FILE *out, bool plus);
 int compare_plot(const struct compare *c, const char *path, struct err *e);
 void compare_free(struct compare *c);
+
+/* The shard (1..nshards) that runs cell (variant v, run r). */
+static inline unsigned compare_cell_shard(const struct compare *c, unsigned v, unsigned r)
+{
+	return (r * c->nvariants + v) % c->nshards + 1;
+}
+/*
+ * A shard's result (compare_run() with c->nshards set and keep_reports):
+ * every run's table rows as histograms, and its fio report rendered as
+ * JSON (json+ when plus), in a JSON file compare_merge() reads.
+ */
+int compare_write_shard(const struct compare *c, FILE *out, bool plus, struct err *e);
+/*
+ * Fill c (zeroed) from shard files as compare_run() would have: checks they
+ * are one sweep (same identity, every cell exactly once). *plus says which
+ * JSON the runs' reports were rendered in.
+ */
+int compare_merge(struct compare *c, const char *const *files, unsigned nfiles, bool *plus,
+		  struct err *e);
+
+/* For compare_shard.c: a row of one run's report. */
+typedef int (*compare_row_fn)(void *ctx, unsigned order, const char *job, int ddir, int prio,
+			      bool lat, const struct hist *h, uint64_t runtime_ms);
+int compare_report_rows(const struct report *r, compare_row_fn fn, void *ctx);
+/* Returns -1 only when out of memory. */
+int compare_add_row(struct compare *c, unsigned v, unsigned run, unsigned order, const char *job,
+		    int ddir, int prio, bool lat, const struct hist *h, uint64_t runtime_ms);
+/* Sort the rows into the report's order and summarise every cell over runs. */
+void compare_summarise(struct compare *c, unsigned runs);
 
 #endif

@@ -1,6 +1,8 @@
 #include "util/json.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 void json_writer_init(struct json_writer *w, FILE *out)
 {
@@ -176,4 +178,266 @@ void json_null(struct json_writer *w, const char *key)
 void json_writer_finish(struct json_writer *w)
 {
 	fputc('\n', w->out);
+}
+
+void json_raw_member(struct json_writer *w, const char *text)
+{
+	if (w->depth > 0 && !w->first[w->depth])
+		fputc(',', w->out);
+	w->first[w->depth] = false;
+	fputs(text, w->out);
+}
+
+/* ---- reading ---- */
+
+struct jparser {
+	const char *p;
+	unsigned line;
+	char *msg;
+	size_t len;
+	int depth;
+};
+
+static int jfail(struct jparser *jp, const char *what)
+{
+	snprintf(jp->msg, jp->len, "expected %s", what);
+	return -1;
+}
+
+static void jskip(struct jparser *jp)
+{
+	while (*jp->p == ' ' || *jp->p == '\t' || *jp->p == '\r' || *jp->p == '\n') {
+		if (*jp->p == '\n')
+			jp->line++;
+		jp->p++;
+	}
+}
+
+static int jstring(struct jparser *jp, char **out)
+{
+	const char *s = jp->p + 1;
+	size_t cap = 16, n = 0;
+	char *buf = malloc(cap);
+
+	if (!buf)
+		return jfail(jp, "memory for a string");
+	for (;;) {
+		char c = *s++;
+
+		if (n + 8 > cap) {
+			char *nb = realloc(buf, cap *= 2);
+
+			if (!nb) {
+				free(buf);
+				return jfail(jp, "memory for a string");
+			}
+			buf = nb;
+		}
+		if (c == '"')
+			break;
+		if (!c || c == '\n') {
+			free(buf);
+			return jfail(jp, "a closing '\"' on the line");
+		}
+		if (c != '\\') {
+			buf[n++] = c;
+			continue;
+		}
+		c = *s++;
+		switch (c) {
+		case '"': case '\\': case '/': buf[n++] = c; break;
+		case 'n': buf[n++] = '\n'; break;
+		case 't': buf[n++] = '\t'; break;
+		case 'r': buf[n++] = '\r'; break;
+		case 'b': buf[n++] = '\b'; break;
+		case 'f': buf[n++] = '\f'; break;
+		case 'u': {
+			unsigned cp = 0, i;
+
+			for (i = 0; i < 4; i++) {
+				char h = *s++;
+
+				cp <<= 4;
+				if (h >= '0' && h <= '9')
+					cp |= (unsigned)(h - '0');
+				else if ((h | 0x20) >= 'a' && (h | 0x20) <= 'f')
+					cp |= (unsigned)((h | 0x20) - 'a' + 10);
+				else {
+					free(buf);
+					return jfail(jp, "four hex digits after \\u");
+				}
+			}
+			if (cp < 0x80) {
+				buf[n++] = (char)cp;
+			} else if (cp < 0x800) {
+				buf[n++] = (char)(0xc0 | cp >> 6);
+				buf[n++] = (char)(0x80 | (cp & 0x3f));
+			} else {
+				buf[n++] = (char)(0xe0 | cp >> 12);
+				buf[n++] = (char)(0x80 | (cp >> 6 & 0x3f));
+				buf[n++] = (char)(0x80 | (cp & 0x3f));
+			}
+			break;
+		}
+		default:
+			free(buf);
+			return jfail(jp, "a JSON escape after '\\'");
+		}
+	}
+	buf[n] = '\0';
+	jp->p = s;
+	*out = buf;
+	return 0;
+}
+
+static int jvalue(struct jparser *jp, struct json_value *v);
+
+/* Append a member to an array or object. */
+static struct json_value *jpush(struct json_value *v, char *key)
+{
+	struct json_value *items = realloc(v->items, (v->n + 1) * sizeof(*items));
+
+	if (!items)
+		return NULL;
+	v->items = items;
+	if (v->type == JV_OBJECT) {
+		char **keys = realloc(v->keys, (v->n + 1) * sizeof(*keys));
+
+		if (!keys)
+			return NULL;
+		v->keys = keys;
+		keys[v->n] = key;
+	}
+	memset(&items[v->n], 0, sizeof(items[0]));
+	return &items[v->n++];
+}
+
+static int jcontainer(struct jparser *jp, struct json_value *v, char close)
+{
+	if (++jp->depth > JSON_MAX_DEPTH)
+		return jfail(jp, "less deeply nested JSON");
+	jp->p++;
+	jskip(jp);
+	if (*jp->p == close) {
+		jp->p++;
+		jp->depth--;
+		return 0;
+	}
+	for (;;) {
+		char *key = NULL;
+		struct json_value *item;
+
+		if (close == '}') {
+			if (*jp->p != '"')
+				return jfail(jp, "a member name in quotes");
+			if (jstring(jp, &key))
+				return -1;
+			jskip(jp);
+			if (*jp->p != ':') {
+				free(key);
+				return jfail(jp, "':' after a member name");
+			}
+			jp->p++;
+		}
+		item = jpush(v, key);
+		if (!item) {
+			free(key);
+			return jfail(jp, "memory for the JSON tree");
+		}
+		if (jvalue(jp, item))
+			return -1;
+		jskip(jp);
+		if (*jp->p == ',') {
+			jp->p++;
+			jskip(jp);
+			continue;
+		}
+		if (*jp->p == close) {
+			jp->p++;
+			jp->depth--;
+			return 0;
+		}
+		return jfail(jp, close == '}' ? "',' or '}'" : "',' or ']'");
+	}
+}
+
+static int jvalue(struct jparser *jp, struct json_value *v)
+{
+	jskip(jp);
+	switch (*jp->p) {
+	case '{':
+		v->type = JV_OBJECT;
+		return jcontainer(jp, v, '}');
+	case '[':
+		v->type = JV_ARRAY;
+		return jcontainer(jp, v, ']');
+	case '"':
+		v->type = JV_STRING;
+		return jstring(jp, &v->text);
+	}
+	if (!strncmp(jp->p, "null", 4)) {
+		v->type = JV_NULL;
+		jp->p += 4;
+		return 0;
+	}
+	if (!strncmp(jp->p, "true", 4) || !strncmp(jp->p, "false", 5)) {
+		v->type = JV_BOOL;
+		v->b = *jp->p == 't';
+		jp->p += v->b ? 4 : 5;
+		return 0;
+	}
+	if (*jp->p == '-' || (*jp->p >= '0' && *jp->p <= '9')) {
+		size_t n = strspn(jp->p, "+-0123456789.eE");
+
+		v->type = JV_NUMBER;
+		v->text = strndup(jp->p, n);
+		if (!v->text)
+			return jfail(jp, "memory for a number");
+		jp->p += n;
+		return 0;
+	}
+	return jfail(jp, "a JSON value");
+}
+
+int json_read(const char *text, struct json_value *v, unsigned *line, char *msg, size_t len)
+{
+	struct jparser jp = { text, 1, msg, len, 0 };
+
+	memset(v, 0, sizeof(*v));
+	if (jvalue(&jp, v) == 0) {
+		jskip(&jp);
+		if (!*jp.p)
+			return 0;
+		jfail(&jp, "the end of the text after the top-level value");
+	}
+	*line = jp.line;
+	json_value_free(v);
+	return -1;
+}
+
+void json_value_free(struct json_value *v)
+{
+	unsigned i;
+
+	for (i = 0; i < v->n; i++) {
+		json_value_free(&v->items[i]);
+		if (v->keys)
+			free(v->keys[i]);
+	}
+	free(v->items);
+	free(v->keys);
+	free(v->text);
+	memset(v, 0, sizeof(*v));
+}
+
+const struct json_value *json_member(const struct json_value *obj, const char *key)
+{
+	unsigned i;
+
+	if (!obj || obj->type != JV_OBJECT)
+		return NULL;
+	for (i = 0; i < obj->n; i++)
+		if (!strcmp(obj->keys[i], key))
+			return &obj->items[i];
+	return NULL;
 }

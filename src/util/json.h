@@ -36,5 +36,33 @@ void json_writer_finish(struct json_writer *w);
 
 /* Write s as a JSON string literal (with quotes). */
 void json_write_escaped(FILE *out, const char *s);
+/*
+ * Text already rendered by a writer whose depth was this one's (see
+ * json_render_member): written as the next member, with its separator.
+ */
+void json_raw_member(struct json_writer *w, const char *text);
+
+/*
+ * A small reader for ncqsim's own JSON (compare's shard files): the whole
+ * text into a tree. Numbers keep their text (so 64-bit integers and hex
+ * floats read back exactly); strings are unescaped (\uXXXX below U+0080 and
+ * U+FFFD only, which is all the writer produces besides plain UTF-8).
+ */
+enum json_vtype { JV_NULL, JV_BOOL, JV_NUMBER, JV_STRING, JV_ARRAY, JV_OBJECT };
+
+struct json_value {
+	enum json_vtype type;
+	bool b;
+	char *text;			/* NUMBER and STRING */
+	unsigned n;			/* ARRAY and OBJECT: members */
+	char **keys;			/* OBJECT */
+	struct json_value *items;
+};
+
+/* 0, or -1 with *line and what was expected in msg. */
+int json_read(const char *text, struct json_value *v, unsigned *line, char *msg, size_t len);
+void json_value_free(struct json_value *v);
+/* The member named key of an object, or NULL. */
+const struct json_value *json_member(const struct json_value *obj, const char *key);
 
 #endif

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# bench/instr.sh: instructions per simulated I/O, counted by cachegrind
+# (skipped when valgrind is not installed), beside I/Os per CPU-second
+# measured natively — for the seed's 600-s run (ncq_prio_enable=0, as the
+# seed table's first column) and for the drive alone at QD 32 (4 KiB random
+# reads, bench/drive). Instruction counts do not swing with the machine's
+# load as CPU time does; start-up is included.
+set -euo pipefail
+ncqsim=${NCQSIM:-./ncqsim}
+benchdir=${BENCHDIR:-build/cc/bench}
+if ! command -v valgrind >/dev/null; then
+	echo "instructions per I/O: skipped (valgrind is not installed)"
+	exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# The instructions cachegrind counted ("I refs" / "I   refs:").
+irefs() { sed -n -E 's/.*I[[:space:]]+refs:[[:space:]]+([0-9,]+).*/\1/p' "$1" | tr -d ,; }
+cpu_of() { # CPU seconds (user + system) of a command, its output discarded
+	local TIMEFORMAT=%3U+%3S
+	{ time "$@" >/dev/null; } 2>&1 | tail -n 1 | awk -F+ '{ print $1 + $2 }'
+}
+
+seed=(run examples/seed.fio --system examples/seed.system --runtime 600 --quiet
+	--output-format=json)
+# valgrind 3.19 cannot read clang's DWARF 5: build with gcc (make) first.
+if ! valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+	"$ncqsim" "${seed[@]}" --output "$tmp/seed.json" 2>"$tmp/seed.vg"; then
+	echo "instructions per I/O: skipped (valgrind failed: $(grep -m1 -E 'I can|rror' "$tmp/seed.vg"))"
+	exit 0
+fi
+ios=$(sed -n -E 's/.*"total_ios" : ([0-9]+).*/\1/p' "$tmp/seed.json" | awk '{ s += $1 } END { print s }')
+instr=$(irefs "$tmp/seed.vg")
+cpu=$(cpu_of "$ncqsim" "${seed[@]}" --output "$tmp/seed2.json")
+printf 'instructions per I/O, seed 600 s (ncq_prio_enable=0): %d (%.1f M instructions, %d I/Os); %.2f M I/Os per CPU-second\n' \
+	$((instr / ios)) "$(awk -v i="$instr" 'BEGIN { print i / 1e6 }')" "$ios" \
+	"$(awk -v n="$ios" -v c="$cpu" 'BEGIN { print (c > 0 ? n / c / 1e6 : 0) }')"
+
+drive_ios=100000
+valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+	"$benchdir/drive" he8 "$drive_ios" 32 >"$tmp/drive.out" 2>"$tmp/drive.vg"
+instr=$(irefs "$tmp/drive.vg")
+rate=$("$benchdir/drive" he8 "$drive_ios" 32 | awk 'END { print $NF }')
+printf 'instructions per I/O, drive he8 QD 32 4 KiB random reads: %d (%.1f M instructions, %d I/Os); %.2f M I/Os per CPU-second\n' \
+	$((instr / drive_ios)) "$(awk -v i="$instr" 'BEGIN { print i / 1e6 }')" "$drive_ios" \
+	"$(awk -v r="$rate" 'BEGIN { print r / 1e6 }')"

@@ -99,6 +99,9 @@ static int build_measured(struct disk_layout *l, const struct disk_model *m, str
 		z->nlbn = data < l->logical_sectors - lbn ? data : l->logical_sectors - lbn;
 		lbn += z->nlbn;
 		ps += z->nsect;
+		l->nzones = i + 1;
+		z->data_end_ps = disk_layout_map(l, lbn - 1);
+		z->data_tracks = (uint32_t)((z->data_end_ps - z->first_ps) / z->spt + 1);
 	}
 	l->nzones = i;
 	l->physical_sectors = ps;

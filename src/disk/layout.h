@@ -56,6 +56,8 @@ struct disk_zone {
 	uint64_t front_empty;
 	uint32_t data_per_unit, unit;	/* of every `unit` sectors, the first data_per_unit hold LBNs */
 	uint32_t slip0, nslips;		/* sorted zone-relative slips in disk_layout.marks */
+	uint64_t data_end_ps;		/* the physical sector of the zone's last LBN */
+	uint32_t data_tracks;		/* tracks up to it; 0: every track (datasheet) */
 };
 
 /* Where a physical sector is. */
@@ -103,9 +105,21 @@ static inline void disk_layout_physical(const struct disk_layout *l, uint64_t lb
 					uint64_t *first, uint64_t *count)
 {
 	if (l->mapped && n) {
-		/* lpp is 1: the holes inside the range pass under the head too. */
+		/*
+		 * lpp is 1: the holes inside the range pass under the head too,
+		 * but not the spares after a zone's last LBN — an access goes from
+		 * there to the next zone's first track (disk_mech_access_at).
+		 */
+		uint64_t last = disk_layout_map(l, lba + n - 1);
+		const struct disk_zone *fz;
+
 		*first = disk_layout_map(l, lba);
-		*count = disk_layout_map(l, lba + n - 1) + 1 - *first;
+		fz = &l->zone[disk_layout_zone(l, *first)];
+		if (last <= fz->data_end_ps)
+			*count = last + 1 - *first;
+		else
+			*count = fz->data_end_ps + 1 - *first +
+				(last + 1 - l->zone[disk_layout_zone(l, last)].first_ps);
 		return;
 	}
 	*first = lba / l->lpp;

@@ -262,7 +262,8 @@ void disk_mech_access_at(const struct disk_mech *mc, struct disk_head *head, int
 		if (!left)
 			break;
 		sector = 0;
-		if (next_track(l, z, &cyl, &hd, &hs)) {
+		if (next_track(l, z, &cyl, &hd, &hs) &&
+		    (!z->data_tracks || (cyl - z->first_cyl) * l->heads + hd < z->data_tracks)) {
 			/* Skew makes the next track's first sector arrive just in time. */
 			acc->transfer += disk_layout_sectors_ns(l, z, hs ? z->head_skew : z->cyl_skew);
 		} else {

@@ -1,0 +1,204 @@
+#include "disk/service.h"
+
+#include <string.h>
+
+static int64_t max64(int64_t a, int64_t b)
+{
+	return a > b ? a : b;
+}
+
+int disk_service_init(struct disk_service *s, const struct disk_model *m, struct err *e)
+{
+	memset(s, 0, sizeof(*s));
+	if (disk_layout_build(&s->layout, m, e) || disk_mech_init(&s->mech, &s->layout, m, e))
+		return -1;
+	disk_cache_init(&s->cache, m->cache_segments, m->write_buffer);
+	s->ra_max = m->read_ahead_max / m->logical_sector_size;
+	s->seg_sectors = m->segment_size / m->logical_sector_size;
+	s->read_ahead = m->read_ahead && s->ra_max > 0;
+	s->write_cache = m->write_cache;
+	s->read_hits_on_writes = m->read_hits_on_writes;
+	s->seg = -1;
+	return 0;
+}
+
+/*
+ * Time per LBN of a sequential stream from `lbn`: a track's LBNs pass in one
+ * revolution plus the track skew that the next track's first sector is
+ * placed behind.
+ */
+static int64_t stream_sector_ns(const struct disk_service *s, uint64_t lbn)
+{
+	const struct disk_layout *l = &s->layout;
+	uint64_t ps, nps;
+	const struct disk_zone *z;
+	uint64_t per_track;
+
+	disk_layout_physical(l, lbn, 1, &ps, &nps);
+	z = &l->zone[disk_layout_zone(l, ps)];
+	per_track = l->mapped ? (z->unit == z->spt ? z->data_per_unit : z->spt) :
+		(uint64_t)z->spt * l->lpp;
+	return (l->rev_ns + disk_layout_sectors_ns(l, z, z->head_skew)) / (int64_t)per_track;
+}
+
+/* Where the read-ahead has got to by `now`; the segment grows to there. */
+static void stream_advance(struct disk_service *s, int64_t now)
+{
+	uint64_t pe;
+
+	if (!s->streaming)
+		return;
+	if (s->cache.start[s->seg] != s->seg_start || !s->cache.last_use[s->seg]) {
+		s->streaming = false;	/* its segment was reused or invalidated */
+		return;
+	}
+	pe = now > s->ra_t0 ? s->ra_from + (uint64_t)((now - s->ra_t0) / s->ra_sector_ns) :
+		s->ra_from;
+	if (pe > s->ra_limit)
+		pe = s->ra_limit;
+	if (pe > s->cache.end[s->seg])
+		s->cache.end[s->seg] = pe;
+}
+
+/* The head leaves the stream: it is on the track of the last LBN read ahead. */
+static void stream_stop(struct disk_service *s, int64_t now)
+{
+	uint64_t last, ps, nps;
+	struct disk_chs c;
+
+	stream_advance(s, now);
+	if (!s->streaming)
+		return;
+	s->streaming = false;
+	last = s->cache.end[s->seg];
+	if (last <= s->ra_from)
+		return;
+	disk_layout_physical(&s->layout, last - 1, 1, &ps, &nps);
+	disk_layout_locate(&s->layout, ps, &c);
+	s->head.cyl = c.cyl;
+	s->head.head = c.head;
+}
+
+/* One sector's media time where lba is. */
+static int64_t sector_ns(const struct disk_service *s, uint64_t ps)
+{
+	const struct disk_layout *l = &s->layout;
+
+	return disk_layout_sectors_ns(l, &l->zone[disk_layout_zone(l, ps)], 1);
+}
+
+struct media {
+	int64_t first;	/* the first sector comes under the head */
+	int64_t end;	/* the last has passed */
+	int64_t sector;	/* one sector's time there */
+};
+
+/* A media access whose mechanics start at `start` (after any overhead). */
+static void media_access(struct disk_service *s, int64_t start, bool write, uint64_t lba,
+			 uint64_t n, struct media *out)
+{
+	struct disk_access acc;
+	struct disk_chs where;
+	uint64_t ps, nps;
+	/* disk_mech_access_at counts the miss overhead first: start it that much earlier. */
+	int64_t ovh = disk_mech_overhead_ns(&s->mech, write, true, s->head.last_write);
+
+	disk_layout_physical(&s->layout, lba, n, &ps, &nps);
+	disk_layout_locate(&s->layout, ps, &where);
+	disk_mech_access_at(&s->mech, &s->head, start - ovh, &where, nps, write, 0, &acc);
+	out->first = start + acc.seek + acc.rotate;
+	out->end = out->first + acc.transfer;
+	out->sector = sector_ns(s, ps);
+}
+
+static int64_t read_command(struct disk_service *s, int64_t now, uint64_t lba, uint64_t n,
+			    enum disk_service_kind *kind)
+{
+	const struct disk_mech *mc = &s->mech;
+	bool after_write = s->head.last_write;
+	struct media md;
+	int64_t start;
+
+	stream_advance(s, now);
+	if (disk_cache_read_hit(&s->cache, lba, n)) {
+		*kind = DISK_SERVED_HIT;
+		s->head.last_write = false;
+		return now + disk_mech_overhead_ns(mc, false, false, after_write) +
+			disk_mech_bus_ns(mc, false, n) + mc->completion[0];
+	}
+	if (s->streaming && lba >= s->seg_start && lba <= s->cache.end[s->seg] &&
+	    lba + n <= s->ra_limit) {
+		/* Still coming under the head: sent as the stream passes it. */
+		int64_t ready = s->ra_t0 + (int64_t)(lba + n - s->ra_from) * s->ra_sector_ns;
+		int64_t t = now + disk_mech_overhead_ns(mc, false, false, after_write);
+
+		*kind = DISK_SERVED_STREAM;
+		s->head.last_write = false;
+		return max64(t + disk_mech_bus_ns(mc, false, n), ready + disk_mech_bus_ns(mc, false, 1)) +
+			mc->completion[0];
+	}
+	stream_stop(s, now);
+	start = max64(now + disk_mech_overhead_ns(mc, false, true, after_write), s->busy_until);
+	media_access(s, start, false, lba, n, &md);
+	disk_cache_fill(&s->cache, lba, n);
+	if (s->read_ahead) {
+		uint64_t seg_end = lba + (n > s->seg_sectors ? n : s->seg_sectors);
+
+		s->seg = s->cache.last_filled;
+		s->seg_start = lba;
+		s->ra_from = lba + n;
+		s->ra_limit = lba + n + s->ra_max;
+		if (s->ra_limit > seg_end)
+			s->ra_limit = seg_end;
+		if (s->ra_limit > s->layout.logical_sectors)
+			s->ra_limit = s->layout.logical_sectors;
+		s->ra_t0 = md.end;
+		s->streaming = s->ra_limit > s->ra_from;
+		if (s->streaming)
+			s->ra_sector_ns = stream_sector_ns(s, s->ra_from);
+	}
+	*kind = DISK_SERVED_MEDIA;
+	/* The host gets the data as it comes off the media, at the bus's pace. */
+	return max64(md.end + disk_mech_bus_ns(mc, false, 1),
+		     md.first + md.sector + disk_mech_bus_ns(mc, false, n)) + mc->completion[0];
+}
+
+static int64_t write_command(struct disk_service *s, int64_t now, uint64_t lba, uint64_t n,
+			     enum disk_service_kind *kind)
+{
+	const struct disk_mech *mc = &s->mech;
+	bool after_write = s->head.last_write;
+	struct media md;
+	int64_t done;
+
+	stream_stop(s, now);
+	disk_cache_invalidate(&s->cache, lba, n);
+	if (s->write_cache) {
+		/* One write segment: the data goes in once the last write is on the media. */
+		int64_t in = max64(now + disk_mech_overhead_ns(mc, true, false, after_write),
+				   s->busy_until) + disk_mech_bus_ns(mc, true, n);
+
+		done = in + mc->completion[1];
+		media_access(s, in, true, lba, n, &md);
+		s->busy_until = md.end;
+		*kind = DISK_SERVED_CACHED;
+	} else {
+		int64_t start = max64(now + disk_mech_overhead_ns(mc, true, true, after_write),
+				      s->busy_until);
+
+		media_access(s, start, true, lba, n, &md);
+		done = max64(md.end, start + disk_mech_bus_ns(mc, true, n) + md.sector) +
+			mc->completion[1];
+		*kind = DISK_SERVED_MEDIA;
+	}
+	if (s->read_hits_on_writes)
+		disk_cache_fill(&s->cache, lba, n);
+	s->head.last_write = true;
+	return done;
+}
+
+int64_t disk_service_command(struct disk_service *s, int64_t now, bool write, uint64_t lba,
+			     uint64_t n, enum disk_service_kind *kind)
+{
+	return write ? write_command(s, now, lba, n, kind) : read_command(s, now, lba, n, kind);
+}

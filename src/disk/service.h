@@ -1,0 +1,76 @@
+/*
+ * service — the drive serving one command at a time, as a SCSI drive
+ * without command queueing does (DiskSim's validation drives). The timing
+ * is the drive model's own — layout (zones, skews, spares, slips), mech
+ * (seek table, head switch, write settle, rotation, per-command and
+ * completion overheads, bus time per sector) and cache (LRU segments) —
+ * the same modules the NCQ drive (disk.c) is built from; what this module
+ * adds is the order of a lone command's phases:
+ *
+ *   read, full hit     overhead(read, hit) ─ bus(n) ─ completion
+ *   read, in the read-ahead stream
+ *                      overhead(read, hit) ─ wait for the stream to pass the
+ *                      last sector ─ bus(1) ─ completion
+ *   read, miss         overhead(read, miss) ─ seek ─ rotate ─ media ─┐ bus overlaps the media:
+ *                      done at max(media end + bus(1), first sector + bus(n)) ─ completion
+ *   write, write cache on
+ *                      overhead(write, hit) ─ bus(n) ─ completion; the media
+ *                      write (seek ─ rotate ─ media) follows at once, and a
+ *                      later command's mechanics wait for it (one write segment)
+ *   write, write cache off
+ *                      overhead(write, miss) ─ seek (+ settle) ─ rotate ─ media,
+ *                      not ending before the data is in: max(media end,
+ *                      bus(n) + one sector) ─ completion
+ *
+ * Read-ahead: after a media read the head goes on reading the following
+ * LBNs into the read's segment while nothing else needs it, at the zone's
+ * rate with its track skews, up to read_ahead_max past the request and
+ * within segment_size; a miss or a write stops it where it is (the head is
+ * then on that track). A read hit leaves it running.
+ * `after read / after write` in the overheads is the previous command.
+ */
+#ifndef NCQSIM_DISK_SERVICE_H
+#define NCQSIM_DISK_SERVICE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "disk/cache.h"
+#include "disk/layout.h"
+#include "disk/mech.h"
+#include "disk/model.h"
+#include "util/err.h"
+
+enum disk_service_kind {
+	DISK_SERVED_HIT,	/* wholly from the buffer */
+	DISK_SERVED_STREAM,	/* from the running read-ahead */
+	DISK_SERVED_MEDIA,	/* read or written on the media before completing */
+	DISK_SERVED_CACHED,	/* write into the write cache */
+};
+
+struct disk_service {
+	struct disk_layout layout;
+	struct disk_mech mech;
+	struct disk_cache cache;
+	struct disk_head head;
+	bool read_ahead, write_cache, read_hits_on_writes;
+	uint64_t ra_max, seg_sectors;	/* in LBNs */
+	int64_t busy_until;		/* the mechanism, after a cached write's media write */
+	/* the read-ahead stream */
+	bool streaming;
+	int seg;			/* its cache segment */
+	uint64_t seg_start, ra_from, ra_limit;
+	int64_t ra_t0;			/* when the head was at ra_from */
+	int64_t ra_sector_ns;		/* per LBN, track skews included */
+};
+
+int disk_service_init(struct disk_service *s, const struct disk_model *m, struct err *e);
+
+/*
+ * A command arriving at `now` (the host has nothing else outstanding):
+ * returns when it completes; *kind says how it was served.
+ */
+int64_t disk_service_command(struct disk_service *s, int64_t now, bool write, uint64_t lba,
+			     uint64_t n, enum disk_service_kind *kind);
+
+#endif

@@ -465,7 +465,8 @@ static int import(struct importer *im, FILE *out)
 {
 	struct parv_value *d;
 	uint64_t surfaces, cylinders, blocks, segments, seg_blks, ra_max, fast_write, read_hits,
-		write_segs;
+		write_segs, contread, by_req;
+	double watermark;
 	double rpm, settle, head_switch, bulk, bus_r = 0, bus_w = 0, ovh[8], comp_r, comp_w,
 		mapping, scheme, range;
 	static const char *const ovh_keys[8] = {
@@ -513,6 +514,9 @@ static int import(struct importer *im, FILE *out)
 	    whole(im, d, "Fast write level", 0, 2, &fast_write) ||
 	    whole(im, d, "Allow read hits on write data", 0, 1, &read_hits) ||
 	    whole(im, d, "Maximum number of write segments", 0, 256, &write_segs) ||
+	    whole(im, d, "Buffer continuous read", 0, 4, &contread) ||
+	    number(im, d, "High (read) water mark", &watermark) ||
+	    whole(im, d, "Set watermark by reqsize", 0, 1, &by_req) ||
 	    number(im, d, "Read completion overhead", &comp_r) ||
 	    number(im, d, "Write completion overhead", &comp_w))
 		return -1;
@@ -531,6 +535,9 @@ static int import(struct importer *im, FILE *out)
 		return where(im, parv_get(im->layout, "Rangesize for sparing")->value,
 			     "key '%s': expected a whole number of cylinders, 1 or more%s",
 			     "Rangesize for sparing", "");
+	if (watermark < 0 || watermark > 1)
+		return where(im, parv_get(d, "High (read) water mark")->value,
+			     "key '%s': expected a fraction 0..1%s", "High (read) water mark", "");
 	if (rpm < 3600 || rpm > 20000)
 		return where(im, parv_get(im->mech, "Rotation speed (in rpms)")->value,
 			     "key '%s': expected 3600..20000 rpm%s", "Rotation speed (in rpms)", "");
@@ -583,9 +590,9 @@ static int import(struct importer *im, FILE *out)
 	    (unsigned long long)(segments * seg_blks * 512));
 	put(out, "cache_segments", "DiskSim: Number of buffer segments", "%llu",
 	    (unsigned long long)segments);
-	put(out, "read_ahead", "DiskSim: Maximum read-ahead (blks) > 0", "%d", ra_max > 0);
-	put(out, "read_ahead_max", "DiskSim: Maximum read-ahead (blks), within a segment", "%llu",
-	    (unsigned long long)((ra_max < seg_blks ? ra_max : seg_blks) * 512));
+	put(out, "read_ahead", "DiskSim: Buffer continuous read > 0", "%d", contread > 0);
+	put(out, "read_ahead_max", "DiskSim: Maximum read-ahead (blks) (0: a segment), within a segment",
+	    "%llu", (unsigned long long)((ra_max && ra_max < seg_blks ? ra_max : seg_blks) * 512));
 	put(out, "write_cache", "DiskSim: Fast write level > 0", "%d", fast_write > 0);
 	put(out, "write_buffer", "write segments x segment size", "%llu",
 	    (unsigned long long)((write_segs ? write_segs : 1) * seg_blks * 512));
@@ -606,6 +613,16 @@ static int import(struct importer *im, FILE *out)
 	    (unsigned long long)(seg_blks * 512));
 	put(out, "read_hits_on_writes", "DiskSim: Allow read hits on write data", "%llu",
 	    (unsigned long long)read_hits);
+	{
+		static const char *const rules[] = { "segment", "track", "cylinder", "segment",
+						     "sequential" };
+
+		put(out, "read_ahead_rule", "DiskSim: Buffer continuous read (1 track, 2 cylinder, "
+		    "3 segment, 4 sequential)", "%s", rules[contread]);
+	}
+	put(out, "read_watermark", "DiskSim: High (read) water mark", "%g", watermark);
+	put(out, "watermark_by_request", "DiskSim: Set watermark by reqsize", "%llu",
+	    (unsigned long long)by_req);
 	if (zone_rows(im, (uint32_t)cylinders, out))
 		return -1;
 	seeks = calloc(1, sizeof(*seeks));

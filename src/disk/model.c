@@ -191,6 +191,14 @@ static void format_signed_time(const struct opt_def *o, const void *base, char *
 	snprintf(buf, len, "%s%s", v < 0 ? "-" : "", t);
 }
 
+static const struct opt_choice ra_rules[] = {
+	{ "segment", DISK_RA_SEGMENT, "until the segment is full (DiskSim Buffer continuous read 3)" },
+	{ "track", DISK_RA_TRACK, "to the end of the track holding the read's last sector (1)" },
+	{ "cylinder", DISK_RA_CYLINDER, "to the end of its cylinder (2)" },
+	{ "sequential", DISK_RA_SEQUENTIAL, "to the end of the next track, only when the previous read ended on the track before (4)" },
+	{ NULL, 0, NULL },
+};
+
 #define OVH(key, w, m, a, what) \
 	{ .name = key, .type = OPT_TIME, .offset = F(overhead[w][m][a]), .min = 0, .max = 100 * MS, \
 	  .time_unit = MS, .unit = "ms", .help = what }
@@ -225,6 +233,12 @@ static const struct opt_def measured_options[] = {
 	  .max = 1LL << 34, .unit = "bytes", .help = "one cache segment; bounds a fill and its read-ahead" },
 	{ .name = "read_hits_on_writes", .type = OPT_BOOL, .offset = F(read_hits_on_writes),
 	  .help = "a read of data just written is served from the buffer" },
+	{ .name = "read_ahead_rule", .type = OPT_ENUM, .offset = F(read_ahead_rule), .choices = ra_rules,
+	  .help = "how far a read reads ahead (within read_ahead_max and its segment)" },
+	{ .name = "read_watermark", .type = OPT_DOUBLE, .offset = F(read_watermark), .dmin = 0,
+	  .dmax = 1, .help = "a read from the media starts sending once this fraction is buffered" },
+	{ .name = "watermark_by_request", .type = OPT_BOOL, .offset = F(watermark_by_request),
+	  .help = "read_watermark is a fraction of the request (else of segment_size)" },
 	OPT_END,
 };
 
@@ -368,6 +382,9 @@ static void datasheet_equivalents(struct disk_model *m)
 	m->completion_read = m->completion_write = 0;
 	m->segment_size = m->cache_segments ? m->cache_size / m->cache_segments : m->cache_size;
 	m->read_hits_on_writes = false;
+	m->read_ahead_rule = DISK_RA_SEGMENT;
+	m->read_watermark = 0;
+	m->watermark_by_request = true;
 	m->sparing = DISK_SPARE_NONE;
 }
 

@@ -69,6 +69,18 @@ enum disk_sparing {
 	DISK_SPARE_ZONE,		/* `spares` sectors at the end of each zone */
 };
 
+/*
+ * How far a read reads ahead after its last sector (DiskSim's "Buffer
+ * continuous read" 1-4), never past read_ahead_max nor its segment.
+ */
+enum disk_ra_rule {
+	DISK_RA_SEGMENT,		/* until the segment is full (3) */
+	DISK_RA_TRACK,			/* to the end of the track of the last sector (1) */
+	DISK_RA_CYLINDER,		/* to the end of its cylinder (2) */
+	DISK_RA_SEQUENTIAL,		/* to the end of the next track, only when the read
+					 * before ended on the track before this one (4) */
+};
+
 /* Per-command overheads of a measured drive: [write][miss][after_write]. */
 enum {
 	DISK_OVH_READ = 0, DISK_OVH_WRITE = 1,
@@ -165,6 +177,9 @@ struct disk_model {
 	int64_t completion_read, completion_write;
 	uint64_t segment_size;		/* bytes one cache segment holds */
 	bool read_hits_on_writes;	/* written data stays in the buffer for reads */
+	int read_ahead_rule;		/* enum disk_ra_rule */
+	double read_watermark;		/* a read miss reconnects when this fraction is buffered */
+	bool watermark_by_request;	/* ... of the request (else of segment_size) */
 	struct disk_measured geo;
 
 	/* the source comment of each key, parallel to the option tables */

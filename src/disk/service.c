@@ -18,6 +18,9 @@ int disk_service_init(struct disk_service *s, const struct disk_model *m, struct
 	s->read_ahead = m->read_ahead && s->ra_max > 0;
 	s->write_cache = m->write_cache;
 	s->read_hits_on_writes = m->read_hits_on_writes;
+	s->ra_rule = m->read_ahead_rule;
+	s->watermark = m->read_watermark;
+	s->watermark_by_request = m->watermark_by_request;
 	s->seg = -1;
 	return 0;
 }
@@ -39,6 +42,76 @@ static int64_t stream_sector_ns(const struct disk_service *s, uint64_t lbn)
 	per_track = l->mapped ? (z->unit == z->spt ? z->data_per_unit : z->spt) :
 		(uint64_t)z->spt * l->lpp;
 	return (l->rev_ns + disk_layout_sectors_ns(l, z, z->head_skew)) / (int64_t)per_track;
+}
+
+/*
+ * LBNs from `lbn` to the end of its track (tracks = 1) or of the next
+ * tracks, counting the track's data sectors only.
+ */
+static uint64_t to_track_end(const struct disk_service *s, uint64_t lbn, unsigned tracks)
+{
+	const struct disk_layout *l = &s->layout;
+	uint64_t ps, nps, per_track;
+	const struct disk_zone *z;
+	struct disk_chs c;
+
+	disk_layout_physical(l, lbn, 1, &ps, &nps);
+	disk_layout_locate(l, ps, &c);
+	z = &l->zone[c.zone];
+	per_track = l->mapped ? (z->unit == z->spt ? z->data_per_unit : z->spt) :
+		(uint64_t)z->spt * l->lpp;
+	if (c.sector >= per_track)
+		return (tracks - 1) * per_track;
+	return per_track - c.sector + (tracks - 1) * per_track;
+}
+
+/* The zone-relative track of a physical sector, and its zone, as one number. */
+static uint64_t track_id(const struct disk_layout *l, uint64_t ps)
+{
+	const struct disk_zone *z = &l->zone[disk_layout_zone(l, ps)];
+
+	return ((uint64_t)(z - l->zone) << 40) | ((ps - z->first_ps) / z->spt);
+}
+
+/* Where the read-ahead of a read [lba, lba + n) from the media stops. */
+static uint64_t ra_limit(const struct disk_service *s, uint64_t lba, uint64_t n, uint64_t prev_ps)
+{
+	const struct disk_layout *l = &s->layout;
+	uint64_t end = lba + n, limit = end + s->ra_max, ps, nps;
+	uint64_t seg_end = lba + (n > s->seg_sectors ? n : s->seg_sectors);
+
+	switch (s->ra_rule) {
+	case DISK_RA_TRACK:
+		limit = end + to_track_end(s, end - 1, 1) - 1;
+		break;
+	case DISK_RA_CYLINDER: {
+		/* The rest of the track, then the cylinder's later tracks. */
+		uint64_t per_track = to_track_end(s, end - 1, 2) - to_track_end(s, end - 1, 1);
+		struct disk_chs c;
+
+		disk_layout_physical(l, end - 1, 1, &ps, &nps);
+		disk_layout_locate(l, ps, &c);
+		limit = end + to_track_end(s, end - 1, 1) - 1 +
+			(uint64_t)(l->heads - 1 - c.head) * per_track;
+		break;
+	}
+	case DISK_RA_SEQUENTIAL:
+		/* A stream is one whose previous read ended on the track before this one. */
+		disk_layout_physical(l, lba, 1, &ps, &nps);
+		if (!prev_ps || track_id(l, prev_ps - 1) + 1 != track_id(l, ps))
+			return end;
+		limit = end + to_track_end(s, end - 1, 2) - 1;
+		break;
+	default:
+		break;
+	}
+	if (limit > end + s->ra_max)
+		limit = end + s->ra_max;
+	if (limit > seg_end)
+		limit = seg_end;
+	if (limit > l->logical_sectors)
+		limit = l->logical_sectors;
+	return limit;
 }
 
 /* Where the read-ahead has got to by `now`; the segment grows to there. */
@@ -142,25 +215,36 @@ static int64_t read_command(struct disk_service *s, int64_t now, uint64_t lba, u
 	media_access(s, start, false, lba, n, &md);
 	disk_cache_fill(&s->cache, lba, n);
 	if (s->read_ahead) {
-		uint64_t seg_end = lba + (n > s->seg_sectors ? n : s->seg_sectors);
-
 		s->seg = s->cache.last_filled;
 		s->seg_start = lba;
 		s->ra_from = lba + n;
-		s->ra_limit = lba + n + s->ra_max;
-		if (s->ra_limit > seg_end)
-			s->ra_limit = seg_end;
-		if (s->ra_limit > s->layout.logical_sectors)
-			s->ra_limit = s->layout.logical_sectors;
+		s->ra_limit = ra_limit(s, lba, n, s->last_read_ps);
 		s->ra_t0 = md.end;
 		s->streaming = s->ra_limit > s->ra_from;
 		if (s->streaming)
 			s->ra_sector_ns = stream_sector_ns(s, s->ra_from);
 	}
+	{
+		uint64_t ps, nps;
+
+		disk_layout_physical(&s->layout, lba + n - 1, 1, &ps, &nps);
+		s->last_read_ps = ps + 1;
+	}
 	*kind = DISK_SERVED_MEDIA;
-	/* The host gets the data as it comes off the media, at the bus's pace. */
-	return max64(md.end + disk_mech_bus_ns(mc, false, 1),
-		     md.first + md.sector + disk_mech_bus_ns(mc, false, n)) + mc->completion[0];
+	/*
+	 * The host gets the data once the watermark's share is buffered, at
+	 * the bus's pace, and the last sector no sooner than it is read.
+	 */
+	{
+		double base = s->watermark_by_request || (double)s->seg_sectors > (double)n ?
+			(double)n : (double)s->seg_sectors;
+		uint64_t wm = (uint64_t)(s->watermark * base + 0.999999);
+		int64_t send = md.first + (int64_t)(wm > 1 ? wm : 1) * (md.end - md.first) /
+			(int64_t)n;
+
+		return max64(md.end + disk_mech_bus_ns(mc, false, 1),
+			     send + disk_mech_bus_ns(mc, false, n)) + mc->completion[0];
+	}
 }
 
 static int64_t write_command(struct disk_service *s, int64_t now, uint64_t lba, uint64_t n,

@@ -22,11 +22,17 @@
  *                      not ending before the data is in: max(media end,
  *                      bus(n) + one sector) ─ completion
  *
+ * A read miss sends nothing until read_watermark of the request (or of a
+ * segment) is buffered, then sends at the bus's pace (DiskSim's "High
+ * (read) water mark": the drive reconnects to the bus at that fill).
+ *
  * Read-ahead: after a media read the head goes on reading the following
  * LBNs into the read's segment while nothing else needs it, at the zone's
- * rate with its track skews, up to read_ahead_max past the request and
- * within segment_size; a miss or a write stops it where it is (the head is
- * then on that track). A read hit leaves it running.
+ * rate with its track skews, as far as read_ahead_rule says (segment,
+ * track, cylinder, or the next track when the reads are sequential), never
+ * past read_ahead_max beyond the request nor past segment_size; a miss or
+ * a write stops it where it is (the head is then on that track). A read
+ * hit leaves it running.
  * `after read / after write` in the overheads is the previous command.
  */
 #ifndef NCQSIM_DISK_SERVICE_H
@@ -54,6 +60,10 @@ struct disk_service {
 	struct disk_cache cache;
 	struct disk_head head;
 	bool read_ahead, write_cache, read_hits_on_writes;
+	int ra_rule;
+	double watermark;
+	bool watermark_by_request;
+	uint64_t last_read_ps;		/* the last sector of the last media read, +1; 0 none */
 	uint64_t ra_max, seg_sectors;	/* in LBNs */
 	int64_t busy_until;		/* the mechanism, after a cached write's media write */
 	/* the read-ahead stream */

@@ -26,6 +26,7 @@ struct parv {
 	unsigned ninsts, cap_insts;
 	struct parv_node *topology;	/* roots, chained by next */
 	unsigned nfiles;
+	int open_failed_depth;	/* the source depth whose file could not be read, -1 none */
 };
 
 /* Top-level component types of DiskSim 4.0; anything else is refused. */
@@ -189,8 +190,14 @@ static int source_file(struct lexer *x, bool value_file, struct parv_value **out
 	path = relative_path(x->p, x->file, name);
 	if (!path)
 		return err_set(x->e, "%s:%d: out of memory", x->file, line);
-	if (parse_file(x->p, path, NULL, value_file, out, x->depth + 1, x->e))
-		return err_prefix(x->e, "%s:%d: in 'source %s': ", x->file, line, name);
+	x->p->open_failed_depth = -1;
+	if (parse_file(x->p, path, NULL, value_file, out, x->depth + 1, x->e)) {
+		/* Say where the source was named when the file itself failed; an error
+		 * inside it already names its own file and line. */
+		if (x->p->open_failed_depth == x->depth + 1)
+			err_prefix(x->e, "%s:%d: in 'source %s': ", x->file, line, name);
+		return -1;
+	}
 	return 0;
 }
 
@@ -526,8 +533,10 @@ static int parse_file(struct parv *p, const char *path, const char *text, bool v
 			       PARV_FILES_MAX);
 	if (!text) {
 		owned = read_whole(path, e);
-		if (!owned)
+		if (!owned) {
+			p->open_failed_depth = depth;
 			return -1;
+		}
 		text = owned;
 	}
 	x.s = text;

@@ -1,0 +1,33 @@
+/*
+ * libFuzzer target: the DiskSim .parv reader and the importer behind it.
+ * The text is read as test/data/disksim/hp_c2247a/fuzz.parv, so `source`
+ * lines may reach the real drive files beside it (seed corpus:
+ * the .parv files under test/data/disksim); the drive file goes to /dev/null.
+ */
+#include "disk/import_disksim.h"
+#include "disk/parv.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static FILE *sink;
+	char *text = malloc(size + 1);
+	struct err e;
+
+	if (!text)
+		return 0;
+	if (!sink)
+		sink = fopen("/dev/null", "w");
+	memcpy(text, data, size);
+	text[size] = '\0';
+	if (strlen(text) == size && sink)
+		disk_import_disksim("test/data/disksim/hp_c2247a/fuzz.parv", text, sink, NULL, &e);
+	free(text);
+	return 0;
+}

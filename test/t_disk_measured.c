@@ -66,6 +66,7 @@ static const char *const tiny =
 	"read_hits_on_writes = 1\n"
 	"read_ahead_rule = segment\n"
 	"read_watermark = 0\n"
+	"write_watermark = 0\n"
 	"watermark_by_request = 1\n"
 	"zone = 0 11999 50 0 5 10 2 96\n"		/* 48 LBNs a track; the first 96 unused */
 	"slips = 100\n"
@@ -220,21 +221,38 @@ int main(void)
 			     2 * MS / 10 + 2 * MS / 10 + MS / 20);	/* hit, after a write */
 	}
 
+	/*
+	 * The write watermark: with all of the data needed first, a 20-sector
+	 * write takes its overhead, the whole bus transfer, then the media.
+	 */
+	{
+		char *text = edit("write_watermark", "write_watermark = 1");
+		enum disk_service_kind k;
+		int64_t t = 1000 * MS, done;
+
+		CHECK_MSG(disk_model_parse(text, "wm.drive", back, &e) == 0, "%s", e.msg);
+		CHECK_MSG(disk_service_init(s, back, &e) == 0, "%s", e.msg);
+		done = disk_service_command(s, t, true, 1000, 20, &k);
+		CHECK_MSG(done - t >= 7 * MS / 10 + 20 * 2 * MS / 10 + 20 * 2 * MS / 10,
+			  "write took %lld ns", (long long)(done - t));
+		free(text);
+	}
+
 	/* Broken measured files, one thing at a time. */
 	expect_error("form", "form = sometimes", "key 'form': expected datasheet or measured");
 	expect_error("name", "name = tiny\nform = measured", "must come before every other key");
 	expect_error("cylinders", NULL, "key 'cylinders' is missing");
 	expect_error("cylinders", "cylinders = 20000\nzones = 2",
 		     "key 'zones' belongs to the datasheet form");
-	expect_error("zone = 0", "zone = 0 11999 50 0 5 10 2", "m.drive:51: zone: expected 8 numbers");
+	expect_error("zone = 0", "zone = 0 11999 50 0 5 10 2", "m.drive:52: zone: expected 8 numbers");
 	expect_error("zone = 0", "zone = 0 11999 x 0 5 10 2 96", "zone: expected 8 numbers");
 	expect_error("zone = 12001", "zone = 10 19999 40 3 4 8 1 0",
 		     "zone: first cylinder 10 is not after the previous zone's last cylinder 11999");
 	expect_error("zone = 12001", "zone = 12001 20045 40 3 4 8 1 0",
-		     "m.drive:53: zone: last cylinder 20045 is beyond the drive's 20000 cylinders");
+		     "m.drive:54: zone: last cylinder 20045 is beyond the drive's 20000 cylinders");
 	expect_error("zone = 12001", "zone = 12001 19999 40 3 4 8 40 0",
 		     "leave none of its 40 for data");
-	expect_error("slips", "slips = 5000000", "m.drive:51: zone: slip 5000000 is beyond the zone's");
+	expect_error("slips", "slips = 5000000", "m.drive:52: zone: slip 5000000 is beyond the zone's");
 	expect_error("slips", "slips = 1 two", "slips: expected up to 128 sector numbers");
 	expect_error("zone = 0", "slips = 5\nzone = 0 11999 50 0 5 10 2 96",
 		     "slips: expected after a 'zone' row");

@@ -26,9 +26,9 @@ while read -r drive ours disksim; do
 	awk -v r="$rms" -v b="$ours" 'BEGIN { exit !(r <= b * 1.05) }' ||
 		fail "$drive: RMS $rms ms is above the README's $ours ms (+5 %); DiskSim's is $disksim ms"
 done <<'EOF'
-hp_c2247a 0.498 0.090
-hp_c3323a 0.341 0.306
-dec_rz26 0.481 0.340
+hp_c2247a 0.158 0.090
+hp_c3323a 0.229 0.306
+dec_rz26 0.493 0.340
 cheetah4LP 0.344 0.318
 atlas_III 0.278 0.378
 EOF

@@ -466,7 +466,7 @@ static int import(struct importer *im, FILE *out)
 	struct parv_value *d;
 	uint64_t surfaces, cylinders, blocks, segments, seg_blks, ra_max, fast_write, read_hits,
 		write_segs, contread, by_req;
-	double watermark;
+	double watermark, write_watermark;
 	double rpm, settle, head_switch, bulk, bus_r = 0, bus_w = 0, ovh[8], comp_r, comp_w,
 		mapping, scheme, range;
 	static const char *const ovh_keys[8] = {
@@ -516,6 +516,7 @@ static int import(struct importer *im, FILE *out)
 	    whole(im, d, "Maximum number of write segments", 0, 256, &write_segs) ||
 	    whole(im, d, "Buffer continuous read", 0, 4, &contread) ||
 	    number(im, d, "High (read) water mark", &watermark) ||
+	    number(im, d, "Low (write) water mark", &write_watermark) ||
 	    whole(im, d, "Set watermark by reqsize", 0, 1, &by_req) ||
 	    number(im, d, "Read completion overhead", &comp_r) ||
 	    number(im, d, "Write completion overhead", &comp_w))
@@ -535,6 +536,9 @@ static int import(struct importer *im, FILE *out)
 		return where(im, parv_get(im->layout, "Rangesize for sparing")->value,
 			     "key '%s': expected a whole number of cylinders, 1 or more%s",
 			     "Rangesize for sparing", "");
+	if (write_watermark < 0 || write_watermark > 1)
+		return where(im, parv_get(d, "Low (write) water mark")->value,
+			     "key '%s': expected a fraction 0..1%s", "Low (write) water mark", "");
 	if (watermark < 0 || watermark > 1)
 		return where(im, parv_get(d, "High (read) water mark")->value,
 			     "key '%s': expected a fraction 0..1%s", "High (read) water mark", "");
@@ -621,6 +625,7 @@ static int import(struct importer *im, FILE *out)
 		    "3 segment, 4 sequential)", "%s", rules[contread]);
 	}
 	put(out, "read_watermark", "DiskSim: High (read) water mark", "%g", watermark);
+	put(out, "write_watermark", "DiskSim: Low (write) water mark", "%g", write_watermark);
 	put(out, "watermark_by_request", "DiskSim: Set watermark by reqsize", "%llu",
 	    (unsigned long long)by_req);
 	if (zone_rows(im, (uint32_t)cylinders, out))

@@ -232,6 +232,13 @@ void disk_mech_access_at(const struct disk_mech *mc, struct disk_head *head, int
 			 const struct disk_chs *where, uint64_t n, bool write, unsigned extra_revs,
 			 struct disk_access *acc)
 {
+	disk_mech_access_after(mc, head, t0, INT64_MIN, where, n, write, extra_revs, acc);
+}
+
+void disk_mech_access_after(const struct disk_mech *mc, struct disk_head *head, int64_t t0,
+			    int64_t not_before, const struct disk_chs *where, uint64_t n,
+			    bool write, unsigned extra_revs, struct disk_access *acc)
+{
 	const struct disk_layout *l = mc->layout;
 	const struct disk_chs c = *where;
 	const struct disk_zone *z;
@@ -242,7 +249,9 @@ void disk_mech_access_at(const struct disk_mech *mc, struct disk_head *head, int
 	acc->overhead = disk_mech_overhead_ns(mc, write, true, head->last_write);
 	acc->seek = disk_mech_move_ns(mc, head, c.cyl, c.head, write);
 	t = t0 + acc->overhead + acc->seek;
-	acc->rotate = disk_mech_target_wait(mc, t, c.angle, c.cyl != head->cyl);
+	/* Waiting in place until not_before (a write's data), then for the sector. */
+	acc->rotate = (not_before > t ? not_before - t : 0);
+	acc->rotate += disk_mech_target_wait(mc, t + acc->rotate, c.angle, c.cyl != head->cyl);
 	t += acc->rotate;
 	acc->transfer = 0;
 	acc->extra = (int64_t)extra_revs * l->rev_ns;

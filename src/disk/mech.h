@@ -181,6 +181,14 @@ void disk_mech_access(const struct disk_mech *mc, struct disk_head *head, int64_
 void disk_mech_access_at(const struct disk_mech *mc, struct disk_head *head, int64_t t0,
 			 const struct disk_chs *where, uint64_t n, bool write, unsigned extra_revs,
 			 struct disk_access *acc);
+/*
+ * The same, the media transfer starting no sooner than `not_before` (a
+ * write whose data is still coming over the bus): the head, once there,
+ * waits for the first sector's next pass after that time.
+ */
+void disk_mech_access_after(const struct disk_mech *mc, struct disk_head *head, int64_t t0,
+			    int64_t not_before, const struct disk_chs *where, uint64_t n,
+			    bool write, unsigned extra_revs, struct disk_access *acc);
 
 /*
  * A sequential transfer in progress — read-ahead, or destaging contiguous

@@ -237,6 +237,8 @@ static const struct opt_def measured_options[] = {
 	  .help = "how far a read reads ahead (within read_ahead_max and its segment)" },
 	{ .name = "read_watermark", .type = OPT_DOUBLE, .offset = F(read_watermark), .dmin = 0,
 	  .dmax = 1, .help = "a read from the media starts sending once this fraction is buffered" },
+	{ .name = "write_watermark", .type = OPT_DOUBLE, .offset = F(write_watermark), .dmin = 0,
+	  .dmax = 1, .help = "a write to the media starts once this share of its data is in" },
 	{ .name = "watermark_by_request", .type = OPT_BOOL, .offset = F(watermark_by_request),
 	  .help = "read_watermark is a fraction of the request (else of segment_size)" },
 	OPT_END,
@@ -384,6 +386,7 @@ static void datasheet_equivalents(struct disk_model *m)
 	m->read_hits_on_writes = false;
 	m->read_ahead_rule = DISK_RA_SEGMENT;
 	m->read_watermark = 0;
+	m->write_watermark = 0;
 	m->watermark_by_request = true;
 	m->sparing = DISK_SPARE_NONE;
 }

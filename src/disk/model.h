@@ -180,6 +180,7 @@ struct disk_model {
 	int read_ahead_rule;		/* enum disk_ra_rule */
 	double read_watermark;		/* a read miss reconnects when this fraction is buffered */
 	bool watermark_by_request;	/* ... of the request (else of segment_size) */
+	double write_watermark;		/* a write to the media starts once this share is in */
 	struct disk_measured geo;
 
 	/* the source comment of each key, parallel to the option tables */

@@ -1,5 +1,6 @@
 #include "disk/service.h"
 
+#include <stdint.h>
 #include <string.h>
 
 static int64_t max64(int64_t a, int64_t b)
@@ -20,6 +21,7 @@ int disk_service_init(struct disk_service *s, const struct disk_model *m, struct
 	s->read_hits_on_writes = m->read_hits_on_writes;
 	s->ra_rule = m->read_ahead_rule;
 	s->watermark = m->read_watermark;
+	s->write_watermark = m->write_watermark;
 	s->watermark_by_request = m->watermark_by_request;
 	s->seg = -1;
 	return 0;
@@ -166,9 +168,32 @@ struct media {
 	int64_t sector;	/* one sector's time there */
 };
 
-/* A media access whose mechanics start at `start` (after any overhead). */
-static void media_access(struct disk_service *s, int64_t start, bool write, uint64_t lba,
-			 uint64_t n, struct media *out)
+/*
+ * The share of a transfer that must be buffered before it moves on — sent
+ * to the host (a read), written to the media (a write) — as DiskSim counts
+ * its water marks: of the request (at most a segment), rounded down but at
+ * least one sector, or of a segment, rounded up; never more than the request.
+ */
+static uint64_t watermark_sectors(const struct disk_service *s, double fraction, uint64_t n)
+{
+	uint64_t w;
+
+	if (s->watermark_by_request) {
+		w = (uint64_t)((double)(n < s->seg_sectors ? n : s->seg_sectors) * fraction);
+		if (w < 1)
+			w = 1;
+	} else {
+		w = (uint64_t)((double)s->seg_sectors * fraction + 0.9999999999);
+	}
+	return w > n ? n : w;
+}
+
+/*
+ * A media access whose mechanics start at `start` (after any overhead),
+ * its first sector no sooner than `not_before`.
+ */
+static void media_access(struct disk_service *s, int64_t start, int64_t not_before, bool write,
+			 uint64_t lba, uint64_t n, struct media *out)
 {
 	struct disk_access acc;
 	struct disk_chs where;
@@ -178,10 +203,30 @@ static void media_access(struct disk_service *s, int64_t start, bool write, uint
 
 	disk_layout_physical(&s->layout, lba, n, &ps, &nps);
 	disk_layout_locate(&s->layout, ps, &where);
-	disk_mech_access_at(&s->mech, &s->head, start - ovh, &where, nps, write, 0, &acc);
+	disk_mech_access_after(&s->mech, &s->head, start - ovh, not_before, &where, nps, write, 0,
+			       &acc);
 	out->first = start + acc.seek + acc.rotate;
 	out->end = out->first + acc.transfer;
 	out->sector = sector_ns(s, ps);
+}
+
+/*
+ * When a write's media transfer may start: once the write watermark's
+ * share of its data is in, and late enough that the rest keeps ahead of
+ * the head when the bus is slower than the media.
+ */
+static int64_t write_data_ready(const struct disk_service *s, int64_t start, uint64_t lba,
+				uint64_t n)
+{
+	const struct disk_mech *mc = &s->mech;
+	uint64_t ps, nps;
+	int64_t sect, wm, keep_ahead;
+
+	disk_layout_physical(&s->layout, lba, 1, &ps, &nps);
+	sect = sector_ns(s, ps);
+	wm = disk_mech_bus_ns(mc, true, watermark_sectors(s, s->write_watermark, n));
+	keep_ahead = disk_mech_bus_ns(mc, true, n) - (int64_t)(n - 1) * sect;
+	return start + max64(wm, keep_ahead);
 }
 
 static int64_t read_command(struct disk_service *s, int64_t now, uint64_t lba, uint64_t n,
@@ -212,7 +257,7 @@ static int64_t read_command(struct disk_service *s, int64_t now, uint64_t lba, u
 	}
 	stream_stop(s, now);
 	start = max64(now + disk_mech_overhead_ns(mc, false, true, after_write), s->busy_until);
-	media_access(s, start, false, lba, n, &md);
+	media_access(s, start, INT64_MIN, false, lba, n, &md);
 	disk_cache_fill(&s->cache, lba, n);
 	if (s->read_ahead) {
 		s->seg = s->cache.last_filled;
@@ -236,11 +281,8 @@ static int64_t read_command(struct disk_service *s, int64_t now, uint64_t lba, u
 	 * the bus's pace, and the last sector no sooner than it is read.
 	 */
 	{
-		double base = s->watermark_by_request || (double)s->seg_sectors > (double)n ?
-			(double)n : (double)s->seg_sectors;
-		uint64_t wm = (uint64_t)(s->watermark * base + 0.999999);
-		int64_t send = md.first + (int64_t)(wm > 1 ? wm : 1) * (md.end - md.first) /
-			(int64_t)n;
+		uint64_t wm = watermark_sectors(s, s->watermark, n);
+		int64_t send = md.first + (int64_t)wm * (md.end - md.first) / (int64_t)n;
 
 		return max64(md.end + disk_mech_bus_ns(mc, false, 1),
 			     send + disk_mech_bus_ns(mc, false, n)) + mc->completion[0];
@@ -263,14 +305,14 @@ static int64_t write_command(struct disk_service *s, int64_t now, uint64_t lba, 
 				   s->busy_until) + disk_mech_bus_ns(mc, true, n);
 
 		done = in + mc->completion[1];
-		media_access(s, in, true, lba, n, &md);
+		media_access(s, in, INT64_MIN, true, lba, n, &md);
 		s->busy_until = md.end;
 		*kind = DISK_SERVED_CACHED;
 	} else {
 		int64_t start = max64(now + disk_mech_overhead_ns(mc, true, true, after_write),
 				      s->busy_until);
 
-		media_access(s, start, true, lba, n, &md);
+		media_access(s, start, write_data_ready(s, start, lba, n), true, lba, n, &md);
 		done = max64(md.end, start + disk_mech_bus_ns(mc, true, n) + md.sector) +
 			mc->completion[1];
 		*kind = DISK_SERVED_MEDIA;

@@ -19,8 +19,10 @@
  *                      later command's mechanics wait for it (one write segment)
  *   write, write cache off
  *                      overhead(write, miss) ─ seek (+ settle) ─ rotate ─ media,
- *                      not ending before the data is in: max(media end,
- *                      bus(n) + one sector) ─ completion
+ *                      the first sector written once write_watermark's share
+ *                      of the data is in (DiskSim's "Low (write) water mark")
+ *                      and late enough for the rest to keep ahead of the
+ *                      head, else on its next pass ─ completion
  *
  * A read miss sends nothing until read_watermark of the request (or of a
  * segment) is buffered, then sends at the bus's pace (DiskSim's "High
@@ -61,7 +63,7 @@ struct disk_service {
 	struct disk_head head;
 	bool read_ahead, write_cache, read_hits_on_writes;
 	int ra_rule;
-	double watermark;
+	double watermark, write_watermark;
 	bool watermark_by_request;
 	uint64_t last_read_ps;		/* the last sector of the last media read, +1; 0 none */
 	uint64_t ra_max, seg_sectors;	/* in LBNs */

@@ -50,6 +50,7 @@ static const char *const tiny =
 	"sparing = track_sectors\n"
 	"sparing_range = 1\n"
 	"write_settle = -0.5ms\n"
+	"min_seek = 0\n"
 	"bus_read_sector = 0.1ms\n"
 	"bus_write_sector = 0.2ms\n"
 	"overhead_read_hit_after_read = 0.1ms\n"
@@ -238,21 +239,35 @@ int main(void)
 		free(text);
 	}
 
+	/* min_seek: even a one-cylinder seek positions for that long. */
+	{
+		char *text = edit("min_seek", "min_seek = 5ms");
+		enum disk_service_kind k;
+		int64_t done;
+
+		CHECK_MSG(disk_model_parse(text, "ms.drive", back, &e) == 0, "%s", e.msg);
+		CHECK_MSG(disk_service_init(s, back, &e) == 0, "%s", e.msg);
+		done = disk_service_command(s, 0, false, 0, 4, &k);
+		CHECK_MSG(done >= 3 * MS / 10 + 5 * MS + 8 * MS / 10 + MS / 10 + MS / 20,
+			  "read took %lld ns", (long long)done);
+		free(text);
+	}
+
 	/* Broken measured files, one thing at a time. */
 	expect_error("form", "form = sometimes", "key 'form': expected datasheet or measured");
 	expect_error("name", "name = tiny\nform = measured", "must come before every other key");
 	expect_error("cylinders", NULL, "key 'cylinders' is missing");
 	expect_error("cylinders", "cylinders = 20000\nzones = 2",
 		     "key 'zones' belongs to the datasheet form");
-	expect_error("zone = 0", "zone = 0 11999 50 0 5 10 2", "m.drive:52: zone: expected 8 numbers");
+	expect_error("zone = 0", "zone = 0 11999 50 0 5 10 2", "m.drive:53: zone: expected 8 numbers");
 	expect_error("zone = 0", "zone = 0 11999 x 0 5 10 2 96", "zone: expected 8 numbers");
 	expect_error("zone = 12001", "zone = 10 19999 40 3 4 8 1 0",
 		     "zone: first cylinder 10 is not after the previous zone's last cylinder 11999");
 	expect_error("zone = 12001", "zone = 12001 20045 40 3 4 8 1 0",
-		     "m.drive:54: zone: last cylinder 20045 is beyond the drive's 20000 cylinders");
+		     "m.drive:55: zone: last cylinder 20045 is beyond the drive's 20000 cylinders");
 	expect_error("zone = 12001", "zone = 12001 19999 40 3 4 8 40 0",
 		     "leave none of its 40 for data");
-	expect_error("slips", "slips = 5000000", "m.drive:52: zone: slip 5000000 is beyond the zone's");
+	expect_error("slips", "slips = 5000000", "m.drive:53: zone: slip 5000000 is beyond the zone's");
 	expect_error("slips", "slips = 1 two", "slips: expected up to 128 sector numbers");
 	expect_error("zone = 0", "slips = 5\nzone = 0 11999 50 0 5 10 2 96",
 		     "slips: expected after a 'zone' row");

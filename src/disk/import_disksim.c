@@ -466,7 +466,7 @@ static int import(struct importer *im, FILE *out)
 	struct parv_value *d;
 	uint64_t surfaces, cylinders, blocks, segments, seg_blks, ra_max, fast_write, read_hits,
 		write_segs, contread, by_req;
-	double watermark, write_watermark;
+	double watermark, write_watermark, data_prep, min_seek;
 	double rpm, settle, head_switch, bulk, bus_r = 0, bus_w = 0, ovh[8], comp_r, comp_w,
 		mapping, scheme, range;
 	static const char *const ovh_keys[8] = {
@@ -518,6 +518,8 @@ static int import(struct importer *im, FILE *out)
 	    number(im, d, "High (read) water mark", &watermark) ||
 	    number(im, d, "Low (write) water mark", &write_watermark) ||
 	    whole(im, d, "Set watermark by reqsize", 0, 1, &by_req) ||
+	    number(im, d, "Data preparation overhead", &data_prep) ||
+	    number(im, d, "Minimum seek delay", &min_seek) ||
 	    number(im, d, "Read completion overhead", &comp_r) ||
 	    number(im, d, "Write completion overhead", &comp_w))
 		return -1;
@@ -609,8 +611,15 @@ static int import(struct importer *im, FILE *out)
 		 "the slower of Bulk sector transfer time and the bus's Read block transfer time");
 	put_time(out, "bus_write_sector", bulk > bus_w ? bulk : bus_w,
 		 "the slower of Bulk sector transfer time and the bus's Write block transfer time");
-	for (i = 0; i < 8; i++)
-		put_time(out, ovh_names[i], ovh[i], ovh_keys[i]);
+	for (i = 0; i < 8; i++) {
+		char src[96];
+
+		/* DiskSim adds the data preparation overhead to every read's command overhead. */
+		snprintf(src, sizeof(src), "%s%s", ovh_keys[i],
+			 i < 4 && data_prep != 0 ? " + Data preparation overhead" : "");
+		put_time(out, ovh_names[i], ovh[i] + (i < 4 ? data_prep : 0), src);
+	}
+	put_time(out, "min_seek", min_seek, "Minimum seek delay");
 	put_time(out, "completion_read", comp_r, "Read completion overhead");
 	put_time(out, "completion_write", comp_w, "Write completion overhead");
 	put(out, "segment_size", "DiskSim: Segment size (in blks)", "%llu",

@@ -127,6 +127,7 @@ static void measured_init(struct disk_mech *mc, const struct disk_model *m, int6
 	mc->measured = true;
 	memcpy(mc->overhead_tab, m->overhead, sizeof(mc->overhead_tab));
 	mc->head_switch_write = hsw < 0 ? 0 : hsw;
+	mc->min_seek = m->min_seek;
 	table_curve(&mc->read, &m->geo, 0, max);
 	table_curve(&mc->write, &m->geo, m->write_settle, max);
 	/* A measured table need not rise everywhere: each floor is the least seek from there on. */
@@ -156,6 +157,7 @@ int disk_mech_init(struct disk_mech *mc, const struct disk_layout *l,
 	mc->head_switch = mc->head_switch_write = m->head_switch;
 	mc->overhead = m->command_overhead;
 	mc->measured = false;
+	mc->min_seek = 0;
 	mc->completion[0] = m->completion_read;
 	mc->completion[1] = m->completion_write;
 	mc->bus_sector[0] = m->bus_read_sector;
@@ -248,6 +250,8 @@ void disk_mech_access_after(const struct disk_mech *mc, struct disk_head *head, 
 
 	acc->overhead = disk_mech_overhead_ns(mc, write, true, head->last_write);
 	acc->seek = disk_mech_move_ns(mc, head, c.cyl, c.head, write);
+	if (acc->seek < mc->min_seek)
+		acc->seek = mc->min_seek;
 	t = t0 + acc->overhead + acc->seek;
 	/* Waiting in place until not_before (a write's data), then for the sector. */
 	acc->rotate = (not_before > t ? not_before - t : 0);
@@ -274,7 +278,20 @@ void disk_mech_access_after(const struct disk_mech *mc, struct disk_head *head, 
 		if (next_track(l, z, &cyl, &hd, &hs) &&
 		    (!z->data_tracks || (cyl - z->first_cyl) * l->heads + hd < z->data_tracks)) {
 			/* Skew makes the next track's first sector arrive just in time. */
-			acc->transfer += disk_layout_sectors_ns(l, z, hs ? z->head_skew : z->cyl_skew);
+			int64_t skew = disk_layout_sectors_ns(l, z, hs ? z->head_skew : z->cyl_skew);
+
+			if (mc->measured) {
+				/*
+				 * A measured skew need not cover the switch (a write's
+				 * settle, say): the sector is then taken on a later pass.
+				 */
+				int64_t sw = hs ? (write ? mc->head_switch_write : mc->head_switch) :
+					disk_seek_ns(write ? &mc->write : &mc->read, 1);
+
+				if (sw > skew)
+					skew += (sw - skew + l->rev_ns - 1) / l->rev_ns * l->rev_ns;
+			}
+			acc->transfer += skew;
 		} else {
 			/* Into the next zone: no common skew, so seek and wait for real. */
 			struct disk_head at = { cyl, hd, write };

@@ -103,6 +103,7 @@ struct disk_mech {
 	int64_t overhead_tab[2][2][2];	/* [write][miss][after write], model.h DISK_OVH_* */
 	int64_t completion[2];		/* [write] */
 	int64_t bus_sector[2];		/* [write]: host transfer per 512 bytes */
+	int64_t min_seek;		/* measured: the least positioning of a media access */
 	int64_t rpo_guard;
 	double inv_rev;		/* 1 / layout->rev_ns, for divisions by multiplication */
 	unsigned seek_floor_shift;
@@ -118,8 +119,13 @@ static inline int64_t disk_mech_move_ns(const struct disk_mech *mc, const struct
 {
 	uint32_t d = from->cyl > cyl ? from->cyl - cyl : cyl - from->cyl;
 
-	if (d)
-		return disk_seek_ns(write ? &mc->write : &mc->read, d);
+	if (d) {
+		int64_t seek = disk_seek_ns(write ? &mc->write : &mc->read, d);
+		int64_t hs = write ? mc->head_switch_write : mc->head_switch;
+
+		/* A measured drive switches heads while it seeks: the longer of the two. */
+		return mc->measured && from->head != head && hs > seek ? hs : seek;
+	}
 	return from->head != head ? (write ? mc->head_switch_write : mc->head_switch) : 0;
 }
 

@@ -213,6 +213,8 @@ static const struct opt_def measured_options[] = {
 	{ .name = "write_settle", .type = OPT_CUSTOM, .offset = F(write_settle), .max = 100 * MS,
 	  .parse = parse_signed_time, .format = format_signed_time, .unit = "ms",
 	  .help = "added to a write's seek or head switch (may be negative)" },
+	{ .name = "min_seek", .type = OPT_TIME, .offset = F(min_seek), .min = 0, .max = 100 * MS,
+	  .time_unit = MS, .unit = "ms", .help = "a media access's positioning takes at least this (DiskSim's Minimum seek delay)" },
 	{ .name = "bus_read_sector", .type = OPT_TIME, .offset = F(bus_read_sector), .min = 0,
 	  .max = 100 * MS, .time_unit = MS, .unit = "ms", .help = "host transfer of 512 bytes read" },
 	{ .name = "bus_write_sector", .type = OPT_TIME, .offset = F(bus_write_sector), .min = 0,
@@ -381,6 +383,7 @@ static void datasheet_equivalents(struct disk_model *m)
 	m->bus_read_sector = m->bus_write_sector =
 		(int64_t)(512.0 * 1000.0 / m->interface_mbs);
 	m->write_settle = 0;
+	m->min_seek = 0;
 	m->completion_read = m->completion_write = 0;
 	m->segment_size = m->cache_segments ? m->cache_size / m->cache_segments : m->cache_size;
 	m->read_hits_on_writes = false;

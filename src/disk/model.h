@@ -172,6 +172,7 @@ struct disk_model {
 	int sparing;			/* enum disk_sparing */
 	uint32_t sparing_range;		/* cylinders, DISK_SPARE_RANGE */
 	int64_t write_settle;		/* added to a write's seek or head switch; may be < 0 */
+	int64_t min_seek;		/* a media access positions for at least this */
 	int64_t bus_read_sector, bus_write_sector;	/* host transfer per 512 bytes */
 	int64_t overhead[2][2][2];	/* [write][miss][after write], DISK_OVH_* */
 	int64_t completion_read, completion_write;

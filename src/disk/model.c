@@ -78,7 +78,7 @@ static const struct opt_def model_options[] = {
 	  .unit = "rpm", .help = "spindle speed" },
 	{ .name = "heads", .type = OPT_UINT, .offset = F(heads), .min = 1, .max = DISK_MAX_HEADS,
 	  .unit = "surfaces", .help = "recording surfaces (2 per platter)" },
-	{ .name = "zones", .type = OPT_UINT, .offset = F(zones), .min = 1, .max = DISK_MAX_ZONES,
+	{ .name = "zones", .type = OPT_UINT, .offset = F(zones), .min = 1, .max = DISK_MAX_DATASHEET_ZONES,
 	  .help = "recording zones, sectors per track falling linearly from OD to ID" },
 	{ .name = "layout", .type = OPT_ENUM, .offset = F(layout), .choices = layouts,
 	  .help = "order of tracks in the LBA space" },

@@ -18,6 +18,7 @@ int disk_service_init(struct disk_service *s, const struct disk_model *m, struct
 	s->seg_sectors = m->segment_size / m->logical_sector_size;
 	s->read_ahead = m->read_ahead && s->ra_max > 0;
 	s->write_cache = m->write_cache;
+	s->write_buffer = m->write_buffer;
 	s->read_hits_on_writes = m->read_hits_on_writes;
 	s->ra_rule = m->read_ahead_rule;
 	s->watermark = m->read_watermark;
@@ -300,13 +301,32 @@ static int64_t write_command(struct disk_service *s, int64_t now, uint64_t lba, 
 	stream_stop(s, now);
 	disk_cache_invalidate(&s->cache, lba, n);
 	if (s->write_cache) {
-		/* One write segment: the data goes in once the last write is on the media. */
-		int64_t in = max64(now + disk_mech_overhead_ns(mc, true, false, after_write),
-				   s->busy_until) + disk_mech_bus_ns(mc, true, n);
+		/*
+		 * The data goes in once the buffer has room for it: dirty data
+		 * stays until its media write ends (write_buffer; a measured
+		 * drive's is its write segments). Media writes follow one another
+		 * in arrival order while the drive has nothing else to do.
+		 */
+		int64_t in = now + disk_mech_overhead_ns(mc, true, false, after_write);
+		uint64_t bytes = n * s->layout.logical_size;
 
+		while (s->ndirty && (s->dirty_bytes + bytes > s->write_buffer ||
+				     s->ndirty == DISK_SERVICE_DESTAGES ||
+				     s->dirty[s->dirty_head].end <= in)) {
+			/* The oldest dirty write leaves the buffer when it is on the media. */
+			in = max64(in, s->dirty[s->dirty_head].end);
+			s->dirty_bytes -= s->dirty[s->dirty_head].bytes;
+			s->dirty_head = (s->dirty_head + 1) % DISK_SERVICE_DESTAGES;
+			s->ndirty--;
+		}
+		in += disk_mech_bus_ns(mc, true, n);
 		done = in + mc->completion[1];
-		media_access(s, in, INT64_MIN, true, lba, n, &md);
+		media_access(s, max64(in, s->busy_until), INT64_MIN, true, lba, n, &md);
 		s->busy_until = md.end;
+		s->dirty[(s->dirty_head + s->ndirty) % DISK_SERVICE_DESTAGES] =
+			(struct disk_service_dirty){ md.end, bytes };
+		s->ndirty++;
+		s->dirty_bytes += bytes;
 		*kind = DISK_SERVED_CACHED;
 	} else {
 		int64_t start = max64(now + disk_mech_overhead_ns(mc, true, true, after_write),

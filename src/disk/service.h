@@ -14,9 +14,11 @@
  *   read, miss         overhead(read, miss) ─ seek ─ rotate ─ media ─┐ bus overlaps the media:
  *                      done at max(media end + bus(1), first sector + bus(n)) ─ completion
  *   write, write cache on
- *                      overhead(write, hit) ─ bus(n) ─ completion; the media
- *                      write (seek ─ rotate ─ media) follows at once, and a
- *                      later command's mechanics wait for it (one write segment)
+ *                      overhead(write, hit) ─ [room in write_buffer] ─ bus(n) ─
+ *                      completion; the media write (seek ─ rotate ─ media)
+ *                      follows the earlier ones, and a later command's
+ *                      mechanics wait for them all (DiskSim's fast write level
+ *                      2: dirty data is flushed before another command)
  *   write, write cache off
  *                      overhead(write, miss) ─ seek (+ settle) ─ rotate ─ media,
  *                      the first sector written once write_watermark's share
@@ -56,6 +58,13 @@ enum disk_service_kind {
 	DISK_SERVED_CACHED,	/* write into the write cache */
 };
 
+#define DISK_SERVICE_DESTAGES 1024	/* dirty writes held at once */
+
+struct disk_service_dirty {
+	int64_t end;		/* its media write ends: it leaves the buffer */
+	uint64_t bytes;
+};
+
 struct disk_service {
 	struct disk_layout layout;
 	struct disk_mech mech;
@@ -67,7 +76,10 @@ struct disk_service {
 	bool watermark_by_request;
 	uint64_t last_read_ps;		/* the last sector of the last media read, +1; 0 none */
 	uint64_t ra_max, seg_sectors;	/* in LBNs */
-	int64_t busy_until;		/* the mechanism, after a cached write's media write */
+	int64_t busy_until;		/* the mechanism, after cached writes' media writes */
+	uint64_t write_buffer, dirty_bytes;
+	unsigned dirty_head, ndirty;
+	struct disk_service_dirty dirty[DISK_SERVICE_DESTAGES];
 	/* the read-ahead stream */
 	bool streaming;
 	int seg;			/* its cache segment */

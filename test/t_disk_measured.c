@@ -66,6 +66,7 @@ static const char *const tiny =
 	"segment_size = 4k\n"
 	"read_hits_on_writes = 1\n"
 	"read_ahead_rule = segment\n"
+	"read_ahead_on_hit = 0\n"
 	"read_watermark = 0\n"
 	"write_watermark = 0\n"
 	"watermark_by_request = 1\n"
@@ -239,6 +240,31 @@ int main(void)
 		free(text);
 	}
 
+	/*
+	 * read_ahead_on_hit: a miss on [0, 2) reads ahead to 6 (read_ahead_max,
+	 * 4 sectors); a hit on [2, 4) then reads on to 8, so [6, 8) hits too.
+	 */
+	{
+		int on;
+
+		for (on = 0; on < 2; on++) {
+			char *text = edit("read_ahead_on_hit", on ? "read_ahead_on_hit = 1" :
+					  "read_ahead_on_hit = 0");
+			enum disk_service_kind k;
+			int64_t t;
+
+			CHECK_MSG(disk_model_parse(text, "rh.drive", back, &e) == 0, "%s", e.msg);
+			CHECK_MSG(disk_service_init(s, back, &e) == 0, "%s", e.msg);
+			t = disk_service_command(s, 0, false, 0, 2, &k) + 100 * MS;
+			CHECK_EQ_INT(k, DISK_SERVED_MEDIA);
+			t = disk_service_command(s, t, false, 2, 2, &k) + 100 * MS;
+			CHECK_EQ_INT(k, DISK_SERVED_HIT);
+			disk_service_command(s, t, false, 6, 2, &k);
+			CHECK_EQ_INT(k, on ? DISK_SERVED_HIT : DISK_SERVED_MEDIA);
+			free(text);
+		}
+	}
+
 	/* min_seek: even a one-cylinder seek positions for that long. */
 	{
 		char *text = edit("min_seek", "min_seek = 5ms");
@@ -259,15 +285,15 @@ int main(void)
 	expect_error("cylinders", NULL, "key 'cylinders' is missing");
 	expect_error("cylinders", "cylinders = 20000\nzones = 2",
 		     "key 'zones' belongs to the datasheet form");
-	expect_error("zone = 0", "zone = 0 11999 50 0 5 10 2", "m.drive:53: zone: expected 8 numbers");
+	expect_error("zone = 0", "zone = 0 11999 50 0 5 10 2", "m.drive:54: zone: expected 8 numbers");
 	expect_error("zone = 0", "zone = 0 11999 x 0 5 10 2 96", "zone: expected 8 numbers");
 	expect_error("zone = 12001", "zone = 10 19999 40 3 4 8 1 0",
 		     "zone: first cylinder 10 is not after the previous zone's last cylinder 11999");
 	expect_error("zone = 12001", "zone = 12001 20045 40 3 4 8 1 0",
-		     "m.drive:55: zone: last cylinder 20045 is beyond the drive's 20000 cylinders");
+		     "m.drive:56: zone: last cylinder 20045 is beyond the drive's 20000 cylinders");
 	expect_error("zone = 12001", "zone = 12001 19999 40 3 4 8 40 0",
 		     "leave none of its 40 for data");
-	expect_error("slips", "slips = 5000000", "m.drive:53: zone: slip 5000000 is beyond the zone's");
+	expect_error("slips", "slips = 5000000", "m.drive:54: zone: slip 5000000 is beyond the zone's");
 	expect_error("slips", "slips = 1 two", "slips: expected up to 128 sector numbers");
 	expect_error("zone = 0", "slips = 5\nzone = 0 11999 50 0 5 10 2 96",
 		     "slips: expected after a 'zone' row");

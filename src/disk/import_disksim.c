@@ -465,7 +465,7 @@ static int import(struct importer *im, FILE *out)
 {
 	struct parv_value *d;
 	uint64_t surfaces, cylinders, blocks, segments, seg_blks, ra_max, fast_write, read_hits,
-		write_segs, contread, by_req;
+		write_segs, contread, by_req, ra_on_hit;
 	double watermark, write_watermark, data_prep, min_seek;
 	double rpm, settle, head_switch, bulk, bus_r = 0, bus_w = 0, ovh[8], comp_r, comp_w,
 		mapping, scheme, range;
@@ -515,6 +515,7 @@ static int import(struct importer *im, FILE *out)
 	    whole(im, d, "Allow read hits on write data", 0, 1, &read_hits) ||
 	    whole(im, d, "Maximum number of write segments", 0, 256, &write_segs) ||
 	    whole(im, d, "Buffer continuous read", 0, 4, &contread) ||
+	    whole(im, d, "Read-ahead on idle hit", 0, 1, &ra_on_hit) ||
 	    number(im, d, "High (read) water mark", &watermark) ||
 	    number(im, d, "Low (write) water mark", &write_watermark) ||
 	    whole(im, d, "Set watermark by reqsize", 0, 1, &by_req) ||
@@ -633,6 +634,8 @@ static int import(struct importer *im, FILE *out)
 		put(out, "read_ahead_rule", "DiskSim: Buffer continuous read (1 track, 2 cylinder, "
 		    "3 segment, 4 sequential)", "%s", rules[contread]);
 	}
+	put(out, "read_ahead_on_hit", "DiskSim: Read-ahead on idle hit", "%llu",
+	    (unsigned long long)ra_on_hit);
 	put(out, "read_watermark", "DiskSim: High (read) water mark", "%g", watermark);
 	put(out, "write_watermark", "DiskSim: Low (write) water mark", "%g", write_watermark);
 	put(out, "watermark_by_request", "DiskSim: Set watermark by reqsize", "%llu",

@@ -237,6 +237,8 @@ static const struct opt_def measured_options[] = {
 	  .help = "a read of data just written is served from the buffer" },
 	{ .name = "read_ahead_rule", .type = OPT_ENUM, .offset = F(read_ahead_rule), .choices = ra_rules,
 	  .help = "how far a read reads ahead (within read_ahead_max and its segment)" },
+	{ .name = "read_ahead_on_hit", .type = OPT_BOOL, .offset = F(read_ahead_on_hit),
+	  .help = "a read served from the buffer on an idle drive reads ahead from its segment's end" },
 	{ .name = "read_watermark", .type = OPT_DOUBLE, .offset = F(read_watermark), .dmin = 0,
 	  .dmax = 1, .help = "a read from the media starts sending once this fraction is buffered" },
 	{ .name = "write_watermark", .type = OPT_DOUBLE, .offset = F(write_watermark), .dmin = 0,
@@ -388,6 +390,7 @@ static void datasheet_equivalents(struct disk_model *m)
 	m->segment_size = m->cache_segments ? m->cache_size / m->cache_segments : m->cache_size;
 	m->read_hits_on_writes = false;
 	m->read_ahead_rule = DISK_RA_SEGMENT;
+	m->read_ahead_on_hit = false;
 	m->read_watermark = 0;
 	m->write_watermark = 0;
 	m->watermark_by_request = true;

@@ -180,6 +180,7 @@ struct disk_model {
 	uint64_t segment_size;		/* bytes one cache segment holds */
 	bool read_hits_on_writes;	/* written data stays in the buffer for reads */
 	int read_ahead_rule;		/* enum disk_ra_rule */
+	bool read_ahead_on_hit;		/* a hit on an idle drive reads ahead from its segment's end */
 	double read_watermark;		/* a read miss reconnects when this fraction is buffered */
 	bool watermark_by_request;	/* ... of the request (else of segment_size) */
 	double write_watermark;		/* a write to the media starts once this share is in */

@@ -20,6 +20,7 @@ int disk_service_init(struct disk_service *s, const struct disk_model *m, struct
 	s->write_cache = m->write_cache;
 	s->write_buffer = m->write_buffer;
 	s->read_hits_on_writes = m->read_hits_on_writes;
+	s->ra_on_hit = m->read_ahead_on_hit;
 	s->ra_rule = m->read_ahead_rule;
 	s->watermark = m->read_watermark;
 	s->write_watermark = m->write_watermark;
@@ -76,12 +77,17 @@ static uint64_t track_id(const struct disk_layout *l, uint64_t ps)
 	return ((uint64_t)(z - l->zone) << 40) | ((ps - z->first_ps) / z->spt);
 }
 
-/* Where the read-ahead of a read [lba, lba + n) from the media stops. */
-static uint64_t ra_limit(const struct disk_service *s, uint64_t lba, uint64_t n, uint64_t prev_ps)
+/*
+ * Where the read-ahead after a read [lba, lba + n) stops, in a segment that
+ * starts at seg_start.
+ */
+static uint64_t ra_limit(const struct disk_service *s, uint64_t seg_start, uint64_t lba,
+			 uint64_t n, uint64_t prev_ps)
 {
 	const struct disk_layout *l = &s->layout;
 	uint64_t end = lba + n, limit = end + s->ra_max, ps, nps;
-	uint64_t seg_end = lba + (n > s->seg_sectors ? n : s->seg_sectors);
+	uint64_t seg_end = seg_start + (end - seg_start > s->seg_sectors ? end - seg_start :
+					s->seg_sectors);
 
 	switch (s->ra_rule) {
 	case DISK_RA_TRACK:
@@ -230,6 +236,31 @@ static int64_t write_data_ready(const struct disk_service *s, int64_t start, uin
 	return start + max64(wm, keep_ahead);
 }
 
+/*
+ * After a read served wholly from a segment, an idle drive goes back to the
+ * segment's end and reads ahead from there, as far as the rules allow for
+ * this read (DiskSim's "Read-ahead on idle hit").
+ */
+static void read_ahead_after_hit(struct disk_service *s, int64_t done, uint64_t lba, uint64_t n)
+{
+	int seg = (int)s->cache.lru.tail;	/* the segment that served the hit */
+	uint64_t from = s->cache.end[seg], limit;
+	struct media md;
+
+	limit = ra_limit(s, s->cache.start[seg], lba, n, s->last_read_ps);
+	if (limit <= from || from >= s->layout.logical_sectors)
+		return;
+	media_access(s, max64(done, s->busy_until), INT64_MIN, false, from, 1, &md);
+	s->head.last_write = false;
+	s->seg = seg;
+	s->seg_start = s->cache.start[seg];
+	s->ra_from = from;
+	s->ra_limit = limit;
+	s->ra_t0 = md.first;
+	s->ra_sector_ns = stream_sector_ns(s, from);
+	s->streaming = true;
+}
+
 static int64_t read_command(struct disk_service *s, int64_t now, uint64_t lba, uint64_t n,
 			    enum disk_service_kind *kind)
 {
@@ -240,10 +271,16 @@ static int64_t read_command(struct disk_service *s, int64_t now, uint64_t lba, u
 
 	stream_advance(s, now);
 	if (disk_cache_read_hit(&s->cache, lba, n)) {
+		int64_t done = now + disk_mech_overhead_ns(mc, false, false, after_write) +
+			disk_mech_bus_ns(mc, false, n) + mc->completion[0];
+
 		*kind = DISK_SERVED_HIT;
 		s->head.last_write = false;
-		return now + disk_mech_overhead_ns(mc, false, false, after_write) +
-			disk_mech_bus_ns(mc, false, n) + mc->completion[0];
+		if (s->streaming && s->cache.end[s->seg] >= s->ra_limit)
+			stream_stop(s, now);	/* finished: the head rests where it ended */
+		if (s->ra_on_hit && s->read_ahead && !s->streaming)
+			read_ahead_after_hit(s, done, lba, n);
+		return done;
 	}
 	if (s->streaming && lba >= s->seg_start && lba <= s->cache.end[s->seg] &&
 	    lba + n <= s->ra_limit) {
@@ -264,7 +301,7 @@ static int64_t read_command(struct disk_service *s, int64_t now, uint64_t lba, u
 		s->seg = s->cache.last_filled;
 		s->seg_start = lba;
 		s->ra_from = lba + n;
-		s->ra_limit = ra_limit(s, lba, n, s->last_read_ps);
+		s->ra_limit = ra_limit(s, lba, lba, n, s->last_read_ps);
 		s->ra_t0 = md.end;
 		s->streaming = s->ra_limit > s->ra_from;
 		if (s->streaming)

@@ -36,7 +36,8 @@
  * track, cylinder, or the next track when the reads are sequential), never
  * past read_ahead_max beyond the request nor past segment_size; a miss or
  * a write stops it where it is (the head is then on that track). A read
- * hit leaves it running.
+ * hit leaves it running; with read_ahead_on_hit, a hit on an idle drive
+ * sends the head back to the segment's end to read ahead from there.
  * `after read / after write` in the overheads is the previous command.
  */
 #ifndef NCQSIM_DISK_SERVICE_H
@@ -70,7 +71,7 @@ struct disk_service {
 	struct disk_mech mech;
 	struct disk_cache cache;
 	struct disk_head head;
-	bool read_ahead, write_cache, read_hits_on_writes;
+	bool read_ahead, write_cache, read_hits_on_writes, ra_on_hit;
 	int ra_rule;
 	double watermark, write_watermark;
 	bool watermark_by_request;

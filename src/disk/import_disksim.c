@@ -25,12 +25,16 @@ struct importer {
 
 /* ---- values ---- */
 
-static int where(struct importer *im, const struct parv_value *v, const char *fmt, const char *a,
-		 const char *b)
+static int where(struct importer *im, const struct parv_value *v, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int where(struct importer *im, const struct parv_value *v, const char *fmt, ...)
 {
 	char msg[400];
+	va_list ap;
 
-	snprintf(msg, sizeof(msg), fmt, a, b);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
 	return err_set(im->e, "%s:%d: %s", v->file, v->line, msg);
 }
 
@@ -66,14 +70,12 @@ static int whole(struct importer *im, struct parv_value *blk, const char *key, d
 		 double hi, uint64_t *out)
 {
 	double d;
-	char range[96];
 
 	if (number(im, blk, key, &d))
 		return -1;
-	if (d != floor(d) || d < lo || d > hi) {
-		snprintf(range, sizeof(range), "a whole number %.0f..%.0f", lo, hi);
-		return where(im, parv_get(blk, key)->value, "key '%s': expected %s", key, range);
-	}
+	if (d != floor(d) || d < lo || d > hi)
+		return where(im, parv_get(blk, key)->value, "key '%s': expected a whole number "
+			     "%.0f..%.0f, got %g", key, lo, hi, d);
 	*out = (uint64_t)d;
 	return 0;
 }
@@ -267,14 +269,13 @@ static int list_numbers(struct importer *im, struct parv_value *blk, const char 
 	if (!pr)
 		return -1;
 	if (pr->value->kind != PARV_LIST || pr->value->nitems != n)
-		return where(im, pr->value, "key '%s': expected a list of %s numbers", key,
-			     n == 6 ? "6" : "10");
+		return where(im, pr->value, "key '%s': expected a list of %u numbers", key, n);
 	for (i = 0; i < n; i++) {
 		struct parv_value *it = pr->value->items[i];
 		char *end;
 
 		if (it->kind != PARV_WORD || (v[i] = strtod(it->text, &end), *end))
-			return where(im, it, "key '%s': expected a number in the list%s", key, "");
+			return where(im, it, "key '%s': expected a number in the list", key);
 	}
 	return 0;
 }
@@ -294,14 +295,14 @@ static int seek_table(struct importer *im, uint32_t cylinders, struct seek_rows 
 		if (!curve)
 			return -1;
 		if (curve->value->kind != PARV_WORD)
-			return where(im, curve->value, "key '%s': expected a file name", "Full seek curve", "");
+			return where(im, curve->value, "key '%s': expected a file name", "Full seek curve");
 		return read_seek_file(im, curve->value, curve->value->text, s);
 	}
 	if (type->value->kind != PARV_WORD || (strcmp(type->value->text, "hpl") &&
 					       strcmp(type->value->text, "hplplus10")))
 		return where(im, type->value, "key 'Seek type': '%s' is not modelled (ncqsim reads "
-			     "extracted, hpl and hplplus10)%s", type->value->kind == PARV_WORD ?
-			     type->value->text : "(not a word)", "");
+			     "extracted, hpl and hplplus10)", type->value->kind == PARV_WORD ?
+			     type->value->text : "(not a word)");
 	plus10 = !strcmp(type->value->text, "hplplus10");
 	if (list_numbers(im, im->mech, "HPL seek equation values", v, 6))
 		return -1;
@@ -351,10 +352,9 @@ static int zone_rows(struct importer *im, uint32_t cylinders, FILE *out)
 	if (!zp)
 		return -1;
 	if (zp->value->kind != PARV_LIST || !zp->value->nitems)
-		return where(im, zp->value, "key 'Zones': expected a list of dm_layout_g1_zone blocks%s%s",
-			     "", "");
+		return where(im, zp->value, "key 'Zones': expected a list of dm_layout_g1_zone blocks");
 	if (zp->value->nitems > DISK_MAX_ZONES)
-		return where(im, zp->value, "key 'Zones': more zones than ncqsim's limit%s%s", "", "");
+		return where(im, zp->value, "key 'Zones': more than %d zones (ncqsim's limit)", DISK_MAX_ZONES);
 	fprintf(out, "# zone = FIRST_CYL LAST_CYL SECTORS_PER_TRACK FIRST_OFFSET TRACK_SKEW "
 		"CYL_SKEW SPARES FRONT_EMPTY\n");
 	for (i = 0; i < zp->value->nitems; i++) {
@@ -364,7 +364,7 @@ static int zone_rows(struct importer *im, uint32_t cylinders, FILE *out)
 		double off, tskew, cskew;
 
 		if (z->kind != PARV_BLOCK || strcmp(z->text, "dm_layout_g1_zone"))
-			return where(im, z, "key 'Zones': expected dm_layout_g1_zone blocks%s%s", "", "");
+			return where(im, z, "key 'Zones': expected dm_layout_g1_zone blocks");
 		if (whole(im, z, "First cylinder number", 0, cylinders - 1, &first) ||
 		    whole(im, z, "Last cylinder number", 0, cylinders - 1, &last) ||
 		    whole(im, z, "Blocks per track", 1, 100000, &spt) ||
@@ -375,8 +375,7 @@ static int zone_rows(struct importer *im, uint32_t cylinders, FILE *out)
 		    whole(im, z, "Number of spares", 0, 4e9, &spares))
 			return -1;
 		if (off < 0 || tskew < 0 || cskew < 0)
-			return where(im, z, "zone: expected offsets and skews of 0 or more sectors%s%s",
-				     "", "");
+			return where(im, z, "zone: expected offsets and skews of 0 or more sectors");
 		/* Skews are whole sectors in every extracted drive; DiskSim rounds an angle to one. */
 		fprintf(out, "zone = %llu %llu %llu %lld %lld %lld %llu %llu\n",
 			(unsigned long long)first, (unsigned long long)last,
@@ -389,8 +388,8 @@ static int zone_rows(struct importer *im, uint32_t cylinders, FILE *out)
 			if (!lp)
 				return -1;
 			if (lp->value->kind != PARV_LIST)
-				return where(im, lp->value, "key '%s': expected a list of sector numbers%s",
-					     lists[k], "");
+				return where(im, lp->value, "key '%s': expected a list of sector numbers",
+					     lists[k]);
 			for (j = 0; j < lp->value->nitems; j++) {
 				struct parv_value *it = lp->value->items[j];
 				char *end;
@@ -399,8 +398,8 @@ static int zone_rows(struct importer *im, uint32_t cylinders, FILE *out)
 				errno = 0;
 				if (it->kind != PARV_WORD ||
 				    (v = strtoull(it->text, &end, 10), *end || errno || v > UINT32_MAX))
-					return where(im, it, "key '%s': expected a sector number%s",
-						     lists[k], "");
+					return where(im, it, "key '%s': expected a sector number",
+						     lists[k]);
 				fprintf(out, "%s%llu%s", j % 12 ? " " : (k ? "defects = " : "slips = "),
 					v, j % 12 == 11 || j + 1 == lp->value->nitems ? "\n" : "");
 			}
@@ -530,24 +529,24 @@ static int import(struct importer *im, FILE *out)
 	if (mapping != 0)
 		return where(im, parv_get(im->layout, "LBN-to-PBN mapping scheme")->value,
 			     "key '%s': only scheme 0 (every surface of a cylinder in order) is "
-			     "modelled%s", "LBN-to-PBN mapping scheme", "");
+			     "modelled", "LBN-to-PBN mapping scheme");
 	if (scheme != floor(scheme) || scheme < 0 || scheme > 10 || !spare_names[(int)scheme])
 		return where(im, parv_get(im->layout, "Sparing scheme used")->value,
 			     "key '%s': schemes 0-4 and 7-10 are modelled (5 and 6 put spares at "
-			     "the front of a cylinder)%s", "Sparing scheme used", "");
+			     "the front of a cylinder)", "Sparing scheme used");
 	if (range < 1 || range != floor(range))
 		return where(im, parv_get(im->layout, "Rangesize for sparing")->value,
-			     "key '%s': expected a whole number of cylinders, 1 or more%s",
-			     "Rangesize for sparing", "");
+			     "key '%s': expected a whole number of cylinders, 1 or more",
+			     "Rangesize for sparing");
 	if (write_watermark < 0 || write_watermark > 1)
 		return where(im, parv_get(d, "Low (write) water mark")->value,
-			     "key '%s': expected a fraction 0..1%s", "Low (write) water mark", "");
+			     "key '%s': expected a fraction 0..1", "Low (write) water mark");
 	if (watermark < 0 || watermark > 1)
 		return where(im, parv_get(d, "High (read) water mark")->value,
-			     "key '%s': expected a fraction 0..1%s", "High (read) water mark", "");
+			     "key '%s': expected a fraction 0..1", "High (read) water mark");
 	if (rpm < 3600 || rpm > 20000)
 		return where(im, parv_get(im->mech, "Rotation speed (in rpms)")->value,
-			     "key '%s': expected 3600..20000 rpm%s", "Rotation speed (in rpms)", "");
+			     "key '%s': expected 3600..20000 rpm", "Rotation speed (in rpms)");
 	/* What DiskSim's defaults make a no-op is read here, so the notes list only what matters. */
 	pr = parv_get(im->mech, "Access time type");
 	if (pr && (pr->value->kind != PARV_WORD || strcmp(pr->value->text, "trackSwitchPlusRotation")))

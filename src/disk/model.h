@@ -48,7 +48,7 @@ enum disk_layout_order {
 #define DISK_MAX_ZONES	256	/* a measured zone table; extracted drives have up to ~60 */
 #define DISK_MAX_DATASHEET_ZONES 64
 #define DISK_MAX_HEADS	64
-#define DISK_MAX_SEEK_POINTS	256
+#define DISK_MAX_SEEK_POINTS	1024
 #define DISK_MAX_MARKS	4096	/* slips and defects, all zones together */
 
 enum disk_form {

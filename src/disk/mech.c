@@ -120,7 +120,6 @@ static void table_curve(struct disk_seek_curve *s, const struct disk_measured *g
 static void measured_init(struct disk_mech *mc, const struct disk_model *m, int64_t max)
 {
 	int64_t hsw = m->head_switch + m->write_settle;
-	uint32_t d;
 	int64_t low;
 	unsigned q;
 
@@ -130,19 +129,42 @@ static void measured_init(struct disk_mech *mc, const struct disk_model *m, int6
 	mc->min_seek = m->min_seek;
 	table_curve(&mc->read, &m->geo, 0, max);
 	table_curve(&mc->write, &m->geo, m->write_settle, max);
-	/* A measured table need not rise everywhere: each floor is the least seek from there on. */
+	/*
+	 * A measured table need not rise everywhere: each floor is the least
+	 * seek from its distance on. The curve is linear between rows, so that
+	 * least is at the range's start, at a row beyond it, or at the full
+	 * stroke: a handful of values per entry, not one per cylinder.
+	 */
 	mc->seek_floor_shift = 0;
 	while ((max >> mc->seek_floor_shift) >= DISK_SEEK_FLOOR_ENTRIES)
 		mc->seek_floor_shift++;
-	for (q = 0; q < DISK_SEEK_FLOOR_ENTRIES; q++)
-		mc->seek_floor[q] = INT64_MAX;
-	low = INT64_MAX;
-	for (d = (uint32_t)max; d >= 1; d--) {
-		int64_t r = disk_seek_ns(&mc->read, d), w = disk_seek_ns(&mc->write, d);
+	{
+		const struct disk_seek_curve *c[2] = { &mc->read, &mc->write };
+		int64_t tail[2][DISK_MAX_SEEK_POINTS + 1];
+		unsigned k, i, n = mc->read.npts;
 
-		low = r < low ? r : low;
-		low = w < low ? w : low;
-		mc->seek_floor[d >> mc->seek_floor_shift] = low;
+		/* tail[k][i]: the least row time from row i on, and the full stroke. */
+		for (k = 0; k < 2; k++) {
+			tail[k][n] = disk_seek_ns(c[k], (uint32_t)max);
+			for (i = n; i-- > 0;)
+				tail[k][i] = c[k]->pt[i] < tail[k][i + 1] ? c[k]->pt[i] : tail[k][i + 1];
+		}
+		for (q = 0; q < DISK_SEEK_FLOOR_ENTRIES; q++) {
+			uint64_t start = (uint64_t)q << mc->seek_floor_shift;
+
+			low = INT64_MAX;
+			if (start <= (uint64_t)max) {
+				for (k = 0; k < 2; k++) {
+					int64_t v = disk_seek_ns(c[k], (uint32_t)(start ? start : 1));
+
+					for (i = 0; i < n && c[k]->pd[i] < start; i++)
+						;
+					v = v < tail[k][i] ? v : tail[k][i];
+					low = v < low ? v : low;
+				}
+			}
+			mc->seek_floor[q] = low;
+		}
 	}
 	mc->seek_floor[0] = 0;
 }

@@ -1,8 +1,9 @@
 /*
  * libFuzzer target: the DiskSim .parv reader and the importer behind it.
- * The text is read as test/data/disksim/hp_c2247a/fuzz.parv, so `source`
- * lines may reach the real drive files beside it (seed corpus:
- * the .parv files under test/data/disksim); the drive file goes to /dev/null.
+ * The text is read as test/data/disksim/hp_c2247a/fuzz.parv (from the
+ * source tree or from build/fuzz, where test/fuzz/run-fuzz runs it), so
+ * `source` lines may reach the real drive files beside it; seeds: the
+ * files under test/data/disksim. The drive file goes to /dev/null.
  */
 #include "disk/import_disksim.h"
 #include "disk/parv.h"
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -27,7 +29,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = '\0';
 	if (strlen(text) == size && sink)
-		disk_import_disksim("test/data/disksim/hp_c2247a/fuzz.parv", text, sink, NULL, &e);
+		disk_import_disksim(access("test/data/disksim", F_OK) == 0 ?
+				    "test/data/disksim/hp_c2247a/fuzz.parv" :
+				    "../../test/data/disksim/hp_c2247a/fuzz.parv", text, sink, NULL, &e);
 	free(text);
 	return 0;
 }

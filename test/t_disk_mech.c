@@ -181,7 +181,7 @@ static void test_positioning(void)
 	struct disk_model m;
 	struct disk_layout l;
 	struct disk_mech mc;
-	struct disk_head h = { 0, 0 };
+	struct disk_head h = { 0, 0, false };
 	struct disk_access acc;
 	struct disk_chs c;
 

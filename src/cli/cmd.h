@@ -52,7 +52,7 @@ struct cmd {
 /* Each command's doc, as the command table lists them. */
 extern const struct cmd_doc cmd_run_doc, cmd_compare_doc, cmd_drives_doc, cmd_knobs_doc,
 	cmd_identify_doc, cmd_ata_doc, cmd_probe_doc, cmd_replay_doc,
-	cmd_merge_doc;
+	cmd_merge_doc, cmd_import_doc, cmd_validate_doc;
 /* "a simulator of ...": ncqsim's one line, for help and ncqsim(1). */
 extern const char cmd_tagline[];
 
@@ -82,6 +82,8 @@ int cmd_knobs(int argc, char **argv);
 int cmd_ata(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
 
 /* The replay options `replay` and `compare --trace` share (cmd_replay.c). */
 struct replay_opts;

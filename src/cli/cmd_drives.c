@@ -69,6 +69,15 @@ static void show(const struct disk_model *m)
 	for (o = disk_model_options(); o->name; o++) {
 		char value[128];
 
+		if (m->form == DISK_FORM_MEASURED && !disk_model_key_shared(o))
+			continue;
+		opt_format(o, m, value, sizeof(value));
+		printf("%-22s %-24s %-8s %s\n", o->name, value, o->unit ? o->unit : "",
+		       disk_model_source(m, o));
+	}
+	for (o = disk_model_measured_options(); m->form == DISK_FORM_MEASURED && o->name; o++) {
+		char value[128];
+
 		opt_format(o, m, value, sizeof(value));
 		printf("%-22s %-24s %-8s %s\n", o->name, value, o->unit ? o->unit : "",
 		       disk_model_source(m, o));
@@ -84,6 +93,13 @@ static void show(const struct disk_model *m)
 	       l.zone[0].spt, l.zone[l.nzones - 1].spt, m->physical_sector_size);
 	printf("  track skew           head switch %u sectors, cylinder switch %u sectors (OD)\n",
 	       l.zone[0].head_skew, l.zone[0].cyl_skew);
+	if (m->form == DISK_FORM_MEASURED) {
+		printf("  seek table           %u rows, %u cylinders: %.3f ms .. %.3f ms; writes %+.3f ms\n",
+		       m->geo.nseek, m->geo.seek[m->geo.nseek - 1].distance,
+		       m->geo.seek[0].ns / 1e6, m->geo.seek[m->geo.nseek - 1].ns / 1e6,
+		       m->write_settle / 1e6);
+		return;
+	}
 	printf("  seek curve, read     %.4f + %.6f*sqrt(d) ms up to d = %.0f, then %.4f + "
 	       "%.3e*d ms\n", mc.read.a / 1e6, mc.read.b / 1e6, mc.read.d0, mc.read.c / 1e6,
 	       mc.read.e / 1e6);

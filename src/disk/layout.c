@@ -30,6 +30,117 @@ static uint32_t spt_for_rate(double rate_bps, const struct disk_model *m, int64_
 				 m->physical_sector_size);
 }
 
+/*
+ * A measured zone table (model.h's disk_zone_spec rows): zones where the
+ * table puts them, LBNs counted per the sparing scheme, the last zone
+ * holding LBNs cut at the model's capacity.
+ */
+static int build_measured(struct disk_layout *l, const struct disk_model *m, struct err *e)
+{
+	const struct disk_measured *g = &m->geo;
+	uint64_t ps = 0, lbn = 0;
+	unsigned i;
+
+	l->mapped = true;
+	l->slips_per_track = m->sparing == DISK_SPARE_TRACK_SECTORS;
+	l->cylinders = m->cylinders;
+	memcpy(l->marks, g->marks, g->nmarks * sizeof(g->marks[0]));
+	for (i = 0; i < g->nzones && lbn < l->logical_sectors; i++) {
+		const struct disk_zone_spec *s = &g->zone[i];
+		struct disk_zone *z = &l->zone[i];
+		uint64_t cyls = s->last_cyl - s->first_cyl + 1, data;
+
+		z->first_ps = ps;
+		z->spt = s->spt;
+		z->first_cyl = s->first_cyl;
+		z->cyls = (uint32_t)cyls;
+		z->nsect = cyls * m->heads * s->spt;
+		z->head_skew = s->track_skew;
+		z->cyl_skew = s->cyl_skew;
+		z->first_offset = s->first_offset;
+		z->front_empty = s->front_empty;
+		z->slip0 = s->slip0;
+		z->nslips = s->nslips;
+		z->unit = s->spt;
+		z->data_per_unit = s->spt;
+		data = z->nsect;
+		switch (m->sparing) {
+		case DISK_SPARE_TRACKS:
+			data -= (uint64_t)s->spares * s->spt;
+			break;
+		case DISK_SPARE_TRACK_SECTORS:
+			z->data_per_unit = s->spt - s->spares;
+			data = cyls * m->heads * z->data_per_unit;
+			break;
+		case DISK_SPARE_RANGE: {
+			uint64_t unit = (uint64_t)m->sparing_range * m->heads * s->spt;
+
+			if (unit > UINT32_MAX || s->spares >= unit)
+				return err_set(e, "drive '%s': zone at cylinder %u: %u spares per range of "
+					       "%u cylinders leave no data", m->name, s->first_cyl,
+					       s->spares, m->sparing_range);
+			z->unit = (uint32_t)unit;
+			z->data_per_unit = (uint32_t)(unit - s->spares);
+			data -= cyls / m->sparing_range * s->spares;
+			break;
+		}
+		case DISK_SPARE_ZONE:
+			data = data > s->spares ? data - s->spares : 0;
+			break;
+		default:
+			break;
+		}
+		if (data <= s->front_empty)
+			return err_set(e, "drive '%s': zone at cylinder %u holds no LBN (its spares and "
+				       "front_empty take all %llu sectors)", m->name, s->first_cyl,
+				       (unsigned long long)z->nsect);
+		data -= s->front_empty;
+		z->first_lbn = lbn;
+		z->nlbn = data < l->logical_sectors - lbn ? data : l->logical_sectors - lbn;
+		lbn += z->nlbn;
+		ps += z->nsect;
+		l->nzones = i + 1;
+		z->data_end_ps = disk_layout_map(l, lbn - 1);
+		z->data_tracks = (uint32_t)((z->data_end_ps - z->first_ps) / z->spt + 1);
+	}
+	l->nzones = i;
+	l->physical_sectors = ps;
+	if (lbn < l->logical_sectors)
+		return err_set(e, "drive '%s': the zone table holds %llu LBNs, fewer than sectors = "
+			       "%llu", m->name, (unsigned long long)lbn,
+			       (unsigned long long)l->logical_sectors);
+	return 0;
+}
+
+uint64_t disk_layout_map(const struct disk_layout *l, uint64_t lbn)
+{
+	unsigned base = 0, len = l->nzones, i;
+	const struct disk_zone *z;
+	uint64_t r, p;
+
+	while (len > 1) {
+		unsigned half = len / 2;
+
+		base = l->zone[base + half].first_lbn <= lbn ? base + half : base;
+		len -= half;
+	}
+	z = &l->zone[base];
+	r = lbn - z->first_lbn + z->front_empty;
+	p = r / z->data_per_unit * z->unit + r % z->data_per_unit;
+	/* Slips in order: each at or before the sector so far pushes it one on. */
+	for (i = 0; i < z->nslips; i++) {
+		uint32_t s = l->marks[z->slip0 + i];
+
+		if (s > p)
+			break;
+		if (!l->slips_per_track || s / z->spt == p / z->spt)
+			p++;
+	}
+	if (p >= z->nsect)	/* slips past the zone's last track: stay in the zone */
+		p = z->nsect - 1;
+	return z->first_ps + p;
+}
+
 int disk_layout_build(struct disk_layout *l, const struct disk_model *m, struct err *e)
 {
 	uint64_t spt_sum = 0, placed = 0, cpz;
@@ -44,6 +155,8 @@ int disk_layout_build(struct disk_layout *l, const struct disk_model *m, struct 
 	l->logical_sectors = (uint64_t)m->sectors;
 	l->physical_sectors = ((uint64_t)m->sectors + l->lpp - 1) / l->lpp;
 	l->rev_ns = (int64_t)llround(60e9 / m->rpm);
+	if (m->form == DISK_FORM_MEASURED)
+		return build_measured(l, m, e);
 
 	for (z = 0; z < m->zones; z++) {
 		double frac = m->zones > 1 ? (double)z / (m->zones - 1) : 0.0;
@@ -113,6 +226,7 @@ uint32_t disk_layout_track_offset(const struct disk_layout *l, const struct disk
 		off = (uint64_t)head * ((uint64_t)(z->cyls - 1) * z->cyl_skew + z->head_skew) +
 			t * z->cyl_skew;
 	}
+	off += z->first_offset;
 	return (uint32_t)(off >> 32 ? off % z->spt : (uint32_t)off % z->spt);
 }
 

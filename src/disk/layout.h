@@ -20,10 +20,24 @@
  *
  * Logical sectors map onto physical sectors of physical_sector_size (512e:
  * eight 512-byte logical sectors in one 4096-byte physical sector).
+ *
+ * A measured drive (model form = measured) brings its own zone table: the
+ * zones' cylinders (gaps between zones allowed), sectors per track, skews
+ * and the angle of each zone's first sector, as DiskSim's dm_layout_g1
+ * places them (track order: every head of a cylinder, then the next
+ * cylinder). Its LBNs skip what holds no data — the zone's front_empty
+ * slots, spare sectors or tracks per the sparing scheme, and slipped
+ * sectors (each slip moves every later LBN of its zone, or of its track
+ * when spares are per track, one sector on). A defect is remapped to a
+ * spare by the drive; the layout times it where it was (one sector's
+ * detour is not modelled). Physical sector numbers (`ps`) then count every
+ * sector of every zone's tracks, used or not, so the mechanics see the
+ * holes as media passing under the head.
  */
 #ifndef NCQSIM_DISK_LAYOUT_H
 #define NCQSIM_DISK_LAYOUT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "disk/model.h"
@@ -36,6 +50,14 @@ struct disk_zone {
 	uint32_t first_cyl, cyls;
 	uint32_t head_skew;	/* sectors skipped across a head switch */
 	uint32_t cyl_skew;	/* ... across a cylinder switch */
+	uint32_t first_offset;	/* sectors from the index to the zone's first sector */
+	/* measured layouts: the zone's LBNs and what they skip */
+	uint64_t first_lbn, nlbn;
+	uint64_t front_empty;
+	uint32_t data_per_unit, unit;	/* of every `unit` sectors, the first data_per_unit hold LBNs */
+	uint32_t slip0, nslips;		/* sorted zone-relative slips in disk_layout.marks */
+	uint64_t data_end_ps;		/* the physical sector of the zone's last LBN */
+	uint32_t data_tracks;		/* tracks up to it; 0: every track (datasheet) */
 };
 
 /* Where a physical sector is. */
@@ -52,7 +74,10 @@ struct disk_layout {
 	uint64_t logical_sectors, physical_sectors;
 	uint32_t cylinders;
 	int64_t rev_ns;		/* one revolution */
+	bool mapped;		/* measured: LBNs go through disk_layout_map() */
+	bool slips_per_track;	/* a slip moves only the rest of its track */
 	struct disk_zone zone[DISK_MAX_ZONES];
+	uint32_t marks[DISK_MAX_MARKS];
 };
 
 int disk_layout_build(struct disk_layout *l, const struct disk_model *m, struct err *e);
@@ -72,10 +97,31 @@ static inline int64_t disk_layout_sectors_ns(const struct disk_layout *l,
 	return (int64_t)((n * (uint64_t)l->rev_ns + z->spt / 2) / z->spt);
 }
 
+/* A measured layout's physical sector holding LBN lbn (< logical_sectors). */
+uint64_t disk_layout_map(const struct disk_layout *l, uint64_t lbn);
+
 /* Physical sectors [first, first + count) covering logical [lba, lba + n). */
 static inline void disk_layout_physical(const struct disk_layout *l, uint64_t lba, uint64_t n,
 					uint64_t *first, uint64_t *count)
 {
+	if (l->mapped && n) {
+		/*
+		 * lpp is 1: the holes inside the range pass under the head too,
+		 * but not the spares after a zone's last LBN — an access goes from
+		 * there to the next zone's first track (disk_mech_access_at).
+		 */
+		uint64_t last = disk_layout_map(l, lba + n - 1);
+		const struct disk_zone *fz;
+
+		*first = disk_layout_map(l, lba);
+		fz = &l->zone[disk_layout_zone(l, *first)];
+		if (last <= fz->data_end_ps)
+			*count = last + 1 - *first;
+		else
+			*count = fz->data_end_ps + 1 - *first +
+				(last + 1 - l->zone[disk_layout_zone(l, last)].first_ps);
+		return;
+	}
 	*first = lba / l->lpp;
 	*count = (lba + n + l->lpp - 1) / l->lpp - *first;
 }

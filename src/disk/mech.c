@@ -1,6 +1,7 @@
 #include "disk/mech.h"
 
 #include <math.h>
+#include <string.h>
 
 /*
  * Closed-form continuous average of the two-piece curve under the weight
@@ -74,6 +75,100 @@ double disk_seek_weighted_average(const struct disk_seek_curve *s)
 	return (double)(sum / ((long double)(M + 1) * (long double)M));
 }
 
+int64_t disk_seek_table_ns(const struct disk_seek_curve *s, uint32_t d)
+{
+	unsigned lo = 0, hi = s->npts - 1;
+	int64_t t;
+
+	if (d <= s->pd[0])
+		return s->pt[0];
+	if (d >= s->pd[hi]) {
+		if (hi == 0)
+			return s->pt[0];
+		lo = hi - 1;
+	} else {
+		/* pd[lo] < d <= pd[hi] */
+		while (hi - lo > 1) {
+			unsigned mid = (lo + hi) / 2;
+
+			if (s->pd[mid] < d)
+				lo = mid;
+			else
+				hi = mid;
+		}
+	}
+	t = s->pt[lo] + (int64_t)((double)(s->pt[hi] - s->pt[lo]) * (double)(d - s->pd[lo]) /
+				  (double)(s->pd[hi] - s->pd[lo]));
+	return t < 0 ? 0 : t;
+}
+
+/* A measured table, for reads (settle 0) or writes. */
+static void table_curve(struct disk_seek_curve *s, const struct disk_measured *g, int64_t settle,
+			int64_t max_distance)
+{
+	unsigned i;
+
+	memset(s, 0, sizeof(*s));
+	s->max_distance = max_distance;
+	s->npts = g->nseek;
+	for (i = 0; i < g->nseek; i++) {
+		s->pd[i] = g->seek[i].distance;
+		s->pt[i] = g->seek[i].ns + settle < 0 ? 0 : g->seek[i].ns + settle;
+	}
+}
+
+static void measured_init(struct disk_mech *mc, const struct disk_model *m, int64_t max)
+{
+	int64_t hsw = m->head_switch + m->write_settle;
+	int64_t low;
+	unsigned q;
+
+	mc->measured = true;
+	memcpy(mc->overhead_tab, m->overhead, sizeof(mc->overhead_tab));
+	mc->head_switch_write = hsw < 0 ? 0 : hsw;
+	mc->min_seek = m->min_seek;
+	table_curve(&mc->read, &m->geo, 0, max);
+	table_curve(&mc->write, &m->geo, m->write_settle, max);
+	/*
+	 * A measured table need not rise everywhere: each floor is the least
+	 * seek from its distance on. The curve is linear between rows, so that
+	 * least is at the range's start, at a row beyond it, or at the full
+	 * stroke: a handful of values per entry, not one per cylinder.
+	 */
+	mc->seek_floor_shift = 0;
+	while ((max >> mc->seek_floor_shift) >= DISK_SEEK_FLOOR_ENTRIES)
+		mc->seek_floor_shift++;
+	{
+		const struct disk_seek_curve *c[2] = { &mc->read, &mc->write };
+		int64_t tail[2][DISK_MAX_SEEK_POINTS + 1];
+		unsigned k, i, n = mc->read.npts;
+
+		/* tail[k][i]: the least row time from row i on, and the full stroke. */
+		for (k = 0; k < 2; k++) {
+			tail[k][n] = disk_seek_ns(c[k], (uint32_t)max);
+			for (i = n; i-- > 0;)
+				tail[k][i] = c[k]->pt[i] < tail[k][i + 1] ? c[k]->pt[i] : tail[k][i + 1];
+		}
+		for (q = 0; q < DISK_SEEK_FLOOR_ENTRIES; q++) {
+			uint64_t start = (uint64_t)q << mc->seek_floor_shift;
+
+			low = INT64_MAX;
+			if (start <= (uint64_t)max) {
+				for (k = 0; k < 2; k++) {
+					int64_t v = disk_seek_ns(c[k], (uint32_t)(start ? start : 1));
+
+					for (i = 0; i < n && c[k]->pd[i] < start; i++)
+						;
+					v = v < tail[k][i] ? v : tail[k][i];
+					low = v < low ? v : low;
+				}
+			}
+			mc->seek_floor[q] = low;
+		}
+	}
+	mc->seek_floor[0] = 0;
+}
+
 int disk_mech_init(struct disk_mech *mc, const struct disk_layout *l,
 		   const struct disk_model *m, struct err *e)
 {
@@ -81,10 +176,21 @@ int disk_mech_init(struct disk_mech *mc, const struct disk_layout *l,
 	unsigned q;
 
 	mc->layout = l;
-	mc->head_switch = m->head_switch;
+	mc->head_switch = mc->head_switch_write = m->head_switch;
 	mc->overhead = m->command_overhead;
+	mc->measured = false;
+	mc->min_seek = 0;
+	mc->completion[0] = m->completion_read;
+	mc->completion[1] = m->completion_write;
+	mc->bus_sector[0] = m->bus_read_sector;
+	mc->bus_sector[1] = m->bus_write_sector;
 	mc->rpo_guard = m->rpo_guard;
 	mc->inv_rev = 1.0 / (double)l->rev_ns;
+	if (m->form == DISK_FORM_MEASURED) {
+		measured_init(mc, m, max);
+		return 0;
+	}
+	mc->read.npts = mc->write.npts = 0;
 	if (disk_seek_fit(&mc->read, m->seek_track_read, m->seek_avg_read, m->seek_full_read,
 			  max, "read", e))
 		return err_prefix(e, "drive '%s': ", m->name);
@@ -150,6 +256,13 @@ void disk_mech_access_at(const struct disk_mech *mc, struct disk_head *head, int
 			 const struct disk_chs *where, uint64_t n, bool write, unsigned extra_revs,
 			 struct disk_access *acc)
 {
+	disk_mech_access_after(mc, head, t0, INT64_MIN, where, n, write, extra_revs, acc);
+}
+
+void disk_mech_access_after(const struct disk_mech *mc, struct disk_head *head, int64_t t0,
+			    int64_t not_before, const struct disk_chs *where, uint64_t n,
+			    bool write, unsigned extra_revs, struct disk_access *acc)
+{
 	const struct disk_layout *l = mc->layout;
 	const struct disk_chs c = *where;
 	const struct disk_zone *z;
@@ -157,10 +270,14 @@ void disk_mech_access_at(const struct disk_mech *mc, struct disk_head *head, int
 	uint64_t left = n;
 	uint32_t cyl, hd, sector;
 
-	acc->overhead = mc->overhead;
+	acc->overhead = disk_mech_overhead_ns(mc, write, true, head->last_write);
 	acc->seek = disk_mech_move_ns(mc, head, c.cyl, c.head, write);
+	if (acc->seek < mc->min_seek)
+		acc->seek = mc->min_seek;
 	t = t0 + acc->overhead + acc->seek;
-	acc->rotate = disk_mech_target_wait(mc, t, c.angle, c.cyl != head->cyl);
+	/* Waiting in place until not_before (a write's data), then for the sector. */
+	acc->rotate = (not_before > t ? not_before - t : 0);
+	acc->rotate += disk_mech_target_wait(mc, t + acc->rotate, c.angle, c.cyl != head->cyl);
 	t += acc->rotate;
 	acc->transfer = 0;
 	acc->extra = (int64_t)extra_revs * l->rev_ns;
@@ -180,12 +297,26 @@ void disk_mech_access_at(const struct disk_mech *mc, struct disk_head *head, int
 		if (!left)
 			break;
 		sector = 0;
-		if (next_track(l, z, &cyl, &hd, &hs)) {
+		if (next_track(l, z, &cyl, &hd, &hs) &&
+		    (!z->data_tracks || (cyl - z->first_cyl) * l->heads + hd < z->data_tracks)) {
 			/* Skew makes the next track's first sector arrive just in time. */
-			acc->transfer += disk_layout_sectors_ns(l, z, hs ? z->head_skew : z->cyl_skew);
+			int64_t skew = disk_layout_sectors_ns(l, z, hs ? z->head_skew : z->cyl_skew);
+
+			if (mc->measured) {
+				/*
+				 * A measured skew need not cover the switch (a write's
+				 * settle, say): the sector is then taken on a later pass.
+				 */
+				int64_t sw = hs ? (write ? mc->head_switch_write : mc->head_switch) :
+					disk_seek_ns(write ? &mc->write : &mc->read, 1);
+
+				if (sw > skew)
+					skew += (sw - skew + l->rev_ns - 1) / l->rev_ns * l->rev_ns;
+			}
+			acc->transfer += skew;
 		} else {
 			/* Into the next zone: no common skew, so seek and wait for real. */
-			struct disk_head at = { cyl, hd };
+			struct disk_head at = { cyl, hd, write };
 			struct disk_chs nc;
 			int64_t tt;
 
@@ -199,7 +330,10 @@ void disk_mech_access_at(const struct disk_mech *mc, struct disk_head *head, int
 	}
 	head->cyl = cyl;
 	head->head = hd;
-	acc->total = acc->overhead + acc->seek + acc->rotate + acc->transfer + acc->extra;
+	head->last_write = write;
+	acc->completion = mc->completion[write];
+	acc->total = acc->overhead + acc->seek + acc->rotate + acc->transfer + acc->extra +
+		acc->completion;
 }
 
 void disk_mech_stream_after(const struct disk_mech *mc, struct disk_stream *s, uint64_t last_ps,
@@ -237,7 +371,7 @@ void disk_mech_stream_run(const struct disk_mech *mc, struct disk_stream *s, uin
 			if (next_track(l, z, &s->cyl, &s->head, &hs)) {
 				s->t += disk_layout_sectors_ns(l, z, hs ? z->head_skew : z->cyl_skew);
 			} else {
-				struct disk_head at = { s->cyl, s->head };
+				struct disk_head at = { s->cyl, s->head, false };
 				struct disk_chs nc;
 
 				disk_layout_locate(l, s->ps, &nc);
@@ -274,7 +408,7 @@ void disk_mech_stream_run(const struct disk_mech *mc, struct disk_stream *s, uin
 
 void disk_mech_stream_resume(const struct disk_mech *mc, struct disk_stream *s, int64_t t)
 {
-	struct disk_head at = { s->cyl, s->head };
+	struct disk_head at = { s->cyl, s->head, false };
 	struct disk_chs nc;
 
 	disk_layout_locate(mc->layout, s->ps, &nc);

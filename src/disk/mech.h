@@ -18,6 +18,15 @@
  * average. A figure set no such curve can meet is an error that says which
  * averages are reachable.
  *
+ * A measured drive (model form = measured) gives its seek table instead:
+ * distance → time, linear between the rows, the first row's time below
+ * its distance, the last two rows' slope beyond the table. A write adds
+ * write_settle to its seek or head switch (DiskSim's "additional write
+ * settling delay", which may be negative), never going below zero.
+ * Its command overheads depend on the command (read/write, hit/miss) and
+ * on the one before (read/write), and a completion overhead follows the
+ * data; a datasheet drive has one command_overhead for all.
+ *
  * Rotation: the platter turns once every rev_ns; the angle under the head
  * at time t is t mod rev_ns (ns after the index mark), so rotational
  * latency is exact integer arithmetic. A sector just missed costs a full
@@ -39,7 +48,14 @@ struct disk_seek_curve {
 	double a, b, c, e, d0;
 	uint32_t d0_floor;	/* the last whole distance on the √ part */
 	int64_t max_distance;
+	/* a measured table instead (npts > 0): distances ascending */
+	unsigned npts;
+	uint32_t pd[DISK_MAX_SEEK_POINTS];
+	int64_t pt[DISK_MAX_SEEK_POINTS];
 };
+
+/* A measured table's seek over d > 0 cylinders. */
+int64_t disk_seek_table_ns(const struct disk_seek_curve *s, uint32_t d);
 
 /* Fit; `what` names the direction ("read") in error messages. */
 int disk_seek_fit(struct disk_seek_curve *s, int64_t t1, int64_t tavg, int64_t tfull,
@@ -51,6 +67,8 @@ static inline int64_t disk_seek_ns(const struct disk_seek_curve *s, uint32_t d)
 
 	if (d == 0)
 		return 0;
+	if (s->npts)
+		return disk_seek_table_ns(s, d);
 	if (d <= s->d0)
 		t = s->a + s->b * __builtin_sqrt((double)d);
 	else
@@ -61,9 +79,10 @@ static inline int64_t disk_seek_ns(const struct disk_seek_curve *s, uint32_t d)
 /* The hdd.md weighted average over all distances, computed by summation. */
 double disk_seek_weighted_average(const struct disk_seek_curve *s);
 
-/* Where the actuator is. */
+/* Where the actuator is, and what the last command was (for overheads). */
 struct disk_head {
 	uint32_t cyl, head;
+	bool last_write;
 };
 
 /*
@@ -78,8 +97,13 @@ struct disk_head {
 struct disk_mech {
 	const struct disk_layout *layout;
 	struct disk_seek_curve read, write;
-	int64_t head_switch;
-	int64_t overhead;
+	int64_t head_switch, head_switch_write;
+	int64_t overhead;		/* datasheet: every command's */
+	bool measured;			/* per-command overheads from overhead_tab */
+	int64_t overhead_tab[2][2][2];	/* [write][miss][after write], model.h DISK_OVH_* */
+	int64_t completion[2];		/* [write] */
+	int64_t bus_sector[2];		/* [write]: host transfer per 512 bytes */
+	int64_t min_seek;		/* measured: the least positioning of a media access */
 	int64_t rpo_guard;
 	double inv_rev;		/* 1 / layout->rev_ns, for divisions by multiplication */
 	unsigned seek_floor_shift;
@@ -95,9 +119,14 @@ static inline int64_t disk_mech_move_ns(const struct disk_mech *mc, const struct
 {
 	uint32_t d = from->cyl > cyl ? from->cyl - cyl : cyl - from->cyl;
 
-	if (d)
-		return disk_seek_ns(write ? &mc->write : &mc->read, d);
-	return from->head != head ? mc->head_switch : 0;
+	if (d) {
+		int64_t seek = disk_seek_ns(write ? &mc->write : &mc->read, d);
+		int64_t hs = write ? mc->head_switch_write : mc->head_switch;
+
+		/* A measured drive switches heads while it seeks: the longer of the two. */
+		return mc->measured && from->head != head && hs > seek ? hs : seek;
+	}
+	return from->head != head ? (write ? mc->head_switch_write : mc->head_switch) : 0;
 }
 
 /* Wait from time t until `angle` comes under the head. */
@@ -128,8 +157,22 @@ static inline int64_t disk_mech_target_wait(const struct disk_mech *mc, int64_t 
 
 struct disk_access {
 	int64_t overhead, seek, rotate, transfer, extra;	/* ns */
+	int64_t completion;	/* after the data (measured drives) */
 	int64_t total;
 };
+
+/* The overhead of a command before its mechanics start. */
+static inline int64_t disk_mech_overhead_ns(const struct disk_mech *mc, bool write, bool miss,
+					    bool after_write)
+{
+	return mc->measured ? mc->overhead_tab[write][miss][after_write] : mc->overhead;
+}
+
+/* Host transfer of n 512-byte sectors. */
+static inline int64_t disk_mech_bus_ns(const struct disk_mech *mc, bool write, uint64_t n)
+{
+	return (int64_t)n * mc->bus_sector[write];
+}
 
 /*
  * A media access of physical sectors [ps, ps + n) starting at time t0 with
@@ -144,6 +187,14 @@ void disk_mech_access(const struct disk_mech *mc, struct disk_head *head, int64_
 void disk_mech_access_at(const struct disk_mech *mc, struct disk_head *head, int64_t t0,
 			 const struct disk_chs *where, uint64_t n, bool write, unsigned extra_revs,
 			 struct disk_access *acc);
+/*
+ * The same, the media transfer starting no sooner than `not_before` (a
+ * write whose data is still coming over the bus): the head, once there,
+ * waits for the first sector's next pass after that time.
+ */
+void disk_mech_access_after(const struct disk_mech *mc, struct disk_head *head, int64_t t0,
+			    int64_t not_before, const struct disk_chs *where, uint64_t n,
+			    bool write, unsigned extra_revs, struct disk_access *acc);
 
 /*
  * A sequential transfer in progress — read-ahead, or destaging contiguous

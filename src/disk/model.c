@@ -78,7 +78,7 @@ static const struct opt_def model_options[] = {
 	  .unit = "rpm", .help = "spindle speed" },
 	{ .name = "heads", .type = OPT_UINT, .offset = F(heads), .min = 1, .max = DISK_MAX_HEADS,
 	  .unit = "surfaces", .help = "recording surfaces (2 per platter)" },
-	{ .name = "zones", .type = OPT_UINT, .offset = F(zones), .min = 1, .max = DISK_MAX_ZONES,
+	{ .name = "zones", .type = OPT_UINT, .offset = F(zones), .min = 1, .max = DISK_MAX_DATASHEET_ZONES,
 	  .help = "recording zones, sectors per track falling linearly from OD to ID" },
 	{ .name = "layout", .type = OPT_ENUM, .offset = F(layout), .choices = layouts,
 	  .help = "order of tracks in the LBA space" },
@@ -140,12 +140,196 @@ const struct opt_def *disk_model_options(void)
 	return model_options;
 }
 
-_Static_assert(sizeof(model_options) / sizeof(model_options[0]) - 1 <= DISK_MAX_KEYS,
-	       "more drive-model keys than DISK_MAX_KEYS");
+/* ---- the measured form ---- */
+
+/* Datasheet keys a measured file does not have: its tables replace them. */
+static const char *const datasheet_only[] = {
+	"zones", "layout", "rate_od_mbs", "rate_id_mbs", "seek_track_read", "seek_avg_read",
+	"seek_full_read", "seek_track_write", "seek_avg_write", "seek_full_write",
+	"command_overhead", "interface_mbs", NULL,
+};
+
+bool disk_model_key_shared(const struct opt_def *o)
+{
+	unsigned i;
+
+	for (i = 0; datasheet_only[i]; i++)
+		if (!strcmp(o->name, datasheet_only[i]))
+			return false;
+	return true;
+}
+
+static const struct opt_choice sparings[] = {
+	{ "none", DISK_SPARE_NONE, "no spare sectors (DiskSim scheme 0)" },
+	{ "tracks", DISK_SPARE_TRACKS, "`spares` tracks at the end of each zone (scheme 1)" },
+	{ "track_sectors", DISK_SPARE_TRACK_SECTORS, "`spares` sectors at the end of every track (scheme 3)" },
+	{ "disk_end", DISK_SPARE_DISK_END, "spare sectors at the end of the disk (scheme 7)" },
+	{ "range", DISK_SPARE_RANGE, "`spares` sectors after every sparing_range cylinders (scheme 8)" },
+	{ "zone", DISK_SPARE_ZONE, "`spares` sectors at the end of each zone (scheme 9)" },
+	{ NULL, 0, NULL },
+};
+
+/* A time that may be negative (DiskSim's write settle may shorten a write's seek). */
+static int parse_signed_time(const struct opt_def *o, void *base, const char *value, struct err *e)
+{
+	int64_t v;
+	bool neg = value[0] == '-';
+
+	if (parse_time(value + neg, MS, &v) || v > o->max)
+		return err_set(e, "key '%s': expected a time such as 0.5ms or -0.25ms, no longer "
+			       "than 100ms either way, got '%s'", o->name, value);
+	*(int64_t *)((char *)base + o->offset) = neg ? -v : v;
+	return 0;
+}
+
+static void format_signed_time(const struct opt_def *o, const void *base, char *buf, size_t len)
+{
+	int64_t v = *(const int64_t *)((const char *)base + o->offset);
+	char t[48];
+
+	opt_format_time(v < 0 ? -v : v, t, sizeof(t));
+	snprintf(buf, len, "%s%s", v < 0 ? "-" : "", t);
+}
+
+static const struct opt_choice ra_rules[] = {
+	{ "segment", DISK_RA_SEGMENT, "until the segment is full (DiskSim Buffer continuous read 3)" },
+	{ "track", DISK_RA_TRACK, "to the end of the track holding the read's last sector (1)" },
+	{ "cylinder", DISK_RA_CYLINDER, "to the end of its cylinder (2)" },
+	{ "sequential", DISK_RA_SEQUENTIAL, "to the end of the next track, only when the previous read ended on the track before (4)" },
+	{ NULL, 0, NULL },
+};
+
+#define OVH(key, w, m, a, what) \
+	{ .name = key, .type = OPT_TIME, .offset = F(overhead[w][m][a]), .min = 0, .max = 100 * MS, \
+	  .time_unit = MS, .unit = "ms", .help = what }
+
+static const struct opt_def measured_options[] = {
+	{ .name = "cylinders", .type = OPT_UINT, .offset = F(cylinders), .min = 2, .max = 100000000,
+	  .help = "physical cylinders (zones may leave some unused)" },
+	{ .name = "sparing", .type = OPT_ENUM, .offset = F(sparing), .choices = sparings,
+	  .help = "where the spare sectors are" },
+	{ .name = "sparing_range", .type = OPT_UINT, .offset = F(sparing_range), .min = 1,
+	  .max = 100000000, .unit = "cylinders", .help = "sparing = range: cylinders per range" },
+	{ .name = "write_settle", .type = OPT_CUSTOM, .offset = F(write_settle), .max = 100 * MS,
+	  .parse = parse_signed_time, .format = format_signed_time, .unit = "ms",
+	  .help = "added to a write's seek or head switch (may be negative)" },
+	{ .name = "min_seek", .type = OPT_TIME, .offset = F(min_seek), .min = 0, .max = 100 * MS,
+	  .time_unit = MS, .unit = "ms", .help = "a media access's positioning takes at least this (DiskSim's Minimum seek delay)" },
+	{ .name = "bus_read_sector", .type = OPT_TIME, .offset = F(bus_read_sector), .min = 0,
+	  .max = 100 * MS, .time_unit = MS, .unit = "ms", .help = "host transfer of 512 bytes read" },
+	{ .name = "bus_write_sector", .type = OPT_TIME, .offset = F(bus_write_sector), .min = 0,
+	  .max = 100 * MS, .time_unit = MS, .unit = "ms", .help = "host transfer of 512 bytes written" },
+	OVH("overhead_read_hit_after_read", 0, 0, 0, "command overhead: read served from the cache, previous command a read"),
+	OVH("overhead_read_hit_after_write", 0, 0, 1, "... read hit, previous command a write"),
+	OVH("overhead_read_miss_after_read", 0, 1, 0, "... read from the media, previous command a read"),
+	OVH("overhead_read_miss_after_write", 0, 1, 1, "... read miss, previous command a write"),
+	OVH("overhead_write_hit_after_read", 1, 0, 0, "... write absorbed by the write cache, previous a read"),
+	OVH("overhead_write_hit_after_write", 1, 0, 1, "... write hit, previous a write"),
+	OVH("overhead_write_miss_after_read", 1, 1, 0, "... write to the media, previous a read"),
+	OVH("overhead_write_miss_after_write", 1, 1, 1, "... write miss, previous a write"),
+	{ .name = "completion_read", .type = OPT_TIME, .offset = F(completion_read), .min = 0,
+	  .max = 100 * MS, .time_unit = MS, .unit = "ms", .help = "after a read's data, before it completes" },
+	{ .name = "completion_write", .type = OPT_TIME, .offset = F(completion_write), .min = 0,
+	  .max = 100 * MS, .time_unit = MS, .unit = "ms", .help = "after a write's data, before it completes" },
+	{ .name = "segment_size", .type = OPT_SIZE, .offset = F(segment_size), .min = 512,
+	  .max = 1LL << 34, .unit = "bytes", .help = "one cache segment; bounds a fill and its read-ahead" },
+	{ .name = "read_hits_on_writes", .type = OPT_BOOL, .offset = F(read_hits_on_writes),
+	  .help = "a read of data just written is served from the buffer" },
+	{ .name = "read_ahead_rule", .type = OPT_ENUM, .offset = F(read_ahead_rule), .choices = ra_rules,
+	  .help = "how far a read reads ahead (within read_ahead_max and its segment)" },
+	{ .name = "read_ahead_on_hit", .type = OPT_BOOL, .offset = F(read_ahead_on_hit),
+	  .help = "a read served from the buffer on an idle drive reads ahead from its segment's end" },
+	{ .name = "read_watermark", .type = OPT_DOUBLE, .offset = F(read_watermark), .dmin = 0,
+	  .dmax = 1, .help = "a read from the media starts sending once this fraction is buffered" },
+	{ .name = "write_watermark", .type = OPT_DOUBLE, .offset = F(write_watermark), .dmin = 0,
+	  .dmax = 1, .help = "a write to the media starts once this share of its data is in" },
+	{ .name = "watermark_by_request", .type = OPT_BOOL, .offset = F(watermark_by_request),
+	  .help = "read_watermark is a fraction of the request (else of segment_size)" },
+	OPT_END,
+};
+
+#define NMAIN (sizeof(model_options) / sizeof(model_options[0]) - 1)
+#define NMEASURED (sizeof(measured_options) / sizeof(measured_options[0]) - 1)
+_Static_assert(NMAIN + NMEASURED <= DISK_MAX_KEYS, "more drive-model keys than DISK_MAX_KEYS");
+
+const struct opt_def *disk_model_measured_options(void)
+{
+	return measured_options;
+}
+
+/* Index of a key in sources[] / seen[]: the main table, then the measured one. */
+static unsigned key_index(const struct opt_def *o)
+{
+	if (o >= measured_options && o < measured_options + NMEASURED)
+		return (unsigned)(NMAIN + (size_t)(o - measured_options));
+	return (unsigned)(o - model_options);
+}
 
 unsigned disk_model_option_count(void)
 {
 	return (unsigned)(sizeof(model_options) / sizeof(model_options[0]) - 1);
+}
+
+/* The datasheet form's own checks. */
+static int validate_datasheet(const struct disk_model *m, const char *file, struct err *e)
+{
+	if (m->rate_id_mbs > m->rate_od_mbs)
+		return err_set(e, "%s: key 'rate_id_mbs': %g MB/s is above rate_od_mbs %g MB/s", file,
+			       m->rate_id_mbs, m->rate_od_mbs);
+	if (!(m->seek_track_read < m->seek_avg_read && m->seek_avg_read < m->seek_full_read))
+		return err_set(e, "%s: key 'seek_avg_read': expected seek_track_read < seek_avg_read "
+			       "< seek_full_read", file);
+	if (!(m->seek_track_write < m->seek_avg_write && m->seek_avg_write < m->seek_full_write))
+		return err_set(e, "%s: key 'seek_avg_write': expected seek_track_write < "
+			       "seek_avg_write < seek_full_write", file);
+	if (m->interface_mbs < m->rate_od_mbs)
+		return err_set(e, "%s: key 'interface_mbs': %g MB/s is slower than the media (%g MB/s)",
+			       file, m->interface_mbs, m->rate_od_mbs);
+	return 0;
+}
+
+static uint64_t zone_physical(const struct disk_model *m, const struct disk_zone_spec *z)
+{
+	return (uint64_t)(z->last_cyl - z->first_cyl + 1) * m->heads * z->spt;
+}
+
+/* The measured form's own checks; each row's message names its line. */
+static int validate_measured(const struct disk_model *m, const char *file, struct err *e)
+{
+	const struct disk_measured *g = &m->geo;
+	unsigned i, k;
+
+	if (!g->nzones)
+		return err_set(e, "%s: no 'zone' rows (a measured drive lists its zones)", file);
+	if (!g->nseek)
+		return err_set(e, "%s: no 'seek' rows (a measured drive gives its seek table)", file);
+	if (m->physical_sector_size != m->logical_sector_size)
+		return err_set(e, "%s: key 'physical_sector_size': a measured drive's zone table "
+			       "counts logical sectors, so it must equal logical_sector_size", file);
+	if (strcmp(m->fw_sched->name, "fifo"))
+		return err_set(e, "%s: key 'fw_sched': a measured drive takes fifo (the SATF "
+			       "pricing uses the datasheet seek curve)", file);
+	for (i = 0; i < g->nzones; i++) {
+		const struct disk_zone_spec *z = &g->zone[i];
+		uint64_t phys = zone_physical(m, z);
+
+		if (z->last_cyl >= m->cylinders)
+			return err_set(e, "%s:%d: zone: last cylinder %u is beyond the drive's %u "
+				       "cylinders", file, z->line, z->last_cyl, m->cylinders);
+		if (m->sparing == DISK_SPARE_TRACK_SECTORS && z->spares >= z->spt)
+			return err_set(e, "%s:%d: zone: %u spare sectors per track leave none of its "
+				       "%u for data", file, z->line, z->spares, z->spt);
+		for (k = 0; k < z->nslips + z->ndefects; k++) {
+			uint32_t v = g->marks[(k < z->nslips ? z->slip0 : z->defect0 - z->nslips) + k];
+
+			if (v >= phys)
+				return err_set(e, "%s:%d: zone: %s %u is beyond the zone's %llu "
+					       "physical sectors", file, z->line,
+					       k < z->nslips ? "slip" : "defect", v,
+					       (unsigned long long)phys);
+		}
+	}
+	return 0;
 }
 
 static int validate(const struct disk_model *m, const char *file, struct err *e)
@@ -166,26 +350,19 @@ static int validate(const struct disk_model *m, const char *file, struct err *e)
 		return err_set(e, "%s: key 'ncq_prio': NCQ priority needs ncq = 1", file);
 	if (!m->cdl && (strcmp(m->cdl_t2a, "none") || strcmp(m->cdl_t2b, "none")))
 		return err_set(e, "%s: key 'cdl_t2a': descriptor pages need cdl = 1 (else 'none')", file);
-	if (m->rate_id_mbs > m->rate_od_mbs)
-		return err_set(e, "%s: key 'rate_id_mbs': %g MB/s is above rate_od_mbs %g MB/s", file,
-			       m->rate_id_mbs, m->rate_od_mbs);
-	if (!(m->seek_track_read < m->seek_avg_read && m->seek_avg_read < m->seek_full_read))
-		return err_set(e, "%s: key 'seek_avg_read': expected seek_track_read < seek_avg_read "
-			       "< seek_full_read", file);
-	if (!(m->seek_track_write < m->seek_avg_write && m->seek_avg_write < m->seek_full_write))
-		return err_set(e, "%s: key 'seek_avg_write': expected seek_track_write < "
-			       "seek_avg_write < seek_full_write", file);
+	if (m->form == DISK_FORM_MEASURED ? validate_measured(m, file, e) :
+	    validate_datasheet(m, file, e))
+		return -1;
 	if (m->read_ahead_max > m->cache_size)
 		return err_set(e, "%s: key 'read_ahead_max': larger than cache_size", file);
 	if (m->write_buffer > m->cache_size)
 		return err_set(e, "%s: key 'write_buffer': larger than cache_size", file);
-	if (m->interface_mbs < m->rate_od_mbs)
-		return err_set(e, "%s: key 'interface_mbs': %g MB/s is slower than the media (%g MB/s)",
-			       file, m->interface_mbs, m->rate_od_mbs);
+	if (m->segment_size > m->cache_size)
+		return err_set(e, "%s: key 'segment_size': larger than cache_size", file);
 	/* The geometry and the seek curves must be buildable from these figures. */
 	{
 		static __thread struct disk_layout l;
-		struct disk_mech mc;
+		static __thread struct disk_mech mc;
 
 		if (disk_layout_build(&l, m, e) || disk_mech_init(&mc, &l, m, e))
 			return err_prefix(e, "%s: ", file);
@@ -193,22 +370,222 @@ static int validate(const struct disk_model *m, const char *file, struct err *e)
 	return 0;
 }
 
+/*
+ * What a datasheet model means in the measured form's terms, so that the
+ * mechanics and the cache read one set of fields whatever the form.
+ */
+static void datasheet_equivalents(struct disk_model *m)
+{
+	unsigned w, x, a;
+
+	for (w = 0; w < 2; w++)
+		for (x = 0; x < 2; x++)
+			for (a = 0; a < 2; a++)
+				m->overhead[w][x][a] = m->command_overhead;
+	m->bus_read_sector = m->bus_write_sector =
+		(int64_t)(512.0 * 1000.0 / m->interface_mbs);
+	m->write_settle = 0;
+	m->min_seek = 0;
+	m->completion_read = m->completion_write = 0;
+	m->segment_size = m->cache_segments ? m->cache_size / m->cache_segments : m->cache_size;
+	m->read_hits_on_writes = false;
+	m->read_ahead_rule = DISK_RA_SEGMENT;
+	m->read_ahead_on_hit = false;
+	m->read_watermark = 0;
+	m->write_watermark = 0;
+	m->watermark_by_request = true;
+	m->sparing = DISK_SPARE_NONE;
+}
+
+/*
+ * The datasheet fields the NCQ path still reads (the command overhead, the
+ * interface rate for cache hits), from a measured model's own figures.
+ */
+static void measured_equivalents(struct disk_model *m)
+{
+	m->command_overhead = m->overhead[DISK_OVH_READ][DISK_OVH_MISS][DISK_OVH_AFTER_READ];
+	m->interface_mbs = m->bus_read_sector > 0 ? 512.0 * 1000.0 / (double)m->bus_read_sector :
+		100000.0;
+	m->zones = m->geo.nzones;
+	m->layout = DISK_LAYOUT_CYLINDER;
+}
+
 struct model_reader {
 	struct disk_model *m;
 	bool seen[DISK_MAX_KEYS];
+	bool any_key;
 };
+
+/* Whitespace-separated unsigned integers of a row; returns how many, -1 on a bad one. */
+static int row_numbers(const char *value, uint64_t *out, int max)
+{
+	char buf[1024], *tok, *save = NULL;
+	int n = 0;
+
+	snprintf(buf, sizeof(buf), "%s", value);
+	for (tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+		if (n == max || parse_u64(tok, &out[n]))
+			return -1;
+		n++;
+	}
+	return n;
+}
+
+static int zone_row(struct disk_model *m, const char *value, int line, struct err *e)
+{
+	struct disk_measured *g = &m->geo;
+	struct disk_zone_spec *z;
+	uint64_t v[8];
+	int n = row_numbers(value, v, 8), i;
+
+	if (n != 8)
+		return err_set(e, "zone: expected 8 numbers 'FIRST_CYL LAST_CYL SECTORS_PER_TRACK "
+			       "FIRST_OFFSET TRACK_SKEW CYL_SKEW SPARES FRONT_EMPTY', got '%s'", value);
+	for (i = 0; i < 7; i++)
+		if (v[i] > UINT32_MAX)
+			return err_set(e, "zone: %llu is too large", (unsigned long long)v[i]);
+	if (g->nzones == DISK_MAX_ZONES)
+		return err_set(e, "zone: more than %d zones", DISK_MAX_ZONES);
+	if (v[0] > v[1])
+		return err_set(e, "zone: first cylinder %llu is after the last %llu",
+			       (unsigned long long)v[0], (unsigned long long)v[1]);
+	if (g->nzones && v[0] <= g->zone[g->nzones - 1].last_cyl)
+		return err_set(e, "zone: first cylinder %llu is not after the previous zone's last "
+			       "cylinder %u (zones go outward in, without overlap)",
+			       (unsigned long long)v[0], g->zone[g->nzones - 1].last_cyl);
+	if (v[2] < 1 || v[2] > 100000)
+		return err_set(e, "zone: expected 1..100000 sectors per track, got %llu",
+			       (unsigned long long)v[2]);
+	z = &g->zone[g->nzones++];
+	memset(z, 0, sizeof(*z));
+	z->first_cyl = (uint32_t)v[0];
+	z->last_cyl = (uint32_t)v[1];
+	z->spt = (uint32_t)v[2];
+	/* Skews and the first offset are angles: a whole revolution more is the same place. */
+	z->first_offset = (uint32_t)(v[3] % v[2]);
+	z->track_skew = (uint32_t)(v[4] % v[2]);
+	z->cyl_skew = (uint32_t)(v[5] % v[2]);
+	z->spares = (uint32_t)v[6];
+	z->front_empty = v[7];
+	z->slip0 = z->defect0 = g->nmarks;
+	z->line = line;
+	return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* `slips = ...` / `defects = ...`: sectors of the zone above, zone-relative. */
+static int marks_row(struct disk_model *m, const char *key, const char *value, struct err *e)
+{
+	struct disk_measured *g = &m->geo;
+	struct disk_zone_spec *z;
+	bool slips = !strcmp(key, "slips");
+	uint64_t v[128];
+	int n = row_numbers(value, v, 128), i;
+
+	if (!g->nzones)
+		return err_set(e, "%s: expected after a 'zone' row (they belong to it)", key);
+	z = &g->zone[g->nzones - 1];
+	if (n < 0)
+		return err_set(e, "%s: expected up to 128 sector numbers, got '%s'", key, value);
+	if (slips && z->ndefects)
+		return err_set(e, "slips: expected before the zone's 'defects' rows");
+	if (g->nmarks + (unsigned)n > DISK_MAX_MARKS)
+		return err_set(e, "%s: more than %d slips and defects in the drive", key,
+			       DISK_MAX_MARKS);
+	for (i = 0; i < n; i++) {
+		if (v[i] > UINT32_MAX)
+			return err_set(e, "%s: %llu is too large", key, (unsigned long long)v[i]);
+		g->marks[g->nmarks++] = (uint32_t)v[i];
+	}
+	if (slips) {
+		z->nslips += (uint32_t)n;
+		z->defect0 = z->slip0 + z->nslips;
+		/* Extraction tools list them in the order found; the layout wants them in order. */
+		qsort(&g->marks[z->slip0], z->nslips, sizeof(g->marks[0]), cmp_u32);
+	} else {
+		z->ndefects += (uint32_t)n;
+		qsort(&g->marks[z->defect0], z->ndefects, sizeof(g->marks[0]), cmp_u32);
+	}
+	return 0;
+}
+
+static int seek_row(struct disk_model *m, const char *value, struct err *e)
+{
+	struct disk_measured *g = &m->geo;
+	char buf[128], *sp;
+	uint64_t d;
+	int64_t t;
+
+	snprintf(buf, sizeof(buf), "%s", value);
+	sp = strpbrk(buf, " \t");
+	if (!sp)
+		return err_set(e, "seek: expected 'DISTANCE TIME' such as '10 2.35ms', got '%s'", value);
+	*sp++ = '\0';
+	sp = parse_trim(sp);
+	if (parse_u64(buf, &d) || d < 1 || d > UINT32_MAX)
+		return err_set(e, "seek: expected a distance of 1 or more cylinders, got '%s'", buf);
+	if (parse_time(sp, MS, &t) || t > 1000 * MS)
+		return err_set(e, "seek: expected a time such as 2.35ms, got '%s'", sp);
+	if (g->nseek && d <= g->seek[g->nseek - 1].distance)
+		return err_set(e, "seek: distance %llu is not above the previous row's %u",
+			       (unsigned long long)d, g->seek[g->nseek - 1].distance);
+	if (g->nseek == DISK_MAX_SEEK_POINTS)
+		return err_set(e, "seek: more than %d rows", DISK_MAX_SEEK_POINTS);
+	g->seek[g->nseek].distance = (uint32_t)d;
+	g->seek[g->nseek].ns = t;
+	g->nseek++;
+	return 0;
+}
 
 static int model_line(void *ctx, const char *key, const char *value, const char *comment,
 		      int line, struct err *e)
 {
 	struct model_reader *r = ctx;
-	const struct opt_def *o = opt_find(model_options, key);
+	bool measured = r->m->form == DISK_FORM_MEASURED;
+	const struct opt_def *o;
 	unsigned i;
 
-	(void)line;
+	if (!strcmp(key, "form")) {
+		if (r->any_key)
+			return err_set(e, "key 'form' must come before every other key");
+		if (!strcmp(value, "measured"))
+			r->m->form = DISK_FORM_MEASURED;
+		else if (strcmp(value, "datasheet"))
+			return err_set(e, "key 'form': expected datasheet or measured, got '%s'", value);
+		r->any_key = true;
+		return 0;
+	}
+	r->any_key = true;
+	if (!strcmp(key, "zone") || !strcmp(key, "slips") || !strcmp(key, "defects") ||
+	    !strcmp(key, "seek")) {
+		if (!measured)
+			return err_set(e, "key '%s' belongs to the measured form (put 'form = "
+				       "measured' first)", key);
+		if (!strcmp(key, "zone"))
+			return zone_row(r->m, value, line, e);
+		if (!strcmp(key, "seek"))
+			return seek_row(r->m, value, e);
+		return marks_row(r->m, key, value, e);
+	}
+	o = opt_find(measured_options, key);
+	if (o && !measured)
+		return err_set(e, "key '%s' belongs to the measured form (put 'form = measured' "
+			       "first)", key);
+	if (!o)
+		o = opt_find(model_options, key);
 	if (!o)
 		return err_set(e, "unknown key '%s' (see 'ncqsim drives he8' for the keys)", key);
-	i = (unsigned)(o - model_options);
+	if (measured && !(o >= measured_options && o < measured_options + NMEASURED) &&
+	    !disk_model_key_shared(o))
+		return err_set(e, "key '%s' belongs to the datasheet form (a measured drive gives "
+			       "its zone table, seek table and overheads instead)", key);
+	i = key_index(o);
 	if (r->seen[i])
 		return err_set(e, "key '%s' given twice", key);
 	r->seen[i] = true;
@@ -222,31 +599,63 @@ static int model_line(void *ctx, const char *key, const char *value, const char 
 
 int disk_model_parse(const char *text, const char *file, struct disk_model *m, struct err *e)
 {
-	struct model_reader r = { .m = m };
-	unsigned nopts = disk_model_option_count(), i;
+	struct model_reader *r;
+	unsigned i;
+	int rc = -1;
 
 	memset(m, 0, sizeof(*m));
-	if (parse_key_lines(text, file, "model file", model_line, &r, e))
-		return -1;
-	for (i = 0; i < nopts; i++)
-		if (!r.seen[i])
-			return err_set(e, "%s: key '%s' is missing (a model file gives every key; "
-				       "'ncqsim drives he8 --file' prints a complete one)", file,
-				       model_options[i].name);
-	return validate(m, file, e);
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return err_set(e, "%s: out of memory", file);
+	r->m = m;
+	if (parse_key_lines(text, file, "model file", model_line, r, e))
+		goto out;
+	for (i = 0; i < NMAIN; i++)
+		if (!r->seen[i] && (m->form == DISK_FORM_DATASHEET ||
+				    disk_model_key_shared(&model_options[i]))) {
+			err_set(e, "%s: key '%s' is missing (a model file gives every key; "
+				"'ncqsim drives he8 --file' prints a complete one)", file,
+				model_options[i].name);
+			goto out;
+		}
+	for (i = 0; m->form == DISK_FORM_MEASURED && i < NMEASURED; i++)
+		if (!r->seen[NMAIN + i]) {
+			err_set(e, "%s: key '%s' is missing (a measured drive gives every key of "
+				"docs/DRIVES.md's measured form)", file, measured_options[i].name);
+			goto out;
+		}
+	if (m->form == DISK_FORM_DATASHEET)
+		datasheet_equivalents(m);
+	else
+		measured_equivalents(m);
+	rc = validate(m, file, e);
+out:
+	free(r);
+	return rc;
 }
 
 int disk_model_set(struct disk_model *m, const char *key, const char *value, struct err *e)
 {
-	const struct opt_def *o = opt_find(model_options, key);
+	const struct opt_def *o = NULL;
 	char label[64];
 
+	if (m->form == DISK_FORM_MEASURED)
+		o = opt_find(measured_options, key);
+	if (!o) {
+		o = opt_find(model_options, key);
+		if (o && m->form == DISK_FORM_MEASURED && !disk_model_key_shared(o))
+			o = NULL;
+	}
 	if (!o)
 		return err_set(e, "drive '%s': unknown key 'drive.%s' (see 'ncqsim drives %s')",
 			       m->name, key, m->name);
 	if (opt_set(o, m, value, "key", 1024, e))
 		return err_prefix(e, "drive '%s': ", m->name);
-	snprintf(m->sources[o - model_options], DISK_SOURCE_MAX, "set on the command line");
+	snprintf(m->sources[key_index(o)], DISK_SOURCE_MAX, "set on the command line");
+	if (m->form == DISK_FORM_DATASHEET)
+		datasheet_equivalents(m);
+	else
+		measured_equivalents(m);
 	snprintf(label, sizeof(label), "drive '%s' with drive.%s=%s", m->name, key, value);
 	return validate(m, label, e);
 }
@@ -307,27 +716,73 @@ int disk_model_load(const char *name_or_path, struct disk_model *m, struct err *
 	return rc;
 }
 
+static void write_key(const struct disk_model *m, const struct opt_def *o, FILE *out)
+{
+	char value[128], line[200];
+	const char *src = m->sources[key_index(o)];
+
+	opt_format(o, m, value, sizeof(value));
+	snprintf(line, sizeof(line), "%s = %s", o->name, value);
+	if (src[0])
+		fprintf(out, "%-36s # %s\n", line, src);
+	else
+		fprintf(out, "%s\n", line);
+}
+
+static void write_marks(const char *key, const uint32_t *v, unsigned n, FILE *out)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		fprintf(out, "%s%u%s", i % 12 ? " " : key, v[i], i % 12 == 11 || i + 1 == n ? "\n" : "");
+}
+
+/* The measured form's tables, as rows. */
+static void write_tables(const struct disk_model *m, FILE *out)
+{
+	const struct disk_measured *g = &m->geo;
+	unsigned i;
+
+	fprintf(out, "# zone = FIRST_CYL LAST_CYL SECTORS_PER_TRACK FIRST_OFFSET TRACK_SKEW "
+		"CYL_SKEW SPARES FRONT_EMPTY\n");
+	for (i = 0; i < g->nzones; i++) {
+		const struct disk_zone_spec *z = &g->zone[i];
+
+		fprintf(out, "zone = %u %u %u %u %u %u %u %llu\n", z->first_cyl, z->last_cyl, z->spt,
+			z->first_offset, z->track_skew, z->cyl_skew, z->spares,
+			(unsigned long long)z->front_empty);
+		write_marks("slips = ", &g->marks[z->slip0], z->nslips, out);
+		write_marks("defects = ", &g->marks[z->defect0], z->ndefects, out);
+	}
+	fprintf(out, "# seek = DISTANCE_CYLINDERS TIME\n");
+	for (i = 0; i < g->nseek; i++) {
+		char t[48];
+
+		opt_format_time(g->seek[i].ns, t, sizeof(t));
+		fprintf(out, "seek = %u %s\n", g->seek[i].distance, t);
+	}
+}
+
 void disk_model_write(const struct disk_model *m, FILE *out)
 {
-	unsigned i, n = disk_model_option_count();
+	const struct opt_def *o;
 
 	fprintf(out, "# ncqsim drive model '%s': %s\n", m->name, m->description);
 	fprintf(out, "# Format: key = value, '#' starts a comment; a comment after a value\n"
 		"# is that value's source. Every key must be given. See docs/DRIVES.md.\n");
-	for (i = 0; i < n; i++) {
-		const struct opt_def *o = &model_options[i];
-		char value[128], line[200];
-
-		opt_format(o, m, value, sizeof(value));
-		snprintf(line, sizeof(line), "%s = %s", o->name, value);
-		if (m->sources[i][0])
-			fprintf(out, "%-36s # %s\n", line, m->sources[i]);
-		else
-			fprintf(out, "%s\n", line);
+	if (m->form == DISK_FORM_MEASURED)
+		fprintf(out, "form = measured\n");
+	for (o = model_options; o->name; o++)
+		if (m->form == DISK_FORM_DATASHEET || disk_model_key_shared(o))
+			write_key(m, o, out);
+	if (m->form == DISK_FORM_MEASURED) {
+		for (o = measured_options; o->name; o++)
+			write_key(m, o, out);
+		write_tables(m, out);
 	}
 }
 
 const char *disk_model_source(const struct disk_model *m, const struct opt_def *o)
 {
-	return m->sources[o - model_options];
+	return m->sources[key_index(o)];
 }

@@ -14,6 +14,16 @@
  * description; nothing falls back silently), at most once. A trailing
  * "# ..." comment on a line is kept as that parameter's source and shown
  * by `ncqsim drives NAME`.
+ *
+ * Two forms (a file uses one or the other, docs/DRIVES.md):
+ *   datasheet  the default: zones, media rates and seek figures from a data
+ *              sheet; the layout and the seek curve are derived from them.
+ *   measured   `form = measured`: what an extraction tool measured on a
+ *              real drive (DIXtrac, DiskSim's validation drives) — an
+ *              explicit zone table with skews, spares, slips and defects,
+ *              a seek table, per-command overheads and bus transfer times.
+ *              `ncqsim import disksim` writes this form.
+ * Keys of the other form are refused, so a file cannot mix the two.
  */
 #ifndef NCQSIM_DISK_MODEL_H
 #define NCQSIM_DISK_MODEL_H
@@ -34,9 +44,78 @@ enum disk_layout_order {
 #define DISK_NAME_MAX	32
 #define DISK_SOURCE_MAX	160
 #define DISK_CDL_NAME_MAX	128
-#define DISK_MAX_KEYS	64	/* room for the option table's rows */
-#define DISK_MAX_ZONES	64
+#define DISK_MAX_KEYS	96	/* room for the option tables' rows */
+#define DISK_MAX_ZONES	256	/* a measured zone table; extracted drives have up to ~60 */
+#define DISK_MAX_DATASHEET_ZONES 64
 #define DISK_MAX_HEADS	64
+#define DISK_MAX_SEEK_POINTS	1024
+#define DISK_MAX_MARKS	4096	/* slips and defects, all zones together */
+
+enum disk_form {
+	DISK_FORM_DATASHEET,
+	DISK_FORM_MEASURED,
+};
+
+/*
+ * Where a measured drive keeps its spare sectors (DiskSim's sparing
+ * schemes 0, 1, 3, 7, 8, 9): they hold no LBN, so the LBNs of a zone skip
+ * over them.
+ */
+enum disk_sparing {
+	DISK_SPARE_NONE,
+	DISK_SPARE_TRACKS,		/* `spares` whole tracks at the end of each zone */
+	DISK_SPARE_TRACK_SECTORS,	/* `spares` sectors at the end of every track */
+	DISK_SPARE_DISK_END,		/* at the end of the disk, beyond `sectors` */
+	DISK_SPARE_RANGE,		/* `spares` sectors after every sparing_range cylinders */
+	DISK_SPARE_ZONE,		/* `spares` sectors at the end of each zone */
+};
+
+/*
+ * How far a read reads ahead after its last sector (DiskSim's "Buffer
+ * continuous read" 1-4), never past read_ahead_max nor its segment.
+ */
+enum disk_ra_rule {
+	DISK_RA_SEGMENT,		/* until the segment is full (3) */
+	DISK_RA_TRACK,			/* to the end of the track of the last sector (1) */
+	DISK_RA_CYLINDER,		/* to the end of its cylinder (2) */
+	DISK_RA_SEQUENTIAL,		/* to the end of the next track, only when the read
+					 * before ended on the track before this one (4) */
+};
+
+/* Per-command overheads of a measured drive: [write][miss][after_write]. */
+enum {
+	DISK_OVH_READ = 0, DISK_OVH_WRITE = 1,
+	DISK_OVH_HIT = 0, DISK_OVH_MISS = 1,
+	DISK_OVH_AFTER_READ = 0, DISK_OVH_AFTER_WRITE = 1,
+};
+
+/* One row of a measured zone table (all counts in physical sectors). */
+struct disk_zone_spec {
+	uint32_t first_cyl, last_cyl;
+	uint32_t spt;			/* sectors per track */
+	uint32_t first_offset;		/* sectors from the index mark to the zone's first sector */
+	uint32_t track_skew, cyl_skew;	/* sectors skipped across a head / cylinder switch */
+	uint32_t spares;		/* per the sparing scheme */
+	uint64_t front_empty;		/* LBN slots left unused at the zone's start */
+	/* zone-relative physical sectors: slipped (skipped) and remapped (defects) */
+	uint32_t slip0, nslips, defect0, ndefects;	/* ranges of marks[] */
+	int line;			/* in the model file, for messages */
+};
+
+struct disk_seek_point {
+	uint32_t distance;		/* cylinders */
+	int64_t ns;
+};
+
+/* The measured form's tables. */
+struct disk_measured {
+	unsigned nzones;
+	struct disk_zone_spec zone[DISK_MAX_ZONES];
+	unsigned nmarks;
+	uint32_t marks[DISK_MAX_MARKS];
+	unsigned nseek;
+	struct disk_seek_point seek[DISK_MAX_SEEK_POINTS];
+};
 
 struct disk_model {
 	/* identity */
@@ -83,12 +162,41 @@ struct disk_model {
 	bool write_cache;		/* enabled at power-on */
 	uint64_t write_buffer;
 
-	/* the source comment of each key, parallel to the option table */
+	/*
+	 * Measured form (docs/DRIVES.md). A datasheet model gets the
+	 * equivalents: every overhead = command_overhead, bus times from
+	 * interface_mbs, no settle, no completion overhead, the read cache not
+	 * serving written data.
+	 */
+	int form;			/* enum disk_form */
+	uint32_t cylinders;
+	int sparing;			/* enum disk_sparing */
+	uint32_t sparing_range;		/* cylinders, DISK_SPARE_RANGE */
+	int64_t write_settle;		/* added to a write's seek or head switch; may be < 0 */
+	int64_t min_seek;		/* a media access positions for at least this */
+	int64_t bus_read_sector, bus_write_sector;	/* host transfer per 512 bytes */
+	int64_t overhead[2][2][2];	/* [write][miss][after write], DISK_OVH_* */
+	int64_t completion_read, completion_write;
+	uint64_t segment_size;		/* bytes one cache segment holds */
+	bool read_hits_on_writes;	/* written data stays in the buffer for reads */
+	int read_ahead_rule;		/* enum disk_ra_rule */
+	bool read_ahead_on_hit;		/* a hit on an idle drive reads ahead from its segment's end */
+	double read_watermark;		/* a read miss reconnects when this fraction is buffered */
+	bool watermark_by_request;	/* ... of the request (else of segment_size) */
+	double write_watermark;		/* a write to the media starts once this share is in */
+	struct disk_measured geo;
+
+	/* the source comment of each key, parallel to the option tables */
 	char sources[DISK_MAX_KEYS][DISK_SOURCE_MAX];
 };
 
+/* The datasheet form's keys (those shared by both forms included). */
 const struct opt_def *disk_model_options(void);
 unsigned disk_model_option_count(void);
+/* The keys only the measured form has (its row keys not included). */
+const struct opt_def *disk_model_measured_options(void);
+/* Whether a datasheet key is also a key of the measured form. */
+bool disk_model_key_shared(const struct opt_def *o);
 
 /*
  * Parse a model file's text. `file` names it in messages:

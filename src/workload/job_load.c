@@ -140,7 +140,6 @@ static int build(struct workload *w, const struct jobfile *jf, FILE *warn, struc
 	size_t s, cap = 0;
 	int groupid = 0;
 	unsigned segment = 0;
-	bool global_name = false;	/* a [global] name= names every job below it */
 	struct job_def *d;
 	struct job_options *tmpl;
 
@@ -166,14 +165,13 @@ static int build(struct workload *w, const struct jobfile *jf, FILE *warn, struc
 			for (i = 0; i < sec->nlines; i++) {
 				echo_opt(w->global_opts, &w->nglobal, sec->lines[i].key,
 					 sec->lines[i].value);
-				global_name |= !strcmp(sec->lines[i].key, "name");
 			}
 			continue;
 		}
 		memset(d, 0, sizeof(*d));
 		d->o = *tmpl;
-		if (!global_name)
-			snprintf(d->o.name, sizeof(d->o.name), "%s", sec->name);
+		/* fio names a job after its section; a name= in [global] does not rename it. */
+		snprintf(d->o.name, sizeof(d->o.name), "%s", sec->name);
 		snprintf(d->file, sizeof(d->file), "%s", sec->file);
 		d->line = sec->line;
 		if (apply_lines(&d->o, sec->lines, sec->nlines, warn, e))

@@ -194,11 +194,16 @@ static int parse_text(struct jobfile *jf, const char *text, const char *file, in
 		if (cut)
 			*cut = '\0';
 		s = parse_trim(s);
-		if (expand_env(s, buf, sizeof(buf), file, line_no, e))
-			return -1;
-		s = parse_trim(buf);
 		if (!*s)
 			continue;
+		/* fio expands ${VAR} in option lines, not in section names. */
+		if (*s != '[') {
+			if (expand_env(s, buf, sizeof(buf), file, line_no, e))
+				return -1;
+			s = parse_trim(buf);
+			if (!*s)
+				continue;
+		}
 		if (*s == '[') {
 			char *close = strchr(s, ']');
 			char *name;
@@ -233,6 +238,19 @@ static int parse_text(struct jobfile *jf, const char *text, const char *file, in
 			if (eq) {
 				*eq = '\0';
 				key = parse_trim(s);
+				/*
+				 * fio 3.33 keeps a blank after '=' in the value: it refuses
+				 * "rw= randwrite" and misreads "bs= 8k" (a plain number
+				 * still reads right); we refuse those, clearly.
+				 */
+				if (isspace((unsigned char)eq[1]) && *parse_trim(eq + 1) &&
+				    strspn(parse_trim(eq + 1), "0123456789") !=
+				    strlen(parse_trim(eq + 1)))
+					return err_set(e, "%s:%d: option '%s': a blank after '=' (fio 3.33 "
+						       "keeps it in the value, and refuses or misreads "
+						       "'%s'); write '%s=%s'", file, line_no,
+						       parse_trim(s), eq + 1, parse_trim(s),
+						       parse_trim(eq + 1));
 				value = parse_trim(eq + 1);
 			}
 			if (!*key)

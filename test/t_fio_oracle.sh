@@ -1,0 +1,96 @@
+# fio as the oracle: each job file of test/data/fio-oracle runs through
+# ncqsim, and its per-job names, groups, I/O counts and bytes must equal
+# fio 3.33's, stored in expected.txt (so the comparison holds where fio is
+# not installed; $FIO names another fio binary). Where fio 3.33 is installed the stored figures are
+# checked against a fresh fio run too; FIO_ORACLE_UPDATE=1 rewrites them.
+#
+# fio runs with ioengine=psync on a sparse 64 MiB file standing in for the
+# drive: fio's idea of the device's size (real_file_size) is then the
+# file's, as on a block device. With ioengine=null it would be offset+size,
+# which changes two edge cases (a last block that overruns the region, and
+# holes that end exactly at the region's end) — see docs/FIO.md.
+#
+# A file's "; oracle: MODE" line says what fio decides exactly: exact (the
+# default) every figure; bytes the bytes per direction (the sizes drawn
+# are random); total the bytes of both directions (rwmix draws the
+# direction); jobs the names and groups only.
+. test/lib/sh.sh
+dir=$TESTDATA/fio-oracle
+expected=$dir/expected.txt
+figures() { awk -f "$(dirname "$TESTDATA")/lib/fio-figures.awk"; }
+mode_of() { sed -n "s/^; oracle: *//p" "$1" | head -n 1; }
+
+fio_ok=
+fio=${FIO:-fio}
+if command -v "$fio" >/dev/null 2>&1 && [ "$("$fio" --version)" = fio-3.33 ]; then
+	fio_ok=1
+	truncate -s 64m "$tmp/dev"
+else
+	echo "fio 3.33 not installed: ncqsim is compared with the stored fio figures only"
+fi
+
+# cut FIGURES MODE: the fields MODE compares
+cut_mode() {
+	case $2 in
+	exact) echo "$1" ;;
+	bytes) echo "$1" | awk '{ print $1, $2, $4, $6 }' ;;
+	total) echo "$1" | awk '{ print $1, $2, $4 + $6 }' ;;
+	jobs) echo "$1" | awk '{ print $1, $2 }' ;;
+	*) echo "bad mode $2" ;;
+	esac
+}
+
+new=$tmp/expected.txt
+: >"$new"
+files=0
+for f in "$dir"/*.fio; do
+	name=$(basename "$f" .fio)
+	mode=$(mode_of "$f")
+	: "${mode:=exact}"
+	files=$((files + 1))
+	ours=$("$NCQSIM" run --output-format=json "$f" 2>"$tmp/err" | figures)
+	stored=$([ -f "$expected" ] && awk -v n="$name" '$1 == n { $1 = ""; sub(/^ /, ""); print }' "$expected")
+	if [ -n "$fio_ok" ]; then
+		theirs=$("$fio" --ioengine=psync --filename="$tmp/dev" --output-format=json "$f" \
+			2>/dev/null | figures)
+		printf '%s\n' "$theirs" | sed "s/^/$name /" >>"$new"
+		checks=$((checks + 1))
+		[ "$(cut_mode "$theirs" "$mode")" = "$(cut_mode "$stored" "$mode")" ] ||
+			[ -n "${FIO_ORACLE_UPDATE:-}" ] ||
+			fail "$name: fio now gives '$theirs', expected.txt has '$stored'"
+	else
+		theirs=$stored
+	fi
+	checks=$((checks + 1))
+	[ -n "$theirs" ] || fail "$name: no fio figures (expected.txt lacks it?)"
+	[ "$(cut_mode "$ours" "$mode")" = "$(cut_mode "$theirs" "$mode")" ] ||
+		fail "$name ($mode): ncqsim '$(echo $ours)' ($(head -c 200 "$tmp/err")), fio '$(echo $theirs)'"
+done
+[ -n "${FIO_ORACLE_UPDATE:-}" ] && [ -n "$fio_ok" ] && cp "$new" "$expected"
+checks=$((checks + 1))
+[ "$files" -ge 60 ] || fail "only $files job files"
+
+# bsrange reaches its largest size (fio draws over [min, max] and aligns down).
+for spec in 4k-16k:16384 4k-8k:8192; do
+	printf '[j]\nrw=read\nbsrange=%s\nsize=1m\nwrite_iolog=%s\n' "${spec%%:*}" "$tmp/io.log" \
+		>"$tmp/r.fio"
+	expect_rc 0 "$NCQSIM" run "$tmp/r.fio"
+	checks=$((checks + 1))
+	grep -q " read [0-9]* ${spec##*:}\$" "$tmp/io.log" ||
+		fail "bsrange=${spec%%:*} never drew ${spec##*:}"
+done
+
+# Backwards with holes over a region at an offset: fio's first I/O is at the
+# offset (its rewind arithmetic), the second at the region's end less the hole.
+printf '[j]\nrw=read:-8k\nbs=4k\noffset=1m\nsize=1m\nwrite_iolog=%s\n' "$tmp/io.log" >"$tmp/n.fio"
+expect_rc 0 "$NCQSIM" run "$tmp/n.fio"
+checks=$((checks + 1))
+[ "$(awk '$3 == "read" { print $4 }' "$tmp/io.log" | head -n 2 | tr '\n' ' ')" = "1048576 2088960 " ] ||
+	fail "rw=read:-8k offset=1m: first offsets $(awk '$3 == "read" { print $4 }' "$tmp/io.log" | head -n 2 | tr '\n' ' ')"
+
+# Written as fio refuses it: a blank after '='.
+printf '[j]\nrw = randwrite\nsize=1m\n' >"$tmp/b.fio"
+expect_rc 2 "$NCQSIM" run "$tmp/b.fio"
+err_one_line
+err_has "b.fio:2: option 'rw': a blank after '='"
+finish

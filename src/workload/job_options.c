@@ -881,6 +881,9 @@ static const struct opt_def options[] = {
 	       "random, zipf:theta, pareto:h, normal:sigma (percent)"),
 	{ .name = "norandommap", .type = OPT_FLAG, .offset = F(norandommap),
 	  .help = "random offsets may repeat within a pass" },
+	{ .name = "softrandommap", .type = OPT_FLAG, .offset = F(softrandommap),
+	  .help = "accepted: fio's fallback when its random map cannot be allocated; "
+		  "ncqsim's grows with the work done and is always there" },
 	{ .name = "randrepeat", .type = OPT_BOOL, .offset = F(randrepeat),
 	  .help = "accepted; ncqsim always repeats from --seed" },
 	CUSTOM("randseed", randseed_parse, randseed_format, "the job's random seed (else --seed)"),

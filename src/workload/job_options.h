@@ -97,6 +97,7 @@ struct job_options {
 	int dist;			/* enum job_dist */
 	double dist_param;
 	bool norandommap, randrepeat;
+	bool softrandommap;		/* accepted: the random map is always there */
 	uint64_t randseed;
 	bool randseed_set;
 	double percentile_list[HIST_MAX_PERCENTILES];

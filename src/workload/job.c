@@ -26,6 +26,9 @@
 
 struct job;
 
+/* The time-series logs a job may write; bw and iops sum bytes and I/Os. */
+enum log_kind { LOG_CLAT, LOG_SLAT, LOG_LAT, LOG_BW, LOG_IOPS, LOG_KINDS };
+
 struct job_io {
 	struct job *job;
 	struct blk_bio *bios;
@@ -77,6 +80,7 @@ struct job {
 	uint64_t issued_bytes, issued_ios, size_limit, ios_limit;
 	bool map_oom;				/* the random map ran out of memory */
 	bool started, issuing_done, finished, in_ramp;
+	bool timed_out;				/* its runtime ended its issuing */
 	/* fsync, fdatasync, end_fsync: a flush the job waits for. */
 	uint64_t writes_issued;
 	bool syncing, last_was_sync, end_synced;
@@ -91,8 +95,11 @@ struct job {
 	uint64_t sample_bytes[DDIR_COUNT], sample_ios[DDIR_COUNT];
 	uint64_t win_bytes[DDIR_COUNT], win_ios[DDIR_COUNT];
 	FILE *clat_log, *slat_log, *lat_log, *iolog;	/* the files of logs[] below */
+	FILE *bw_log, *iops_log;
+	/* log_avg_msec: this window's sums, per log (enum log_kind) and direction. */
+	uint64_t lw_sum[LOG_KINDS][DDIR_COUNT], lw_n[LOG_KINDS][DDIR_COUNT];
 	/* Written under temporary names, put in place when the run ends well. */
-	struct outfile logs[4];
+	struct outfile logs[6];
 	unsigned nlogs;
 	const char *iolog_name;
 };
@@ -549,6 +556,83 @@ static void log_line(FILE *f, const struct job *j, int64_t now, uint64_t value,
 	fprintf(f, last, prio);
 }
 
+/*
+ * One completed I/O in the logs: a row each (fio's logs without
+ * log_avg_msec: the bw row is this I/O's KiB/s over its latency, the iops
+ * row 1), or into this window's sums.
+ */
+static void log_io(struct job *j, int64_t now, const struct job_io *io, uint64_t clat,
+		   uint64_t lat, uint64_t slat)
+{
+	uint64_t v[LOG_KINDS] = { clat, slat, lat, io->len, 1 };
+	FILE *f[LOG_KINDS] = { j->clat_log, j->slat_log, j->lat_log, j->bw_log, j->iops_log };
+	int k;
+
+	for (k = 0; k < LOG_KINDS; k++) {
+		if (!f[k] || (k == LOG_SLAT && j->o->engine_kind == JOB_ENGINE_SYNC))
+			continue;
+		if (j->o->log_avg_msec) {
+			j->lw_sum[k][io->ddir] += v[k];
+			j->lw_n[k][io->ddir]++;
+		} else {
+			log_line(f[k], j, now, k == LOG_BW ? io->len * 1000000000ULL / 1024 /
+				 (lat ? lat : 1) : v[k], io);
+		}
+	}
+}
+
+/*
+ * log_avg_msec: one row per direction at the end of each window, as fio
+ * writes them: "time, value, direction, 0, 0" (an offset column of 0 with
+ * log_offset). Latency rows give the window's mean and only where it had
+ * I/Os; bw (KiB/s) and iops rows are written for every direction the job
+ * does, at windows that end while it runs.
+ */
+static void log_window(struct job *j, int64_t now, bool final)
+{
+	int rw = j->o->rw, k, d;
+	bool does[DDIR_COUNT] = {
+		rw != JOB_RW_WRITE && rw != JOB_RW_RANDWRITE,
+		rw != JOB_RW_READ && rw != JOB_RW_RANDREAD,
+	};
+	FILE *f[LOG_KINDS] = { j->clat_log, j->slat_log, j->lat_log, j->bw_log, j->iops_log };
+	uint64_t ms = j->o->log_avg_msec;
+
+	for (k = 0; k < LOG_KINDS; k++) {
+		for (d = 0; d < DDIR_COUNT; d++) {
+			uint64_t value;
+
+			if (!f[k])
+				continue;
+			if (k == LOG_BW || k == LOG_IOPS) {
+				if (final || !does[d])
+					continue;
+				value = k == LOG_BW ? j->lw_sum[k][d] * 1000 / ms / 1024 :
+					j->lw_n[k][d] * 1000 / ms;
+			} else {
+				if (!j->lw_n[k][d])
+					continue;
+				value = j->lw_sum[k][d] / j->lw_n[k][d];
+			}
+			fprintf(f[k], j->o->log_offset ? "%lld, %llu, %d, 0, 0, 0\n" :
+				"%lld, %llu, %d, 0, 0\n", (long long)((now - j->t_begin) / 1000000),
+				(unsigned long long)value, d);
+			j->lw_sum[k][d] = j->lw_n[k][d] = 0;
+		}
+	}
+}
+
+static void log_tick(struct sim *sim, void *arg)
+{
+	struct job *j = arg;
+	int64_t now = sim_now(sim);
+
+	if (j->finished || j->issuing_done || now >= j->t_end)
+		return;
+	log_window(j, now, false);
+	sim_after(sim, (int64_t)j->o->log_avg_msec * SIM_MSEC, log_tick, j);
+}
+
 static void io_done(struct job *j, struct job_io *io)
 {
 	struct report_job *r = j->rep;
@@ -602,12 +686,8 @@ static void io_done(struct job *j, struct job_io *io)
 		mark_latency(r, clat);
 		r->io_u_complete[batch_bucket(1)]++;
 		r->total_complete++;
-		if (j->clat_log)
-			log_line(j->clat_log, j, now, clat, io);
-		if (j->lat_log)
-			log_line(j->lat_log, j, now, sync ? clat : lat, io);
-		if (j->slat_log && !sync)
-			log_line(j->slat_log, j, now, (uint64_t)(io->t_issue - io->t_start), io);
+		log_io(j, now, io, clat, sync ? clat : lat, sync ? 0 : (uint64_t)(io->t_issue -
+											  io->t_start));
 	}
 	io->next = j->free_ios;
 	j->free_ios = io;
@@ -901,8 +981,10 @@ static void time_up(struct sim *sim, void *arg)
 	struct job *j = arg;
 
 	(void)sim;
-	if (!j->finished && !j->issuing_done)
+	if (!j->finished && !j->issuing_done) {
+		j->timed_out = true;
 		stop_issuing(j);
+	}
 }
 
 static void job_start(struct sim *sim, void *arg)
@@ -934,6 +1016,8 @@ static void job_start(struct sim *sim, void *arg)
 		sim_after(sim, 500 * SIM_MSEC, sample_tick, j);
 	if (j->t_end != INT64_MAX)
 		sim_at(sim, j->t_end, time_up, j);
+	if (j->o->log_avg_msec && (j->clat_log || j->bw_log || j->iops_log))
+		sim_after(sim, (int64_t)j->o->log_avg_msec * SIM_MSEC, log_tick, j);
 	sim_debug(sim, SIM_DBG_JOB, "job %s.%u starts: depth %u, region %llu..%llu", j->o->name,
 		  j->clone, j->depth, (unsigned long long)j->start, (unsigned long long)j->end);
 	job_fill(j);
@@ -956,6 +1040,8 @@ static void job_finish(struct job *j)
 	if (j->iolog)
 		fprintf(j->iolog, "%lld %s close\n", (long long)((j->t_finish - j->t_begin) / 1000),
 			j->iolog_name);
+	if (j->o->log_avg_msec)	/* the latencies of the last window, at the job's end (fio's) */
+		log_window(j, j->timed_out && j->t_end > j->t_finish ? j->t_end : j->t_finish, true);
 	sim_debug(j->t->sim, SIM_DBG_JOB, "job %s.%u done: %llu I/Os", j->o->name, j->clone,
 		  (unsigned long long)j->issued_ios);
 	if (--run->running == 0)
@@ -1029,14 +1115,15 @@ static FILE *open_out(struct job *j, const char *path, const char *option, struc
 	return o->f;
 }
 
-static FILE *open_log(struct job *j, const char *kind, struct err *e)
+static FILE *open_log(struct job *j, const char *prefix, const char *kind, const char *option,
+		      struct err *e)
 {
 	char path[JOB_PATH_MAX + 192];
 	const char *tag = j->run->ro->log_tag;
 
-	snprintf(path, sizeof(path), "%s_%s.%u%s%s.log", j->o->write_lat_log, kind, j->number,
+	snprintf(path, sizeof(path), "%s_%s.%u%s%s.log", prefix, kind, j->number,
 		 tag ? "." : "", tag ? tag : "");
-	return open_out(j, path, "write_lat_log", e);
+	return open_out(j, path, option, e);
 }
 
 static int region(struct job *j, struct err *e)
@@ -1184,11 +1271,20 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 	}
 	if (o->write_lat_log[0]) {
 		/* Latency logs are written as I/Os complete: no memory held per I/O. */
-		if (!(j->clat_log = open_log(j, "clat", e)) || !(j->lat_log = open_log(j, "lat", e)))
+		const char *p = o->write_lat_log, *opt = "write_lat_log";
+
+		if (!(j->clat_log = open_log(j, p, "clat", opt, e)) ||
+		    !(j->lat_log = open_log(j, p, "lat", opt, e)))
 			return -1;
-		if (o->engine_kind == JOB_ENGINE_ASYNC && !(j->slat_log = open_log(j, "slat", e)))
+		if (o->engine_kind == JOB_ENGINE_ASYNC && !(j->slat_log = open_log(j, p, "slat", opt, e)))
 			return -1;
 	}
+	if (o->write_bw_log[0] &&
+	    !(j->bw_log = open_log(j, o->write_bw_log, "bw", "write_bw_log", e)))
+		return -1;
+	if (o->write_iops_log[0] &&
+	    !(j->iops_log = open_log(j, o->write_iops_log, "iops", "write_iops_log", e)))
+		return -1;
 	if (o->write_iolog[0]) {
 		const char *tag = j->run->ro->log_tag;
 		char path[JOB_PATH_MAX + 128];
@@ -1266,7 +1362,7 @@ static int close_logs(struct job *j, bool keep, struct err *e)
 		}
 	}
 	j->nlogs = 0;
-	j->clat_log = j->slat_log = j->lat_log = j->iolog = NULL;
+	j->clat_log = j->slat_log = j->lat_log = j->iolog = j->bw_log = j->iops_log = NULL;
 	return rc;
 }
 

@@ -105,6 +105,8 @@ struct job_options {
 	unsigned percentile_precision;	/* decimals shown: the most the list was given with */
 	bool stonewall, new_group, group_reporting;
 	char write_lat_log[JOB_PATH_MAX];
+	char write_bw_log[JOB_PATH_MAX], write_iops_log[JOB_PATH_MAX];
+	unsigned log_avg_msec;		/* 0: a row per I/O */
 	char write_iolog[JOB_PATH_MAX];
 	char read_iolog[JOB_PATH_MAX];	/* replay this iolog or blktrace (run/replay.c) */
 	bool replay_no_stall;

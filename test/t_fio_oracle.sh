@@ -97,6 +97,16 @@ done
 printf '[j]\nrw=randread\nsize=1m\nsoftrandommap\n' >"$tmp/o.fio"
 expect_rc 0 "$NCQSIM" run "$tmp/o.fio"
 
+# Output details as fio 3.33 prints them: the write line's zone resets; the
+# JSON names ncqsim as its version and fio 3.33 as its format.
+printf '[j]\nrw=write\nbs=4k\nsize=64k\n' >"$tmp/w.fio"
+expect_rc 0 "$NCQSIM" run "$tmp/w.fio"
+out_has "(64.0KiB/"
+checks=$((checks + 1))
+grep -q '^  write: IOPS=.*msec); 0 zone resets$' "$tmp/out" || fail "no '; 0 zone resets' on the write line"
+expect_rc 0 "$NCQSIM" run --output-format=json "$tmp/w.fio"
+out_has '"fio format" : "fio-3.33",'
+
 # Written as fio refuses it: a blank after '='.
 printf '[j]\nrw = randwrite\nsize=1m\n' >"$tmp/b.fio"
 expect_rc 2 "$NCQSIM" run "$tmp/b.fio"

@@ -70,6 +70,40 @@ done
 checks=$((checks + 1))
 [ "$files" -ge 60 ] || fail "only $files job files"
 
+# fio's command line: jobs from --name and job options, several job files
+# (the first job of each later file stonewalled, so a new group), --section.
+# ARGS|FIGURES (fio 3.33's, one job per ';'), run from test/data/fio-oracle.
+while IFS='|' read -r args want; do
+	[ -n "$args" ] || continue
+	# shellcheck disable=SC2086
+	got=$(cd "$dir" && "$NCQSIM" run --output-format=json $args 2>"$tmp/err" | figures |
+		paste -sd ';')
+	checks=$((checks + 1))
+	[ "$got" = "$want" ] || fail "run $args: '$got' ($(head -c 200 "$tmp/err")), fio '$want'"
+	if [ -n "$fio_ok" ]; then
+		# shellcheck disable=SC2086
+		theirs=$(cd "$dir" && "$fio" --ioengine=psync --filename="$tmp/dev" \
+			--output-format=json $args 2>/dev/null | figures | paste -sd ';')
+		checks=$((checks + 1))
+		[ "$theirs" = "$want" ] || fail "fio $args now gives '$theirs', the table '$want'"
+	fi
+done <<'TABLE'
+--name=x --rw=randread --bs=4k --size=1m|x 0 256 1048576 0 0
+--bs=8k --name=a --rw=read --size=1m --name=b --rw=write --size=512k|a 0 128 1048576 0 0;b 0 0 0 64 524288
+size_write.fio hole_read.fio|j 0 0 0 256 1048576;j 1 86 352256 0 0
+--section=b groups.fio|b 0 0 0 128 1048576
+--section=c --section=a groups.fio|a 0 256 1048576 0 0;c 1 128 524288 0 0
+--size=256k global_defaults.fio|a 0 128 2097152 0 0;b 0 0 0 128 2097152;c 0 512 2097152 0 0
+TABLE
+# A job file on standard input.
+checks=$((checks + 1))
+got=$("$NCQSIM" run --output-format=json - <"$dir/hole_read.fio" | figures)
+[ "$got" = "j 0 86 352256 0 0" ] || fail "run - <hole_read.fio: '$got'"
+expect_rc 2 "$NCQSIM" run --name=x --rw=read --bs_is_seq_rand=1
+err_has "command line:3: option 'bs_is_seq_rand' is a fio option ncqsim does not support"
+expect_rc 2 "$NCQSIM" run
+err_has "expected a JOBFILE or --name=NAME"
+
 # bsrange reaches its largest size (fio draws over [min, max] and aligns down).
 for spec in 4k-16k:16384 4k-8k:8192; do
 	printf '[j]\nrw=read\nbsrange=%s\nsize=1m\nwrite_iolog=%s\n' "${spec%%:*}" "$tmp/io.log" \

@@ -135,13 +135,34 @@ static int count_jobs(const struct jobfile *jf, struct err *e)
 	return 0;
 }
 
-static int build(struct workload *w, const struct jobfile *jf, FILE *warn, struct err *e)
+/* fio's --section: only the jobs named (every job when none is). */
+struct section_filter {
+	const char *const *names;
+	size_t n;
+	unsigned first_file;	/* the source of the first job file */
+};
+
+static bool section_wanted(const struct section_filter *f, const char *name)
+{
+	size_t i;
+
+	if (!f || !f->n)
+		return true;
+	for (i = 0; i < f->n; i++)
+		if (!strcmp(f->names[i], name))
+			return true;
+	return false;
+}
+
+static int build(struct workload *w, const struct jobfile *jf, const struct section_filter *only,
+		 FILE *warn, struct err *e)
 {
 	size_t s, cap = 0;
 	int groupid = 0;
 	unsigned segment = 0;
 	struct job_def *d;
 	struct job_options *tmpl;
+	unsigned stonewall_source = 0;	/* the last file whose first job was stonewalled */
 
 	memset(w, 0, sizeof(*w));
 	if (count_jobs(jf, e))
@@ -168,6 +189,8 @@ static int build(struct workload *w, const struct jobfile *jf, FILE *warn, struc
 			}
 			continue;
 		}
+		if (!section_wanted(only, sec->name))
+			continue;
 		memset(d, 0, sizeof(*d));
 		d->o = *tmpl;
 		/* fio names a job after its section; a name= in [global] does not rename it. */
@@ -176,6 +199,11 @@ static int build(struct workload *w, const struct jobfile *jf, FILE *warn, struc
 		d->line = sec->line;
 		if (apply_lines(&d->o, sec->lines, sec->nlines, warn, e))
 			goto fail;
+		/* fio: the first job of every job file after the first waits for those before. */
+		if (only && sec->source > only->first_file && sec->source != stonewall_source) {
+			d->o.stonewall = true;
+			stonewall_source = sec->source;
+		}
 		for (i = 0; i < sec->nlines; i++)
 			echo_opt(d->opts, &d->nopts, sec->lines[i].key, sec->lines[i].value);
 		if (w->ndefs && (d->o.stonewall || d->o.new_group))
@@ -216,7 +244,7 @@ int workload_load(struct workload *w, const char *path, FILE *warn, struct err *
 	memset(w, 0, sizeof(*w));
 	if (jobfile_read(path, &jf, e))
 		return -1;
-	rc = build(w, &jf, warn, e);
+	rc = build(w, &jf, NULL, warn, e);
 	if (!rc) {
 		/* The files read are the workload's inputs from now on. */
 		w->inputs = jf.files;
@@ -237,9 +265,42 @@ int workload_load_text(struct workload *w, const char *text, const char *name, F
 	memset(w, 0, sizeof(*w));
 	if (jobfile_parse(text, name, &jf, e))
 		return -1;
-	rc = build(w, &jf, warn, e);
+	rc = build(w, &jf, NULL, warn, e);
 	jobfile_free(&jf);
 	return rc;
+}
+
+int workload_load_sources(struct workload *w, const struct workload_sources *src, FILE *warn,
+			  struct err *e)
+{
+	struct jobfile jf;
+	struct section_filter only = { src->sections, src->nsections, src->cmdline ? 1 : 0 };
+	size_t i;
+	int rc;
+
+	memset(w, 0, sizeof(*w));
+	memset(&jf, 0, sizeof(jf));
+	if (src->cmdline && jobfile_add_text(&jf, src->cmdline, "command line", e))
+		goto fail;
+	for (i = 0; i < src->npaths; i++)
+		if (jobfile_add(&jf, src->paths[i], e))
+			goto fail;
+	if (!jf.nsections) {
+		err_set(e, "no jobs: neither a job file nor --name");
+		goto fail;
+	}
+	rc = build(w, &jf, &only, warn, e);
+	if (!rc) {
+		w->inputs = jf.files;
+		w->ninputs = jf.nfiles;
+		jf.files = NULL;
+		jf.nfiles = 0;
+	}
+	jobfile_free(&jf);
+	return rc;
+fail:
+	jobfile_free(&jf);
+	return -1;
 }
 
 void workload_free(struct workload *w)

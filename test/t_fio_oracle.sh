@@ -71,7 +71,9 @@ checks=$((checks + 1))
 [ "$files" -ge 60 ] || fail "only $files job files"
 
 # fio's command line: jobs from --name and job options, several job files
-# (the first job of each later file stonewalled, so a new group), --section.
+# (the first job of each later file stonewalled, so a new group; each later
+# file from the defaults: no earlier [global] or command-line option reaches
+# it), --section.
 # ARGS|FIGURES (fio 3.33's, one job per ';'), run from test/data/fio-oracle.
 while IFS='|' read -r args want; do
 	[ -n "$args" ] || continue
@@ -82,8 +84,11 @@ while IFS='|' read -r args want; do
 	[ "$got" = "$want" ] || fail "run $args: '$got' ($(head -c 200 "$tmp/err")), fio '$want'"
 	if [ -n "$fio_ok" ]; then
 		# shellcheck disable=SC2086
-		theirs=$(cd "$dir" && "$fio" --ioengine=psync --filename="$tmp/dev" \
-			--output-format=json $args 2>/dev/null | figures | paste -sd ';')
+		# From $tmp: fio's options before the job files reach the first file
+		# only, so a later file's jobs make files of their own.
+		theirs=$(cd "$tmp" && "$fio" --ioengine=psync --filename="$tmp/dev" \
+			--output-format=json $(echo " $args" | sed "s| \([a-z_]*\.fio\)| $dir/\1|g") \
+			2>/dev/null | figures | paste -sd ';')
 		checks=$((checks + 1))
 		[ "$theirs" = "$want" ] || fail "fio $args now gives '$theirs', the table '$want'"
 	fi
@@ -94,6 +99,7 @@ size_write.fio hole_read.fio|j 0 0 0 256 1048576;j 1 86 352256 0 0
 --section=b groups.fio|b 0 0 0 128 1048576
 --section=c --section=a groups.fio|a 0 256 1048576 0 0;c 1 128 524288 0 0
 --size=256k global_defaults.fio|a 0 128 2097152 0 0;b 0 0 0 128 2097152;c 0 512 2097152 0 0
+--bs=16k multi_a.fio multi_b.fio|a 0 128 1048576 0 0;b 1 256 1048576 0 0
 TABLE
 # A job file on standard input.
 checks=$((checks + 1))

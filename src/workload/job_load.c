@@ -179,6 +179,14 @@ static int build(struct workload *w, const struct jobfile *jf, const struct sect
 		const struct jobfile_section *sec = &jf->sections[s];
 		size_t i;
 
+		/*
+		 * fio reads every job file after the first from its defaults: the
+		 * [global] sections of earlier files and the command line's global
+		 * options do not reach it.
+		 */
+		if (only && sec->source > only->first_file && s &&
+		    jf->sections[s - 1].source != sec->source)
+			job_options_defaults(tmpl);
 		if (sec->global) {
 			/* Typed once, into the template the jobs below start from (fio's def_thread). */
 			if (apply_lines(tmpl, sec->lines, sec->nlines, warn, e))

@@ -147,6 +147,21 @@ grep -q '^  write: IOPS=.*msec); 0 zone resets$' "$tmp/out" || fail "no '; 0 zon
 expect_rc 0 "$NCQSIM" run --output-format=json "$tmp/w.fio"
 out_has '"fio format" : "fio-3.33",'
 
+# offset_increment: clone N starts N x it further (fio's subjob_number);
+# the clones share the iolog's name, and the last one's is kept, as in fio.
+printf '[j]\nrw=read\nbs=4k\nsize=64k\nnumjobs=3\noffset_increment=1m\nwrite_iolog=%s\n' \
+	"$tmp/oi.log" >"$tmp/oi.fio"
+expect_rc 0 "$NCQSIM" run "$tmp/oi.fio"
+checks=$((checks + 1))
+[ "$(awk '$3 == "read" { print $4; exit }' "$tmp/oi.log")" = 2097152 ] ||
+	fail "offset_increment=1m: the third clone does not start at 2 MiB"
+# thinktime_blocks=4: 16 I/Os think 4 times 10 ms (fio 3.33: 41 ms), not 16.
+printf '[j]\nrw=read\nbs=4k\nsize=64k\nthinktime=10ms\nthinktime_blocks=4\n' >"$tmp/tb.fio"
+expect_rc 0 "$NCQSIM" run --output-format=json "$tmp/tb.fio"
+checks=$((checks + 1))
+rt=$(grep -m1 '"runtime" :' "$tmp/out" | tr -dc 0-9)
+[ "$rt" -ge 30 ] && [ "$rt" -le 60 ] || fail "thinktime_blocks=4: runtime $rt ms, fio 41"
+
 # Written as fio refuses it: a blank after '='.
 printf '[j]\nrw = randwrite\nsize=1m\n' >"$tmp/b.fio"
 expect_rc 2 "$NCQSIM" run "$tmp/b.fio"

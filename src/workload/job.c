@@ -87,6 +87,7 @@ struct job {
 	struct blk_bio sync_bio;
 	int64_t sync_start;
 	int64_t next_issue[DDIR_COUNT], think_until;
+	unsigned since_think;			/* I/Os issued since the last think time */
 	const struct job_source_ops *source;	/* fio_source: the job generates its own */
 	void *source_state;
 	bool source_prios;			/* the source sets each I/O's priority */
@@ -466,9 +467,11 @@ static enum job_source_status fio_next(void *state, int64_t now, struct job_io_d
 	}
 	io->ioprio = next_cmdprio(j, d, io->len);
 	io->due = 0;
-	/* The I/O is issued at once: thinktime runs from now. */
-	if (j->o->thinktime)
+	/* The I/O is issued at once: thinktime runs from now, after every thinktime_blocks. */
+	if (j->o->thinktime && ++j->since_think >= j->o->thinktime_blocks) {
 		j->think_until = now + j->o->thinktime;
+		j->since_think = 0;
+	}
 	return JOB_SOURCE_IO;
 }
 
@@ -1134,6 +1137,7 @@ static int region(struct job *j, struct err *e)
 	int dir;
 
 	off = o->offset_pct ? cap * o->offset / 100 / ls * ls : o->offset;
+	off += o->offset_increment * j->clone;	/* fio: subjob_number x offset_increment */
 	if (off >= cap)
 		return err_set(e, "%s:%d: job '%s': option 'offset': %llu is beyond the drive's %llu "
 			       "bytes", d->file, d->line, o->name, (unsigned long long)off,

@@ -848,6 +848,10 @@ static const struct opt_def options[] = {
 	{ .name = "thinktime", .type = OPT_TIME, .offset = F(thinktime), .min = 0,
 	  .max = 1000000LL * SEC, .time_unit = USEC,
 	  .help = "pause after each I/O before the next (microseconds)" },
+	{ .name = "thinktime_blocks", .type = OPT_UINT, .offset = F(thinktime_blocks), .min = 1,
+	  .max = 1000000000, .def = "1", .help = "think after every this many I/Os (default 1)" },
+	{ .name = "offset_increment", .type = OPT_SIZE, .offset = F(offset_increment), .min = 0,
+	  .max = INT64_MAX, .help = "clone N of numjobs starts N times this after offset" },
 	{ .name = "number_ios", .type = OPT_SIZE, .offset = F(number_ios), .min = 0,
 	  .max = INT64_MAX, .help = "stop after this many I/Os" },
 	{ .name = "fsync", .type = OPT_UINT, .offset = F(fsync_blocks), .min = 0, .max = 1 << 30,
@@ -955,6 +959,7 @@ void job_options_defaults(struct job_options *o)
 	o->iodepth = 1;
 	o->numjobs = 1;
 	o->loops = 1;
+	o->thinktime_blocks = 1;
 	snprintf(o->ioengine, sizeof(o->ioengine), "psync");
 	o->engine_kind = JOB_ENGINE_SYNC;
 	o->cmdprio_class[0] = o->cmdprio_class[1] = 1;

@@ -77,6 +77,8 @@ struct job_options {
 	bool direct, buffered;
 	char filename[JOB_PATH_MAX];
 	int64_t runtime, ramp_time, startdelay, thinktime;
+	unsigned thinktime_blocks;	/* think after every this many I/Os */
+	uint64_t offset_increment;	/* numjobs clone N starts N times this further */
 	bool time_based;
 	uint64_t rate_iops[DDIR_COUNT];
 	uint64_t number_ios;

@@ -162,6 +162,17 @@ checks=$((checks + 1))
 rt=$(grep -m1 '"runtime" :' "$tmp/out" | tr -dc 0-9)
 [ "$rt" -ge 30 ] && [ "$rt" -le 60 ] || fail "thinktime_blocks=4: runtime $rt ms, fio 41"
 
+# rate=400k with 4 KiB reads: 100 I/Os a second, 16 of them in ~150 ms
+# (fio 3.33: 153 ms); with rate_iops as well it is refused.
+printf '[j]\nrw=randread\nbs=4k\nsize=64k\nrate=400k\n' >"$tmp/rt.fio"
+expect_rc 0 "$NCQSIM" run --output-format=json "$tmp/rt.fio"
+checks=$((checks + 1))
+rt=$(grep -m1 '"runtime" :' "$tmp/out" | tr -dc 0-9)
+[ "$rt" -ge 140 ] && [ "$rt" -le 160 ] || fail "rate=400k: runtime $rt ms, fio 153"
+printf 'rate_iops=10\n' >>"$tmp/rt.fio"
+expect_rc 2 "$NCQSIM" run "$tmp/rt.fio"
+err_has "options 'rate' and 'rate_iops' both cap the read rate"
+
 # Written as fio refuses it: a blank after '='.
 printf '[j]\nrw = randwrite\nsize=1m\n' >"$tmp/b.fio"
 expect_rc 2 "$NCQSIM" run "$tmp/b.fio"

@@ -455,6 +455,10 @@ static enum job_source_status fio_next(void *state, int64_t now, struct job_io_d
 		j->next_issue[d] = (j->next_issue[d] > now - 1000000000LL ? j->next_issue[d] :
 				    now) + 1000000000LL / (int64_t)j->o->rate_iops[d];
 	}
+	if (j->o->rate[d] && now < j->next_issue[d]) {
+		*wake_at = j->next_issue[d];
+		return JOB_SOURCE_WAIT;
+	}
 	io->ddir = d;
 	while (!next_io(j, d, &io->offset, &io->len)) {
 		if (j->map_oom || !pass_again(j))
@@ -466,6 +470,12 @@ static enum job_source_status fio_next(void *state, int64_t now, struct job_io_d
 		break;
 	}
 	io->ioprio = next_cmdprio(j, d, io->len);
+	if (j->o->rate[d]) {
+		/* fio's rate: the next I/O of this direction when this one's bytes are paid for. */
+		int64_t base = j->next_issue[d] > now - 1000000000LL ? j->next_issue[d] : now;
+
+		j->next_issue[d] = base + (int64_t)(io->len * 1000000000ULL / j->o->rate[d]);
+	}
 	io->due = 0;
 	/* The I/O is issued at once: thinktime runs from now, after every thinktime_blocks. */
 	if (j->o->thinktime && ++j->since_think >= j->o->thinktime_blocks) {

@@ -92,6 +92,10 @@ static int validate(const struct job_def *d, struct err *e)
 					       "percentages for one block size add up to %u, more than 100",
 					       d->file, d->line, o->name, same);
 		}
+		if (o->rate[dir] && o->rate_iops[dir])
+			return err_set(e, "%s:%d: job '%s': options 'rate' and 'rate_iops' both cap the "
+				       "%s rate: give one", d->file, d->line, o->name,
+				       dir == DDIR_READ ? "read" : "write");
 		if (o->bsrange && o->bs_min[dir] == 0)
 			return err_set(e, "%s:%d: job '%s': option 'bsrange' is empty", d->file, d->line,
 				       o->name);

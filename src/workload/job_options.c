@@ -455,6 +455,25 @@ static void rwmixwrite_format(const struct opt_def *d, const void *base, char *b
 	snprintf(buf, len, "%u", 100 - o->rwmixread);
 }
 
+static int rate_dir(struct job_options *o, int dir, char *text, void *ctx, struct err *e)
+{
+	uint64_t v;
+
+	(void)ctx;
+	if (parse_size(text, o->kb_base, &v, NULL))
+		return err_set(e, "expected a rate in bytes per second such as 10m, got '%s'", text);
+	if (dir < DDIR_COUNT)
+		o->rate[dir] = v;
+	return 0;
+}
+
+static int rate_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	(void)d;
+	return for_each_dir(base, value, "a rate in bytes per second (read,write[,trim])", rate_dir,
+			    NULL, e);
+}
+
 static int rate_iops_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
 {
 	struct job_options *o = base;
@@ -845,6 +864,7 @@ static const struct opt_def options[] = {
 	{ .name = "startdelay", .type = OPT_TIME, .offset = F(startdelay), .min = 0,
 	  .max = 1000000LL * SEC, .time_unit = SEC, .help = "start this long after the group" },
 	CUSTOM("rate_iops", rate_iops_parse, split_format, "cap the I/O rate (read,write)"),
+	CUSTOM("rate", rate_parse, split_format, "cap the bandwidth in bytes/s (read,write)"),
 	{ .name = "thinktime", .type = OPT_TIME, .offset = F(thinktime), .min = 0,
 	  .max = 1000000LL * SEC, .time_unit = USEC,
 	  .help = "pause after each I/O before the next (microseconds)" },

@@ -81,6 +81,7 @@ struct job_options {
 	uint64_t offset_increment;	/* numjobs clone N starts N times this further */
 	bool time_based;
 	uint64_t rate_iops[DDIR_COUNT];
+	uint64_t rate[DDIR_COUNT];	/* bytes per second (fio's rate), 0: none */
 	uint64_t number_ios;
 	unsigned fsync_blocks, fdatasync_blocks;	/* a flush after every N writes */
 	bool end_fsync;			/* a flush when the job ends */

@@ -68,7 +68,7 @@ static void test_cmdprio_share(void)
 	unsigned p;
 	uint64_t high = 0, total;
 
-	if (run("[j]\nioengine=libaio\niodepth=8\nrw=read\nbs=4k\nsize=4k\nnumber_ios=100000\n"
+	if (run("[j]\nioengine=libaio\niodepth=8\nrw=read\nbs=4k\nsize=4k\nio_size=400000k\nnumber_ios=100000\n"
 		"cmdprio_percentage=25\n", NULL, &res))
 		return;
 	rd = &res.report.jobs[0].dir[0];

@@ -332,8 +332,9 @@ static void show_ddir_status(FILE *out, const struct report_job *j, unsigned d,
 	report_num2str(bw_alt, sizeof(bw_alt), bw, (int)j->sig_figs, 1, !i2p, "B/s");
 	iops = 1000 * rd->total_ios / runt;
 	report_num2str(iops_p, sizeof(iops_p), iops, (int)j->sig_figs, 1, 0, "");
-	fprintf(out, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)\n", ddir_names[d], iops_p, bw_p, bw_alt,
-		io_p, (unsigned long long)runt);
+	/* fio 3.33 ends the write line with its zoned-device counter (zbd_write_status()). */
+	fprintf(out, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)%s\n", ddir_names[d], iops_p, bw_p,
+		bw_alt, io_p, (unsigned long long)runt, d == 1 ? "; 0 zone resets" : "");
 	display_lat(out, "slat", &rd->slat.sum);
 	display_lat(out, "clat", &rd->clat.sum);
 	display_lat(out, " lat", &rd->lat.sum);
@@ -847,6 +848,8 @@ static void json_report(struct json_writer *w, const char *key, const struct rep
 		tb[strlen(tb) - 1] = '\0';
 	json_object_begin(w, key);
 	json_string(w, "fio version", r->version);
+	/* "fio version" names ncqsim, so scripts can tell; this says whose layout it is. */
+	json_string(w, "fio format", "fio-3.33");
 	json_int(w, "timestamp", (long long)now_s);
 	json_int(w, "timestamp_ms", now_ms);
 	json_string(w, "time", tb);

@@ -11,6 +11,7 @@
  */
 #include "workload/job.h"
 
+#include "workload/randmap.h"
 #include "workload/source.h"
 
 #include "host/ioprio.h"
@@ -24,6 +25,9 @@
 #include <string.h>
 
 struct job;
+
+/* The time-series logs a job may write; bw and iops sum bytes and I/Os. */
+enum log_kind { LOG_CLAT, LOG_SLAT, LOG_LAT, LOG_BW, LOG_IOPS, LOG_KINDS };
 
 struct job_io {
 	struct job *job;
@@ -59,7 +63,12 @@ struct job {
 	uint64_t perm_i;
 	struct rng_zipf zipf;
 	struct rng_pareto pareto;
-	uint64_t pos[DDIR_COUNT];		/* sequential positions */
+	uint64_t last_pos[DDIR_COUNT];		/* fio's f->last_pos: where the last I/O ended */
+	uint64_t min_bs[DDIR_COUNT], max_bs;	/* max_bs: over both directions */
+	struct randmap map;			/* fio's random map, when lengths vary */
+	bool use_map;
+	uint64_t map_unit;			/* bytes per block of the map */
+	unsigned passes;			/* passes over the region started */
 	uint64_t rand_left;			/* rw=randread:N */
 	uint64_t rand_pos;
 	uint16_t task_prio, job_prio;		/* the task's ioprio; fio's reported default */
@@ -69,13 +78,16 @@ struct job {
 	unsigned bios_per_io;
 	int64_t t_begin, t_stats, t_end, t_finish;
 	uint64_t issued_bytes, issued_ios, size_limit, ios_limit;
+	bool map_oom;				/* the random map ran out of memory */
 	bool started, issuing_done, finished, in_ramp;
+	bool timed_out;				/* its runtime ended its issuing */
 	/* fsync, fdatasync, end_fsync: a flush the job waits for. */
 	uint64_t writes_issued;
 	bool syncing, last_was_sync, end_synced;
 	struct blk_bio sync_bio;
 	int64_t sync_start;
 	int64_t next_issue[DDIR_COUNT], think_until;
+	unsigned since_think;			/* I/Os issued since the last think time */
 	const struct job_source_ops *source;	/* fio_source: the job generates its own */
 	void *source_state;
 	bool source_prios;			/* the source sets each I/O's priority */
@@ -84,8 +96,11 @@ struct job {
 	uint64_t sample_bytes[DDIR_COUNT], sample_ios[DDIR_COUNT];
 	uint64_t win_bytes[DDIR_COUNT], win_ios[DDIR_COUNT];
 	FILE *clat_log, *slat_log, *lat_log, *iolog;	/* the files of logs[] below */
+	FILE *bw_log, *iops_log;
+	/* log_avg_msec: this window's sums, per log (enum log_kind) and direction. */
+	uint64_t lw_sum[LOG_KINDS][DDIR_COUNT], lw_n[LOG_KINDS][DDIR_COUNT];
 	/* Written under temporary names, put in place when the run ends well. */
-	struct outfile logs[4];
+	struct outfile logs[6];
 	unsigned nlogs;
 	const char *iolog_name;
 };
@@ -168,30 +183,49 @@ static int next_ddir(struct job *j)
 	}
 }
 
-static uint64_t next_len(struct job *j, int d)
+/*
+ * fio's get_next_buflen(): a block size for an I/O at `off`, only among
+ * those that fit before the region's end (0: not even the smallest does).
+ * bsrange draws min + U[0, max) and aligns down to the smallest, capped at
+ * the largest, so every multiple of the smallest up to the largest is
+ * reachable; bssplit takes the first entry of the drawn share that fits.
+ */
+static uint64_t draw_len(struct job *j, int d, uint64_t off)
 {
 	const struct job_options *o = j->o;
+	uint64_t lo, hi, len = 0;
 
-	if (o->nbssplit[d]) {
-		unsigned r = (unsigned)rng_below(&j->r_bs, 100), sum = 0, i;
+	job_bs_extent(o, d, &lo, &hi);
+	/*
+	 * A fixed size is not fitted to the region: on a block device fio
+	 * checks it against the device's end only (fill_io_u()'s
+	 * real_file_size), so the last sequential I/O of a region that is
+	 * not a multiple of bs runs past the region's end.
+	 */
+	if (lo == hi)
+		return off + lo <= j->t->capacity ? lo : 0;
+	if (off + lo > j->end)
+		return 0;
+	do {
+		if (o->nbssplit[d]) {
+			unsigned r = (unsigned)rng_below(&j->r_bs, 100), sum = 0, i;
 
-		for (i = 0; i < o->nbssplit[d]; i++) {
-			sum += o->bssplit[d][i].pct;
-			if (r < sum)
-				return o->bssplit[d][i].bs;
+			for (i = 0; i < o->nbssplit[d]; i++) {
+				if (!o->bssplit[d][i].pct)
+					continue;
+				len = o->bssplit[d][i].bs;
+				sum += o->bssplit[d][i].pct;
+				if (r < sum && off + len <= j->end)
+					break;
+			}
+		} else {
+			len = lo + rng_below(&j->r_bs, hi);
 		}
-		return o->bssplit[d][o->nbssplit[d] - 1].bs;
-	}
-	if (o->bsrange) {
-		uint64_t lo = o->bs_min[d], hi = o->bs_max[d];
-		uint64_t len = lo + rng_below(&j->r_bs, hi - lo + 1);
-
-		/* fio keeps sizes a multiple of the smallest when it is a power of 2. */
-		if (!(lo & (lo - 1)))
-			len &= ~(lo - 1);
-		return len < lo ? lo : len;
-	}
-	return o->bs[d];
+		len -= len % lo;
+		if (len > hi)
+			len = hi;
+	} while (off + len > j->end);
+	return len;
 }
 
 static uint64_t rank_to_block(struct job *j, uint64_t rank, uint64_t nblocks)
@@ -200,38 +234,43 @@ static uint64_t rank_to_block(struct job *j, uint64_t rank, uint64_t nblocks)
 	return rng_mix64(rank ^ j->perm.keys[0]) % nblocks;
 }
 
-static uint64_t next_offset(struct job *j, int d, uint64_t len)
+/*
+ * fio's get_next_seq_offset(): where the next sequential I/O starts,
+ * relative to the region, from where the last one ended. A hole (rw=read:8k)
+ * is added after every I/O but the first of a pass; a negative one that
+ * runs off the start wraps to the region's end; backwards I/O over a
+ * region at an offset starts at fio's rewind point (`offset` itself).
+ */
+static uint64_t seq_offset(struct job *j, int d)
+{
+	uint64_t file_offset = j->start, io_size = j->end - j->start;
+	uint64_t real = j->t->capacity, pos;
+	int64_t add = j->o->rw_skip;
+
+	if (j->last_pos[d] == file_offset && file_offset && add < 0)
+		j->last_pos[d] = real > io_size ? io_size : real;
+	pos = j->last_pos[d] - file_offset;
+	if (pos && add) {
+		pos += (uint64_t)add;
+		if (pos >= real)	/* past the device, or below 0 (unsigned) */
+			pos = add > 0 ? file_offset : (real > io_size ? io_size : real) + (uint64_t)add;
+	}
+	return pos;
+}
+
+/* A random block of the region (in units of the direction's alignment). */
+static bool random_block(struct job *j, int d, uint64_t *block)
 {
 	const struct job_options *o = j->o;
-	uint64_t region = j->end - j->start, nblocks = region / j->align[d], block, off;
+	uint64_t region = j->end - j->start, ba = j->align[d], lastb, nblocks = region / ba;
 
-	if (!is_random(o)) {
-		int64_t next;
-
-		off = j->pos[d];
-		if (off + len > j->end || off < j->start)
-			off = o->rw_skip < 0 ? j->end - len : j->start;	/* a new pass */
-		next = (int64_t)(off + len) + o->rw_skip;
-		/* Going backwards (rw=read:-8k) runs to the start, then wraps to the end. */
-		j->pos[d] = next < (int64_t)j->start ? j->end - len : (uint64_t)next;
-		return off;
-	}
-	if (o->rw_nr && j->rand_left) {
-		/* rw=randread:N: the next I/Os follow on from the last random offset. */
-		j->rand_left--;
-		off = j->rand_pos;
-		if (off + len > j->end)
-			off = j->start;
-		j->rand_pos = off + len;
-		return off;
-	}
 	switch (o->dist) {
 	case JOB_DIST_ZIPF:
-		block = rank_to_block(j, rng_zipf_next(&j->zipf, &j->r_off), nblocks);
-		break;
+		*block = rank_to_block(j, rng_zipf_next(&j->zipf, &j->r_off), nblocks);
+		return true;
 	case JOB_DIST_PARETO:
-		block = rank_to_block(j, rng_pareto_next(&j->pareto, &j->r_off), nblocks);
-		break;
+		*block = rank_to_block(j, rng_pareto_next(&j->pareto, &j->r_off), nblocks);
+		return true;
 	case JOB_DIST_NORMAL: {
 		double x = (double)nblocks / 2.0 + rng_normal(&j->r_off) * (double)nblocks *
 			o->dist_param / 100.0;
@@ -241,29 +280,125 @@ static uint64_t next_offset(struct job *j, int d, uint64_t len)
 			k = 0;
 		if ((uint64_t)k >= nblocks)
 			k = (int64_t)nblocks - 1;
-		block = rank_to_block(j, (uint64_t)k, nblocks);
-		break;
+		*block = rank_to_block(j, (uint64_t)k, nblocks);
+		return true;
 	}
 	default:
-		if (o->norandommap) {
-			block = rng_below(&j->r_off, nblocks);
-		} else {
-			if (j->perm_i == j->perm.n) {
-				/* Every block done once: a new pass with a new order. */
-				perm_init(&j->perm, nblocks, &j->r_off);
-				j->perm_i = 0;
-			}
-			block = perm_at(&j->perm, j->perm_i++);
-		}
+		break;
 	}
+	/* fio's last_block(): the last start at which the smallest block still fits. */
+	if (j->min_bs[d] > ba)
+		region -= j->min_bs[d] - ba;
+	lastb = region / ba;
+	if (!lastb)
+		return false;
+	if (o->norandommap) {
+		*block = rng_below(&j->r_off, lastb);
+		return true;
+	}
+	if (j->use_map) {
+		/* fio: a uniform block; if done, the next free one; none: the pass is over. */
+		uint64_t b = rng_below(&j->r_off, lastb) * ba / j->map_unit;
+
+		if (!randmap_is_free(&j->map, b))
+			b = randmap_next_free(&j->map, b);
+		if (b == RANDMAP_FULL)
+			return false;
+		*block = b * j->map_unit / ba;
+		return true;
+	}
+	if (j->perm_i == j->perm.n)
+		return false;		/* every block done once: the pass is over */
+	*block = perm_at(&j->perm, j->perm_i++);
+	return true;
+}
+
+/* The next I/O of this pass, or false when the pass is over (fio's fill_io_u failing). */
+static bool next_io(struct job *j, int d, uint64_t *offp, uint64_t *lenp)
+{
+	const struct job_options *o = j->o;
+	uint64_t off, len, block;
+
+	if (!is_random(o)) {
+		uint64_t rel = seq_offset(j, d);
+
+		if (rel >= j->end - j->start)
+			return false;
+		off = j->start + rel;
+		if (!(len = draw_len(j, d, off)))
+			return false;
+		j->last_pos[d] = off + len;
+		*offp = off;
+		*lenp = len;
+		return true;
+	}
+	if (o->rw_nr && j->rand_left) {
+		/* rw=randread:N: the next I/Os follow on from the last random offset. */
+		j->rand_left--;
+		off = j->rand_pos;
+		if (off + j->min_bs[d] > j->end)
+			off = j->start;
+		len = draw_len(j, d, off);
+		j->rand_pos = off + len;
+		*offp = off;
+		*lenp = len;
+		return true;
+	}
+	if (!random_block(j, d, &block))
+		return false;
 	off = j->start + block * j->align[d];
-	if (off + len > j->end)
-		off = (j->end - len) / j->align[d] * j->align[d];
+	if (off + j->min_bs[d] > j->end)
+		off = (j->end - j->min_bs[d]) / j->align[d] * j->align[d];
+	if (!(len = draw_len(j, d, off)))
+		return false;
+	if (j->use_map) {
+		/* fio's mark_random_map(): cut short before blocks already done. */
+		uint64_t unit = j->map_unit, n;
+
+		n = randmap_set_nr(&j->map, (off - j->start) / unit, (len + unit - 1) / unit);
+		if (!n) {
+			j->map_oom = true;
+			return false;
+		}
+		if (n * unit < len)
+			len = n * unit;
+	}
 	if (o->rw_nr) {
 		j->rand_left = o->rw_nr - 1;
 		j->rand_pos = off + len;
 	}
-	return off;
+	*offp = off;
+	*lenp = len;
+	return true;
+}
+
+/* fio's keep_running() at the end of a pass: another pass, or the job is done. */
+static bool pass_again(const struct job *j)
+{
+	const struct job_options *o = j->o;
+
+	if (o->time_based || j->passes < o->loops)
+		return true;
+	if (!o->io_size || j->issued_bytes >= o->io_size)
+		return false;
+	return o->io_size - j->issued_bytes >= j->max_bs;
+}
+
+static void new_pass(struct job *j)
+{
+	int d;
+
+	j->passes++;
+	for (d = 0; d < DDIR_COUNT; d++)
+		j->last_pos[d] = j->start;
+	j->rand_left = 0;
+	if (j->use_map)
+		randmap_reset(&j->map);
+	if (j->perm_i) {
+		/* A new order for the new pass. */
+		perm_init(&j->perm, j->perm.n, &j->r_off);
+		j->perm_i = 0;
+	}
 }
 
 /* The per-I/O priority fio would set (cmdprio), else the job's; 0 for none. */
@@ -305,7 +440,7 @@ static enum job_source_status fio_next(void *state, int64_t now, struct job_io_d
 	int d;
 
 	if ((j->size_limit && j->issued_bytes >= j->size_limit) ||
-	    (j->ios_limit && j->issued_ios >= j->ios_limit))
+	    (j->ios_limit && j->issued_ios >= j->ios_limit) || j->map_oom)
 		return JOB_SOURCE_END;
 	if (now < j->think_until) {
 		*wake_at = j->think_until;
@@ -320,14 +455,33 @@ static enum job_source_status fio_next(void *state, int64_t now, struct job_io_d
 		j->next_issue[d] = (j->next_issue[d] > now - 1000000000LL ? j->next_issue[d] :
 				    now) + 1000000000LL / (int64_t)j->o->rate_iops[d];
 	}
+	if (j->o->rate[d] && now < j->next_issue[d]) {
+		*wake_at = j->next_issue[d];
+		return JOB_SOURCE_WAIT;
+	}
 	io->ddir = d;
-	io->len = next_len(j, d);
-	io->offset = next_offset(j, d, io->len);
+	while (!next_io(j, d, &io->offset, &io->len)) {
+		if (j->map_oom || !pass_again(j))
+			return JOB_SOURCE_END;
+		new_pass(j);
+		/* A pass that ends before its first I/O: nothing fits; the job is done. */
+		if (!next_io(j, d, &io->offset, &io->len))
+			return JOB_SOURCE_END;
+		break;
+	}
 	io->ioprio = next_cmdprio(j, d, io->len);
+	if (j->o->rate[d]) {
+		/* fio's rate: the next I/O of this direction when this one's bytes are paid for. */
+		int64_t base = j->next_issue[d] > now - 1000000000LL ? j->next_issue[d] : now;
+
+		j->next_issue[d] = base + (int64_t)(io->len * 1000000000ULL / j->o->rate[d]);
+	}
 	io->due = 0;
-	/* The I/O is issued at once: thinktime runs from now. */
-	if (j->o->thinktime)
+	/* The I/O is issued at once: thinktime runs from now, after every thinktime_blocks. */
+	if (j->o->thinktime && ++j->since_think >= j->o->thinktime_blocks) {
 		j->think_until = now + j->o->thinktime;
+		j->since_think = 0;
+	}
 	return JOB_SOURCE_IO;
 }
 
@@ -415,6 +569,83 @@ static void log_line(FILE *f, const struct job *j, int64_t now, uint64_t value,
 	fprintf(f, last, prio);
 }
 
+/*
+ * One completed I/O in the logs: a row each (fio's logs without
+ * log_avg_msec: the bw row is this I/O's KiB/s over its latency, the iops
+ * row 1), or into this window's sums.
+ */
+static void log_io(struct job *j, int64_t now, const struct job_io *io, uint64_t clat,
+		   uint64_t lat, uint64_t slat)
+{
+	uint64_t v[LOG_KINDS] = { clat, slat, lat, io->len, 1 };
+	FILE *f[LOG_KINDS] = { j->clat_log, j->slat_log, j->lat_log, j->bw_log, j->iops_log };
+	int k;
+
+	for (k = 0; k < LOG_KINDS; k++) {
+		if (!f[k] || (k == LOG_SLAT && j->o->engine_kind == JOB_ENGINE_SYNC))
+			continue;
+		if (j->o->log_avg_msec) {
+			j->lw_sum[k][io->ddir] += v[k];
+			j->lw_n[k][io->ddir]++;
+		} else {
+			log_line(f[k], j, now, k == LOG_BW ? io->len * 1000000000ULL / 1024 /
+				 (lat ? lat : 1) : v[k], io);
+		}
+	}
+}
+
+/*
+ * log_avg_msec: one row per direction at the end of each window, as fio
+ * writes them: "time, value, direction, 0, 0" (an offset column of 0 with
+ * log_offset). Latency rows give the window's mean and only where it had
+ * I/Os; bw (KiB/s) and iops rows are written for every direction the job
+ * does, at windows that end while it runs.
+ */
+static void log_window(struct job *j, int64_t now, bool final)
+{
+	int rw = j->o->rw, k, d;
+	bool does[DDIR_COUNT] = {
+		rw != JOB_RW_WRITE && rw != JOB_RW_RANDWRITE,
+		rw != JOB_RW_READ && rw != JOB_RW_RANDREAD,
+	};
+	FILE *f[LOG_KINDS] = { j->clat_log, j->slat_log, j->lat_log, j->bw_log, j->iops_log };
+	uint64_t ms = j->o->log_avg_msec;
+
+	for (k = 0; k < LOG_KINDS; k++) {
+		for (d = 0; d < DDIR_COUNT; d++) {
+			uint64_t value;
+
+			if (!f[k])
+				continue;
+			if (k == LOG_BW || k == LOG_IOPS) {
+				if (final || !does[d])
+					continue;
+				value = k == LOG_BW ? j->lw_sum[k][d] * 1000 / ms / 1024 :
+					j->lw_n[k][d] * 1000 / ms;
+			} else {
+				if (!j->lw_n[k][d])
+					continue;
+				value = j->lw_sum[k][d] / j->lw_n[k][d];
+			}
+			fprintf(f[k], j->o->log_offset ? "%lld, %llu, %d, 0, 0, 0\n" :
+				"%lld, %llu, %d, 0, 0\n", (long long)((now - j->t_begin) / 1000000),
+				(unsigned long long)value, d);
+			j->lw_sum[k][d] = j->lw_n[k][d] = 0;
+		}
+	}
+}
+
+static void log_tick(struct sim *sim, void *arg)
+{
+	struct job *j = arg;
+	int64_t now = sim_now(sim);
+
+	if (j->finished || j->issuing_done || now >= j->t_end)
+		return;
+	log_window(j, now, false);
+	sim_after(sim, (int64_t)j->o->log_avg_msec * SIM_MSEC, log_tick, j);
+}
+
 static void io_done(struct job *j, struct job_io *io)
 {
 	struct report_job *r = j->rep;
@@ -468,12 +699,8 @@ static void io_done(struct job *j, struct job_io *io)
 		mark_latency(r, clat);
 		r->io_u_complete[batch_bucket(1)]++;
 		r->total_complete++;
-		if (j->clat_log)
-			log_line(j->clat_log, j, now, clat, io);
-		if (j->lat_log)
-			log_line(j->lat_log, j, now, sync ? clat : lat, io);
-		if (j->slat_log && !sync)
-			log_line(j->slat_log, j, now, (uint64_t)(io->t_issue - io->t_start), io);
+		log_io(j, now, io, clat, sync ? clat : lat, sync ? 0 : (uint64_t)(io->t_issue -
+											  io->t_start));
 	}
 	io->next = j->free_ios;
 	j->free_ios = io;
@@ -767,8 +994,10 @@ static void time_up(struct sim *sim, void *arg)
 	struct job *j = arg;
 
 	(void)sim;
-	if (!j->finished && !j->issuing_done)
+	if (!j->finished && !j->issuing_done) {
+		j->timed_out = true;
 		stop_issuing(j);
+	}
 }
 
 static void job_start(struct sim *sim, void *arg)
@@ -800,6 +1029,8 @@ static void job_start(struct sim *sim, void *arg)
 		sim_after(sim, 500 * SIM_MSEC, sample_tick, j);
 	if (j->t_end != INT64_MAX)
 		sim_at(sim, j->t_end, time_up, j);
+	if (j->o->log_avg_msec && (j->clat_log || j->bw_log || j->iops_log))
+		sim_after(sim, (int64_t)j->o->log_avg_msec * SIM_MSEC, log_tick, j);
 	sim_debug(sim, SIM_DBG_JOB, "job %s.%u starts: depth %u, region %llu..%llu", j->o->name,
 		  j->clone, j->depth, (unsigned long long)j->start, (unsigned long long)j->end);
 	job_fill(j);
@@ -822,6 +1053,8 @@ static void job_finish(struct job *j)
 	if (j->iolog)
 		fprintf(j->iolog, "%lld %s close\n", (long long)((j->t_finish - j->t_begin) / 1000),
 			j->iolog_name);
+	if (j->o->log_avg_msec)	/* the latencies of the last window, at the job's end (fio's) */
+		log_window(j, j->timed_out && j->t_end > j->t_finish ? j->t_end : j->t_finish, true);
 	sim_debug(j->t->sim, SIM_DBG_JOB, "job %s.%u done: %llu I/Os", j->o->name, j->clone,
 		  (unsigned long long)j->issued_ios);
 	if (--run->running == 0)
@@ -895,14 +1128,15 @@ static FILE *open_out(struct job *j, const char *path, const char *option, struc
 	return o->f;
 }
 
-static FILE *open_log(struct job *j, const char *kind, struct err *e)
+static FILE *open_log(struct job *j, const char *prefix, const char *kind, const char *option,
+		      struct err *e)
 {
 	char path[JOB_PATH_MAX + 192];
 	const char *tag = j->run->ro->log_tag;
 
-	snprintf(path, sizeof(path), "%s_%s.%u%s%s.log", j->o->write_lat_log, kind, j->number,
+	snprintf(path, sizeof(path), "%s_%s.%u%s%s.log", prefix, kind, j->number,
 		 tag ? "." : "", tag ? tag : "");
-	return open_out(j, path, "write_lat_log", e);
+	return open_out(j, path, option, e);
 }
 
 static int region(struct job *j, struct err *e)
@@ -913,6 +1147,7 @@ static int region(struct job *j, struct err *e)
 	int dir;
 
 	off = o->offset_pct ? cap * o->offset / 100 / ls * ls : o->offset;
+	off += o->offset_increment * j->clone;	/* fio: subjob_number x offset_increment */
 	if (off >= cap)
 		return err_set(e, "%s:%d: job '%s': option 'offset': %llu is beyond the drive's %llu "
 			       "bytes", d->file, d->line, o->name, (unsigned long long)off,
@@ -985,8 +1220,21 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 		return err_set(e, "%s:%d: job '%s': option 'random_distribution': pareto:%g does not "
 			       "work out over %llu blocks", j->def->file, j->def->line, o->name,
 			       o->dist_param, (unsigned long long)nblocks);
-	for (d = 0; d < DDIR_COUNT; d++)
-		j->pos[d] = o->rw_skip < 0 ? j->end - j->align[d] : j->start;
+	j->map_unit = j->align[DDIR_READ] < j->align[DDIR_WRITE] ? j->align[DDIR_READ] :
+		j->align[DDIR_WRITE];
+	for (d = 0; d < DDIR_COUNT; d++) {
+		uint64_t hi;
+
+		j->last_pos[d] = j->start;
+		job_bs_extent(o, (int)d, &j->min_bs[d], &hi);
+		if (hi > j->max_bs)
+			j->max_bs = hi;
+		/* Lengths that vary can overlap blocks already done: fio's map trims them. */
+		if (hi != j->min_bs[d] && is_random(o) && !o->norandommap && o->dist == JOB_DIST_RANDOM)
+			j->use_map = true;
+	}
+	randmap_init(&j->map, (j->end - j->start) / j->map_unit);
+	j->passes = 1;
 	j->depth = o->engine_kind == JOB_ENGINE_SYNC ? 1 : o->iodepth;
 	j->source = &fio_source;
 	j->source_state = j;
@@ -1011,10 +1259,14 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 				j->bios_per_io = (unsigned)per;
 		}
 	}
-	/* number_ios sets the amount of I/O independently of the region (fio). */
-	j->size_limit = o->time_based || o->number_ios ? 0 :
+	/*
+	 * fio's io_issue_bytes_exceeded(): io_size (else size) and number_ios,
+	 * each times loops; number_ios stops a job early, never extends it.
+	 * A time_based job runs until its runtime whatever they say.
+	 */
+	j->size_limit = o->time_based ? 0 :
 		(o->io_size ? o->io_size : j->end - j->start) * o->loops;
-	j->ios_limit = o->number_ios;
+	j->ios_limit = o->time_based ? 0 : o->number_ios * o->loops;
 	/* fio: prioclass/prio/priohint set the task's priority (class BE if none given). */
 	if (o->prioclass_set || o->prio_set || o->priohint_set) {
 		j->task_prio = ioprio_value(o->prioclass_set ? o->prioclass : IOPRIO_CLASS_BE,
@@ -1033,11 +1285,20 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 	}
 	if (o->write_lat_log[0]) {
 		/* Latency logs are written as I/Os complete: no memory held per I/O. */
-		if (!(j->clat_log = open_log(j, "clat", e)) || !(j->lat_log = open_log(j, "lat", e)))
+		const char *p = o->write_lat_log, *opt = "write_lat_log";
+
+		if (!(j->clat_log = open_log(j, p, "clat", opt, e)) ||
+		    !(j->lat_log = open_log(j, p, "lat", opt, e)))
 			return -1;
-		if (o->engine_kind == JOB_ENGINE_ASYNC && !(j->slat_log = open_log(j, "slat", e)))
+		if (o->engine_kind == JOB_ENGINE_ASYNC && !(j->slat_log = open_log(j, p, "slat", opt, e)))
 			return -1;
 	}
+	if (o->write_bw_log[0] &&
+	    !(j->bw_log = open_log(j, o->write_bw_log, "bw", "write_bw_log", e)))
+		return -1;
+	if (o->write_iops_log[0] &&
+	    !(j->iops_log = open_log(j, o->write_iops_log, "iops", "write_iops_log", e)))
+		return -1;
 	if (o->write_iolog[0]) {
 		const char *tag = j->run->ro->log_tag;
 		char path[JOB_PATH_MAX + 128];
@@ -1115,7 +1376,7 @@ static int close_logs(struct job *j, bool keep, struct err *e)
 		}
 	}
 	j->nlogs = 0;
-	j->clat_log = j->slat_log = j->lat_log = j->iolog = NULL;
+	j->clat_log = j->slat_log = j->lat_log = j->iolog = j->bw_log = j->iops_log = NULL;
 	return rc;
 }
 
@@ -1232,7 +1493,11 @@ int workload_run(const struct workload *w, const struct job_target *t,
 			break;
 		next_progress += SIM_SEC;
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n && !rc; i++)
+		if (run.jobs[i].map_oom)
+			rc = err_set(e, "job '%s': out of memory for its random map",
+				     run.jobs[i].o->name);
+	for (i = 0; i < n && !rc; i++)
 		if (!run.jobs[i].finished) {
 			rc = err_set(e, "job '%s' did not finish: the simulation ran out of events "
 				     "(%u I/Os still in flight)", run.jobs[i].o->name,
@@ -1255,6 +1520,7 @@ done:
 			rc = -1;
 		free(run.jobs[i].ios);
 		free(run.jobs[i].bio_pool);
+		randmap_free(&run.jobs[i].map);
 	}
 	free(run.jobs);
 	free(opts);

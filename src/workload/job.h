@@ -64,6 +64,22 @@ struct workload {
 int workload_load(struct workload *w, const char *path, FILE *warn, struct err *e);
 int workload_load_text(struct workload *w, const char *text, const char *name, FILE *warn,
 		       struct err *e);
+/*
+ * fio's command line: job options given as --name=... lines (cmdline, a
+ * job-file text; NULL: none), then job files ("-": standard input), in
+ * order, as one workload; with sections, only the jobs so named (fio's
+ * --section).
+ */
+struct workload_sources {
+	const char *cmdline;
+	const char *const *paths;
+	size_t npaths;
+	const char *const *sections;
+	size_t nsections;
+};
+
+int workload_load_sources(struct workload *w, const struct workload_sources *src, FILE *warn,
+			  struct err *e);
 void workload_free(struct workload *w);
 
 /* What the jobs run against. */

@@ -1,8 +1,9 @@
 /*
- * The option names fio 3.33 knows (its --cmdhelp=all, aliases and every
- * built-in engine's --enghelp), sorted. Used only to tell a user that an
- * option ncqsim refuses is a real fio option it does not support, rather
- * than a typo.
+ * The option names fio 3.33 knows (its --cmdhelp=all, the options of its
+ * HOWTO and man page that --cmdhelp=NAME knows, aliases and every built-in
+ * engine's --enghelp), sorted in the C locale (the lookup bisects). Used
+ * only to tell a user that an option ncqsim refuses is a real fio option
+ * it does not support, rather than a typo.
  */
 #include "workload/job_options.h"
 
@@ -23,6 +24,7 @@ static const char *const fio_names[] = {
 	"blocksize_unaligned",
 	"brick",
 	"bs",
+	"bs_is_seq_rand",
 	"bs_unaligned",
 	"bsrange",
 	"bssplit",
@@ -124,6 +126,7 @@ static const char *const fio_names[] = {
 	"iodepth_low",
 	"ioengine",
 	"iomem",
+	"iomem_align",
 	"iopsavgtime",
 	"ioscheduler",
 	"job_max_open_zones",
@@ -153,6 +156,7 @@ static const char *const fio_names[] = {
 	"max_latency",
 	"max_open_zones",
 	"mem",
+	"mem_align",
 	"merge_blktrace_file",
 	"merge_blktrace_iters",
 	"merge_blktrace_scalars",
@@ -229,6 +233,7 @@ static const char *const fio_names[] = {
 	"size",
 	"skip_bad",
 	"slat_percentiles",
+	"softrandommap",
 	"sqthread_poll",
 	"sqthread_poll_cpu",
 	"ss",
@@ -272,6 +277,7 @@ static const char *const fio_names[] = {
 	"verb",
 	"verify",
 	"verify_async",
+	"verify_async_cpus",
 	"verify_backlog",
 	"verify_backlog_batch",
 	"verify_dump",

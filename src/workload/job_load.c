@@ -92,6 +92,10 @@ static int validate(const struct job_def *d, struct err *e)
 					       "percentages for one block size add up to %u, more than 100",
 					       d->file, d->line, o->name, same);
 		}
+		if (o->rate[dir] && o->rate_iops[dir])
+			return err_set(e, "%s:%d: job '%s': options 'rate' and 'rate_iops' both cap the "
+				       "%s rate: give one", d->file, d->line, o->name,
+				       dir == DDIR_READ ? "read" : "write");
 		if (o->bsrange && o->bs_min[dir] == 0)
 			return err_set(e, "%s:%d: job '%s': option 'bsrange' is empty", d->file, d->line,
 				       o->name);
@@ -135,14 +139,34 @@ static int count_jobs(const struct jobfile *jf, struct err *e)
 	return 0;
 }
 
-static int build(struct workload *w, const struct jobfile *jf, FILE *warn, struct err *e)
+/* fio's --section: only the jobs named (every job when none is). */
+struct section_filter {
+	const char *const *names;
+	size_t n;
+	unsigned first_file;	/* the source of the first job file */
+};
+
+static bool section_wanted(const struct section_filter *f, const char *name)
+{
+	size_t i;
+
+	if (!f || !f->n)
+		return true;
+	for (i = 0; i < f->n; i++)
+		if (!strcmp(f->names[i], name))
+			return true;
+	return false;
+}
+
+static int build(struct workload *w, const struct jobfile *jf, const struct section_filter *only,
+		 FILE *warn, struct err *e)
 {
 	size_t s, cap = 0;
 	int groupid = 0;
 	unsigned segment = 0;
-	bool global_name = false;	/* a [global] name= names every job below it */
 	struct job_def *d;
 	struct job_options *tmpl;
+	unsigned stonewall_source = 0;	/* the last file whose first job was stonewalled */
 
 	memset(w, 0, sizeof(*w));
 	if (count_jobs(jf, e))
@@ -159,6 +183,14 @@ static int build(struct workload *w, const struct jobfile *jf, FILE *warn, struc
 		const struct jobfile_section *sec = &jf->sections[s];
 		size_t i;
 
+		/*
+		 * fio reads every job file after the first from its defaults: the
+		 * [global] sections of earlier files and the command line's global
+		 * options do not reach it.
+		 */
+		if (only && sec->source > only->first_file && s &&
+		    jf->sections[s - 1].source != sec->source)
+			job_options_defaults(tmpl);
 		if (sec->global) {
 			/* Typed once, into the template the jobs below start from (fio's def_thread). */
 			if (apply_lines(tmpl, sec->lines, sec->nlines, warn, e))
@@ -166,18 +198,24 @@ static int build(struct workload *w, const struct jobfile *jf, FILE *warn, struc
 			for (i = 0; i < sec->nlines; i++) {
 				echo_opt(w->global_opts, &w->nglobal, sec->lines[i].key,
 					 sec->lines[i].value);
-				global_name |= !strcmp(sec->lines[i].key, "name");
 			}
 			continue;
 		}
+		if (!section_wanted(only, sec->name))
+			continue;
 		memset(d, 0, sizeof(*d));
 		d->o = *tmpl;
-		if (!global_name)
-			snprintf(d->o.name, sizeof(d->o.name), "%s", sec->name);
+		/* fio names a job after its section; a name= in [global] does not rename it. */
+		snprintf(d->o.name, sizeof(d->o.name), "%s", sec->name);
 		snprintf(d->file, sizeof(d->file), "%s", sec->file);
 		d->line = sec->line;
 		if (apply_lines(&d->o, sec->lines, sec->nlines, warn, e))
 			goto fail;
+		/* fio: the first job of every job file after the first waits for those before. */
+		if (only && sec->source > only->first_file && sec->source != stonewall_source) {
+			d->o.stonewall = true;
+			stonewall_source = sec->source;
+		}
 		for (i = 0; i < sec->nlines; i++)
 			echo_opt(d->opts, &d->nopts, sec->lines[i].key, sec->lines[i].value);
 		if (w->ndefs && (d->o.stonewall || d->o.new_group))
@@ -218,7 +256,7 @@ int workload_load(struct workload *w, const char *path, FILE *warn, struct err *
 	memset(w, 0, sizeof(*w));
 	if (jobfile_read(path, &jf, e))
 		return -1;
-	rc = build(w, &jf, warn, e);
+	rc = build(w, &jf, NULL, warn, e);
 	if (!rc) {
 		/* The files read are the workload's inputs from now on. */
 		w->inputs = jf.files;
@@ -239,9 +277,42 @@ int workload_load_text(struct workload *w, const char *text, const char *name, F
 	memset(w, 0, sizeof(*w));
 	if (jobfile_parse(text, name, &jf, e))
 		return -1;
-	rc = build(w, &jf, warn, e);
+	rc = build(w, &jf, NULL, warn, e);
 	jobfile_free(&jf);
 	return rc;
+}
+
+int workload_load_sources(struct workload *w, const struct workload_sources *src, FILE *warn,
+			  struct err *e)
+{
+	struct jobfile jf;
+	struct section_filter only = { src->sections, src->nsections, src->cmdline ? 1 : 0 };
+	size_t i;
+	int rc;
+
+	memset(w, 0, sizeof(*w));
+	memset(&jf, 0, sizeof(jf));
+	if (src->cmdline && jobfile_add_text(&jf, src->cmdline, "command line", e))
+		goto fail;
+	for (i = 0; i < src->npaths; i++)
+		if (jobfile_add(&jf, src->paths[i], e))
+			goto fail;
+	if (!jf.nsections) {
+		err_set(e, "no jobs: neither a job file nor --name");
+		goto fail;
+	}
+	rc = build(w, &jf, &only, warn, e);
+	if (!rc) {
+		w->inputs = jf.files;
+		w->ninputs = jf.nfiles;
+		jf.files = NULL;
+		jf.nfiles = 0;
+	}
+	jobfile_free(&jf);
+	return rc;
+fail:
+	jobfile_free(&jf);
+	return -1;
 }
 
 void workload_free(struct workload *w)

@@ -455,6 +455,25 @@ static void rwmixwrite_format(const struct opt_def *d, const void *base, char *b
 	snprintf(buf, len, "%u", 100 - o->rwmixread);
 }
 
+static int rate_dir(struct job_options *o, int dir, char *text, void *ctx, struct err *e)
+{
+	uint64_t v;
+
+	(void)ctx;
+	if (parse_size(text, o->kb_base, &v, NULL))
+		return err_set(e, "expected a rate in bytes per second such as 10m, got '%s'", text);
+	if (dir < DDIR_COUNT)
+		o->rate[dir] = v;
+	return 0;
+}
+
+static int rate_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	(void)d;
+	return for_each_dir(base, value, "a rate in bytes per second (read,write[,trim])", rate_dir,
+			    NULL, e);
+}
+
 static int rate_iops_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
 {
 	struct job_options *o = base;
@@ -845,9 +864,14 @@ static const struct opt_def options[] = {
 	{ .name = "startdelay", .type = OPT_TIME, .offset = F(startdelay), .min = 0,
 	  .max = 1000000LL * SEC, .time_unit = SEC, .help = "start this long after the group" },
 	CUSTOM("rate_iops", rate_iops_parse, split_format, "cap the I/O rate (read,write)"),
+	CUSTOM("rate", rate_parse, split_format, "cap the bandwidth in bytes/s (read,write)"),
 	{ .name = "thinktime", .type = OPT_TIME, .offset = F(thinktime), .min = 0,
 	  .max = 1000000LL * SEC, .time_unit = USEC,
 	  .help = "pause after each I/O before the next (microseconds)" },
+	{ .name = "thinktime_blocks", .type = OPT_UINT, .offset = F(thinktime_blocks), .min = 1,
+	  .max = 1000000000, .def = "1", .help = "think after every this many I/Os (default 1)" },
+	{ .name = "offset_increment", .type = OPT_SIZE, .offset = F(offset_increment), .min = 0,
+	  .max = INT64_MAX, .help = "clone N of numjobs starts N times this after offset" },
 	{ .name = "number_ios", .type = OPT_SIZE, .offset = F(number_ios), .min = 0,
 	  .max = INT64_MAX, .help = "stop after this many I/Os" },
 	{ .name = "fsync", .type = OPT_UINT, .offset = F(fsync_blocks), .min = 0, .max = 1 << 30,
@@ -881,6 +905,9 @@ static const struct opt_def options[] = {
 	       "random, zipf:theta, pareto:h, normal:sigma (percent)"),
 	{ .name = "norandommap", .type = OPT_FLAG, .offset = F(norandommap),
 	  .help = "random offsets may repeat within a pass" },
+	{ .name = "softrandommap", .type = OPT_FLAG, .offset = F(softrandommap),
+	  .help = "accepted: fio's fallback when its random map cannot be allocated; "
+		  "ncqsim's grows with the work done and is always there" },
 	{ .name = "randrepeat", .type = OPT_BOOL, .offset = F(randrepeat),
 	  .help = "accepted; ncqsim always repeats from --seed" },
 	CUSTOM("randseed", randseed_parse, randseed_format, "the job's random seed (else --seed)"),
@@ -896,6 +923,12 @@ static const struct opt_def options[] = {
 	  .help = "report a group as one" },
 	{ .name = "write_lat_log", .type = OPT_STRING, .offset = F(write_lat_log),
 	  .size = JOB_PATH_MAX, .help = "write PREFIX_{slat,clat,lat}.N.log" },
+	{ .name = "write_bw_log", .type = OPT_STRING, .offset = F(write_bw_log),
+	  .size = JOB_PATH_MAX, .help = "write PREFIX_bw.N.log: KiB/s per I/O or per log_avg_msec window" },
+	{ .name = "write_iops_log", .type = OPT_STRING, .offset = F(write_iops_log),
+	  .size = JOB_PATH_MAX, .help = "write PREFIX_iops.N.log: I/Os per second, per I/O or per window" },
+	{ .name = "log_avg_msec", .type = OPT_UINT, .offset = F(log_avg_msec), .min = 0,
+	  .max = 86400000, .help = "logs give one row per window of this many ms (0: per I/O)" },
 	{ .name = "write_iolog", .type = OPT_STRING, .offset = F(write_iolog),
 	  .size = JOB_PATH_MAX, .help = "write the issued I/Os as a fio version 3 iolog" },
 	{ .name = "read_iolog", .type = OPT_STRING, .offset = F(read_iolog), .size = JOB_PATH_MAX,
@@ -946,6 +979,7 @@ void job_options_defaults(struct job_options *o)
 	o->iodepth = 1;
 	o->numjobs = 1;
 	o->loops = 1;
+	o->thinktime_blocks = 1;
 	snprintf(o->ioengine, sizeof(o->ioengine), "psync");
 	o->engine_kind = JOB_ENGINE_SYNC;
 	o->cmdprio_class[0] = o->cmdprio_class[1] = 1;

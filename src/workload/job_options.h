@@ -77,8 +77,11 @@ struct job_options {
 	bool direct, buffered;
 	char filename[JOB_PATH_MAX];
 	int64_t runtime, ramp_time, startdelay, thinktime;
+	unsigned thinktime_blocks;	/* think after every this many I/Os */
+	uint64_t offset_increment;	/* numjobs clone N starts N times this further */
 	bool time_based;
 	uint64_t rate_iops[DDIR_COUNT];
+	uint64_t rate[DDIR_COUNT];	/* bytes per second (fio's rate), 0: none */
 	uint64_t number_ios;
 	unsigned fsync_blocks, fdatasync_blocks;	/* a flush after every N writes */
 	bool end_fsync;			/* a flush when the job ends */
@@ -97,6 +100,7 @@ struct job_options {
 	int dist;			/* enum job_dist */
 	double dist_param;
 	bool norandommap, randrepeat;
+	bool softrandommap;		/* accepted: the random map is always there */
 	uint64_t randseed;
 	bool randseed_set;
 	double percentile_list[HIST_MAX_PERCENTILES];
@@ -104,6 +108,8 @@ struct job_options {
 	unsigned percentile_precision;	/* decimals shown: the most the list was given with */
 	bool stonewall, new_group, group_reporting;
 	char write_lat_log[JOB_PATH_MAX];
+	char write_bw_log[JOB_PATH_MAX], write_iops_log[JOB_PATH_MAX];
+	unsigned log_avg_msec;		/* 0: a row per I/O */
 	char write_iolog[JOB_PATH_MAX];
 	char read_iolog[JOB_PATH_MAX];	/* replay this iolog or blktrace (run/replay.c) */
 	bool replay_no_stall;

@@ -100,6 +100,7 @@ static struct jobfile_section *new_section(struct jobfile *jf, const char *name,
 	memset(s, 0, sizeof(*s));
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	s->global = !strcmp(name, "global");
+	s->source = jf->nsources - 1;
 	s->file = file;
 	s->line = line;
 	return s;
@@ -194,11 +195,16 @@ static int parse_text(struct jobfile *jf, const char *text, const char *file, in
 		if (cut)
 			*cut = '\0';
 		s = parse_trim(s);
-		if (expand_env(s, buf, sizeof(buf), file, line_no, e))
-			return -1;
-		s = parse_trim(buf);
 		if (!*s)
 			continue;
+		/* fio expands ${VAR} in option lines, not in section names. */
+		if (*s != '[') {
+			if (expand_env(s, buf, sizeof(buf), file, line_no, e))
+				return -1;
+			s = parse_trim(buf);
+			if (!*s)
+				continue;
+		}
 		if (*s == '[') {
 			char *close = strchr(s, ']');
 			char *name;
@@ -225,7 +231,7 @@ static int parse_text(struct jobfile *jf, const char *text, const char *file, in
 				return -1;
 			continue;
 		}
-		if (!jf->nsections)
+		if (jf->nsections <= jf->file_start)
 			return err_set(e, "%s:%d: option '%s' before any [section]", file, line_no, s);
 		{
 			char *eq = strchr(s, '='), *key = s, *value = NULL;
@@ -233,6 +239,19 @@ static int parse_text(struct jobfile *jf, const char *text, const char *file, in
 			if (eq) {
 				*eq = '\0';
 				key = parse_trim(s);
+				/*
+				 * fio 3.33 keeps a blank after '=' in the value: it refuses
+				 * "rw= randwrite" and misreads "bs= 8k" (a plain number
+				 * still reads right); we refuse those, clearly.
+				 */
+				if (isspace((unsigned char)eq[1]) && *parse_trim(eq + 1) &&
+				    strspn(parse_trim(eq + 1), "0123456789") !=
+				    strlen(parse_trim(eq + 1)))
+					return err_set(e, "%s:%d: option '%s': a blank after '=' (fio 3.33 "
+						       "keeps it in the value, and refuses or misreads "
+						       "'%s'); write '%s=%s'", file, line_no,
+						       parse_trim(s), eq + 1, parse_trim(s),
+						       parse_trim(eq + 1));
 				value = parse_trim(eq + 1);
 			}
 			if (!*key)
@@ -244,15 +263,78 @@ static int parse_text(struct jobfile *jf, const char *text, const char *file, in
 	return 0;
 }
 
-int jobfile_parse(const char *text, const char *name, struct jobfile *jf, struct err *e)
+int jobfile_add_text(struct jobfile *jf, const char *text, const char *name, struct err *e)
 {
-	const char *kept;
+	const char *kept = keep_name(jf, name);
 
-	memset(jf, 0, sizeof(*jf));
-	kept = keep_name(jf, name);
 	if (!kept)
 		return err_set(e, "out of memory");
-	if (parse_text(jf, text, kept, 0, e)) {
+	jf->file_start = jf->nsections;
+	jf->nsources++;
+	return parse_text(jf, text, kept, 0, e);
+}
+
+/* A job file on standard input ("-"), as fio reads one. */
+static char *read_stdin(struct err *e)
+{
+	size_t len = 0, cap = 65536, n;
+	char *buf = malloc(cap + 1);
+
+	if (!buf) {
+		err_set(e, "out of memory");
+		return NULL;
+	}
+	while ((n = fread(buf + len, 1, cap - len, stdin)) > 0) {
+		len += n;
+		if (len == cap) {
+			char *nb;
+
+			if (cap >= MAX_FILE_BYTES) {
+				free(buf);
+				err_set(e, "-: the job file on standard input is larger than %d bytes",
+					MAX_FILE_BYTES);
+				return NULL;
+			}
+			nb = realloc(buf, 2 * cap + 1);
+			if (!nb) {
+				free(buf);
+				err_set(e, "out of memory");
+				return NULL;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	if (ferror(stdin)) {
+		free(buf);
+		err_set(e, "-: cannot read standard input");
+		return NULL;
+	}
+	buf[len] = '\0';
+	if (strlen(buf) != len) {
+		free(buf);
+		err_set(e, "-: a NUL byte on standard input (a job file is text)");
+		return NULL;
+	}
+	return buf;
+}
+
+int jobfile_add(struct jobfile *jf, const char *path, struct err *e)
+{
+	char *text = strcmp(path, "-") ? read_all(path, NULL, 0, e) : read_stdin(e);
+	int rc;
+
+	if (!text)
+		return -1;
+	rc = jobfile_add_text(jf, text, path, e);
+	free(text);
+	return rc;
+}
+
+int jobfile_parse(const char *text, const char *name, struct jobfile *jf, struct err *e)
+{
+	memset(jf, 0, sizeof(*jf));
+	if (jobfile_add_text(jf, text, name, e)) {
 		jobfile_free(jf);
 		return -1;
 	}
@@ -261,15 +343,12 @@ int jobfile_parse(const char *text, const char *name, struct jobfile *jf, struct
 
 int jobfile_read(const char *path, struct jobfile *jf, struct err *e)
 {
-	char *text = read_all(path, NULL, 0, e);
-	int rc;
-
 	memset(jf, 0, sizeof(*jf));
-	if (!text)
+	if (jobfile_add(jf, path, e)) {
+		jobfile_free(jf);
 		return -1;
-	rc = jobfile_parse(text, path, jf, e);
-	free(text);
-	return rc;
+	}
+	return 0;
 }
 
 void jobfile_free(struct jobfile *jf)

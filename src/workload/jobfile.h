@@ -30,6 +30,7 @@ struct jobfile_line {
 struct jobfile_section {
 	char name[JOBFILE_NAME_MAX];
 	bool global;
+	unsigned source;	/* which jobfile_add/_add_text call read it (0, 1, ...) */
 	const char *file;
 	int line;
 	struct jobfile_line *lines;
@@ -41,12 +42,22 @@ struct jobfile {
 	size_t nsections, cap;
 	char **files;		/* every file read, for messages */
 	size_t nfiles;
+	size_t file_start;	/* sections before the file being read (not its own) */
+	unsigned nsources;	/* jobfile_add/_add_text calls so far */
 };
 
 /* Read `path` (and its includes). On error: "FILE:LINE: message". */
 int jobfile_read(const char *path, struct jobfile *jf, struct err *e);
 /* The same from text in memory (tests, fuzzing); `name` labels messages. */
 int jobfile_parse(const char *text, const char *name, struct jobfile *jf, struct err *e);
+/*
+ * Add the sections of `path` ("-": standard input) or of `text` after
+ * those jf holds (start from a zeroed jobfile): fio's several job files,
+ * and the job options of its command line. Each file starts with a
+ * section of its own.
+ */
+int jobfile_add(struct jobfile *jf, const char *path, struct err *e);
+int jobfile_add_text(struct jobfile *jf, const char *text, const char *name, struct err *e);
 void jobfile_free(struct jobfile *jf);
 
 #endif

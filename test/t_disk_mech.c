@@ -127,7 +127,7 @@ static double sequential_rate(const char *drive, int order, unsigned zi, unsigne
 	struct disk_access acc;
 	struct disk_chs c;
 	const struct disk_zone *z;
-	struct disk_head h;
+	struct disk_head h = { 0, 0, false };
 	uint64_t n;
 
 	load(drive, order, &m, &l, &mc);
@@ -226,7 +226,7 @@ static void test_stream(const char *drive, int order)
 	rng_seed(&rng, 11, "t_disk_mech stream");
 	for (i = 0; i < 3000; i++) {
 		struct disk_chs c;
-		struct disk_head h;
+		struct disk_head h = { 0, 0, false };
 		struct disk_access acc;
 		struct disk_stream s, one;
 		uint64_t p, n, spt;

@@ -54,7 +54,7 @@ const struct cmd_doc cmd_probe_doc = {
 	.longopts = longopts,
 };
 
-#define MAX_KNOWN 24
+#define MAX_KNOWN 32
 
 struct known {
 	const char *key;
@@ -160,6 +160,14 @@ static void fill(struct skeleton *s, const struct probe_info *p)
 	if (id->read_ahead)
 		put(s, "read_ahead", "IDENTIFY word 85 bit 6, as set now", "%d",
 		    id->read_ahead_enabled);
+	/* A drive without CDL needs no descriptor pages; one with CDL lists them above. */
+	if (p->cdl_known) {
+		put(s, "cdl", "log 30h page 03h (Supported Capabilities)", "%d", p->cdl_supported);
+		if (!p->cdl_supported) {
+			put(s, "cdl_t2a", "no CDL, so no descriptor pages", "none");
+			put(s, "cdl_t2b", "no CDL, so no descriptor pages", "none");
+		}
+	}
 }
 
 static const char *or_absent(const char *v)

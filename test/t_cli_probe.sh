@@ -98,6 +98,13 @@ expect_rc 0 "$NCQSIM" probe --replay "$id/hitachi-hua722010cla330-badsum.bin"
 err_has "checksum is bad"
 out_has "# IDENTIFY checksum: BAD"
 
+# A drive that refuses READ LOG EXT has no CDL: the skeleton says so, with why.
+mkdir "$tmp/nolog"
+cp "$id/wdc-wsh722880aln604.bin" "$tmp/nolog/identify"
+expect_rc 0 "$NCQSIM" probe --replay "$tmp/nolog"
+out_has "no IDENTIFY DEVICE data log (30h): no CDL"
+out_has "cdl_t2a = none"
+
 # Filled in (here with the he8's figures for what is to be measured), the
 # skeleton loads as a drive: probe writes a drive file, not something like one.
 "$NCQSIM" drives he8 --file >"$tmp/he8.drive"

@@ -162,7 +162,9 @@ static void fill(struct skeleton *s, const struct probe_info *p)
 		    id->read_ahead_enabled);
 	/* A drive without CDL needs no descriptor pages; one with CDL lists them above. */
 	if (p->cdl_known) {
-		put(s, "cdl", "log 30h page 03h (Supported Capabilities)", "%d", p->cdl_supported);
+		put(s, "cdl", p->gpl_read && p->id_data_log ? "log 30h page 03h (Supported "
+		    "Capabilities)" : "no IDENTIFY DEVICE data log (30h): no CDL", "%d",
+		    p->cdl_supported);
 		if (!p->cdl_supported) {
 			put(s, "cdl_t2a", "no CDL, so no descriptor pages", "none");
 			put(s, "cdl_t2b", "no CDL, so no descriptor pages", "none");

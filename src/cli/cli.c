@@ -7,7 +7,9 @@
 #include "workload/job.h"
 
 #include "sim/sim.h"
+#include "run/runner.h"
 #include "run/system.h"
+#include "util/clock.h"
 #include "util/parse.h"
 
 #include <errno.h>
@@ -334,4 +336,92 @@ int cli_common_finish(struct cli_common *c)
 		}
 	}
 	return 0;
+}
+
+struct progress {
+	enum cli_progress style;
+	double wall0, last, every;
+	uint64_t total;		/* a trace's I/Os; 0: not known */
+	bool shown;
+};
+
+static void progress_text(const struct progress *p, double sim_s, uint64_t ios, double elapsed,
+			  const char *end)
+{
+	if (p->total)
+		fprintf(stderr, "%sncqsim: replay %llu of %llu I/Os (%.0f%%), %.0f s simulated, "
+			"%.1f s elapsed%s", *end ? "" : "\r", (unsigned long long)ios,
+			(unsigned long long)p->total, 100.0 * (double)ios / (double)p->total, sim_s,
+			elapsed, *end ? end : "   ");
+	else
+		fprintf(stderr, "%sncqsim: %.0f s simulated, %llu I/Os, %.1f s elapsed%s",
+			*end ? "" : "\r", sim_s, (unsigned long long)ios, elapsed, *end ? end : "   ");
+}
+
+static void show_progress(void *ctx, double sim_s, uint64_t ios)
+{
+	struct progress *p = ctx;
+	double elapsed;
+
+	if (p->style == CLI_PROGRESS_NONE)
+		return;
+	elapsed = clock_wall() - p->wall0;
+	if (p->style == CLI_PROGRESS_TERMINAL && elapsed >= 1.0) {
+		progress_text(p, sim_s, ios, elapsed, "");
+		p->shown = true;
+	} else if (p->style == CLI_PROGRESS_LINES && elapsed - p->last >= p->every) {
+		progress_text(p, sim_s, ios, elapsed, "\n");
+		p->last = elapsed;
+	}
+}
+
+int cli_run_report(const char *cmd, const struct cli_common *c, const struct workload *w,
+		   struct runner_opts *ro, uint64_t total_ios, struct outfile *out)
+{
+	struct progress prog = { cli_progress_style(c), clock_wall(), 0, c->eta_interval,
+		total_ios, false };
+	struct runner_result res;
+	unsigned formats = 0;
+	bool interrupted;
+	struct err e;
+	int rc;
+
+	if (c->formats & CLI_OUT_NORMAL)
+		formats |= REPORT_NORMAL;
+	if (c->formats & CLI_OUT_JSON)
+		formats |= REPORT_JSON;
+	if (c->formats & CLI_OUT_JSONPLUS)
+		formats |= REPORT_JSONPLUS;
+	ro->progress = show_progress;
+	ro->progress_ctx = &prog;
+	ro->stop = &cli_interrupted;
+	cli_catch_interrupts();
+	rc = runner_run(w, &c->cfg, ro, &res, &e);
+	if (prog.shown)
+		fprintf(stderr, "\r\033[K");
+	if (rc) {
+		cli_error("%s", e.msg);
+		outfile_abort(out);
+		/* A drive or knob the system refuses is bad input; the rest a failed run. */
+		return rc == RUNNER_REFUSED ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+	}
+	interrupted = res.report.interrupted;
+	if (interrupted)
+		cli_error("%s: interrupted by signal %d after %.1f s simulated: the report covers "
+			  "the time until then", cmd, (int)cli_interrupted, res.sim_seconds);
+	if (formats & REPORT_NORMAL)
+		report_write_header(out->f, &res.report);
+	rc = report_write(out->f, &res.report, formats);
+	runner_result_free(&res);
+	if (rc) {
+		outfile_abort(out);
+		cli_error("out of memory while writing the report");
+		return EXIT_RUN_FAILED;
+	}
+	if (outfile_commit(out, &e)) {
+		cli_error("%s", e.msg);
+		return EXIT_RUN_FAILED;
+	}
+	/* A report, but not of the run asked for. */
+	return interrupted ? EXIT_RUN_FAILED : 0;
 }

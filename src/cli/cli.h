@@ -103,6 +103,20 @@ enum cli_progress cli_progress_style(const struct cli_common *c);
 extern volatile sig_atomic_t cli_interrupted;
 void cli_catch_interrupts(void);
 
+struct workload;
+struct runner_opts;
+struct outfile;
+
+/*
+ * What `run` and `replay` share once the workload is loaded and the output
+ * open: the progress line (with `total_ios` > 0 it counts the trace's
+ * I/Os), interrupts, the run, and the report in --output-format written to
+ * `out` whole. `cmd` names the command in messages. `ro` comes filled but
+ * for progress and stop. Returns the exit status; `out` is closed.
+ */
+int cli_run_report(const char *cmd, const struct cli_common *c, const struct workload *w,
+		   struct runner_opts *ro, uint64_t total_ios, struct outfile *out);
+
 /* Apply --system, then every --set, then --drive. Errors printed; -1. */
 int cli_common_finish(struct cli_common *c);
 

@@ -9,7 +9,6 @@
 
 #include "run/replay.h"
 #include "run/runner.h"
-#include "util/clock.h"
 #include "util/outfile.h"
 #include "util/parse.h"
 
@@ -137,36 +136,6 @@ int cmd_replay_option(struct replay_opts *o, const char *cmd, int opt, const cha
 	return 0;
 }
 
-struct progress {
-	enum cli_progress style;
-	double wall0, last;
-	uint64_t total;
-	int shown;
-};
-
-/* Where the replay is: I/Os done of the trace's. */
-static void show_progress(void *ctx, double sim_s, uint64_t ios)
-{
-	struct progress *p = ctx;
-	double elapsed, pct;
-
-	if (p->style == CLI_PROGRESS_NONE)
-		return;
-	elapsed = clock_wall() - p->wall0;
-	pct = p->total ? 100.0 * (double)ios / (double)p->total : 0.0;
-	if (p->style == CLI_PROGRESS_TERMINAL && elapsed >= 1.0) {
-		fprintf(stderr, "\rncqsim: replay %llu of %llu I/Os (%.0f%%), %.0f s simulated, %.1f s "
-			"elapsed   ", (unsigned long long)ios, (unsigned long long)p->total, pct, sim_s,
-			elapsed);
-		p->shown = 1;
-	} else if (p->style == CLI_PROGRESS_LINES && elapsed - p->last >= CLI_PROGRESS_EVERY) {
-		fprintf(stderr, "ncqsim: replay %llu of %llu I/Os (%.0f%%), %.0f s simulated, %.1f s "
-			"elapsed\n", (unsigned long long)ios, (unsigned long long)p->total, pct, sim_s,
-			elapsed);
-		p->last = elapsed;
-	}
-}
-
 int cmd_replay(int argc, char **argv)
 {
 	struct cli_common common;
@@ -174,15 +143,11 @@ int cmd_replay(int argc, char **argv)
 	struct replay_plan *plan = NULL;
 	struct workload w;
 	struct runner_opts ro;
-	struct runner_result res;
-	struct progress prog;
 	struct err e;
 	struct outfile out;
 	const char *protect[3];
 	int64_t runtime_cap = 0;
 	int c, rc;
-	unsigned formats = 0;
-	bool interrupted;
 	char tracepath[4096];
 
 	cli_common_init(&common);
@@ -233,12 +198,6 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (!common.quiet)
 		replay_plan_describe(plan, stderr);
-	if (common.formats & CLI_OUT_NORMAL)
-		formats |= REPORT_NORMAL;
-	if (common.formats & CLI_OUT_JSON)
-		formats |= REPORT_JSON;
-	if (common.formats & CLI_OUT_JSONPLUS)
-		formats |= REPORT_JSONPLUS;
 	if (cli_check_output("--output", common.output_path, &w, &common)) {
 		rc = EXIT_BAD_INPUT;
 		goto out_plan;
@@ -260,48 +219,10 @@ int cmd_replay(int argc, char **argv)
 	ro.debug_mask = common.debug_mask;
 	ro.debug_out = stderr;
 	ro.sources = replay_sources(plan);
-	prog.style = cli_progress_style(&common);
-	prog.wall0 = clock_wall();
-	prog.last = 0;
-	prog.total = replay_plan_ios(plan);
-	prog.shown = 0;
-	ro.progress = show_progress;
-	ro.progress_ctx = &prog;
 	ro.nprotect = cli_protected(&common, protect);
 	protect[ro.nprotect++] = rpo.path;
 	ro.protect = protect;
-	ro.stop = &cli_interrupted;
-	cli_catch_interrupts();
-	rc = runner_run(&w, &common.cfg, &ro, &res, &e);
-	if (prog.shown)
-		fprintf(stderr, "\r\033[K");
-	if (rc) {
-		cli_error("%s", e.msg);
-		outfile_abort(&out);
-		rc = rc == RUNNER_REFUSED ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
-		goto out_plan;
-	}
-	if (res.report.interrupted)
-		cli_error("replay: interrupted by signal %d after %.1f s simulated: the report covers "
-			  "the time until then", (int)cli_interrupted, res.sim_seconds);
-	if (formats & REPORT_NORMAL)
-		report_write_header(out.f, &res.report);
-	rc = report_write(out.f, &res.report, formats);
-	interrupted = res.report.interrupted;
-	runner_result_free(&res);
-	if (rc) {
-		outfile_abort(&out);
-		cli_error("out of memory while writing the report");
-		rc = EXIT_RUN_FAILED;
-		goto out_plan;
-	}
-	if (outfile_commit(&out, &e)) {
-		cli_error("%s", e.msg);
-		rc = EXIT_RUN_FAILED;
-		goto out_plan;
-	}
-	/* A report, but not of the replay asked for. */
-	rc = interrupted ? EXIT_RUN_FAILED : 0;
+	rc = cli_run_report("replay", &common, &w, &ro, replay_plan_ios(plan), &out);
 out_plan:
 	workload_free(&w);
 	replay_plan_free(plan);

@@ -7,7 +7,6 @@
 #include "cli/datadir.h"
 
 #include "run/runner.h"
-#include "util/clock.h"
 #include "util/outfile.h"
 #include "util/parse.h"
 
@@ -190,45 +189,16 @@ oom:
 	return -1;
 }
 
-struct progress {
-	enum cli_progress style;
-	double wall0, last, every;
-	int shown;
-};
-
-static void show_progress(void *ctx, double sim_s, uint64_t ios)
-{
-	struct progress *p = ctx;
-	double elapsed;
-
-	if (p->style == CLI_PROGRESS_NONE)
-		return;
-	elapsed = clock_wall() - p->wall0;
-	if (p->style == CLI_PROGRESS_TERMINAL && elapsed >= 1.0) {
-		fprintf(stderr, "\rncqsim: %.0f s simulated, %llu I/Os, %.1f s elapsed   ", sim_s,
-			(unsigned long long)ios, elapsed);
-		p->shown = 1;
-	} else if (p->style == CLI_PROGRESS_LINES && elapsed - p->last >= p->every) {
-		fprintf(stderr, "ncqsim: %.0f s simulated, %llu I/Os, %.1f s elapsed\n", sim_s,
-			(unsigned long long)ios, elapsed);
-		p->last = elapsed;
-	}
-}
-
 int cmd_run(int argc, char **argv)
 {
 	struct cli_common common;
 	struct workload w;
 	struct runner_opts ro;
-	struct runner_result res;
-	struct progress prog;
 	struct err e;
 	struct outfile out;
 	const char *protect[2];
 	int64_t runtime_cap = 0;
 	int c, rc;
-	unsigned formats = 0;
-	bool interrupted;
 	struct cmdline_jobs cj;
 	struct workload_sources src;
 	const char **sections, **paths;
@@ -313,12 +283,6 @@ int cmd_run(int argc, char **argv)
 		cli_error("%s", e.msg);
 		return EXIT_BAD_INPUT;
 	}
-	if (common.formats & CLI_OUT_NORMAL)
-		formats |= REPORT_NORMAL;
-	if (common.formats & CLI_OUT_JSON)
-		formats |= REPORT_JSON;
-	if (common.formats & CLI_OUT_JSONPLUS)
-		formats |= REPORT_JSONPLUS;
 	if (cli_check_output("--output", common.output_path, &w, &common)) {
 		workload_free(&w);
 		return EXIT_BAD_INPUT;
@@ -333,47 +297,11 @@ int cmd_run(int argc, char **argv)
 	ro.runtime_cap = runtime_cap;
 	ro.debug_mask = common.debug_mask;
 	ro.debug_out = stderr;
-	prog.style = cli_progress_style(&common);
-	prog.wall0 = clock_wall();
-	prog.last = 0;
-	prog.every = common.eta_interval;
-	prog.shown = 0;
-	ro.progress = show_progress;
-	ro.progress_ctx = &prog;
 	ro.nprotect = cli_protected(&common, protect);
 	ro.protect = protect;
-	ro.stop = &cli_interrupted;
-	cli_catch_interrupts();
-	rc = runner_run(&w, &common.cfg, &ro, &res, &e);
-	if (prog.shown)
-		fprintf(stderr, "\r\033[K");
-	if (rc) {
-		cli_error("%s", e.msg);
-		outfile_abort(&out);
-		workload_free(&w);
-		/* A drive or knob the system refuses is bad input; the rest a failed run. */
-		return rc == RUNNER_REFUSED ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
-	}
-	if (res.report.interrupted)
-		cli_error("run: interrupted by signal %d after %.1f s simulated: the report covers "
-			  "the time until then", (int)cli_interrupted, res.sim_seconds);
-	if (formats & REPORT_NORMAL)
-		report_write_header(out.f, &res.report);
-	rc = report_write(out.f, &res.report, formats);
-	interrupted = res.report.interrupted;
-	runner_result_free(&res);
+	rc = cli_run_report("run", &common, &w, &ro, 0, &out);
 	workload_free(&w);
-	if (rc) {
-		outfile_abort(&out);
-		cli_error("out of memory while writing the report");
-		return EXIT_RUN_FAILED;
-	}
-	if (outfile_commit(&out, &e)) {
-		cli_error("%s", e.msg);
-		return EXIT_RUN_FAILED;
-	}
-	/* A report, but not of the run asked for. */
-	return interrupted ? EXIT_RUN_FAILED : 0;
+	return rc;
 early:
 	free(cj.text);
 	free(sections);

@@ -400,3 +400,21 @@ void trace_reader_position(const struct trace_reader *rd, uint64_t *done, uint64
 	*done = rd->in->consumed;
 	*total = rd->in->size;
 }
+
+unsigned trace_csv_split(char *line, char **f, unsigned max)
+{
+	unsigned n = 0;
+	char *p = line;
+
+	for (;;) {
+		char *c = strchr(p, ',');
+
+		if (n == max)
+			return max + 1;
+		f[n++] = p;
+		if (!c)
+			return n;
+		*c = '\0';
+		p = c + 1;
+	}
+}

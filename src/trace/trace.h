@@ -114,6 +114,11 @@ int trace_bad(struct trace_in *in, struct err *e, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* The next white-space separated field; NULL at the end of the line. */
 char *trace_field(char **p);
+/*
+ * Split a CSV line in place (the traces have no quoting) into at most max
+ * fields; returns the count, or max + 1 when there are more.
+ */
+unsigned trace_csv_split(char *line, char **f, unsigned max);
 /* A whole unsigned decimal number; -1 if s is not one. */
 int trace_u64(const char *s, uint64_t *v);
 

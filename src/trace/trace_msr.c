@@ -22,25 +22,6 @@ struct msr_state {
 	uint64_t first;			/* the first record's ticks: times count from it */
 };
 
-/* Split a CSV line (no quoting in these traces) into at most max fields. */
-static unsigned csv_split(char *line, char **f, unsigned max)
-{
-	unsigned n = 0;
-	char *p = line;
-
-	for (;;) {
-		char *c = strchr(p, ',');
-
-		if (n == max)
-			return max + 1;
-		f[n++] = p;
-		if (!c)
-			return n;
-		*c = '\0';
-		p = c + 1;
-	}
-}
-
 static int msr_probe(const unsigned char *head, size_t len)
 {
 	char line[512], *f[8];
@@ -51,7 +32,7 @@ static int msr_probe(const unsigned char *head, size_t len)
 		n++;
 	memcpy(line, head, n);
 	line[n] = '\0';
-	if (csv_split(line, f, 7) != 7 || trace_u64(f[0], &v) ||
+	if (trace_csv_split(line, f, 7) != 7 || trace_u64(f[0], &v) ||
 	    (strcasecmp(f[3], "Read") && strcasecmp(f[3], "Write")))
 		return 0;
 	return 95;
@@ -69,7 +50,7 @@ static int msr_next(void *state, struct trace_in *in, struct trace_record *r, st
 
 		if (!n)
 			continue;
-		nf = csv_split(line, f, 7);
+		nf = trace_csv_split(line, f, 7);
 		if (nf != 7)
 			return trace_bad(in, e, "expected 7 fields Timestamp,Hostname,DiskNumber,"
 					 "Type,Offset,Size,ResponseTime, got %s%u", nf > 7 ? "more than " :

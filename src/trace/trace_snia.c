@@ -88,24 +88,6 @@ static const char *const key_names[] = { "process", "pid", "host", "hostname", "
 					 "volumeid", "device", "disknumber", "devno", NULL };
 static const char *const prio_names[] = { "ioprio", "priority", "prio", NULL };
 
-static unsigned split(char *line, char **f, unsigned max)
-{
-	unsigned n = 0;
-	char *p = line;
-
-	for (;;) {
-		char *c = strchr(p, ',');
-
-		if (n == max)
-			return max + 1;
-		f[n++] = p;
-		if (!c)
-			return n;
-		*c = '\0';
-		p = c + 1;
-	}
-}
-
 static int snia_probe(const unsigned char *head, size_t len)
 {
 	char line[1024], *f[SNIA_MAX_COLS + 1], name[64], unit[16];
@@ -117,7 +99,7 @@ static int snia_probe(const unsigned char *head, size_t len)
 		n++;
 	memcpy(line, head, n);
 	line[n] = '\0';
-	nf = split(line, f, SNIA_MAX_COLS);
+	nf = trace_csv_split(line, f, SNIA_MAX_COLS);
 	if (nf < 4 || nf > SNIA_MAX_COLS)
 		return 0;
 	for (i = 0; i < nf; i++) {
@@ -176,7 +158,7 @@ static int snia_begin(void *state, struct trace_in *in, const struct trace_opts 
 		return err_set(e, "%s:1: expected a header line naming the columns, got an empty "
 			       "file", trace_in_path(in));
 	s->col_time = s->col_dir = s->col_offset = s->col_size = s->col_prio = -1;
-	s->ncols = split(line, f, SNIA_MAX_COLS);
+	s->ncols = trace_csv_split(line, f, SNIA_MAX_COLS);
 	if (s->ncols > SNIA_MAX_COLS)
 		return err_set(e, "%s:1: more than %d columns", trace_in_path(in), SNIA_MAX_COLS);
 	for (i = 0; i < s->ncols; i++) {
@@ -265,7 +247,7 @@ static int snia_next(void *state, struct trace_in *in, struct trace_record *r, s
 
 		if (!n)
 			continue;
-		nf = split(line, f, SNIA_MAX_COLS);
+		nf = trace_csv_split(line, f, SNIA_MAX_COLS);
 		if (nf != s->ncols)
 			return trace_bad(in, e, "expected %u columns as the header names, got %s%u",
 					 s->ncols, nf > SNIA_MAX_COLS ? "more than " : "",

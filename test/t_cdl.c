@@ -78,15 +78,20 @@ static void check_limits(void)
 	CHECK_EQ_INT(total, 0);
 	CHECK_EQ_INT(first, 0);
 
-	/* Without continue_on_error: the first ETIME is the job's error, as in fio. */
+	/*
+	 * Without continue_on_error: the first ETIME is the job's error, as in
+	 * fio, which then exits 1 and says so on stderr.
+	 */
 	snprintf(cmd, sizeof(cmd), "'%s' run test/data/cdl/active20-stop.fio --drive hc570 "
-		 "--set device/cdl_enable=1 --set drive.cdl_t2a=test/data/cdl/active20-abort.cdl",
-		 getenv("NCQSIM") ? getenv("NCQSIM") : "./ncqsim");
-	text = runlab_command(cmd);
+		 "--set device/cdl_enable=1 --set drive.cdl_t2a=test/data/cdl/active20-abort.cdl "
+		 "2>&1", getenv("NCQSIM") ? getenv("NCQSIM") : "./ncqsim");
+	text = runlab_command_exit(cmd, 1);
 	if (text) {
 		CHECK_MSG(strstr(text, "err=62 (file:io_u.c, func=io_u error, error=Timer expired)"),
 			  "no err=62 line in:\n%.600s", text);
 		CHECK(strstr(text, "errors    :") == NULL);
+		CHECK_MSG(strstr(text, "ended with error 62 (Timer expired)"),
+			  "no message on stderr for the failed job in:\n%.300s", text);
 		free(text);
 	}
 }

@@ -382,7 +382,8 @@ int cli_run_report(const char *cmd, const struct cli_common *c, const struct wor
 		total_ios, false };
 	struct runner_result res;
 	unsigned formats = 0;
-	bool interrupted;
+	const struct report_job *failed_job;
+	bool interrupted, io_failed;
 	struct err e;
 	int rc;
 
@@ -409,6 +410,12 @@ int cli_run_report(const char *cmd, const struct cli_common *c, const struct wor
 	if (interrupted)
 		cli_error("%s: interrupted by signal %d after %.1f s simulated: the report covers "
 			  "the time until then", cmd, (int)cli_interrupted, res.sim_seconds);
+	failed_job = report_first_failed_job(&res.report);
+	io_failed = failed_job != NULL;
+	if (failed_job)
+		/* As fio, which exits 1 when a job ends with an error. */
+		cli_error("%s: job '%s' ended with error %d (%s)", cmd, failed_job->name,
+			  failed_job->error, strerror(failed_job->error));
 	if (formats & REPORT_NORMAL)
 		report_write_header(out->f, &res.report);
 	rc = report_write(out->f, &res.report, formats);
@@ -422,6 +429,6 @@ int cli_run_report(const char *cmd, const struct cli_common *c, const struct wor
 		cli_error("%s", e.msg);
 		return EXIT_RUN_FAILED;
 	}
-	/* A report, but not of the run asked for. */
-	return interrupted ? EXIT_RUN_FAILED : 0;
+	/* A report, but not of the run asked for, or of a run whose I/O failed. */
+	return interrupted || io_failed ? EXIT_RUN_FAILED : 0;
 }

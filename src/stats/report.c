@@ -285,6 +285,16 @@ static void prio_label(char *buf, size_t len, const char *clat_type, uint16_t v)
 		snprintf(buf, len, "%s prio %u/%u", clat_type, ioprio_class(v), ioprio_level(v));
 }
 
+const struct report_job *report_first_failed_job(const struct report *r)
+{
+	unsigned i;
+
+	for (i = 0; i < r->njobs; i++)
+		if (r->jobs[i].error)
+			return &r->jobs[i];
+	return NULL;
+}
+
 unsigned report_prios_with_samples(const struct report_dir *d)
 {
 	unsigned i, n = 0;

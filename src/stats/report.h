@@ -107,6 +107,9 @@ void report_job_free(struct report_job *j);
 struct report_prio *report_prio_get(struct report_dir *d, uint16_t ioprio);
 void report_job_reset(struct report_job *j);
 
+/* The first job an I/O error ended (continue_on_error did not cover it), or NULL. */
+const struct report_job *report_first_failed_job(const struct report *r);
+
 /* Priorities with samples in a direction: two or more get per-priority entries. */
 unsigned report_prios_with_samples(const struct report_dir *d);
 

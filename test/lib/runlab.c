@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 int runlab_run(const char *jobtext, const char *set, uint64_t seed, struct runner_result *res)
 {
@@ -35,7 +36,13 @@ int runlab_run(const char *jobtext, const char *set, uint64_t seed, struct runne
 
 char *runlab_command(const char *cmd)
 {
+	return runlab_command_exit(cmd, 0);
+}
+
+char *runlab_command_exit(const char *cmd, int want_status)
+{
 	FILE *f = popen(cmd, "r");
+	int status;
 	char *buf = NULL;
 	size_t len = 0, cap = 0, got;
 
@@ -58,8 +65,9 @@ char *runlab_command(const char *cmd)
 		if (!got)
 			break;
 	}
-	if (pclose(f) != 0 || !buf) {
-		CHECK_MSG(0, "failed: %s", cmd);
+	status = pclose(f);
+	if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != want_status || !buf) {
+		CHECK_MSG(0, "failed (status %d, expected exit %d): %s", status, want_status, cmd);
 		free(buf);
 		return NULL;
 	}

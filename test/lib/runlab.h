@@ -18,6 +18,8 @@ int runlab_run(const char *jobtext, const char *set, uint64_t seed, struct runne
 
 /* Everything a shell command prints on stdout; NULL (and a message) if it fails. */
 char *runlab_command(const char *cmd);
+/* The same for a command that must exit with `want_status` (1: a job ended with an error). */
+char *runlab_command_exit(const char *cmd, int want_status);
 
 /*
  * `$NCQSIM ARGS --output-format=json --quiet`, parsed; NULL (a failed

@@ -79,9 +79,22 @@ for bad in 0/3 4/3 3 1/0 x/2 1/2x; do
 done
 expect_rc 2 "$NCQSIM" compare examples/seed.fio --shard 1/2 --precision 5%
 err_has "cannot be split into shards"
-expect_rc 2 "$NCQSIM" compare --trace test/data/traces/small.blkparse --vary device/ncq_prio_enable=0,1 \
-	--shard 1/2
-err_has "--trace is not sharded yet"
+# A trace compare shards too: the trace's hash and the replay options are
+# its identity.
+replay="--trace test/data/traces/small.blkparse --vary device/ncq_prio_enable=0,1
+	--vary device/queue_depth=31,2 --speed 4 --quiet"
+# shellcheck disable=SC2086
+expect_rc 0 "$NCQSIM" compare $replay --output "$tmp/rfull.txt"
+for i in 1 2; do
+	# shellcheck disable=SC2086
+	expect_rc 0 "$NCQSIM" compare $replay --shard "$i/2" --output "$tmp/r$i.json"
+done
+expect_rc 0 "$NCQSIM" merge --output "$tmp/rm.txt" "$tmp/r2.json" "$tmp/r1.json"
+same "$tmp/rfull.txt" "$tmp/rm.txt" "the merged replay table differs"
+# shellcheck disable=SC2086
+expect_rc 0 "$NCQSIM" compare ${replay/--speed 4/--speed 2} --shard 2/2 --output "$tmp/r2s.json"
+expect_rc 2 "$NCQSIM" merge "$tmp/r1.json" "$tmp/r2s.json"
+err_has "their 'replay options' differs ('--speed=4' and '--speed=2')"
 expect_rc 2 "$NCQSIM" compare examples/seed.fio --shard 1/2 --plot "$tmp/x.svg"
 err_has "'--plot' is for 'ncqsim merge'"
 finish

@@ -101,8 +101,9 @@ const struct cmd_doc cmd_compare_doc = {
 		"the sweep's identity: job file and system file hashes, --set and --drive,\n"
 		"seed, --repeat, --percentiles, --runtime and the variants. 'ncqsim merge\n"
 		"SHARD.json...' checks that identity, refuses a cell twice or a missing one,\n"
-		"and prints what the unsharded compare prints. --precision adds runs as it\n"
-		"goes, and --trace is not sharded yet.\n"
+		"and prints what the unsharded compare prints. With --trace the trace's hash\n"
+		"and the replay options stand for the job file's. --precision adds runs as\n"
+		"it goes, so it cannot be sharded.\n"
 		"\n"
 		"  ncqsim compare examples/seed.fio --system examples/seed.system \\\n"
 		"      --vary device/ncq_prio_enable=0,1 --repeat 8 --shard 2/3 --output s2.json\n",
@@ -217,6 +218,19 @@ static int file_hash(const char *path, char *out, size_t len)
 	return 0;
 }
 
+/* "--name=value" of a long option (its value NULL for a flag), after those already in buf. */
+static void append_option(char *buf, size_t size, int opt, const char *value)
+{
+	const struct option *o;
+	size_t len = strlen(buf);
+
+	for (o = longopts; o->name && o->val != opt; o++)
+		;
+	if (o->name && len < size)
+		snprintf(buf + len, size - len, "%s--%s%s%s", len ? " " : "", o->name,
+			 value ? "=" : "", value ? value : "");
+}
+
 static void add_ident(struct compare *c, const char *key, const char *value)
 {
 	if (c->nident == CMP_MAX_IDENT)
@@ -227,7 +241,8 @@ static void add_ident(struct compare *c, const char *key, const char *value)
 }
 
 /* What a shard must share with the others, beyond what struct compare holds. */
-static int shard_identity(struct compare *c, const char *jobpath, const struct cli_common *common)
+static int shard_identity(struct compare *c, const char *jobpath, const char *replay_args,
+			  const struct cli_common *common)
 {
 	char buf[1024];
 	size_t len = 0;
@@ -235,7 +250,12 @@ static int shard_identity(struct compare *c, const char *jobpath, const struct c
 
 	if (file_hash(jobpath, buf, sizeof(buf)))
 		return -1;
-	add_ident(c, "job file hash", buf);
+	/* A trace's replay options shape its jobs as a job file's lines do. */
+	if (replay_args) {
+		add_ident(c, "trace file hash", buf);
+		add_ident(c, "replay options", replay_args);
+	} else
+		add_ident(c, "job file hash", buf);
 	if (file_hash(common->system_file ? (common->system_path[0] ? common->system_path :
 					     common->system_file) : NULL, buf, sizeof(buf)))
 		return -1;
@@ -262,7 +282,7 @@ int cmd_compare(int argc, char **argv)
 	const char *vary[CMP_MAX_VARY + 1];
 	unsigned nvary = 0, k;
 	struct cli_common common;
-	char jobpath[4096], tracepath[4096];
+	char jobpath[4096], tracepath[4096], replay_args[1024] = "";
 	const char *jobfound = NULL;
 	struct compare *c;
 	struct workload w;
@@ -348,6 +368,7 @@ int cmd_compare(int argc, char **argv)
 			goto out_free;
 		if (common_rc > 0) {
 			replay_opt = true;
+			append_option(replay_args, sizeof(replay_args), opt, optarg);
 			continue;
 		}
 		common_rc = cli_common_option(&common, "compare", opt, optarg);
@@ -403,10 +424,6 @@ int cmd_compare(int argc, char **argv)
 			  "it cannot be split into shards");
 		goto out_free;
 	}
-	if (c->nshards && trace) {
-		cli_error("compare: option '--shard' is for job files; --trace is not sharded yet");
-		goto out_free;
-	}
 	if (c->nshards && plot) {
 		cli_error("compare: option '--plot' is for 'ncqsim merge' when --shard is given");
 		goto out_free;
@@ -447,7 +464,8 @@ int cmd_compare(int argc, char **argv)
 		cli_error("compare: %s", e.msg);
 		goto out_workload;
 	}
-	if (c->nshards && shard_identity(c, jobfound, &common))
+	if (c->nshards && shard_identity(c, trace ? trace : jobfound, trace ? replay_args : NULL,
+					 &common))
 		goto out_workload;
 	if (cli_check_output("--output", common.output_path, &w, &common) ||
 	    (plot && cli_check_output("--plot", plot, &w, &common)))

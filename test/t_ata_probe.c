@@ -139,45 +139,48 @@ static void load_identify(uint8_t page[512], const char *rel)
 	free(data);
 }
 
+/* The decoders probe uses, ata/cdl.c's, on pages as a real drive fills them. */
 static void test_decoders(void)
 {
 	struct drive_logs l;
-	struct probe_cdl_desc rd[7], wr[7];
-	uint8_t page[512], guideline;
-	uint32_t lo, hi;
+	struct ata_id_cdl_caps caps;
+	struct ata_cdl_log cdl;
+	uint8_t page[512];
 	bool on;
 
 	build_logs(&l, true);
-	CHECK_EQ_INT(probe_parse_capabilities(l.caps, &on, &lo, &hi), 0);
-	CHECK(on);
-	CHECK_EQ_INT(lo, 1000);
-	CHECK_EQ_U64(hi, 4000000000ULL);
+	CHECK_EQ_INT(ata_id_log_capabilities_read(l.caps, &caps), 0);
+	CHECK(caps.cdl);
+	CHECK_EQ_INT(caps.min_us, 1000);
+	CHECK_EQ_U64(caps.max_us, 4000000000ULL);
 	/* Bit 63 clear: the qword is not valid, whatever bit 0 says. */
 	memcpy(page, l.caps, 512);
 	put_le64(page + 168, 1);
 	put_le64(page + 176, 1000);
-	CHECK_EQ_INT(probe_parse_capabilities(page, &on, &lo, &hi), 0);
-	CHECK(!on);
-	CHECK_EQ_INT(lo, 0);
+	CHECK_EQ_INT(ata_id_log_capabilities_read(page, &caps), 0);
+	CHECK(!caps.cdl);
+	CHECK_EQ_INT(caps.min_us, 0);
 	/* The wrong page number in the header. */
 	id_header(page, 0x04);
-	CHECK_EQ_INT(probe_parse_capabilities(page, &on, &lo, &hi), ATA_E_LOG);
-	CHECK_EQ_INT(probe_parse_current_settings(l.current, &on), 0);
+	CHECK_EQ_INT(ata_id_log_capabilities_read(page, &caps), ATA_E_LOG);
+	CHECK_EQ_INT(ata_id_log_current_settings_cdl(l.current, &on), 0);
 	CHECK(on);
 	memcpy(page, l.current, 512);
 	put_le64(page + 8, 1ULL << 21);
-	CHECK_EQ_INT(probe_parse_current_settings(page, &on), 0);
+	CHECK_EQ_INT(ata_id_log_current_settings_cdl(page, &on), 0);
 	CHECK(!on);
-	CHECK_EQ_INT(probe_parse_current_settings(l.caps, &on), ATA_E_LOG);
-	probe_parse_cdl_log(l.cdl, &guideline, rd, wr);
-	CHECK_EQ_INT(guideline, 2);
-	CHECK_EQ_INT(rd[0].duration_policy, 0xd);
-	CHECK_EQ_INT(rd[0].duration_us, 30000);
-	CHECK_EQ_INT(rd[6].max_active_us, 70000);
-	CHECK_EQ_INT(wr[1].inactive_policy, 0xf);
-	CHECK_EQ_INT(wr[1].active_policy, 0x3);
-	CHECK_EQ_INT(wr[1].max_inactive_us, 250000);
-	CHECK_EQ_INT(wr[0].max_inactive_us, 0);
+	CHECK_EQ_INT(ata_id_log_current_settings_cdl(l.caps, &on), ATA_E_LOG);
+	/* Decoded as the drive has it, a policy ncqsim's drive never uses (3h) included. */
+	ata_cdl_log_decode(l.cdl, &cdl);
+	CHECK_EQ_INT(cdl.perf_vs_guideline, 2);
+	CHECK_EQ_INT(cdl.read[0].guideline_policy, 0xd);
+	CHECK_EQ_INT(cdl.read[0].guideline_us, 30000);
+	CHECK_EQ_INT(cdl.read[6].max_active_us, 70000);
+	CHECK_EQ_INT(cdl.write[1].inactive_policy, 0xf);
+	CHECK_EQ_INT(cdl.write[1].active_policy, 0x3);
+	CHECK_EQ_INT(cdl.write[1].max_inactive_us, 250000);
+	CHECK_EQ_INT(cdl.write[0].max_inactive_us, 0);
+	CHECK_EQ_INT(ata_cdl_log_parse(l.cdl, &cdl), ATA_E_RANGE);
 }
 
 static void test_sat_parse(void)
@@ -226,7 +229,7 @@ static void test_sequence(void)
 	CHECK(p.ncq_prio_log && p.ncq_prio_log_known);
 	CHECK(p.cdl_known && p.cdl_supported && p.cdl_enabled && p.cdl_log_read);
 	CHECK_EQ_INT(p.cdl_min_us, 1000);
-	CHECK_EQ_INT(p.cdl_read[0].duration_us, 30000);
+	CHECK_EQ_INT(p.cdl_log.read[0].guideline_us, 30000);
 	CHECK_EQ_INT(p.nnotes, 0);
 	CHECK_EQ_INT(f.sent, 7);	/* IDENTIFY, 00h, 30h/00h, /08h, /03h, /04h, 18h */
 	CHECK_EQ_INT(f.bad_commands, 0);

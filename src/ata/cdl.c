@@ -49,7 +49,7 @@ static void desc_build(const struct ata_cdl_desc *d, uint8_t *p)
 	put_le32(p + 16, d->guideline_us);
 }
 
-static int desc_parse(const uint8_t *p, struct ata_cdl_desc *d)
+static void desc_decode(const uint8_t *p, struct ata_cdl_desc *d)
 {
 	uint32_t policy = get_le32(p);
 
@@ -59,11 +59,13 @@ static int desc_parse(const uint8_t *p, struct ata_cdl_desc *d)
 	d->max_active_us = get_le32(p + 4);
 	d->max_inactive_us = get_le32(p + 8);
 	d->guideline_us = get_le32(p + 16);
-	if (!policy_ok(d->inactive_policy, false, false) ||
-	    !policy_ok(d->active_policy, false, true) ||
-	    !policy_ok(d->guideline_policy, true, false))
-		return ATA_E_RANGE;
-	return ATA_OK;
+}
+
+static bool desc_valid(const struct ata_cdl_desc *d)
+{
+	return policy_ok(d->inactive_policy, false, false) &&
+	       policy_ok(d->active_policy, false, true) &&
+	       policy_ok(d->guideline_policy, true, false);
 }
 
 void ata_cdl_log_build(const struct ata_cdl_log *l, uint8_t page[ATA_LOG_PAGE_BYTES])
@@ -78,42 +80,36 @@ void ata_cdl_log_build(const struct ata_cdl_log *l, uint8_t page[ATA_LOG_PAGE_BY
 	}
 }
 
+void ata_cdl_log_decode(const uint8_t page[ATA_LOG_PAGE_BYTES], struct ata_cdl_log *l)
+{
+	unsigned i;
+
+	memset(l, 0, sizeof(*l));
+	l->perf_vs_guideline = page[0] & 0xf;
+	for (i = 0; i < ATA_CDL_DESCRIPTORS; i++) {
+		desc_decode(page + 64 + 32 * i, &l->read[i]);
+		desc_decode(page + 288 + 32 * i, &l->write[i]);
+	}
+}
+
 int ata_cdl_log_parse(const uint8_t page[ATA_LOG_PAGE_BYTES], struct ata_cdl_log *l)
 {
 	unsigned i;
 	int rc = ATA_OK;
 
-	memset(l, 0, sizeof(*l));
-	l->perf_vs_guideline = page[0] & 0xf;
+	ata_cdl_log_decode(page, l);
 	if (ata_cdl_perf_permille(l->perf_vs_guideline) < 0)
 		rc = ATA_E_RANGE;
-	for (i = 0; i < ATA_CDL_DESCRIPTORS; i++) {
-		if (desc_parse(page + 64 + 32 * i, &l->read[i]))
+	for (i = 0; i < ATA_CDL_DESCRIPTORS; i++)
+		if (!desc_valid(&l->read[i]) || !desc_valid(&l->write[i]))
 			rc = ATA_E_RANGE;
-		if (desc_parse(page + 288 + 32 * i, &l->write[i]))
-			rc = ATA_E_RANGE;
-	}
 	return rc;
-}
-
-static void id_page_header(uint8_t *page, uint8_t number)
-{
-	memset(page, 0, ATA_LOG_PAGE_BYTES);
-	page[0] = 0x01;		/* revision 0001h */
-	page[2] = number;
-	page[7] = QWORD_VALID;
-}
-
-static int id_page_check(const uint8_t *page, uint8_t number)
-{
-	if (page[0] != 0x01 || page[1] != 0x00 || page[2] != number || !(page[7] & QWORD_VALID))
-		return ATA_E_LOG;
-	return ATA_OK;
 }
 
 void ata_id_log_capabilities_build(uint8_t page[ATA_LOG_PAGE_BYTES], bool cdl)
 {
-	id_page_header(page, ATA_LOG_ID_CAPABILITIES);
+	memset(page, 0, ATA_LOG_PAGE_BYTES);
+	ata_id_log_header(page, ATA_LOG_ID_CAPABILITIES);
 	page[15] = QWORD_VALID;
 	page[175] = QWORD_VALID;
 	if (cdl) {
@@ -122,20 +118,47 @@ void ata_id_log_capabilities_build(uint8_t page[ATA_LOG_PAGE_BYTES], bool cdl)
 	}
 }
 
+static uint64_t get_le64(const uint8_t *p)
+{
+	return (uint64_t)get_le32(p + 4) << 32 | get_le32(p);
+}
+
+int ata_id_log_capabilities_read(const uint8_t page[ATA_LOG_PAGE_BYTES],
+				 struct ata_id_cdl_caps *caps)
+{
+	uint64_t q;
+
+	memset(caps, 0, sizeof(*caps));
+	if (ata_id_log_header_check(page, ATA_LOG_ID_CAPABILITIES))
+		return ATA_E_LOG;
+	q = get_le64(page + 8);
+	caps->ncq_sense = (q >> 63) && (q >> 47 & 1);
+	q = get_le64(page + 168);
+	caps->cdl = (q >> 63) && (q & 1);
+	caps->guideline = (q >> 63) && (q >> 1 & 1);
+	q = get_le64(page + 176);
+	if (q >> 63)
+		caps->min_us = (uint32_t)q;
+	q = get_le64(page + 184);
+	if (q >> 63)
+		caps->max_us = (uint32_t)q;
+	return ATA_OK;
+}
+
 int ata_id_log_capabilities_cdl(const uint8_t page[ATA_LOG_PAGE_BYTES], bool *cdl)
 {
-	*cdl = false;
-	if (id_page_check(page, ATA_LOG_ID_CAPABILITIES))
-		return ATA_E_LOG;
+	struct ata_id_cdl_caps caps;
+	int rc = ata_id_log_capabilities_read(page, &caps);
+
 	/* As ata_dev_config_cdl(): CDL, and sense data for successful NCQ commands. */
-	*cdl = (page[175] & QWORD_VALID) && (page[168] & 0x01) && (page[15] & QWORD_VALID) &&
-		(page[13] & 0x80);
-	return ATA_OK;
+	*cdl = caps.cdl && caps.ncq_sense;
+	return rc;
 }
 
 void ata_id_log_current_settings_build(uint8_t page[ATA_LOG_PAGE_BYTES], bool cdl_enabled)
 {
-	id_page_header(page, ATA_LOG_ID_CURRENT_SETTINGS);
+	memset(page, 0, ATA_LOG_PAGE_BYTES);
+	ata_id_log_header(page, ATA_LOG_ID_CURRENT_SETTINGS);
 	page[15] = QWORD_VALID;
 	if (cdl_enabled)
 		page[8 + 2] |= 0x20;		/* qword 1 bit 21 */
@@ -144,7 +167,7 @@ void ata_id_log_current_settings_build(uint8_t page[ATA_LOG_PAGE_BYTES], bool cd
 int ata_id_log_current_settings_cdl(const uint8_t page[ATA_LOG_PAGE_BYTES], bool *enabled)
 {
 	*enabled = false;
-	if (id_page_check(page, ATA_LOG_ID_CURRENT_SETTINGS))
+	if (ata_id_log_header_check(page, ATA_LOG_ID_CURRENT_SETTINGS))
 		return ATA_E_LOG;
 	*enabled = (page[15] & QWORD_VALID) && (page[10] & 0x20);
 	return ATA_OK;

@@ -59,10 +59,21 @@ struct ata_cdl_log {
 int ata_cdl_perf_permille(uint8_t code);
 
 void ata_cdl_log_build(const struct ata_cdl_log *l, uint8_t page[ATA_LOG_PAGE_BYTES]);
-/* ATA_E_RANGE when a policy or the perf code is not a defined value. */
+/* The page as it is, undefined policies included (what a real drive reports). */
+void ata_cdl_log_decode(const uint8_t page[ATA_LOG_PAGE_BYTES], struct ata_cdl_log *l);
+/* Decoded, and ATA_E_RANGE when a policy or the perf code is not a defined value. */
 int ata_cdl_log_parse(const uint8_t page[ATA_LOG_PAGE_BYTES], struct ata_cdl_log *l);
 
 void ata_id_log_capabilities_build(uint8_t page[ATA_LOG_PAGE_BYTES], bool cdl);
+
+/* What page 03h says of CDL, each from a qword whose bit 63 is set. */
+struct ata_id_cdl_caps {
+	bool ncq_sense;			/* qword 1 bit 47: sense data for successful NCQ */
+	bool cdl, guideline;		/* qword 21 bits 0, 1 */
+	uint32_t min_us, max_us;	/* qwords 22, 23: the limits' range (0: not valid) */
+};
+int ata_id_log_capabilities_read(const uint8_t page[ATA_LOG_PAGE_BYTES],
+				 struct ata_id_cdl_caps *caps);
 /* CDL supported (with guidelines and successful-NCQ sense data, as Linux requires). */
 int ata_id_log_capabilities_cdl(const uint8_t page[ATA_LOG_PAGE_BYTES], bool *cdl);
 

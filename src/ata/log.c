@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-static void id_log_header(uint8_t *page, uint8_t number)
+void ata_id_log_header(uint8_t page[ATA_LOG_PAGE_BYTES], uint8_t number)
 {
 	page[0] = 0x01;		/* revision 0001h */
 	page[1] = 0x00;
@@ -10,9 +10,13 @@ static void id_log_header(uint8_t *page, uint8_t number)
 	page[7] = 0x80;		/* bit 63 */
 }
 
-static int id_log_header_check(const uint8_t *page, uint8_t number)
+int ata_id_log_header_check(const uint8_t page[ATA_LOG_PAGE_BYTES], uint8_t number)
 {
-	if (page[0] != 0x01 || page[1] != 0x00 || page[2] != number || !(page[7] & 0x80))
+	/*
+	 * A later revision keeps the layout (ACS adds, never moves, qwords), so
+	 * any revision but 0 is read, as Linux reads them.
+	 */
+	if ((page[0] == 0 && page[1] == 0) || page[2] != number || !(page[7] & 0x80))
 		return ATA_E_LOG;
 	return ATA_OK;
 }
@@ -41,7 +45,7 @@ int ata_id_log_supported_build(uint8_t page[ATA_LOG_PAGE_BYTES], const uint8_t *
 	if (n > ATA_LOG_PAGE_BYTES - 9)
 		return ATA_E_RANGE;
 	memset(page, 0, ATA_LOG_PAGE_BYTES);
-	id_log_header(page, ATA_LOG_ID_SUPPORTED);
+	ata_id_log_header(page, ATA_LOG_ID_SUPPORTED);
 	page[8] = (uint8_t)n;
 	memcpy(page + 9, list, n);
 	return ATA_OK;
@@ -52,7 +56,7 @@ int ata_id_log_supported_has(const uint8_t page[ATA_LOG_PAGE_BYTES], uint8_t whi
 	unsigned i;
 
 	*has = false;
-	if (id_log_header_check(page, ATA_LOG_ID_SUPPORTED))
+	if (ata_id_log_header_check(page, ATA_LOG_ID_SUPPORTED))
 		return ATA_E_LOG;
 	for (i = 0; i < page[8]; i++)
 		if (page[9 + i] == which)
@@ -63,7 +67,7 @@ int ata_id_log_supported_has(const uint8_t page[ATA_LOG_PAGE_BYTES], uint8_t whi
 void ata_id_log_sata_settings_build(uint8_t page[ATA_LOG_PAGE_BYTES], bool ncq_prio)
 {
 	memset(page, 0, ATA_LOG_PAGE_BYTES);
-	id_log_header(page, ATA_LOG_ID_SATA_SETTINGS);
+	ata_id_log_header(page, ATA_LOG_ID_SATA_SETTINGS);
 	/* Qword 1 (SATA settings): bit 63 says the qword is valid. */
 	page[15] = 0x80;
 	if (ncq_prio)
@@ -73,7 +77,7 @@ void ata_id_log_sata_settings_build(uint8_t page[ATA_LOG_PAGE_BYTES], bool ncq_p
 int ata_id_log_sata_settings_ncq_prio(const uint8_t page[ATA_LOG_PAGE_BYTES], bool *ncq_prio)
 {
 	*ncq_prio = false;
-	if (id_log_header_check(page, ATA_LOG_ID_SATA_SETTINGS))
+	if (ata_id_log_header_check(page, ATA_LOG_ID_SATA_SETTINGS))
 		return ATA_E_LOG;
 	*ncq_prio = (page[ATA_LOG_NCQ_PRIO_OFFSET] & ATA_LOG_NCQ_PRIO_BIT) != 0;
 	return ATA_OK;

@@ -29,6 +29,14 @@
 #define ATA_LOG_NCQ_PRIO_BIT	(1u << 3)
 #define ATA_LOG_PAGE_BYTES	512
 
+/*
+ * Every IDENTIFY DEVICE data log (30h) page starts with a qword: revision
+ * (bits 15:0, 0001h), the page's number (bits 23:16), bit 63 valid.
+ * The check returns ATA_E_LOG for a header that is not page `number`'s.
+ */
+void ata_id_log_header(uint8_t page[ATA_LOG_PAGE_BYTES], uint8_t number);
+int ata_id_log_header_check(const uint8_t page[ATA_LOG_PAGE_BYTES], uint8_t number);
+
 /* pages[log] for log 0..255; pages[0] is ignored (the version is 0001h). */
 void ata_gpl_dir_build(uint8_t page[ATA_LOG_PAGE_BYTES], const uint16_t pages[256]);
 uint16_t ata_gpl_dir_pages(const uint8_t page[ATA_LOG_PAGE_BYTES], uint8_t log);

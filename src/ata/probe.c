@@ -1,97 +1,12 @@
 #include "ata/probe.h"
 
+#include "ata/cdl.h"
 #include "ata/cmd.h"
 #include "ata/log.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-#define ATA_LOG_CDL			0x18
-#define ATA_LOG_ID_CAPABILITIES		0x03
-#define ATA_LOG_ID_CURRENT_SETTINGS	0x04
-
-static uint64_t le64(const uint8_t *b)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 7; i >= 0; i--)
-		v = v << 8 | b[i];
-	return v;
-}
-
-static uint32_t le32(const uint8_t *b)
-{
-	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-}
-
-/* Every IDENTIFY DEVICE data log page: revision 0001h, its number, bit 63. */
-static int id_page_check(const uint8_t *page, uint8_t number)
-{
-	uint64_t h = le64(page);
-
-	if (!(h >> 63) || (h & 0xffff) == 0 || ((h >> 16) & 0xff) != number)
-		return ATA_E_LOG;
-	return ATA_OK;
-}
-
-int probe_parse_capabilities(const uint8_t page[512], bool *cdl, uint32_t *min_us,
-			     uint32_t *max_us)
-{
-	uint64_t q;
-
-	*cdl = false;
-	*min_us = *max_us = 0;
-	if (id_page_check(page, ATA_LOG_ID_CAPABILITIES))
-		return ATA_E_LOG;
-	q = le64(page + 168);
-	*cdl = (q >> 63) && (q & 1);
-	q = le64(page + 176);
-	if (q >> 63)
-		*min_us = (uint32_t)q;
-	q = le64(page + 184);
-	if (q >> 63)
-		*max_us = (uint32_t)q;
-	return ATA_OK;
-}
-
-int probe_parse_current_settings(const uint8_t page[512], bool *cdl_enabled)
-{
-	uint64_t q;
-
-	*cdl_enabled = false;
-	if (id_page_check(page, ATA_LOG_ID_CURRENT_SETTINGS))
-		return ATA_E_LOG;
-	q = le64(page + 8);
-	*cdl_enabled = (q >> 63) && (q >> 21 & 1);
-	return ATA_OK;
-}
-
-static void cdl_desc(const uint8_t *b, struct probe_cdl_desc *d)
-{
-	uint32_t policy = le32(b);
-
-	d->inactive_policy = (uint8_t)(policy >> 8 & 0xf);
-	d->active_policy = (uint8_t)(policy >> 4 & 0xf);
-	d->duration_policy = (uint8_t)(policy & 0xf);
-	d->max_active_us = le32(b + 4);
-	d->max_inactive_us = le32(b + 8);
-	d->duration_us = le32(b + 16);
-}
-
-void probe_parse_cdl_log(const uint8_t page[512], uint8_t *guideline,
-			 struct probe_cdl_desc rd[PROBE_CDL_DESCRIPTORS],
-			 struct probe_cdl_desc wr[PROBE_CDL_DESCRIPTORS])
-{
-	unsigned i;
-
-	*guideline = page[0] & 0xf;
-	for (i = 0; i < PROBE_CDL_DESCRIPTORS; i++) {
-		cdl_desc(page + 64 + 32 * i, &rd[i]);
-		cdl_desc(page + 288 + 32 * i, &wr[i]);
-	}
-}
 
 static void note(struct probe_info *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(struct probe_info *p, const char *fmt, ...)
@@ -138,6 +53,7 @@ static int read_log(const struct probe_transport *t, struct probe_info *p, uint8
 static void probe_id_data_log(const struct probe_transport *t, struct probe_info *p,
 			      bool cdl_log_listed)
 {
+	struct ata_id_cdl_caps caps;
 	uint8_t buf[512];
 	bool has03 = false, has04 = false, has08 = false;
 
@@ -169,23 +85,26 @@ static void probe_id_data_log(const struct probe_transport *t, struct probe_info
 	if (read_log(t, p, ATA_LOG_IDENTIFY_DEVICE, ATA_LOG_ID_CAPABILITIES,
 		     "supported capabilities", buf))
 		return;
-	if (probe_parse_capabilities(buf, &p->cdl_supported, &p->cdl_min_us, &p->cdl_max_us)) {
+	if (ata_id_log_capabilities_read(buf, &caps)) {
 		note(p, "supported capabilities (log 30h page 03h): malformed header");
 		return;
 	}
+	p->cdl_supported = caps.cdl;
+	p->cdl_min_us = caps.min_us;
+	p->cdl_max_us = caps.max_us;
 	p->cdl_known = true;
 	if (!p->cdl_supported)
 		return;
 	if (has04 && !read_log(t, p, ATA_LOG_IDENTIFY_DEVICE, ATA_LOG_ID_CURRENT_SETTINGS,
 			       "current settings", buf) &&
-	    probe_parse_current_settings(buf, &p->cdl_enabled))
+	    ata_id_log_current_settings_cdl(buf, &p->cdl_enabled))
 		note(p, "current settings (log 30h page 04h): malformed header");
 	if (!cdl_log_listed) {
 		note(p, "CDL descriptors: CDL is supported but log 18h is not in the GPL directory");
 		return;
 	}
 	if (!read_log(t, p, ATA_LOG_CDL, 0, "CDL descriptors", buf)) {
-		probe_parse_cdl_log(buf, &p->cdl_guideline, p->cdl_read, p->cdl_write);
+		ata_cdl_log_decode(buf, &p->cdl_log);
 		p->cdl_log_read = true;
 	}
 }

@@ -29,6 +29,7 @@
 #ifndef NCQSIM_ATA_PROBE_H
 #define NCQSIM_ATA_PROBE_H
 
+#include "ata/cdl.h"
 #include "ata/identify.h"
 #include "ata/sat.h"
 
@@ -53,14 +54,6 @@ struct probe_transport {
 	void *ctx;
 };
 
-#define PROBE_CDL_DESCRIPTORS 7
-
-/* One Command Duration Limits descriptor (times in microseconds; 0 = none). */
-struct probe_cdl_desc {
-	uint8_t inactive_policy, active_policy, duration_policy;
-	uint32_t max_active_us, max_inactive_us, duration_us;
-};
-
 /* What probe could not learn: one line per question, with the reason. */
 #define PROBE_MAX_NOTES 8
 
@@ -78,9 +71,7 @@ struct probe_info {
 	uint32_t cdl_min_us, cdl_max_us;	/* qwords 176/184 when valid, else 0 */
 	bool cdl_enabled;		/* log 30h page 04h qword 8 bits 63, 21 */
 	bool cdl_log_read;		/* log 18h read: the descriptors below */
-	uint8_t cdl_guideline;		/* log 18h byte 0 bits 3:0 */
-	struct probe_cdl_desc cdl_read[PROBE_CDL_DESCRIPTORS];
-	struct probe_cdl_desc cdl_write[PROBE_CDL_DESCRIPTORS];
+	struct ata_cdl_log cdl_log;	/* log 18h as the drive has it */
 
 	char notes[PROBE_MAX_NOTES][320];
 	unsigned nnotes;
@@ -91,13 +82,5 @@ struct probe_info {
  * or PROBE_FAILED) with the reason in `why`.
  */
 int probe_drive(const struct probe_transport *t, struct probe_info *p, char *why, size_t whylen);
-
-/* The pure decoders probe uses (ATA_E_LOG for a page whose header is wrong). */
-int probe_parse_capabilities(const uint8_t page[512], bool *cdl, uint32_t *min_us,
-			     uint32_t *max_us);
-int probe_parse_current_settings(const uint8_t page[512], bool *cdl_enabled);
-void probe_parse_cdl_log(const uint8_t page[512], uint8_t *guideline,
-			 struct probe_cdl_desc rd[PROBE_CDL_DESCRIPTORS],
-			 struct probe_cdl_desc wr[PROBE_CDL_DESCRIPTORS]);
 
 #endif

@@ -177,15 +177,15 @@ static const char *or_absent(const char *v)
 	return *v ? v : "(absent)";
 }
 
-static void print_cdl(FILE *out, const char *what, const struct probe_cdl_desc *d)
+static void print_cdl(FILE *out, const char *what, const struct ata_cdl_desc *d)
 {
 	unsigned i;
 
 	fprintf(out, "#   %s descriptors:\n", what);
-	for (i = 0; i < PROBE_CDL_DESCRIPTORS; i++)
+	for (i = 0; i < ATA_CDL_DESCRIPTORS; i++)
 		fprintf(out, "#     %u: duration guideline %" PRIu32 " us (policy %Xh), max active "
 			"%" PRIu32 " us (policy %Xh), max inactive %" PRIu32 " us (policy %Xh)\n",
-			i + 1, d[i].duration_us, d[i].duration_policy, d[i].max_active_us,
+			i + 1, d[i].guideline_us, d[i].guideline_policy, d[i].max_active_us,
 			d[i].active_policy, d[i].max_inactive_us, d[i].inactive_policy);
 }
 
@@ -228,9 +228,9 @@ static void print_skeleton(FILE *out, const char *source, const struct probe_dev
 		fprintf(out, "supported, %s; limits %" PRIu32 " .. %" PRIu32 " us (0: not given)\n",
 			p->cdl_enabled ? "enabled" : "disabled", p->cdl_min_us, p->cdl_max_us);
 		if (p->cdl_log_read) {
-			fprintf(out, "#   performance vs duration guideline: %Xh\n", p->cdl_guideline);
-			print_cdl(out, "read (T2A)", p->cdl_read);
-			print_cdl(out, "write (T2B)", p->cdl_write);
+			fprintf(out, "#   performance vs duration guideline: %Xh\n", p->cdl_log.perf_vs_guideline);
+			print_cdl(out, "read (T2A)", p->cdl_log.read);
+			print_cdl(out, "write (T2B)", p->cdl_log.write);
 		}
 	}
 	if (p->nnotes) {

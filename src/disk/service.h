@@ -71,10 +71,12 @@ struct disk_service {
 	struct disk_mech mech;
 	struct disk_cache cache;
 	struct disk_head head;
-	bool read_ahead, write_cache, read_hits_on_writes, ra_on_hit;
+	bool read_ahead, write_cache, read_hits_on_writes, ra_on_hit, partial_hits;
 	int ra_rule;
 	double watermark, write_watermark;
 	bool watermark_by_request;
+	int64_t write_after_random_write;	/* overhead; 0 none */
+	uint64_t last_write_end;	/* the LBN after the last write */
 	uint64_t last_read_ps;		/* the last sector of the last media read, +1; 0 none */
 	uint64_t ra_max, seg_sectors;	/* in LBNs */
 	int64_t busy_until;		/* the mechanism, after cached writes' media writes */

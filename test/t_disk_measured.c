@@ -67,6 +67,8 @@ static const char *const tiny =
 	"read_hits_on_writes = 1\n"
 	"read_ahead_rule = segment\n"
 	"read_ahead_on_hit = 0\n"
+	"partial_hits = 0\n"
+	"overhead_write_after_random_write = 0\n"
 	"read_watermark = 0\n"
 	"write_watermark = 0\n"
 	"watermark_by_request = 1\n"
@@ -285,15 +287,15 @@ int main(void)
 	expect_error("cylinders", NULL, "key 'cylinders' is missing");
 	expect_error("cylinders", "cylinders = 20000\nzones = 2",
 		     "key 'zones' belongs to the datasheet form");
-	expect_error("zone = 0", "zone = 0 11999 50 0 5 10 2", "m.drive:54: zone: expected 8 numbers");
+	expect_error("zone = 0", "zone = 0 11999 50 0 5 10 2", "m.drive:56: zone: expected 8 numbers");
 	expect_error("zone = 0", "zone = 0 11999 x 0 5 10 2 96", "zone: expected 8 numbers");
 	expect_error("zone = 12001", "zone = 10 19999 40 3 4 8 1 0",
 		     "zone: first cylinder 10 is not after the previous zone's last cylinder 11999");
 	expect_error("zone = 12001", "zone = 12001 20045 40 3 4 8 1 0",
-		     "m.drive:56: zone: last cylinder 20045 is beyond the drive's 20000 cylinders");
+		     "m.drive:58: zone: last cylinder 20045 is beyond the drive's 20000 cylinders");
 	expect_error("zone = 12001", "zone = 12001 19999 40 3 4 8 40 0",
 		     "leave none of its 40 for data");
-	expect_error("slips", "slips = 5000000", "m.drive:54: zone: slip 5000000 is beyond the zone's");
+	expect_error("slips", "slips = 5000000", "m.drive:56: zone: slip 5000000 is beyond the zone's");
 	expect_error("slips", "slips = 1 two", "slips: expected up to 128 sector numbers");
 	expect_error("zone = 0", "slips = 5\nzone = 0 11999 50 0 5 10 2 96",
 		     "slips: expected after a 'zone' row");

@@ -464,8 +464,8 @@ static int import(struct importer *im, FILE *out)
 {
 	struct parv_value *d;
 	uint64_t surfaces, cylinders, blocks, segments, seg_blks, ra_max, fast_write, read_hits,
-		write_segs, contread, by_req, ra_on_hit;
-	double watermark, write_watermark, data_prep, min_seek;
+		write_segs, contread, by_req, ra_on_hit, partial, extra_disc;
+	double watermark, write_watermark, data_prep, min_seek, extra_cmd, extra_seek;
 	double rpm, settle, head_switch, bulk, bus_r = 0, bus_w = 0, ovh[8], comp_r, comp_w,
 		mapping, scheme, range;
 	static const char *const ovh_keys[8] = {
@@ -515,6 +515,10 @@ static int import(struct importer *im, FILE *out)
 	    whole(im, d, "Maximum number of write segments", 0, 256, &write_segs) ||
 	    whole(im, d, "Buffer continuous read", 0, 4, &contread) ||
 	    whole(im, d, "Read-ahead on idle hit", 0, 1, &ra_on_hit) ||
+	    whole(im, d, "Immed transfer partial hit", 0, 1, &partial) ||
+	    whole(im, d, "Extra write disconnect", 0, 1, &extra_disc) ||
+	    number(im, d, "Extradisc command overhead", &extra_cmd) ||
+	    number(im, d, "Extradisc seek delta", &extra_seek) ||
 	    number(im, d, "High (read) water mark", &watermark) ||
 	    number(im, d, "Low (write) water mark", &write_watermark) ||
 	    whole(im, d, "Set watermark by reqsize", 0, 1, &by_req) ||
@@ -635,6 +639,10 @@ static int import(struct importer *im, FILE *out)
 	}
 	put(out, "read_ahead_on_hit", "DiskSim: Read-ahead on idle hit", "%llu",
 	    (unsigned long long)ra_on_hit);
+	put(out, "partial_hits", "DiskSim: Immed transfer partial hit", "%llu",
+	    (unsigned long long)partial);
+	put_time(out, "overhead_write_after_random_write", extra_disc ? extra_cmd + extra_seek : 0,
+		 "Extra write disconnect ? Extradisc command overhead + Extradisc seek delta : 0");
 	put(out, "read_watermark", "DiskSim: High (read) water mark", "%g", watermark);
 	put(out, "write_watermark", "DiskSim: Low (write) water mark", "%g", write_watermark);
 	put(out, "watermark_by_request", "DiskSim: Set watermark by reqsize", "%llu",

@@ -239,6 +239,12 @@ static const struct opt_def measured_options[] = {
 	  .help = "how far a read reads ahead (within read_ahead_max and its segment)" },
 	{ .name = "read_ahead_on_hit", .type = OPT_BOOL, .offset = F(read_ahead_on_hit),
 	  .help = "a read served from the buffer on an idle drive reads ahead from its segment's end" },
+	{ .name = "partial_hits", .type = OPT_BOOL, .offset = F(partial_hits),
+	  .help = "a read whose first sectors are buffered sends them at once and reads only the rest" },
+	{ .name = "overhead_write_after_random_write", .type = OPT_TIME,
+	  .offset = F(overhead_write_after_random_write), .min = 0, .max = 100 * MS,
+	  .time_unit = MS, .unit = "ms",
+	  .help = "command overhead of a write to the media after a write it does not follow (0: the usual)" },
 	{ .name = "read_watermark", .type = OPT_DOUBLE, .offset = F(read_watermark), .dmin = 0,
 	  .dmax = 1, .help = "a read from the media starts sending once this fraction is buffered" },
 	{ .name = "write_watermark", .type = OPT_DOUBLE, .offset = F(write_watermark), .dmin = 0,
@@ -391,6 +397,8 @@ static void datasheet_equivalents(struct disk_model *m)
 	m->read_hits_on_writes = false;
 	m->read_ahead_rule = DISK_RA_SEGMENT;
 	m->read_ahead_on_hit = false;
+	m->partial_hits = false;
+	m->overhead_write_after_random_write = 0;
 	m->read_watermark = 0;
 	m->write_watermark = 0;
 	m->watermark_by_request = true;

@@ -181,6 +181,8 @@ struct disk_model {
 	bool read_hits_on_writes;	/* written data stays in the buffer for reads */
 	int read_ahead_rule;		/* enum disk_ra_rule */
 	bool read_ahead_on_hit;		/* a hit on an idle drive reads ahead from its segment's end */
+	bool partial_hits;		/* a read whose start is buffered sends that part at once */
+	int64_t overhead_write_after_random_write;	/* 0: none (DiskSim's extra write disconnect) */
 	double read_watermark;		/* a read miss reconnects when this fraction is buffered */
 	bool watermark_by_request;	/* ... of the request (else of segment_size) */
 	double write_watermark;		/* a write to the media starts once this share is in */

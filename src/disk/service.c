@@ -21,6 +21,8 @@ int disk_service_init(struct disk_service *s, const struct disk_model *m, struct
 	s->write_buffer = m->write_buffer;
 	s->read_hits_on_writes = m->read_hits_on_writes;
 	s->ra_on_hit = m->read_ahead_on_hit;
+	s->partial_hits = m->partial_hits;
+	s->write_after_random_write = m->overhead_write_after_random_write;
 	s->ra_rule = m->read_ahead_rule;
 	s->watermark = m->read_watermark;
 	s->write_watermark = m->write_watermark;
@@ -81,13 +83,11 @@ static uint64_t track_id(const struct disk_layout *l, uint64_t ps)
  * Where the read-ahead after a read [lba, lba + n) stops, in a segment that
  * starts at seg_start.
  */
-static uint64_t ra_limit(const struct disk_service *s, uint64_t seg_start, uint64_t lba,
-			 uint64_t n, uint64_t prev_ps)
+static uint64_t ra_limit(const struct disk_service *s, uint64_t lba, uint64_t n,
+			 uint64_t prev_ps)
 {
 	const struct disk_layout *l = &s->layout;
 	uint64_t end = lba + n, limit = end + s->ra_max, ps, nps;
-	uint64_t seg_end = seg_start + (end - seg_start > s->seg_sectors ? end - seg_start :
-					s->seg_sectors);
 
 	switch (s->ra_rule) {
 	case DISK_RA_TRACK:
@@ -116,8 +116,6 @@ static uint64_t ra_limit(const struct disk_service *s, uint64_t seg_start, uint6
 	}
 	if (limit > end + s->ra_max)
 		limit = end + s->ra_max;
-	if (limit > seg_end)
-		limit = seg_end;
 	if (limit > l->logical_sectors)
 		limit = l->logical_sectors;
 	return limit;
@@ -138,8 +136,9 @@ static void stream_advance(struct disk_service *s, int64_t now)
 		s->ra_from;
 	if (pe > s->ra_limit)
 		pe = s->ra_limit;
-	if (pe > s->cache.end[s->seg])
-		s->cache.end[s->seg] = pe;
+	/* The segment wraps: its oldest sectors give way (DiskSim's segment wrap). */
+	disk_cache_extend(&s->cache, (unsigned)s->seg, pe, s->seg_sectors);
+	s->seg_start = s->cache.start[s->seg];
 }
 
 /* The head leaves the stream: it is on the track of the last LBN read ahead. */
@@ -247,7 +246,7 @@ static void read_ahead_after_hit(struct disk_service *s, int64_t done, uint64_t 
 	uint64_t from = s->cache.end[seg], limit;
 	struct media md;
 
-	limit = ra_limit(s, s->cache.start[seg], lba, n, s->last_read_ps);
+	limit = ra_limit(s, lba, n, s->last_read_ps);
 	if (limit <= from || from >= s->layout.logical_sectors)
 		return;
 	media_access(s, max64(done, s->busy_until), INT64_MIN, false, from, 1, &md);
@@ -261,13 +260,45 @@ static void read_ahead_after_hit(struct disk_service *s, int64_t done, uint64_t 
 	s->streaming = true;
 }
 
+/*
+ * A read served by the running read-ahead moves its limit to where this
+ * read's own read-ahead would stop (DiskSim keeps the larger of the two:
+ * each read that uses the segment sets its maximum read-ahead anew).
+ */
+static void extend_read_ahead(struct disk_service *s, uint64_t lba, uint64_t n)
+{
+	uint64_t limit = ra_limit(s, lba, n, s->last_read_ps);
+
+	if (limit > s->ra_limit)
+		s->ra_limit = limit;
+}
+
+/*
+ * How many sectors from lba on a segment already holds, when it holds the
+ * first but not all (a partial hit); 0 otherwise.
+ */
+static uint64_t buffered_prefix(const struct disk_service *s, uint64_t lba, uint64_t n)
+{
+	const struct disk_cache *c = &s->cache;
+	uint64_t best = 0;
+	unsigned i;
+
+	for (i = 0; i < c->nseg; i++)
+		if (c->last_use[i] && lba >= c->start[i] && lba < c->end[i] &&
+		    c->end[i] - lba > best)
+			best = c->end[i] - lba;
+	return best < n ? best : 0;
+}
+
 static int64_t read_command(struct disk_service *s, int64_t now, uint64_t lba, uint64_t n,
 			    enum disk_service_kind *kind)
 {
 	const struct disk_mech *mc = &s->mech;
 	bool after_write = s->head.last_write;
 	struct media md;
+	uint64_t prefix;
 	int64_t start;
+	int seg;
 
 	stream_advance(s, now);
 	if (disk_cache_read_hit(&s->cache, lba, n)) {
@@ -276,12 +307,23 @@ static int64_t read_command(struct disk_service *s, int64_t now, uint64_t lba, u
 
 		*kind = DISK_SERVED_HIT;
 		s->head.last_write = false;
+		if (s->streaming && s->cache.lru.tail == (unsigned)s->seg &&
+		    s->cache.end[s->seg] < s->ra_limit)
+			extend_read_ahead(s, lba, n);	/* its read-ahead still runs */
 		if (s->streaming && s->cache.end[s->seg] >= s->ra_limit)
 			stream_stop(s, now);	/* finished: the head rests where it ended */
 		if (s->ra_on_hit && s->read_ahead && !s->streaming)
 			read_ahead_after_hit(s, done, lba, n);
 		return done;
 	}
+	/*
+	 * A read that starts in the segment while its read-ahead still runs
+	 * sets the read-ahead's limit from its own end, so a read reaching
+	 * past the old limit is served by the same pass.
+	 */
+	if (s->streaming && lba >= s->seg_start && lba <= s->cache.end[s->seg] &&
+	    s->cache.end[s->seg] < s->ra_limit)
+		extend_read_ahead(s, lba, n);
 	if (s->streaming && lba >= s->seg_start && lba <= s->cache.end[s->seg] &&
 	    lba + n <= s->ra_limit) {
 		/* Still coming under the head: sent as the stream passes it. */
@@ -294,14 +336,23 @@ static int64_t read_command(struct disk_service *s, int64_t now, uint64_t lba, u
 			mc->completion[0];
 	}
 	stream_stop(s, now);
+	prefix = s->partial_hits ? buffered_prefix(s, lba, n) : 0;
 	start = max64(now + disk_mech_overhead_ns(mc, false, true, after_write), s->busy_until);
-	media_access(s, start, INT64_MIN, false, lba, n, &md);
-	disk_cache_fill(&s->cache, lba, n);
+	media_access(s, start, INT64_MIN, false, lba + prefix, n - prefix, &md);
+	if (prefix) {
+		/* Marks the segment used (it is then the LRU list's last) and grows it. */
+		disk_cache_read_hit(&s->cache, lba, prefix);
+		seg = (int)s->cache.lru.tail;
+		disk_cache_extend(&s->cache, (unsigned)seg, lba + n, s->seg_sectors);
+	} else {
+		disk_cache_fill(&s->cache, lba, n);
+		seg = s->cache.last_filled;
+	}
 	if (s->read_ahead) {
-		s->seg = s->cache.last_filled;
-		s->seg_start = lba;
+		s->seg = seg;
+		s->seg_start = s->cache.start[seg];
 		s->ra_from = lba + n;
-		s->ra_limit = ra_limit(s, lba, lba, n, s->last_read_ps);
+		s->ra_limit = ra_limit(s, lba, n, s->last_read_ps);
 		s->ra_t0 = md.end;
 		s->streaming = s->ra_limit > s->ra_from;
 		if (s->streaming)
@@ -314,6 +365,13 @@ static int64_t read_command(struct disk_service *s, int64_t now, uint64_t lba, u
 		s->last_read_ps = ps + 1;
 	}
 	*kind = DISK_SERVED_MEDIA;
+	if (prefix) {
+		/* The buffered part goes at once; the rest as the media delivers it. */
+		int64_t t = now + disk_mech_overhead_ns(mc, false, true, after_write);
+
+		return max64(t + disk_mech_bus_ns(mc, false, n), md.end + disk_mech_bus_ns(mc, false, 1)) +
+			mc->completion[0];
+	}
 	/*
 	 * The host gets the data once the watermark's share is buffered, at
 	 * the bus's pace, and the last sector no sooner than it is read.
@@ -366,8 +424,15 @@ static int64_t write_command(struct disk_service *s, int64_t now, uint64_t lba, 
 		s->dirty_bytes += bytes;
 		*kind = DISK_SERVED_CACHED;
 	} else {
-		int64_t start = max64(now + disk_mech_overhead_ns(mc, true, true, after_write),
-				      s->busy_until);
+		/*
+		 * A write after a write it does not follow costs its own overhead
+		 * (DiskSim's extra write disconnect: the drive disconnects before
+		 * taking the data, and its mechanics wait Extradisc command
+		 * overhead + Extradisc seek delta).
+		 */
+		int64_t ovh = after_write && s->write_after_random_write && lba != s->last_write_end ?
+			s->write_after_random_write : disk_mech_overhead_ns(mc, true, true, after_write);
+		int64_t start = max64(now + ovh, s->busy_until);
 
 		media_access(s, start, write_data_ready(s, start, lba, n), true, lba, n, &md);
 		done = max64(md.end, start + disk_mech_bus_ns(mc, true, n) + md.sector) +
@@ -377,6 +442,7 @@ static int64_t write_command(struct disk_service *s, int64_t now, uint64_t lba, 
 	if (s->read_hits_on_writes)
 		disk_cache_fill(&s->cache, lba, n);
 	s->head.last_write = true;
+	s->last_write_end = lba + n;
 	return done;
 }
 

@@ -34,11 +34,17 @@
  * LBNs into the read's segment while nothing else needs it, at the zone's
  * rate with its track skews, as far as read_ahead_rule says (segment,
  * track, cylinder, or the next track when the reads are sequential), never
- * past read_ahead_max beyond the request nor past segment_size; a miss or
- * a write stops it where it is (the head is then on that track). A read
- * hit leaves it running; with read_ahead_on_hit, a hit on an idle drive
- * sends the head back to the segment's end to read ahead from there.
- * `after read / after write` in the overheads is the previous command.
+ * past read_ahead_max beyond the request; the segment wraps (it keeps the
+ * last segment_size read into it). A miss or a write stops it where it is
+ * (the head is then on that track). A read that starts in the segment
+ * while it runs moves the limit to its own end + read_ahead_max and is
+ * served by the same pass; with read_ahead_on_hit, a hit on an idle drive
+ * sends the head back to the segment's end to read ahead from there. With
+ * partial_hits, a read whose first sectors are buffered sends them at once
+ * and reads only the rest. A write after a write it does not follow takes
+ * overhead_write_after_random_write when that is set (DiskSim's extra
+ * write disconnect). `after read / after write` in the overheads is the
+ * previous command.
  */
 #ifndef NCQSIM_DISK_SERVICE_H
 #define NCQSIM_DISK_SERVICE_H
@@ -71,10 +77,12 @@ struct disk_service {
 	struct disk_mech mech;
 	struct disk_cache cache;
 	struct disk_head head;
-	bool read_ahead, write_cache, read_hits_on_writes, ra_on_hit;
+	bool read_ahead, write_cache, read_hits_on_writes, ra_on_hit, partial_hits;
 	int ra_rule;
 	double watermark, write_watermark;
 	bool watermark_by_request;
+	int64_t write_after_random_write;	/* overhead; 0 none */
+	uint64_t last_write_end;	/* the LBN after the last write */
 	uint64_t last_read_ps;		/* the last sector of the last media read, +1; 0 none */
 	uint64_t ra_max, seg_sectors;	/* in LBNs */
 	int64_t busy_until;		/* the mechanism, after cached writes' media writes */

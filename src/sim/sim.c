@@ -76,20 +76,25 @@ static void *grow(void *p, uint32_t *cap, size_t elem)
 	return np;
 }
 
-static uint32_t slot_get(struct sim *sim)
+/* Out of line: it runs a few times per simulation, sim_at() millions. */
+static __attribute__((noinline, cold)) void slot_pool_grow(struct sim *sim)
+{
+	uint32_t old = sim->slots_cap, i;
+
+	sim->slots = grow(sim->slots, &sim->slots_cap, sizeof(*sim->slots));
+	for (i = sim->slots_cap; i-- > old;) {
+		sim->slots[i].gen = 0;
+		sim->slots[i].next_free = sim->free_head;
+		sim->free_head = i;
+	}
+}
+
+static inline uint32_t slot_get(struct sim *sim)
 {
 	uint32_t s;
 
-	if (sim->free_head == SIM_SLOT_FREE) {
-		uint32_t old = sim->slots_cap, i;
-
-		sim->slots = grow(sim->slots, &sim->slots_cap, sizeof(*sim->slots));
-		for (i = sim->slots_cap; i-- > old;) {
-			sim->slots[i].gen = 0;
-			sim->slots[i].next_free = sim->free_head;
-			sim->free_head = i;
-		}
-	}
+	if (sim->free_head == SIM_SLOT_FREE)
+		slot_pool_grow(sim);
 	s = sim->free_head;
 	sim->free_head = sim->slots[s].next_free;
 	return s;
@@ -177,10 +182,15 @@ static void heap_pop(struct sim_heap *hp)
 		sift_down(hp, 0);
 }
 
-static void heap_push(struct sim_heap *hp, const struct sim_heap_entry *e)
+static __attribute__((noinline, cold)) void heap_grow(struct sim_heap *hp)
+{
+	hp->e = grow(hp->e, &hp->cap, sizeof(*hp->e));
+}
+
+static inline void heap_push(struct sim_heap *hp, const struct sim_heap_entry *e)
 {
 	if (hp->len == hp->cap)
-		hp->e = grow(hp->e, &hp->cap, sizeof(*hp->e));
+		heap_grow(hp);
 	hp->e[hp->len++] = *e;
 	sift_up(hp, hp->len - 1);
 }

@@ -7,6 +7,7 @@
 #include "sim/sim.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define N 20000
 
@@ -39,35 +40,48 @@ static int cmp_ref(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static void test_random_against_sorted(void)
+/*
+ * `unit` spreads the times: 1 ns keeps every event in the near heap; 1 ms
+ * puts them on both sides of the near/far line (100 ms), with ties in both.
+ * Scheduling goes in `stages`: before each, the clock is run on by 50
+ * units, so an event due at a time that an earlier one went to the far heap
+ * for now goes to the near heap, and the two must still interleave.
+ */
+static void test_random_against_sorted(sim_time_t unit, unsigned stages)
 {
 	struct sim sim;
 	struct rng r;
 	static unsigned expect[N];
-	unsigned i, n = 0;
+	unsigned i, n = 0, stage;
 
 	sim_init(&sim);
 	rng_seed(&r, 7, "test/heap");
 	nran = 0;
-	for (i = 0; i < N; i++) {
-		/* Few distinct times, so many ties. */
-		ev[i].when = (sim_time_t)rng_below(&r, 500);
-		ev[i].order = i;
-		ev[i].cancelled = ev[i].ran = 0;
-		ev[i].h = sim_at(&sim, ev[i].when, record, &ev[i]);
-	}
-	for (i = 0; i < N; i++) {
-		if (rng_below(&r, 3) == 0) {
-			CHECK(sim_cancel(&sim, ev[i].h));
-			CHECK(!sim_cancel(&sim, ev[i].h));	/* stale now */
-			ev[i].cancelled = 1;
+	for (stage = 0; stage < stages; stage++) {
+		unsigned from = N / stages * stage, to = stage + 1 == stages ? N : from + N / stages;
+
+		sim_run(&sim, (sim_time_t)stage * 50 * unit);
+		for (i = from; i < to; i++) {
+			/* Few distinct times, so many ties. */
+			ev[i].when = sim_now(&sim) + (sim_time_t)rng_below(&r, 500) * unit;
+			ev[i].order = i;
+			ev[i].cancelled = ev[i].ran = 0;
+			ev[i].h = sim_at(&sim, ev[i].when, record, &ev[i]);
+		}
+		for (i = from; i < to; i++) {
+			if (rng_below(&r, 3) == 0) {
+				int pending = !ev[i].ran;
+
+				CHECK(sim_cancel(&sim, ev[i].h) == pending);
+				CHECK(!sim_cancel(&sim, ev[i].h));	/* stale now */
+				ev[i].cancelled = pending;
+			}
 		}
 	}
 	for (i = 0; i < N; i++)
 		if (!ev[i].cancelled)
 			expect[n++] = i;
 	qsort(expect, n, sizeof(expect[0]), cmp_ref);
-	CHECK_EQ_INT(sim_pending_count(&sim), n);
 	sim_run(&sim, SIM_FOREVER);
 	CHECK_EQ_INT(nran, n);
 	for (i = 0; i < n && i < nran; i++)
@@ -88,7 +102,7 @@ struct victim {
 struct chain {
 	struct sim *sim;
 	struct rng r;
-	sim_time_t last;
+	sim_time_t last, unit;	/* delays are 0..999 units */
 	unsigned count, cancels;
 	sim_handle_t victim;
 	struct victim *vic;
@@ -122,17 +136,20 @@ static void chain_step(struct sim *sim, void *arg)
 		c->cancels += cancelled;
 	}
 	c->vic = &victims[c->count];
-	c->victim = sim_after(sim, (sim_time_t)rng_below(&c->r, 1000), chain_victim, c->vic);
-	sim_after(sim, (sim_time_t)rng_below(&c->r, 1000), chain_step, c);
+	c->victim = sim_after(sim, (sim_time_t)rng_below(&c->r, 1000) * c->unit, chain_victim,
+			      c->vic);
+	sim_after(sim, (sim_time_t)rng_below(&c->r, 1000) * c->unit, chain_step, c);
 }
 
-static void test_chain(void)
+static void test_chain(sim_time_t unit)
 {
 	struct sim sim;
 	struct chain c = { 0 };
 
 	sim_init(&sim);
+	memset(victims, 0, sizeof(victims));
 	c.sim = &sim;
+	c.unit = unit;
 	rng_seed(&c.r, 1, "test/chain");
 	sim_at(&sim, 0, chain_step, &c);
 	sim_run(&sim, SIM_FOREVER);
@@ -189,8 +206,10 @@ static void test_run_until(void)
 
 int main(void)
 {
-	test_random_against_sorted();
-	test_chain();
+	test_random_against_sorted(1, 1);
+	test_random_against_sorted(SIM_MSEC, 10);
+	test_chain(1);
+	test_chain(SIM_MSEC / 4);	/* 0 to 250 ms: near and far */
 	test_equal_time_fifo();
 	test_run_until();
 	return test_done();

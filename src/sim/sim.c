@@ -1,5 +1,5 @@
 /*
- * Event engine: a 4-ary min-heap of entries keyed on (time, sequence),
+ * Event engine: two 4-ary min-heaps of entries keyed on (time, sequence),
  * plus a slot pool holding each event's callback.
  *
  * Cancellation is lazy: sim_cancel() bumps the slot's generation and frees
@@ -8,6 +8,14 @@
  * heap array alone (no back-pointers to update) and makes cancel O(1); the
  * price is that a cancelled event occupies a heap entry until its time
  * comes, which is harmless for the simulator's few timers.
+ *
+ * Near and far: an event due within SIM_NEAR_SPAN of when it is scheduled
+ * (a drive's phases, a zero-delay hand-over) goes to the near heap, a later
+ * one (sample ticks, the run's end, the command timer) to the far heap; the
+ * next event is the earlier of the two roots. Which heap an entry sits in
+ * never changes the order events run in — both are exact on (time,
+ * sequence) — only what sifting costs: the few long timers no longer
+ * deepen the heap every drive event is pushed into and popped from.
  *
  * sim_step() also leaves the root in place while the callback runs: most
  * callbacks schedule a follow-up, which then drops into the root and sifts
@@ -23,6 +31,8 @@
 
 #define SIM_SLOT_FREE	UINT32_MAX
 #define HEAP_ARITY	4
+/* Longer than a drive's mechanical access, shorter than the periodic timers. */
+#define SIM_NEAR_SPAN	(100 * SIM_MSEC)
 
 int sim_init(struct sim *sim)
 {
@@ -34,7 +44,8 @@ int sim_init(struct sim *sim)
 
 void sim_destroy(struct sim *sim)
 {
-	free(sim->heap);
+	free(sim->near.e);
+	free(sim->far.e);
 	free(sim->slots);
 	memset(sim, 0, sizeof(*sim));
 }
@@ -65,30 +76,32 @@ static void *grow(void *p, uint32_t *cap, size_t elem)
 	return np;
 }
 
-static uint32_t slot_get(struct sim *sim)
+/* Out of line: it runs a few times per simulation, sim_at() millions. */
+static __attribute__((noinline, cold)) void slot_pool_grow(struct sim *sim)
+{
+	uint32_t old = sim->slots_cap, i;
+
+	sim->slots = grow(sim->slots, &sim->slots_cap, sizeof(*sim->slots));
+	for (i = sim->slots_cap; i-- > old;) {
+		sim->slots[i].gen = 0;
+		sim->slots[i].next_free = sim->free_head;
+		sim->free_head = i;
+	}
+}
+
+static inline uint32_t slot_get(struct sim *sim)
 {
 	uint32_t s;
 
-	if (sim->free_head == SIM_SLOT_FREE) {
-		uint32_t old = sim->slots_cap, i;
-
-		sim->slots = grow(sim->slots, &sim->slots_cap, sizeof(*sim->slots));
-		for (i = sim->slots_cap; i-- > old;) {
-			sim->slots[i].live = false;
-			sim->slots[i].gen = 0;
-			sim->slots[i].next_free = sim->free_head;
-			sim->free_head = i;
-		}
-	}
+	if (sim->free_head == SIM_SLOT_FREE)
+		slot_pool_grow(sim);
 	s = sim->free_head;
 	sim->free_head = sim->slots[s].next_free;
-	sim->slots[s].live = true;
 	return s;
 }
 
 static void slot_put(struct sim *sim, uint32_t s)
 {
-	sim->slots[s].live = false;
 	sim->slots[s].gen++;
 	sim->slots[s].next_free = sim->free_head;
 	sim->free_head = s;
@@ -115,26 +128,26 @@ static inline bool entry_dead(const struct sim *sim, const struct sim_heap_entry
 	return sim->slots[e->slot].gen != e->gen;
 }
 
-static void sift_up(struct sim *sim, uint32_t pos)
+static void sift_up(struct sim_heap *hp, uint32_t pos)
 {
-	struct sim_heap_entry e = sim->heap[pos];
+	struct sim_heap_entry e = hp->e[pos];
 
 	while (pos > 0) {
 		uint32_t parent = (pos - 1) / HEAP_ARITY;
 
-		if (!(entry_key(&e) < entry_key(&sim->heap[parent])))
+		if (!(entry_key(&e) < entry_key(&hp->e[parent])))
 			break;
-		sim->heap[pos] = sim->heap[parent];
+		hp->e[pos] = hp->e[parent];
 		pos = parent;
 	}
-	sim->heap[pos] = e;
+	hp->e[pos] = e;
 }
 
-static void sift_down(struct sim *sim, uint32_t pos)
+static void sift_down(struct sim_heap *hp, uint32_t pos)
 {
-	struct sim_heap_entry e = sim->heap[pos], *h = sim->heap;
+	struct sim_heap_entry e = hp->e[pos], *h = hp->e;
 	unsigned __int128 key = entry_key(&e);
-	uint32_t n = sim->heap_len;
+	uint32_t n = hp->len;
 
 	for (;;) {
 		uint32_t first = pos * HEAP_ARITY + 1, best, c;
@@ -152,39 +165,65 @@ static void sift_down(struct sim *sim, uint32_t pos)
 		}
 		if (!(entry_key(&h[best]) < key))
 			break;
-		sim->heap[pos] = sim->heap[best];
+		h[pos] = h[best];
 		pos = best;
 	}
-	sim->heap[pos] = e;
+	h[pos] = e;
 }
 
-static void heap_pop(struct sim *sim)
+static void heap_pop(struct sim_heap *hp)
 {
-	uint32_t last = --sim->heap_len;
+	uint32_t last = --hp->len;
 
 	if (last == 0)
 		return;
-	sim->heap[0] = sim->heap[last];
-	sift_down(sim, 0);
+	hp->e[0] = hp->e[last];
+	if (last > 1)
+		sift_down(hp, 0);
+}
+
+static __attribute__((noinline, cold)) void heap_grow(struct sim_heap *hp)
+{
+	hp->e = grow(hp->e, &hp->cap, sizeof(*hp->e));
+}
+
+static inline void heap_push(struct sim_heap *hp, const struct sim_heap_entry *e)
+{
+	if (hp->len == hp->cap)
+		heap_grow(hp);
+	hp->e[hp->len++] = *e;
+	sift_up(hp, hp->len - 1);
+}
+
+/* Drop cancelled entries from the top of a heap. */
+static void heap_purge(struct sim *sim, struct sim_heap *hp)
+{
+	while (hp->len && entry_dead(sim, &hp->e[0])) {
+		heap_pop(hp);
+		sim->dead_entries--;
+	}
 }
 
 /*
- * Bring the heap to a state where heap[0] is the next live event (or the
- * heap is empty): fill the root left by sim_step(), drop cancelled entries.
+ * The heap whose root is the next live event, or NULL when none is pending:
+ * fill the root left by sim_step(), drop cancelled entries from the tops
+ * (only while there are any: cancelling is rare, stepping is not).
  */
-static void heap_settle(struct sim *sim)
+static inline struct sim_heap *next_live(struct sim *sim)
 {
-	if (sim->root_vacant) {
-		sim->root_vacant = false;
-		heap_pop(sim);
+	if (sim->vacant) {
+		heap_pop(sim->vacant);
+		sim->vacant = NULL;
 	}
-	while (sim->heap_len && entry_dead(sim, &sim->heap[0]))
-		heap_pop(sim);
-}
-
-static inline sim_handle_t make_handle(const struct sim *sim, uint32_t slot)
-{
-	return ((uint64_t)sim->slots[slot].gen << 32) | (slot + 1);
+	if (sim->dead_entries) {
+		heap_purge(sim, &sim->near);
+		heap_purge(sim, &sim->far);
+	}
+	if (!sim->far.len)
+		return sim->near.len ? &sim->near : NULL;
+	if (!sim->near.len)
+		return &sim->far;
+	return entry_key(&sim->far.e[0]) < entry_key(&sim->near.e[0]) ? &sim->far : &sim->near;
 }
 
 /* The slot a handle names, if its event is still pending; else UINT32_MAX. */
@@ -194,7 +233,7 @@ static uint32_t handle_slot(const struct sim *sim, sim_handle_t h)
 
 	if ((uint32_t)h == 0 || slot >= sim->slots_cap)
 		return UINT32_MAX;
-	if (sim->slots[slot].gen != gen || !sim->slots[slot].live)
+	if (sim->slots[slot].gen != gen)
 		return UINT32_MAX;
 	return slot;
 }
@@ -202,9 +241,11 @@ static uint32_t handle_slot(const struct sim *sim, sim_handle_t h)
 sim_handle_t sim_at(struct sim *sim, sim_time_t when, sim_fn fn, void *arg)
 {
 	struct sim_heap_entry e;
+	struct sim_heap *hp;
 	uint32_t slot;
 
-	SIM_ASSERT(when >= sim->now && when >= 0,
+	/* (sim->now is never negative) */
+	SIM_ASSERT(when >= sim->now,
 		   "event scheduled in the past (at %lld ns, now %lld ns)",
 		   (long long)when, (long long)sim->now);
 	SIM_ASSERT(fn != NULL, "event without a callback");
@@ -216,18 +257,17 @@ sim_handle_t sim_at(struct sim *sim, sim_time_t when, sim_fn fn, void *arg)
 	e.slot = slot;
 	e.gen = sim->slots[slot].gen;
 	sim->live_events++;
-	if (sim->root_vacant) {
+	hp = when - sim->now <= SIM_NEAR_SPAN ? &sim->near : &sim->far;
+	if (sim->vacant == hp) {
 		/* The new event is no earlier than the one just run: sift it down. */
-		sim->root_vacant = false;
-		sim->heap[0] = e;
-		sift_down(sim, 0);
-		return make_handle(sim, slot);
+		sim->vacant = NULL;
+		hp->e[0] = e;
+		if (hp->len > 1)
+			sift_down(hp, 0);
+	} else {
+		heap_push(hp, &e);
 	}
-	if (sim->heap_len == sim->heap_cap)
-		sim->heap = grow(sim->heap, &sim->heap_cap, sizeof(*sim->heap));
-	sim->heap[sim->heap_len++] = e;
-	sift_up(sim, sim->heap_len - 1);
-	return make_handle(sim, slot);
+	return (uint64_t)e.gen << 32 | (slot + 1);
 }
 
 bool sim_cancel(struct sim *sim, sim_handle_t h)
@@ -238,6 +278,7 @@ bool sim_cancel(struct sim *sim, sim_handle_t h)
 		return false;
 	slot_put(sim, slot);	/* its heap entry is now dead */
 	sim->live_events--;
+	sim->dead_entries++;
 	return true;
 }
 
@@ -248,8 +289,9 @@ bool sim_is_pending(const struct sim *sim, sim_handle_t h)
 
 sim_time_t sim_next_time(struct sim *sim)
 {
-	heap_settle(sim);
-	return sim->heap_len ? entry_when(&sim->heap[0]) : SIM_FOREVER;
+	struct sim_heap *hp = next_live(sim);
+
+	return hp ? entry_when(&hp->e[0]) : SIM_FOREVER;
 }
 
 uint32_t sim_pending_count(const struct sim *sim)
@@ -257,19 +299,16 @@ uint32_t sim_pending_count(const struct sim *sim)
 	return sim->live_events;
 }
 
-bool sim_step(struct sim *sim)
+/* Run the event at hp's root, leaving the root vacant meanwhile. */
+static inline void run_root(struct sim *sim, struct sim_heap *hp)
 {
-	struct sim_heap_entry top;
+	struct sim_heap_entry top = hp->e[0];
 	sim_fn fn;
 	void *arg;
 
-	heap_settle(sim);
-	if (!sim->heap_len)
-		return false;
-	top = sim->heap[0];
 	SIM_ASSERT(entry_when(&top) >= sim->now, "time went backwards (%lld < %lld)",
 		   (long long)entry_when(&top), (long long)sim->now);
-	sim->root_vacant = true;
+	sim->vacant = hp;
 	fn = sim->slots[top.slot].fn;
 	arg = sim->slots[top.slot].arg;
 	slot_put(sim, top.slot);
@@ -277,17 +316,26 @@ bool sim_step(struct sim *sim)
 	sim->now = entry_when(&top);
 	sim->events_run++;
 	fn(sim, arg);
+}
+
+bool sim_step(struct sim *sim)
+{
+	struct sim_heap *hp = next_live(sim);
+
+	if (!hp)
+		return false;
+	run_root(sim, hp);
 	return true;
 }
 
 void sim_run(struct sim *sim, sim_time_t until)
 {
 	for (;;) {
-		sim_time_t next = sim_next_time(sim);
+		struct sim_heap *hp = next_live(sim);
 
-		if (!sim->heap_len || next > until)
+		if (!hp || entry_when(&hp->e[0]) > until)
 			break;
-		sim_step(sim);
+		run_root(sim, hp);
 	}
 	if (until != SIM_FOREVER && sim->now < until)
 		sim->now = until;

@@ -60,12 +60,22 @@ struct sim_heap_entry {
 	uint32_t gen;		/* the slot's generation when scheduled */
 };
 
+/* A 4-ary min-heap of entries. */
+struct sim_heap {
+	struct sim_heap_entry *e;
+	uint32_t len, cap;
+};
+
 struct sim_slot {
 	sim_fn fn;
 	void *arg;
-	uint32_t gen;		/* bumped when the event runs or is cancelled */
+	/*
+	 * Bumped when the event runs or is cancelled: a free slot's generation
+	 * has never been handed out, so a handle is pending iff its generation
+	 * is its slot's.
+	 */
+	uint32_t gen;
 	uint32_t next_free;
-	bool live;
 };
 
 struct sim {
@@ -73,14 +83,15 @@ struct sim {
 	unsigned debug_mask;
 	FILE *debug_out;
 
-	struct sim_heap_entry *heap;
-	uint32_t heap_len, heap_cap;
+	/* Events due within SIM_NEAR_SPAN of their scheduling, and the rest: see sim.c. */
+	struct sim_heap near, far;
 	struct sim_slot *slots;
 	uint32_t slots_cap, free_head;
 	uint64_t next_seq;
 	uint64_t events_run;
 	uint32_t live_events;
-	bool root_vacant;	/* heap[0] is the event being run: see sim.c */
+	uint32_t dead_entries;	/* cancelled events still in a heap */
+	struct sim_heap *vacant;	/* its root is the event being run: see sim.c */
 };
 
 int sim_init(struct sim *sim);

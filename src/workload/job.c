@@ -699,8 +699,9 @@ static void io_done(struct job *j, struct job_io *io)
 		mark_latency(r, clat);
 		r->io_u_complete[batch_bucket(1)]++;
 		r->total_complete++;
-		log_io(j, now, io, clat, sync ? clat : lat, sync ? 0 : (uint64_t)(io->t_issue -
-											  io->t_start));
+		if (j->nlogs)	/* any log file open (most runs write none) */
+			log_io(j, now, io, clat, sync ? clat : lat,
+			       sync ? 0 : (uint64_t)(io->t_issue - io->t_start));
 	}
 	io->next = j->free_ios;
 	j->free_ios = io;

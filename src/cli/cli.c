@@ -384,6 +384,7 @@ int cli_run_report(const char *cmd, const struct cli_common *c, const struct wor
 	unsigned formats = 0;
 	const struct report_job *failed_job;
 	bool interrupted, io_failed;
+	unsigned i;
 	struct err e;
 	int rc;
 
@@ -407,6 +408,10 @@ int cli_run_report(const char *cmd, const struct cli_common *c, const struct wor
 		return rc == RUNNER_REFUSED ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
 	}
 	interrupted = res.report.interrupted;
+	/* What fio says on stderr when a job ends on a limit of its own (rate_min, max_latency). */
+	for (i = 0; i < res.report.njobs; i++)
+		if (res.report.jobs[i].error_note[0])
+			fprintf(stderr, "%s\n", res.report.jobs[i].error_note);
 	if (interrupted)
 		cli_error("%s: interrupted by signal %d after %.1f s simulated: the report covers "
 			  "the time until then", cmd, (int)cli_interrupted, res.sim_seconds);

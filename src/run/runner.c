@@ -5,18 +5,75 @@
 
 #include <string.h>
 
+/*
+ * fio's ioscheduler: each job writes the device's queue/scheduler as it
+ * starts, so it overrides the system's setting. ncqsim runs one scheduler
+ * for the whole run: the jobs that name one must agree (in fio the last
+ * job to start would win, changing the scheduler under the others).
+ * Returns the job that set it, or NULL.
+ */
+static const struct job_def *job_ioscheduler(const struct workload *w, struct host_config *c,
+					     struct err *e)
+{
+	const struct job_def *first = NULL;
+	char assign[64], origin[512];
+	unsigned i;
+
+	for (i = 0; i < w->ndefs; i++) {
+		const struct job_def *d = &w->defs[i];
+
+		if (!d->o.ioscheduler[0])
+			continue;
+		if (first && strcmp(first->o.ioscheduler, d->o.ioscheduler)) {
+			err_set(e, "%s:%d: job '%s': option 'ioscheduler': '%s', but job '%s' (%s:%d) "
+				"sets '%s': ncqsim runs one I/O scheduler for the whole run (in fio each "
+				"job switches the device's as it starts, the last one winning); give the "
+				"jobs the same one", d->file, d->line, d->o.name, d->o.ioscheduler,
+				first->o.name, first->file, first->line, first->o.ioscheduler);
+			return NULL;
+		}
+		if (!first)
+			first = d;
+	}
+	if (!first)
+		return NULL;
+	snprintf(assign, sizeof(assign), "queue/scheduler=%s", first->o.ioscheduler);
+	snprintf(origin, sizeof(origin), "%s:%d: job '%s': option 'ioscheduler'", first->file,
+		 first->line, first->o.name);
+	if (host_config_assign(c, assign, origin, e))
+		return NULL;
+	return first;
+}
+
 int runner_run(const struct workload *w, const struct host_config *cfg,
 	       const struct runner_opts *ro, struct runner_result *res, struct err *e)
 {
 	static __thread struct system sys;
+	static __thread struct host_config job_cfg;
+	const struct job_def *sched_job;
 	struct job_target t;
 	struct workload_run_opts wo;
 	double cpu0 = clock_thread_cpu();
 	int rc;
 
 	memset(res, 0, sizeof(*res));
-	if (system_init(&sys, cfg, NULL, ro->debug_mask, ro->debug_out, e))
+	e->msg[0] = '\0';
+	job_cfg = *cfg;
+	sched_job = job_ioscheduler(w, &job_cfg, e);
+	if (sched_job)
+		cfg = &job_cfg;
+	else if (e->msg[0])
 		return RUNNER_REFUSED;
+	if (system_init(&sys, cfg, NULL, ro->debug_mask, ro->debug_out, e)) {
+		/* A scheduler the kernel lacks: name the job that asked for it. */
+		if (sched_job && !strncmp(e->msg, "knob 'queue/scheduler'", 22)) {
+			struct err why = *e;
+
+			err_set(e, "%s:%d: job '%s': option 'ioscheduler': %s", sched_job->file,
+				sched_job->line, sched_job->o.name, why.msg);
+		}
+		return RUNNER_REFUSED;
+	}
 	t.sim = &sys.sim;
 	t.q = sys.q;
 	t.kernel = sys.knobs.kernel;

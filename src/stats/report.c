@@ -456,9 +456,10 @@ static void show_job_normal(FILE *out, const struct report_job *j, const struct 
 	if (!j->dir[0].io_bytes && !j->dir[1].io_bytes && !total)
 		return;
 	if (j->error)
-		fprintf(out, "%s: (groupid=%d, jobs=%u): err=%2d (file:io_u.c, func=io_u error, "
-			"error=%s): pid=%u: %s", j->name, j->groupid, j->members, j->error,
-			strerror(j->error), j->number, time_buf);
+		fprintf(out, "%s: (groupid=%d, jobs=%u): err=%2d (file:%s, error=%s): pid=%u: %s",
+			j->name, j->groupid, j->members, j->error,
+			j->error_site ? j->error_site : "io_u.c, func=io_u error", strerror(j->error),
+			j->number, time_buf);
 	else
 		fprintf(out, "%s: (groupid=%d, jobs=%u): err=%2d: pid=%u: %s", j->name, j->groupid,
 			j->members, j->error, j->number, time_buf);
@@ -488,8 +489,10 @@ static void show_job_normal(FILE *out, const struct report_job *j, const struct 
 		(unsigned long long)j->dir[0].total_ios, (unsigned long long)j->dir[1].total_ios,
 		(unsigned long long)j->dir[0].short_ios, (unsigned long long)j->dir[1].short_ios,
 		(unsigned long long)j->dir[0].drop_ios, (unsigned long long)j->dir[1].drop_ios);
-	fprintf(out, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
-		j->iodepth);
+	fprintf(out, "     latency   : target=%llu, window=%llu, percentile=%.2f%%, depth=%u\n",
+		(unsigned long long)j->latency_target_ns, (unsigned long long)j->latency_window_us,
+		j->latency_percentile ? j->latency_percentile : 100.0,
+		j->latency_depth ? j->latency_depth : j->iodepth);
 	if (j->continue_on_error)
 		fprintf(out, "     errors    : total=%llu, first_error=%d/<%s>\n",
 			(unsigned long long)j->total_err, j->first_error,
@@ -826,10 +829,10 @@ static void json_job(struct json_writer *w, const struct report_job *j,
 	json_lat_buckets(w, "latency_ns", j->lat_n, 10, total);
 	json_lat_buckets(w, "latency_us", j->lat_u, 10, total);
 	json_lat_buckets(w, "latency_ms", j->lat_m, 12, total);
-	json_uint(w, "latency_depth", j->iodepth);
-	json_uint(w, "latency_target", 0);
-	json_double(w, "latency_percentile", 100.0);
-	json_uint(w, "latency_window", 0);
+	json_uint(w, "latency_depth", j->latency_depth ? j->latency_depth : j->iodepth);
+	json_uint(w, "latency_target", j->latency_target_ns);
+	json_double(w, "latency_percentile", j->latency_percentile ? j->latency_percentile : 100.0);
+	json_uint(w, "latency_window", j->latency_window_us);
 	if (j->description[0])
 		json_string(w, "desc", j->description);
 	/* ncqsim: where the completion latency went (clat = host queue + drive). */
@@ -1013,8 +1016,14 @@ static void merge_job(struct report_job *dst, const struct report_job *src, bool
 	memcpy(dst->opts, src->opts, sizeof(src->opts));
 	dst->nopts = src->nopts;
 	dst->iodepth = src->iodepth;
-	if (!dst->error)
+	dst->latency_depth = src->latency_depth;
+	dst->latency_target_ns = src->latency_target_ns;
+	dst->latency_window_us = src->latency_window_us;
+	dst->latency_percentile = src->latency_percentile;
+	if (!dst->error) {
 		dst->error = src->error;
+		dst->error_site = src->error_site;
+	}
 	dst->continue_on_error |= src->continue_on_error;
 	dst->total_err += src->total_err;
 	if (!dst->first_error)

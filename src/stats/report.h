@@ -50,6 +50,12 @@ struct report_job {
 	unsigned members;
 	unsigned number;		/* 1-based job number (fio's pid-ish) */
 	int error;			/* errno that ended the job, 0 none */
+	const char *error_site;		/* fio's "file:F, func=G" for it; NULL: io_u.c's io_u error */
+	char error_note[320];
+	/* latency_target: the option's values, and the depth it settled on (else iodepth). */
+	uint64_t latency_target_ns, latency_window_us;
+	double latency_percentile;		/* 0: fio's default, 100 */
+	unsigned latency_depth;			/* 0: iodepth */		/* what fio prints on stderr when it happens, "" none */
 	bool continue_on_error;		/* report total_err and first_error (fio does then) */
 	uint64_t total_err;		/* errors counted under continue_on_error */
 	int first_error;

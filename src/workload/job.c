@@ -88,6 +88,26 @@ struct job {
 	int64_t sync_start;
 	int64_t next_issue[DDIR_COUNT], think_until;
 	unsigned since_think;			/* I/Os issued since the last think time */
+	/* Pacing and submission (i13b). */
+	struct rng r_rate;			/* rate_process=poisson's gaps */
+	int64_t think_start;			/* when the last think began (thinktime_iotime) */
+	uint64_t done_bytes[DDIR_COUNT], done_ios[DDIR_COUNT];	/* completed, for rate_min */
+	uint64_t rate_chk_bytes[DDIR_COUNT], rate_chk_ios[DDIR_COUNT];
+	int64_t rate_chk_t[DDIR_COUNT];
+	bool rate_chk_set[DDIR_COUNT];
+	/* iodepth_batch_*, iodepth_low (fio's, after fixup_options()). */
+	unsigned submit_batch, complete_min, complete_max, depth_low;
+	unsigned held;				/* queued since the last submit call */
+	bool reap_batches;			/* completions wait to be reaped in batches */
+	bool full_wait;				/* the queue filled: waiting in getevents */
+	unsigned reap_need, unreaped;		/* completions to wait for; completed, held */
+	struct job_io *done_head, *done_tail;	/* completed and not yet reaped, in order */
+	/* latency_target: fio's queue-depth search (io_u.c lat_target_*). */
+	unsigned qd;				/* the depth the job fills to now */
+	unsigned lat_qd_low, lat_qd_high;
+	int64_t lat_ts;				/* the window's start */
+	uint64_t lat_ios, lat_failed;		/* I/Os done at its start; over target since */
+	bool lat_end_run, lat_quiesce;
 	const struct job_source_ops *source;	/* fio_source: the job generates its own */
 	void *source_state;
 	bool source_prios;			/* the source sets each I/O's priority */
@@ -429,6 +449,61 @@ static uint16_t next_cmdprio(struct job *j, int d, uint64_t len)
 }
 
 /*
+ * rate_process=poisson, as fio's usec_for_io(): the mean gap is one I/O of
+ * the smallest block at the rate (rate_iops, or rate / the smallest block),
+ * in whole microseconds, times an exponential draw; the schedule runs from
+ * the job's start and is never reset, so a late I/O is followed at once.
+ */
+static int64_t poisson_gap(struct job *j, int d)
+{
+	uint64_t iops = j->o->rate_iops[d] ? j->o->rate_iops[d] : j->o->rate[d] / j->min_bs[d];
+	double u = 1.0 - rng_uniform(&j->r_rate);	/* (0, 1]: no log(0) */
+
+	if (!iops)
+		iops = 1;
+	return (int64_t)((double)(int64_t)(1000000 / iops) * -log(u)) * 1000;
+}
+
+/*
+ * fio 3.33's handle_thinktime(): think after every thinktime_blocks I/Os
+ * (1 when unset) or, with thinktime_iotime, once iotime + thinktime have
+ * passed since the last think began (since the job's start for the first:
+ * fio's first stall comes after iotime + thinktime of I/O, each later one
+ * after iotime); with thinktime_iotime alone the block count is not
+ * checked.
+ */
+static bool think_due(struct job *j, int64_t now)
+{
+	const struct job_options *o = j->o;
+
+	j->since_think++;
+	if (o->thinktime_iotime && now - j->think_start >= o->thinktime_iotime + o->thinktime)
+		return true;
+	if (o->thinktime_iotime && !o->thinktime_blocks)
+		return false;
+	return j->since_think >= (o->thinktime_blocks ? o->thinktime_blocks : 1);
+}
+
+/*
+ * fio spins for thinktime_spin (capped at thinktime) and sleeps for the
+ * rest of thinktime: in simulated time both are the same wait, so the
+ * think lasts thinktime whatever the spin. With rate_ignore_thinktime the
+ * rate's schedule skips the think (fio counts the bytes it would have
+ * done meanwhile), so no burst follows it.
+ */
+static void think(struct job *j, int d, int64_t now)
+{
+	const struct job_options *o = j->o;
+
+	j->think_until = now + o->thinktime;
+	j->think_start = now;
+	j->since_think = 0;
+	if (o->rate_ignore_thinktime && (o->rate[d] || o->rate_iops[d]) &&
+	    j->next_issue[d] < j->think_until)
+		j->next_issue[d] = j->think_until;
+}
+
+/*
  * fio's generator as a source (workload/source.h): stop at size or
  * number_ios, wait out thinktime and rate_iops, then draw direction, block
  * size, offset and cmdprio, each from its own random stream.
@@ -447,7 +522,13 @@ static enum job_source_status fio_next(void *state, int64_t now, struct job_io_d
 		return JOB_SOURCE_WAIT;
 	}
 	d = next_ddir(j);
-	if (j->o->rate_iops[d]) {
+	if (j->o->rate_process == JOB_RATE_POISSON && (j->o->rate_iops[d] || j->o->rate[d])) {
+		if (now < j->next_issue[d]) {
+			*wake_at = j->next_issue[d];
+			return JOB_SOURCE_WAIT;
+		}
+		j->next_issue[d] += poisson_gap(j, d);
+	} else if (j->o->rate_iops[d]) {
 		if (now < j->next_issue[d]) {
 			*wake_at = j->next_issue[d];
 			return JOB_SOURCE_WAIT;
@@ -455,7 +536,7 @@ static enum job_source_status fio_next(void *state, int64_t now, struct job_io_d
 		j->next_issue[d] = (j->next_issue[d] > now - 1000000000LL ? j->next_issue[d] :
 				    now) + 1000000000LL / (int64_t)j->o->rate_iops[d];
 	}
-	if (j->o->rate[d] && now < j->next_issue[d]) {
+	if (j->o->rate[d] && j->o->rate_process == JOB_RATE_LINEAR && now < j->next_issue[d]) {
 		*wake_at = j->next_issue[d];
 		return JOB_SOURCE_WAIT;
 	}
@@ -470,7 +551,7 @@ static enum job_source_status fio_next(void *state, int64_t now, struct job_io_d
 		break;
 	}
 	io->ioprio = next_cmdprio(j, d, io->len);
-	if (j->o->rate[d]) {
+	if (j->o->rate[d] && j->o->rate_process == JOB_RATE_LINEAR) {
 		/* fio's rate: the next I/O of this direction when this one's bytes are paid for. */
 		int64_t base = j->next_issue[d] > now - 1000000000LL ? j->next_issue[d] : now;
 
@@ -478,10 +559,8 @@ static enum job_source_status fio_next(void *state, int64_t now, struct job_io_d
 	}
 	io->due = 0;
 	/* The I/O is issued at once: thinktime runs from now, after every thinktime_blocks. */
-	if (j->o->thinktime && ++j->since_think >= j->o->thinktime_blocks) {
-		j->think_until = now + j->o->thinktime;
-		j->since_think = 0;
-	}
+	if (j->o->thinktime && think_due(j, now))
+		think(j, d, now);
 	return JOB_SOURCE_IO;
 }
 
@@ -646,7 +725,176 @@ static void log_tick(struct sim *sim, void *arg)
 	sim_after(sim, (int64_t)j->o->log_avg_msec * SIM_MSEC, log_tick, j);
 }
 
-static void io_done(struct job *j, struct job_io *io)
+/* ---- errors that end a job: max_latency, rate_min (fio's) ---- */
+
+/* The job stops issuing with this error, as fio's td_verror() + the loop's break. */
+static void job_error(struct job *j, int error, const char *site)
+{
+	if (!j->rep->error) {
+		j->rep->error = error;
+		j->rep->error_site = site;
+	}
+	j->issuing_done = true;
+}
+
+/*
+ * fio's lat_fatal(): the first completion over max_latency (or over
+ * latency_target at depth 1) ends the job with ETIMEDOUT.
+ */
+static void latency_exceeded(struct job *j, const struct job_io *io, uint64_t lat, int64_t max)
+{
+	if (!j->rep->error)
+		snprintf(j->rep->error_note, sizeof(j->rep->error_note),
+			 "fio: latency of %llu nsec exceeds specified max (%llu nsec): %.128s %s %llu %llu",
+			 (unsigned long long)lat, (unsigned long long)max,
+			 j->o->filename[0] ? j->o->filename : "sda",
+			 io->ddir == DDIR_READ ? "read" : "write", (unsigned long long)io->offset,
+			 (unsigned long long)io->len);
+	job_error(j, ETIMEDOUT, "io_u.c, func=max latency exceeded");
+}
+
+/*
+ * fio's check_min_rate(), after each completion outside ramp_time: per
+ * direction with I/O done, none in the first 2 s; the first check after
+ * that sets the baseline, and each later one, ratecycle ms or more after
+ * the previous, compares the bytes (rate_min) or I/Os (rate_iops_min)
+ * completed since, per second, with the minimum.
+ */
+static bool rate_below_min(struct job *j, int64_t now)
+{
+	const struct job_options *o = j->o;
+	int d;
+
+	for (d = 0; d < DDIR_COUNT; d++) {
+		uint64_t spent;
+
+		if ((!o->rate_min[d] && !o->rate_iops_min[d]) || !j->done_bytes[d] ||
+		    now - j->t_stats < 2 * SIM_SEC)
+			continue;
+		spent = (uint64_t)(now - j->rate_chk_t[d]) / 1000000;
+		if (j->rate_chk_set[d] && (spent < o->ratecycle || !spent))
+			continue;
+		if (j->rate_chk_set[d] && o->rate_min[d]) {
+			uint64_t got = (j->done_bytes[d] - j->rate_chk_bytes[d]) * 1000 / spent;
+
+			if (got < o->rate_min[d]) {
+				snprintf(j->rep->error_note, sizeof(j->rep->error_note),
+					 "%s: rate_min=%lluB/s not met, got %lluB/s", o->name,
+					 (unsigned long long)o->rate_min[d], (unsigned long long)got);
+				return true;
+			}
+		} else if (j->rate_chk_set[d]) {
+			uint64_t got = (j->done_ios[d] - j->rate_chk_ios[d]) * 1000 / spent;
+
+			if (got < o->rate_iops_min[d]) {
+				snprintf(j->rep->error_note, sizeof(j->rep->error_note),
+					 "%s: rate_iops_min=%llu not met, got %llu IOPS", o->name,
+					 (unsigned long long)o->rate_iops_min[d], (unsigned long long)got);
+				return true;
+			}
+		}
+		j->rate_chk_bytes[d] = j->done_bytes[d];
+		j->rate_chk_ios[d] = j->done_ios[d];
+		j->rate_chk_t[d] = now;
+		j->rate_chk_set[d] = true;
+	}
+	return false;
+}
+
+/* ---- latency_target: fio's search for the deepest queue meeting it ---- */
+
+static void lat_new_cycle(struct job *j, int64_t now)
+{
+	j->lat_ts = now;
+	j->lat_ios = j->done_ios[DDIR_READ] + j->done_ios[DDIR_WRITE];
+	j->lat_failed = 0;
+}
+
+/* fio's lat_target_init(): the search starts at depth 1, at the start and after ramp_time. */
+static void lat_target_init(struct job *j, int64_t now)
+{
+	if (!j->o->latency_target || j->lat_end_run)
+		return;
+	j->qd = 1;
+	j->lat_qd_high = j->depth;
+	j->lat_qd_low = 1;
+	lat_new_cycle(j, now);
+}
+
+/*
+ * A window missed the target: bisect down between the last depth that
+ * held and this one (fio's __lat_target_failed()), and let what is in
+ * flight drain first (fio's io_u_quiesce()). At depth 1 there is nowhere
+ * to go: the caller ends the job.
+ */
+static bool lat_target_down(struct job *j, int64_t now)
+{
+	if (j->qd == 1)
+		return true;
+	j->lat_qd_high = j->qd;
+	if (j->qd == j->lat_qd_low)
+		j->lat_qd_low--;
+	j->qd = (j->qd + j->lat_qd_low) / 2;
+	j->lat_quiesce = true;
+	lat_new_cycle(j, now);
+	return false;
+}
+
+/*
+ * A window met the target: double the depth until one fails, then bisect
+ * (fio's lat_target_success()). When the depth stops changing the job
+ * drains, its statistics restart, and one more window runs at that depth;
+ * after it the job is done. With latency_run it goes on adjusting, its
+ * statistics never restarted (fio 3.33 runs such a job to its runtime).
+ */
+static void lat_target_up(struct job *j, int64_t now)
+{
+	unsigned prev = j->qd, max = j->depth;
+
+	j->lat_qd_low = j->qd;
+	if (j->lat_qd_high != max)
+		j->qd = (j->qd + j->lat_qd_high) / 2;
+	else
+		j->qd *= 2;
+	if (j->qd > max)
+		j->qd = max;
+	if (j->qd == prev && !j->o->latency_run) {
+		if (j->lat_end_run) {
+			j->issuing_done = true;
+		} else {
+			j->lat_quiesce = true;
+			j->lat_end_run = true;
+			report_job_reset(j->rep);
+			j->t_stats = j->sample_t = now;
+			memset(j->win_bytes, 0, sizeof(j->win_bytes));
+			memset(j->win_ios, 0, sizeof(j->win_ios));
+		}
+	}
+	lat_new_cycle(j, now);
+}
+
+/* fio's lat_target_check(), after each completion outside ramp_time. */
+static void lat_target_check(struct job *j, int64_t now)
+{
+	uint64_t ios;
+	double success;
+
+	if (now - j->lat_ts < j->o->latency_window)
+		return;
+	ios = j->done_ios[DDIR_READ] + j->done_ios[DDIR_WRITE] - j->lat_ios;
+	success = ios ? (double)(ios - j->lat_failed) / (double)ios * 100.0 : 0.0;
+	if (success >= j->o->latency_percentile)
+		lat_target_up(j, now);
+	else
+		lat_target_down(j, now);
+}
+
+/*
+ * An I/O fio has reaped: its latencies, counts and logs (a reap of one
+ * counts in the "complete" distribution as one call, as fio's
+ * io_u_mark_complete(); batched reaps count theirs in reap()).
+ */
+static void io_reaped(struct job *j, struct job_io *io, bool single)
 {
 	struct report_job *r = j->rep;
 	struct report_dir *rd = &r->dir[io->ddir];
@@ -697,14 +945,86 @@ static void io_done(struct job *j, struct job_io *io)
 		j->win_bytes[io->ddir] += io->len;
 		j->win_ios[io->ddir]++;
 		mark_latency(r, clat);
-		r->io_u_complete[batch_bucket(1)]++;
-		r->total_complete++;
+		if (single) {
+			r->io_u_complete[batch_bucket(1)]++;
+			r->total_complete++;
+		}
 		if (j->nlogs)	/* any log file open (most runs write none) */
 			log_io(j, now, io, clat, sync ? clat : lat,
 			       sync ? 0 : (uint64_t)(io->t_issue - io->t_start));
+		j->done_bytes[io->ddir] += io->len;
+		j->done_ios[io->ddir]++;
+		/* fio compares its lat (from the submission) with max_latency and latency_target. */
+		if (j->o->max_latency[io->ddir] && (sync ? clat : lat) >
+		    (uint64_t)j->o->max_latency[io->ddir])
+			latency_exceeded(j, io, sync ? clat : lat, j->o->max_latency[io->ddir]);
+		else if (rate_below_min(j, now))
+			job_error(j, EIO, "backend.c, func=check_min_rate");
+		if (j->o->latency_target && !j->rep->error) {
+			if ((sync ? clat : lat) > (uint64_t)j->o->latency_target) {
+				if (j->o->latency_percentile < 100.0)
+					j->lat_failed++;
+				else if (lat_target_down(j, now))
+					latency_exceeded(j, io, sync ? clat : lat, j->o->latency_target);
+			}
+			lat_target_check(j, now);
+		}
 	}
 	io->next = j->free_ios;
 	j->free_ios = io;
+}
+
+/*
+ * fio's wait_for_completions() with iodepth_batch_complete_min/max and
+ * iodepth_low: once the queue is full the job waits until `reap_need`
+ * I/Os have completed, reaps up to complete_max of them at that moment
+ * (their clat ends there, as fio stamps a reaped batch with one time),
+ * and goes on waiting while more than iodepth_low are still held; then it
+ * refills the queue.
+ */
+static void reap(struct job *j)
+{
+	while (j->unreaped >= j->reap_need) {
+		unsigned n = 0;
+
+		while (j->done_head && n < j->complete_max) {
+			struct job_io *io = j->done_head;
+
+			j->done_head = io->next;
+			j->unreaped--;
+			io_reaped(j, io, false);
+			n++;
+		}
+		if (!j->in_ramp) {
+			j->rep->io_u_complete[batch_bucket(n)]++;
+			j->rep->total_complete++;
+		}
+		if (j->inflight <= j->depth_low || j->finished) {
+			j->full_wait = false;
+			break;
+		}
+		j->reap_need = j->complete_min < j->inflight ? j->complete_min : j->inflight;
+		if (!j->reap_need)
+			j->reap_need = 1;
+	}
+}
+
+static void io_done(struct job *j, struct job_io *io)
+{
+	if (j->full_wait) {
+		io->next = NULL;
+		if (j->done_head)
+			j->done_tail->next = io;
+		else
+			j->done_head = io;
+		j->done_tail = io;
+		j->unreaped++;
+		reap(j);
+		if (j->full_wait)
+			return;
+	} else {
+		io_reaped(j, io, true);
+	}
 	job_fill(j);
 }
 
@@ -764,6 +1084,27 @@ static uint8_t write_flags(const struct job *j, bool first)
 	return f;
 }
 
+/*
+ * iodepth_batch_submit: fio holds the I/Os it queues and submits them in
+ * one call when it has this many, or when it must wait (a full queue,
+ * thinktime, a rate's pause, the end). In simulated time, where issuing
+ * costs nothing, they reach the block layer at the same instant either
+ * way; what changes is fio's accounting per call: the "submit"
+ * distribution, and the depth each I/O is counted at (the depth after the
+ * call, as io_u_mark_depth()).
+ */
+static void commit(struct job *j)
+{
+	if (!j->held)
+		return;
+	if (!j->in_ramp) {
+		j->rep->io_u_map[depth_bucket(j->inflight)] += j->held;
+		j->rep->io_u_submit[batch_bucket(j->held)]++;
+		j->rep->total_submit++;
+	}
+	j->held = 0;
+}
+
 static void issue(struct job *j, const struct job_io_desc *want)
 {
 	struct job_io *io = j->free_ios;
@@ -813,10 +1154,12 @@ static void issue(struct job *j, const struct job_io_desc *want)
 	j->inflight++;
 	j->issued_bytes += len;
 	j->issued_ios++;
-	if (!j->in_ramp) {
+	if (!j->in_ramp && j->submit_batch <= 1) {
 		j->rep->io_u_map[depth_bucket(j->inflight)]++;
 		j->rep->io_u_submit[batch_bucket(1)]++;
 		j->rep->total_submit++;
+	} else if (!j->in_ramp && ++j->held == j->submit_batch) {
+		commit(j);
 	}
 	if (j->iolog)
 		fprintf(j->iolog, "%lld %s %s %llu %llu\n", (long long)((now - j->t_begin) / 1000),
@@ -915,13 +1258,35 @@ static void stop_issuing(struct job *j)
 	finish_when_idle(j);
 }
 
+static void job_fill_queue(struct job *j);
+
 static void job_fill(struct job *j)
+{
+	job_fill_queue(j);
+	if (j->held)
+		commit(j);
+	/* Full: with batched reaping the job now waits for completions. */
+	if (j->reap_batches && !j->finished && j->inflight == j->qd && !j->full_wait) {
+		j->full_wait = true;
+		j->reap_need = j->complete_min < j->inflight ? j->complete_min : j->inflight;
+		if (!j->reap_need)
+			j->reap_need = 1;
+	}
+}
+
+static void job_fill_queue(struct job *j)
 {
 	int64_t now = sim_now(j->t->sim);
 
 	if (j->finished)
 		return;
-	while (!j->blocked_io && !j->syncing && !j->issuing_done && j->inflight < j->depth) {
+	if (j->lat_quiesce) {
+		if (j->inflight)
+			return;
+		j->lat_quiesce = false;	/* drained: the new depth starts now */
+		lat_new_cycle(j, now);
+	}
+	while (!j->blocked_io && !j->syncing && !j->issuing_done && j->inflight < j->qd) {
 		struct job_io_desc io;
 		int64_t wake_at;
 
@@ -983,6 +1348,7 @@ static void ramp_end(struct sim *sim, void *arg)
 
 	j->in_ramp = false;
 	j->t_stats = sim_now(sim);
+	lat_target_init(j, j->t_stats);
 	report_job_reset(j->rep);
 	j->sample_t = j->t_stats;
 	memset(j->win_bytes, 0, sizeof(j->win_bytes));
@@ -1004,7 +1370,9 @@ static void time_up(struct sim *sim, void *arg)
 static void job_start(struct sim *sim, void *arg)
 {
 	struct job *j = arg;
+	const struct job_options *o = j->o;
 	int64_t now = sim_now(sim), runtime = j->o->runtime;
+	int d;
 
 	if (j->run->interrupted) {
 		/* Its startdelay ran past the interruption: it ends without an I/O. */
@@ -1016,6 +1384,11 @@ static void job_start(struct sim *sim, void *arg)
 
 	j->started = true;
 	j->t_begin = now;
+	j->think_start = now;
+	lat_target_init(j, now);
+	for (d = 0; d < DDIR_COUNT; d++)
+		if (o->rate_process == JOB_RATE_POISSON)
+			j->next_issue[d] = now;	/* fio's schedule counts from the job's start */
 	j->t_stats = now + j->o->ramp_time;
 	j->in_ramp = j->o->ramp_time > 0;
 	j->t_end = INT64_MAX;
@@ -1050,6 +1423,8 @@ static void job_finish(struct job *j)
 		if (j->rep->dir[d].io_bytes)
 			j->rep->dir[d].runtime_ms = (uint64_t)(span / 1000000);
 	j->rep->run_time_ms = span / 1000000;
+	if (j->o->latency_target)
+		j->rep->latency_depth = j->qd;	/* where the search settled */
 	j->rep->elapsed_s = (double)j->t_finish / 1e9;
 	if (j->iolog)
 		fprintf(j->iolog, "%lld %s close\n", (long long)((j->t_finish - j->t_begin) / 1000),
@@ -1192,6 +1567,36 @@ static int region(struct job *j, struct err *e)
 	return 0;
 }
 
+/*
+ * fio's fixup_options() for the batch options: iodepth_batch_submit 0 or
+ * beyond iodepth means iodepth, iodepth_low 0 or beyond it means iodepth,
+ * complete_max below complete_min means complete_min. A sync engine has
+ * one I/O per call and nothing to batch. complete_min 0 waits for one, as
+ * fio's wait_for_completions() does on a full queue.
+ */
+static void batch_setup(struct job *j)
+{
+	const struct job_options *o = j->o;
+
+	j->submit_batch = 1;
+	j->complete_min = j->complete_max = 1;
+	j->depth_low = j->depth;
+	if (o->engine_kind == JOB_ENGINE_SYNC)
+		return;
+	j->submit_batch = !o->iodepth_batch || o->iodepth_batch > j->depth ? j->depth :
+		o->iodepth_batch;
+	j->complete_min = o->iodepth_batch_complete_min ? o->iodepth_batch_complete_min : 1;
+	if (j->complete_min > j->depth)
+		j->complete_min = j->depth;
+	j->complete_max = o->iodepth_batch_complete_max > j->complete_min ?
+		o->iodepth_batch_complete_max : j->complete_min;
+	if (j->complete_max > j->depth)
+		j->complete_max = j->depth;
+	j->depth_low = !o->iodepth_low || o->iodepth_low > j->depth ? j->depth : o->iodepth_low;
+	/* The defaults reap each completion at once: the plain path. */
+	j->reap_batches = j->complete_min > 1 || j->complete_max > 1 || j->depth_low < j->depth;
+}
+
 static int job_setup(struct job *j, uint64_t seed, struct err *e)
 {
 	const struct job_options *o = j->o;
@@ -1209,6 +1614,8 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 	rng_seed(&j->r_ddir, s, name);
 	snprintf(name, sizeof(name), "job/%s/%u/%u/prio", o->name, j->def->occurrence, j->clone);
 	rng_seed(&j->r_prio, s, name);
+	snprintf(name, sizeof(name), "job/%s/%u/%u/rate", o->name, j->def->occurrence, j->clone);
+	rng_seed(&j->r_rate, s, name);
 	nblocks = (j->end - j->start) / j->align[DDIR_READ];
 	if ((j->end - j->start) / j->align[DDIR_WRITE] < nblocks)
 		nblocks = (j->end - j->start) / j->align[DDIR_WRITE];
@@ -1237,6 +1644,8 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 	randmap_init(&j->map, (j->end - j->start) / j->map_unit);
 	j->passes = 1;
 	j->depth = o->engine_kind == JOB_ENGINE_SYNC ? 1 : o->iodepth;
+	j->qd = j->depth;
+	batch_setup(j);
 	j->source = &fio_source;
 	j->source_state = j;
 	if (j->run->sources) {
@@ -1337,6 +1746,10 @@ static void report_setup(struct job *j)
 	r->sig_figs = o->significant_figures;
 	r->kb_base = o->kb_base;
 	r->iodepth = o->iodepth;
+	/* fio reports latency_target in ns, latency_window in us. */
+	r->latency_target_ns = (uint64_t)o->latency_target;
+	r->latency_window_us = (uint64_t)o->latency_window / 1000;
+	r->latency_percentile = o->latency_percentile;
 	r->group_reporting = o->group_reporting;
 	r->ioprio = j->job_prio;
 	r->multi_prio = o->cmdprio_percentage[0] || o->cmdprio_percentage[1] ||

@@ -75,6 +75,10 @@ static int validate(const struct job_def *d, struct err *e)
 	if (o->time_based && !o->runtime)
 		return err_set(e, "%s:%d: job '%s': time_based needs a runtime", d->file, d->line,
 			       o->name);
+	/* fio: "rate and rate_iops are mutually exclusive", the minimums alike. */
+	if ((o->rate_min[0] || o->rate_min[1]) && (o->rate_iops_min[0] || o->rate_iops_min[1]))
+		return err_set(e, "%s:%d: job '%s': options 'rate_min' and 'rate_iops_min' both set a "
+			       "minimum rate: give one", d->file, d->line, o->name);
 	for (dir = 0; dir < DDIR_COUNT; dir++) {
 		unsigned i, sum = 0;
 
@@ -96,6 +100,15 @@ static int validate(const struct job_def *d, struct err *e)
 			return err_set(e, "%s:%d: job '%s': options 'rate' and 'rate_iops' both cap the "
 				       "%s rate: give one", d->file, d->line, o->name,
 				       dir == DDIR_READ ? "read" : "write");
+		/* fio refuses these too ("minimum rate exceeds rate"). */
+		if ((o->rate_min[dir] && o->rate[dir] && o->rate_min[dir] > o->rate[dir]) ||
+		    (o->rate_iops_min[dir] && o->rate_iops[dir] &&
+		     o->rate_iops_min[dir] > o->rate_iops[dir]))
+			return err_set(e, "%s:%d: job '%s': option '%s' asks for more than '%s' allows "
+				       "for %s: the minimum rate exceeds the rate", d->file, d->line,
+				       o->name, o->rate_min[dir] ? "rate_min" : "rate_iops_min",
+				       o->rate_min[dir] ? "rate" : "rate_iops",
+				       dir == DDIR_READ ? "reads" : "writes");
 		if (o->bsrange && o->bs_min[dir] == 0)
 			return err_set(e, "%s:%d: job '%s': option 'bsrange' is empty", d->file, d->line,
 				       o->name);

@@ -806,6 +806,101 @@ static const struct opt_choice sched_policies[] = {
 	{ NULL, 0, NULL },
 };
 
+/* ---- pacing and submission: rate_min, max_latency, latency_percentile (i13b) ---- */
+
+static int rate_min_dir(struct job_options *o, int dir, char *text, void *ctx, struct err *e)
+{
+	uint64_t v;
+
+	(void)ctx;
+	if (parse_size(text, o->kb_base, &v, NULL))
+		return err_set(e, "expected a rate in bytes per second such as 1m, got '%s'", text);
+	if (dir < DDIR_COUNT)
+		o->rate_min[dir] = v;
+	return 0;
+}
+
+static int rate_min_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	(void)d;
+	return for_each_dir(base, value, "a rate in bytes per second (read,write[,trim])",
+			    rate_min_dir, NULL, e);
+}
+
+static int rate_iops_min_parse(const struct opt_def *d, void *base, const char *value,
+			       struct err *e)
+{
+	struct job_options *o = base;
+
+	(void)d;
+	return dir_uint(o, value, 100000000, o->rate_iops_min, "an IOPS rate", e);
+}
+
+/* max_latency: a time per direction, microseconds when bare (fio's). */
+static int max_latency_dir(struct job_options *o, int dir, char *text, void *ctx, struct err *e)
+{
+	int64_t v;
+
+	(void)ctx;
+	if (parse_time(text, USEC, &v) || v < 0 || v > 1000000LL * SEC)
+		return err_set(e, "expected a latency such as 500ms (bare: microseconds), got '%s'",
+			       text);
+	if (dir < DDIR_COUNT)
+		o->max_latency[dir] = v;
+	return 0;
+}
+
+static int max_latency_parse(const struct opt_def *d, void *base, const char *value,
+			     struct err *e)
+{
+	(void)d;
+	return for_each_dir(base, value, "a latency or read,write[,trim] latencies such as 50ms",
+			    max_latency_dir, NULL, e);
+}
+
+static void max_latency_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	(void)d;
+	snprintf(buf, len, "%lld,%lld", (long long)o->max_latency[0], (long long)o->max_latency[1]);
+}
+
+/* latency_percentile: fio takes a ':' list and uses its first value. */
+static int latency_percentile_parse(const struct opt_def *d, void *base, const char *value,
+				    struct err *e)
+{
+	struct job_options *o = base;
+	char first[64];
+	size_t len = strcspn(value, ":");
+	double p;
+
+	(void)d;
+	if (len >= sizeof(first))
+		len = sizeof(first) - 1;
+	memcpy(first, value, len);
+	first[len] = '\0';
+	if (parse_double(first, &p) || p <= 0 || p > 100)
+		return err_set(e, "expected a percentage in (0, 100], got '%s'", value);
+	o->latency_percentile = p;
+	return 0;
+}
+
+static void latency_percentile_format(const struct opt_def *d, const void *base, char *buf,
+				      size_t len)
+{
+	const struct job_options *o = base;
+
+	(void)d;
+	snprintf(buf, len, "%g", o->latency_percentile);
+}
+
+static const struct opt_choice rate_processes[] = {
+	{ "linear", JOB_RATE_LINEAR, "evenly spaced I/Os" },
+	{ "poisson", JOB_RATE_POISSON, "exponential gaps: a Poisson process of the same mean rate" },
+	{ NULL, 0, NULL },
+};
+
 #define CUSTOM(n, p, f, h) { .name = n, .type = OPT_CUSTOM, .parse = p, .format = f, .help = h }
 
 static const struct opt_def options[] = {
@@ -962,6 +1057,63 @@ static const struct opt_def options[] = {
 	  .help = "what k, m, g mean in sizes: 1024 (default) or 1000" },
 	{ .name = "significant_figures", .type = OPT_UINT, .offset = F(significant_figures),
 	  .min = 1, .max = 10, .help = "digits in the normal output" },
+	/* Pacing and submission (i13b). */
+	CUSTOM("rate_min", rate_min_parse, split_format,
+	       "the job ends with an error when its bandwidth over ratecycle falls below this "
+	       "(bytes/s, read,write)"),
+	{ .name = "ratemin", .type = OPT_CUSTOM, .parse = rate_min_parse, .format = split_format,
+	  .help = "alias of rate_min", .flags = OPT_F_HIDDEN },
+	CUSTOM("rate_iops_min", rate_iops_min_parse, split_format,
+	       "the job ends with an error when its IOPS over ratecycle fall below this (read,write)"),
+	{ .name = "rate_cycle", .type = OPT_UINT, .offset = F(ratecycle), .min = 0,
+	  .max = 86400000, .def = "1000", .unit = "ms",
+	  .help = "the window (ms) over which rate_min and rate_iops_min are measured" },
+	{ .name = "ratecycle", .type = OPT_UINT, .offset = F(ratecycle), .min = 0,
+	  .max = 86400000, .help = "alias of rate_cycle", .flags = OPT_F_HIDDEN },
+	{ .name = "rate_process", .type = OPT_ENUM, .offset = F(rate_process),
+	  .choices = rate_processes,
+	  .help = "how rate and rate_iops space I/Os: linear, or poisson (exponential gaps)" },
+	{ .name = "rate_ignore_thinktime", .type = OPT_BOOL, .offset = F(rate_ignore_thinktime),
+	  .help = "rate and rate_iops hold between think times: no catching up after one" },
+	{ .name = "thinktime_spin", .type = OPT_TIME, .offset = F(thinktime_spin), .min = 0,
+	  .max = 1000000LL * SEC, .time_unit = USEC,
+	  .help = "the part of thinktime fio spends spinning (microseconds, capped at "
+		  "thinktime): in a simulation the same wait" },
+	{ .name = "thinktime_iotime", .type = OPT_TIME, .offset = F(thinktime_iotime), .min = 0,
+	  .max = 1000000LL * SEC, .time_unit = SEC,
+	  .help = "think after this much I/O time (seconds), or thinktime_blocks, whichever first" },
+	CUSTOM("max_latency", max_latency_parse, max_latency_format,
+	       "the job ends with ETIMEDOUT when a completion latency exceeds this "
+	       "(microseconds, read,write)"),
+	{ .name = "latency_target", .type = OPT_TIME, .offset = F(latency_target), .min = 0,
+	  .max = 1000000LL * SEC, .time_unit = USEC,
+	  .help = "find the highest queue depth whose latency meets this (microseconds)" },
+	{ .name = "latency_window", .type = OPT_TIME, .offset = F(latency_window), .min = 0,
+	  .max = 1000000LL * SEC, .time_unit = USEC,
+	  .help = "latency_target: the window each queue depth is tried for (microseconds)" },
+	CUSTOM("latency_percentile", latency_percentile_parse, latency_percentile_format,
+	       "latency_target: the share of I/Os (percent) that must meet it (default 100)"),
+	{ .name = "latency_run", .type = OPT_BOOL, .offset = F(latency_run),
+	  .help = "latency_target: keep adjusting the depth after it is found" },
+	{ .name = "iodepth_batch_submit", .type = OPT_UINT, .offset = F(iodepth_batch), .min = 0,
+	  .max = 65536, .def = "1",
+	  .help = "I/Os submitted together (async engines): held until this many are ready" },
+	{ .name = "iodepth_batch", .type = OPT_UINT, .offset = F(iodepth_batch), .min = 0,
+	  .max = 65536, .help = "alias of iodepth_batch_submit", .flags = OPT_F_HIDDEN },
+	{ .name = "iodepth_batch_complete_min", .type = OPT_UINT,
+	  .offset = F(iodepth_batch_complete_min), .min = 0, .max = 65536, .def = "1",
+	  .help = "completions waited for together once the queue is full (async engines)" },
+	{ .name = "iodepth_batch_complete", .type = OPT_UINT,
+	  .offset = F(iodepth_batch_complete_min), .min = 0, .max = 65536,
+	  .help = "alias of iodepth_batch_complete_min", .flags = OPT_F_HIDDEN },
+	{ .name = "iodepth_batch_complete_max", .type = OPT_UINT,
+	  .offset = F(iodepth_batch_complete_max), .min = 0, .max = 65536,
+	  .help = "completions reaped at most at once (default: iodepth_batch_complete_min)" },
+	{ .name = "iodepth_low", .type = OPT_UINT, .offset = F(iodepth_low), .min = 0,
+	  .max = 65536, .help = "once full, the queue drains to this depth before refilling "
+	  "(default: iodepth)" },
+	{ .name = "ioscheduler", .type = OPT_STRING, .offset = F(ioscheduler), .size = 32,
+	  .help = "the I/O scheduler the job sets on the drive's queue (queue/scheduler)" },
 	OPT_END,
 };
 
@@ -979,7 +1131,7 @@ void job_options_defaults(struct job_options *o)
 	o->iodepth = 1;
 	o->numjobs = 1;
 	o->loops = 1;
-	o->thinktime_blocks = 1;
+	o->thinktime_blocks = 0;	/* unset: 1, but thinktime_iotime alone ignores it (fio) */
 	snprintf(o->ioengine, sizeof(o->ioengine), "psync");
 	o->engine_kind = JOB_ENGINE_SYNC;
 	o->cmdprio_class[0] = o->cmdprio_class[1] = 1;
@@ -991,6 +1143,10 @@ void job_options_defaults(struct job_options *o)
 	o->kb_base = 1024;
 	o->significant_figures = 4;
 	o->replay_time_scale = 100;
+	o->ratecycle = 1000;
+	o->latency_percentile = 100;
+	o->iodepth_batch = 1;
+	o->iodepth_batch_complete_min = 1;
 }
 
 int job_option_set(struct job_options *o, const char *key, const char *value, struct err *e)

@@ -29,6 +29,8 @@ enum job_engine_kind {
 	JOB_ENGINE_ASYNC,	/* libaio, io_uring, posixaio: iodepth in flight */
 };
 
+enum job_rate_process { JOB_RATE_LINEAR, JOB_RATE_POISSON };
+
 enum job_dist {
 	JOB_DIST_RANDOM, JOB_DIST_ZIPF, JOB_DIST_PARETO, JOB_DIST_NORMAL,
 };
@@ -121,6 +123,23 @@ struct job_options {
 	bool clat_percentiles, lat_percentiles;
 	int kb_base;			/* 1024 or 1000 (an OPT_ENUM) */
 	unsigned significant_figures;
+	/* Pacing and submission (i13b): fio's rate_*, thinktime_*, latency_*, iodepth_batch_*. */
+	uint64_t rate_min[DDIR_COUNT];		/* bytes per second, 0: none */
+	uint64_t rate_iops_min[DDIR_COUNT];
+	unsigned ratecycle;			/* ms over which rate_min is measured */
+	int rate_process;			/* enum job_rate_process */
+	bool rate_ignore_thinktime;
+	int64_t thinktime_spin;			/* ns of thinktime spent spinning */
+	int64_t thinktime_iotime;		/* ns of I/O between think times, 0: none */
+	int64_t max_latency[DDIR_COUNT];	/* ns, 0: none */
+	int64_t latency_target, latency_window;	/* ns */
+	double latency_percentile;
+	bool latency_run;
+	unsigned iodepth_batch;			/* submit in batches of this many (0: iodepth) */
+	unsigned iodepth_batch_complete_min, iodepth_batch_complete_max;
+	unsigned iodepth_low;			/* refill when the depth drains to this (0: iodepth) */
+	char ioscheduler[32];			/* the queue/scheduler the job asks for, "": none */
+	int ioscheduler_line;			/* where it was given, for a conflict's message */
 };
 
 const struct opt_def *job_option_table(void);

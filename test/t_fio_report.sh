@@ -106,6 +106,23 @@ checks=$((checks + 1))
 awk -F ', ' 'NF != 235 { bad = 1 } END { exit bad || NR != 4 }' c_clat_hist.log ||
 	fail "c_clat_hist.log (per_job_logs=0, coarseness 3): not 4 rows of 235 columns"
 
+# fio's keywords: this machine's values (as getconf gives them), said on stderr
+printf '[k]\nbs=$pagesize\nnumjobs=$ncpus\nsize=1m\ndescription=$mb_memory MiB, $other\n' >k.fio
+expect_rc 0 "$NCQSIM" run --quiet --output-format=json k.fio
+err_has "this machine's \$pagesize = $(getconf PAGESIZE), \$ncpus = $(getconf _NPROCESSORS_ONLN), \$mb_memory = "
+checks=$((checks + 1))
+python3 - "$tmp/out" "$(getconf PAGESIZE)" "$(getconf _NPROCESSORS_ONLN)" <<'PY' || fail "keywords: not the machine's values"
+import json, sys
+jobs = json.load(open(sys.argv[1]))["jobs"]
+o = jobs[0]["job options"]
+assert o["bs"] == sys.argv[2] and o["numjobs"] == sys.argv[3] and len(jobs) == int(sys.argv[3])
+assert o["description"].endswith(" MiB, $other") and o["description"].split()[0].isdigit()
+PY
+printf '[k]\nbs=$pagesizes\n' >kb.fio
+expect_rc 2 "$NCQSIM" run --quiet kb.fio
+err_has "kb.fio:2: option 'bs': expected a size such as 4k, got '$(getconf PAGESIZE)s'"
+err_one_line
+
 # broken command lines
 expect_rc 2 "$NCQSIM" run --terse-version=4 both.fio
 err_has "terse version 3 only"

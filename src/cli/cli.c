@@ -61,17 +61,20 @@ int cli_output_formats(const char *list, unsigned allowed, unsigned *formats)
 		unsigned bit;
 	} names[] = {
 		{ "normal", CLI_OUT_NORMAL }, { "json", CLI_OUT_JSON }, { "json+", CLI_OUT_JSONPLUS },
+		{ "terse", CLI_OUT_TERSE },
 	};
+	const unsigned nnames = sizeof(names) / sizeof(names[0]);
 	char buf[256], *tok, *save = NULL;
 	unsigned f = 0, i;
 
 	snprintf(buf, sizeof(buf), "%s", list);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < 3; i++)
+		for (i = 0; i < nnames; i++)
 			if (!strcmp(tok, names[i].name) && (allowed & names[i].bit))
 				break;
-		if (i == 3) {
+		if (i == nnames) {
 			cli_error("option '--output-format': expected %s, got '%s'",
+				  allowed & CLI_OUT_TERSE ? "a comma list of normal, json, json+, terse" :
 				  allowed & CLI_OUT_JSONPLUS ? "a comma list of normal, json, json+" :
 				  "normal or json", tok);
 			return -1;
@@ -148,7 +151,10 @@ const struct cmd_opt cli_common_opts[] = {
 	{ "--system", "FILE", "knobs and drive from a file (KEY = VALUE lines);\n"
 	  "--set and --drive win over it" },
 	{ "--seed", "N", "random seed (default 1)" },
-	{ "--output-format", "=F", "normal, json, json+ (a comma list)" },
+	{ "--output-format", "=F", "normal, json, json+, terse (a comma list; printed in fio's\n"
+	  "order: terse, json, normal)" },
+	{ "--terse-version", "=N", "fio's terse format version: ncqsim writes 3" },
+	{ "--minimal", NULL, "terse output (--output-format=terse), as fio" },
 	{ "--output", "FILE", "write the report there" },
 	{ "--debug", "=LIST", "trace sim,job,blk,sched,ata,disk (or all) on stderr" },
 	{ "--quiet", NULL, "no progress line (--eta=never)" },
@@ -193,8 +199,19 @@ int cli_common_option(struct cli_common *c, const char *cmd, int opt, const char
 		c->seed_set = true;
 		return 1;
 	case CLI_OPT_FORMAT:
-		return cli_output_formats(arg, CLI_OUT_NORMAL | CLI_OUT_JSON | CLI_OUT_JSONPLUS,
-					  &c->formats) ? -1 : 1;
+		return cli_output_formats(arg, CLI_OUT_NORMAL | CLI_OUT_JSON | CLI_OUT_JSONPLUS |
+					  CLI_OUT_TERSE, &c->formats) ? -1 : 1;
+	case CLI_OPT_MINIMAL:
+		c->formats = CLI_OUT_TERSE;
+		return 1;
+	case CLI_OPT_TERSE_VERSION:
+		/* fio takes 2 to 5; the terse layout ncqsim writes is version 3, fio's default. */
+		if (strcmp(arg, "3")) {
+			cli_error("%s: option '--terse-version': ncqsim writes terse version 3 only, got "
+				  "'%s'", cmd, arg);
+			return -1;
+		}
+		return 1;
 	case CLI_OPT_OUTPUT:
 		c->output_path = arg;
 		return 1;
@@ -394,6 +411,8 @@ int cli_run_report(const char *cmd, const struct cli_common *c, const struct wor
 		formats |= REPORT_JSON;
 	if (c->formats & CLI_OUT_JSONPLUS)
 		formats |= REPORT_JSONPLUS;
+	if (c->formats & CLI_OUT_TERSE)
+		formats |= REPORT_TERSE;
 	ro->progress = show_progress;
 	ro->progress_ctx = &prog;
 	ro->stop = &cli_interrupted;

@@ -25,6 +25,7 @@ enum {
 	CLI_OUT_NORMAL	= 1 << 0,
 	CLI_OUT_JSON	= 1 << 1,
 	CLI_OUT_JSONPLUS = 1 << 2,
+	CLI_OUT_TERSE	= 1 << 3,	/* fio's terse version 3 (run and replay) */
 };
 /*
  * Parse --output-format's comma list ("normal,json+") into CLI_OUT_* bits,
@@ -63,6 +64,7 @@ struct cli_common {
 enum {
 	CLI_OPT_DRIVE = 0x100, CLI_OPT_SET, CLI_OPT_SYSTEM, CLI_OPT_SEED, CLI_OPT_FORMAT,
 	CLI_OPT_OUTPUT, CLI_OPT_DEBUG, CLI_OPT_QUIET, CLI_OPT_ETA, CLI_OPT_ETA_INTERVAL,
+	CLI_OPT_TERSE_VERSION, CLI_OPT_MINIMAL,
 };
 
 /* How progress is shown on stderr (--eta, as fio's). */
@@ -83,7 +85,9 @@ enum cli_progress {
 	{ "debug", required_argument, NULL, CLI_OPT_DEBUG }, \
 	{ "quiet", no_argument, NULL, CLI_OPT_QUIET }, \
 	{ "eta", required_argument, NULL, CLI_OPT_ETA }, \
-	{ "eta-interval", required_argument, NULL, CLI_OPT_ETA_INTERVAL }
+	{ "eta-interval", required_argument, NULL, CLI_OPT_ETA_INTERVAL }, \
+	{ "terse-version", required_argument, NULL, CLI_OPT_TERSE_VERSION }, \
+	{ "minimal", no_argument, NULL, CLI_OPT_MINIMAL }
 
 /* Their rows for --help and the man pages (cmd.h struct cmd_opt). */
 extern const struct cmd_opt cli_common_opts[];

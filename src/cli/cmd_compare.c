@@ -379,6 +379,12 @@ int cmd_compare(int argc, char **argv)
 			goto out_free;
 		}
 	}
+	if (common.formats & CLI_OUT_TERSE) {
+		/* fio's terse lines describe one run's jobs; compare's tables are its own. */
+		cli_error("compare: option '--output-format': terse is for 'ncqsim run' and 'replay'; "
+			  "compare writes normal, json or json+");
+		goto out_free;
+	}
 	if (trace && optind != argc) {
 		cli_error("compare: expected a JOBFILE or --trace, not both (see 'ncqsim compare --help')");
 		goto out_free;

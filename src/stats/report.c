@@ -9,6 +9,9 @@
 
 static const char *const ddir_names[] = { "read", "write", "trim" };
 
+/* unified_rw_reporting=both: the third entry, after read and write (fio's DDIR_RWDIR_CNT). */
+#define MIXED_DIR REPORT_DIRS
+
 /* ---- the job record ---- */
 
 void report_job_init(struct report_job *j)
@@ -227,9 +230,11 @@ static void show_percentiles(FILE *out, const struct hist *h, const struct repor
 
 struct group_stats {
 	int groupid;
-	uint64_t iobytes[REPORT_DIRS], agg[REPORT_DIRS];
-	uint64_t min_bw[REPORT_DIRS], max_bw[REPORT_DIRS];
-	uint64_t min_run[REPORT_DIRS], max_run[REPORT_DIRS];
+	int unified;			/* the group's last job's unified_rw_reporting */
+	/* Read, write, and with unified_rw_reporting=both the two together (MIXED_DIR). */
+	uint64_t iobytes[REPORT_DIRS + 1], agg[REPORT_DIRS + 1];
+	uint64_t min_bw[REPORT_DIRS + 1], max_bw[REPORT_DIRS + 1];
+	uint64_t min_run[REPORT_DIRS + 1], max_run[REPORT_DIRS + 1];
 	unsigned kb_base, sig_figs;
 };
 
@@ -240,13 +245,14 @@ static void group_stats(const struct report_job *jobs, unsigned n, int groupid,
 
 	memset(g, 0, sizeof(*g));
 	g->groupid = groupid;
-	for (d = 0; d < REPORT_DIRS; d++)
+	for (d = 0; d < REPORT_DIRS + 1; d++)
 		g->min_bw[d] = g->min_run[d] = UINT64_MAX;
 	for (i = 0; i < n; i++) {
 		const struct report_job *j = &jobs[i];
 
 		if (j->groupid != groupid)
 			continue;
+		g->unified = j->unified;	/* fio labels the group lines after its last job */
 		g->kb_base = j->kb_base;
 		g->sig_figs = j->sig_figs;
 		for (d = 0; d < REPORT_DIRS; d++) {
@@ -266,7 +272,21 @@ static void group_stats(const struct report_job *jobs, unsigned n, int groupid,
 			g->iobytes[d] += j->dir[d].io_bytes;
 		}
 	}
-	for (d = 0; d < REPORT_DIRS; d++)
+	for (d = 0; d < REPORT_DIRS; d++) {
+		if (!g->max_run[d] || g->unified != REPORT_UNIFIED_BOTH)
+			continue;
+		/* fio's MIXED line: the bytes of both, the extremes of either. */
+		g->iobytes[MIXED_DIR] += g->iobytes[d];
+		if (g->min_run[d] < g->min_run[MIXED_DIR])
+			g->min_run[MIXED_DIR] = g->min_run[d];
+		if (g->max_run[d] > g->max_run[MIXED_DIR])
+			g->max_run[MIXED_DIR] = g->max_run[d];
+		if (g->min_bw[d] < g->min_bw[MIXED_DIR])
+			g->min_bw[MIXED_DIR] = g->min_bw[d];
+		if (g->max_bw[d] > g->max_bw[MIXED_DIR])
+			g->max_bw[MIXED_DIR] = g->max_bw[d];
+	}
+	for (d = 0; d < REPORT_DIRS + 1; d++)
 		if (g->max_run[d])
 			g->agg[d] = g->iobytes[d] * 1000 / g->max_run[d];
 }
@@ -306,6 +326,9 @@ unsigned report_prios_with_samples(const struct report_dir *d)
 
 /* ---- normal text ---- */
 
+static struct report_dir *mixed_dir(const struct report_job *j);
+static void free_mixed_dir(struct report_dir *d);
+
 static int is_pow2(unsigned v)
 {
 	return v && !(v & (v - 1));
@@ -323,10 +346,14 @@ static double agg_percent(const struct group_stats *g, unsigned d, double mean)
 	return p;
 }
 
-static void show_ddir_status(FILE *out, const struct report_job *j, unsigned d,
-			     const struct group_stats *g)
+/*
+ * One direction's block. `rd` is j->dir[d], or with unified_rw_reporting
+ * the merged "mixed" entry (d = 0: fio shows it as its read slot, with the
+ * read's share of the group's bandwidth), `dname` its name.
+ */
+static void show_ddir_status(FILE *out, const struct report_job *j, const struct report_dir *rd,
+			     unsigned d, const char *dname, const struct group_stats *g)
 {
-	const struct report_dir *rd = &j->dir[d];
 	int i2p = is_pow2(j->kb_base);
 	uint64_t runt = rd->runtime_ms, bw, iops, min, max;
 	char io_p[32], bw_p[32], bw_alt[32], iops_p[32];
@@ -343,12 +370,16 @@ static void show_ddir_status(FILE *out, const struct report_job *j, unsigned d,
 	iops = 1000 * rd->total_ios / runt;
 	report_num2str(iops_p, sizeof(iops_p), iops, (int)j->sig_figs, 1, 0, "");
 	/* fio 3.33 ends the write line with its zoned-device counter (zbd_write_status()). */
-	fprintf(out, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)%s\n", ddir_names[d], iops_p, bw_p,
-		bw_alt, io_p, (unsigned long long)runt, d == 1 ? "; 0 zone resets" : "");
+	if (j->unified == REPORT_UNIFIED_BOTH && !strcmp(dname, "mixed"))
+		/* fio 3.33 prints the added entry's rates and bytes as 0 (its JSON has them). */
+		fprintf(out, "  mixed: IOPS=0, BW=0 (0)(0B/%llumsec)\n", (unsigned long long)runt);
+	else
+		fprintf(out, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)%s\n", dname, iops_p, bw_p,
+			bw_alt, io_p, (unsigned long long)runt, d == 1 ? "; 0 zone resets" : "");
 	display_lat(out, "slat", &rd->slat.sum);
 	display_lat(out, "clat", &rd->clat.sum);
 	display_lat(out, " lat", &rd->lat.sum);
-	if (report_prios_with_samples(&j->dir[d]) >= 2) {
+	if (report_prios_with_samples(rd) >= 2) {
 		for (p = 0; p < rd->nprios; p++) {
 			char name[64];
 			uint16_t v = rd->prios[p].ioprio;
@@ -359,6 +390,8 @@ static void show_ddir_status(FILE *out, const struct report_job *j, unsigned d,
 			display_lat(out, name, &rd->prios[p].h.sum);
 		}
 	}
+	if (j->slat_percentiles && rd->slat.sum.n)
+		show_percentiles(out, &rd->slat, j, "slat");
 	if (j->clat_percentiles && rd->clat.sum.n)
 		show_percentiles(out, &rd->clat, j, "clat");
 	if (j->lat_percentiles && rd->lat.sum.n)
@@ -467,7 +500,15 @@ static void show_job_normal(FILE *out, const struct report_job *j, const struct 
 		fprintf(out, "  Description  : [%s]\n", j->description);
 	for (d = 0; d < REPORT_DIRS; d++)
 		if (j->dir[d].io_bytes)
-			show_ddir_status(out, j, d, g);
+			show_ddir_status(out, j, &j->dir[d], d,
+					 j->unified == REPORT_UNIFIED_MIXED ? "mixed" : ddir_names[d], g);
+	if (j->unified == REPORT_UNIFIED_BOTH) {
+		struct report_dir *mixed = mixed_dir(j);
+
+		if (mixed && mixed->runtime_ms)
+			show_ddir_status(out, j, mixed, 0, "mixed", g);
+		free_mixed_dir(mixed);
+	}
 	dist(j->lat_n, total, v, 10, 0.01);
 	show_lat(out, v, 10, ranges, "nsec");
 	dist(j->lat_u, total, v, 10, 0.01);
@@ -501,12 +542,12 @@ static void show_job_normal(FILE *out, const struct report_job *j, const struct 
 
 static void show_group_normal(FILE *out, const struct group_stats *g)
 {
-	static const char *const names[] = { "   READ", "  WRITE" };
+	static const char *const names[] = { "   READ", "  WRITE", "  MIXED" };
 	int i2p = is_pow2(g->kb_base);
 	unsigned d;
 
 	fprintf(out, "\nRun status group %d (all jobs):\n", g->groupid);
-	for (d = 0; d < REPORT_DIRS; d++) {
+	for (d = 0; d < REPORT_DIRS + 1; d++) {
 		char io[32], ioalt[32], agg[32], aggalt[32], min[32], minalt[32], max[32], maxalt[32];
 
 		if (!g->max_run[d])
@@ -519,7 +560,8 @@ static void show_group_normal(FILE *out, const struct group_stats *g)
 		report_num2str(minalt, sizeof(minalt), g->min_bw[d], (int)g->sig_figs, 1, !i2p, "B/s");
 		report_num2str(max, sizeof(max), g->max_bw[d], (int)g->sig_figs, 1, i2p, "B/s");
 		report_num2str(maxalt, sizeof(maxalt), g->max_bw[d], (int)g->sig_figs, 1, !i2p, "B/s");
-		fprintf(out, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%llu-%llumsec\n", names[d],
+		fprintf(out, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%llu-%llumsec\n",
+			names[g->unified == REPORT_UNIFIED_MIXED ? MIXED_DIR : d],
 			agg, aggalt, min, max, minalt, maxalt, io, ioalt,
 			(unsigned long long)g->min_run[d], (unsigned long long)g->max_run[d]);
 	}
@@ -595,6 +637,133 @@ void report_write_header(FILE *out, const struct report *r)
 	}
 	fprintf(out, "%s\n", r->version);
 	fprintf(out, "Starting %u process%s\n", procs, procs == 1 ? "" : "es");
+}
+
+/* ---- terse (fio's version 3) ---- */
+
+/* "min;max;mean;dev" of a latency in microseconds, or zeros. */
+static void terse_lat(FILE *out, const struct hist_summary *s)
+{
+	uint64_t min = 0, max = 0;
+	double mean = 0, dev = 0;
+
+	calc_lat(s, &min, &max, &mean, &dev);
+	fprintf(out, ";%llu;%llu;%f;%f", (unsigned long long)(min / 1000),
+		(unsigned long long)(max / 1000), mean / 1000, dev / 1000);
+}
+
+/*
+ * One direction as fio's show_ddir_status_terse(): KiB, KiB/s, IOPS,
+ * runtime; slat and clat in µs; 20 percentiles (of lat with
+ * lat_percentiles, else of clat, "0%=0" where the list ends); lat; the
+ * bandwidth samples with their share of the group's `agg` bytes/s.
+ */
+static void terse_dir(FILE *out, const struct report_job *j, const struct report_dir *rd,
+		      uint64_t agg)
+{
+	double sorted[HIST_MAX_PERCENTILES];
+	uint64_t vals[HIST_MAX_PERCENTILES], bw = 0, iops = 0, min, max;
+	const struct hist *ph = j->lat_percentiles ? &rd->lat : j->clat_percentiles ? &rd->clat : NULL;
+	unsigned len = 0, i;
+	double mean, dev;
+
+	if (rd->runtime_ms) {
+		bw = 1000 * rd->io_bytes / rd->runtime_ms / 1024;
+		iops = 1000 * rd->total_ios / rd->runtime_ms;
+	}
+	fprintf(out, ";%llu;%llu;%llu;%llu", (unsigned long long)(rd->io_bytes >> 10),
+		(unsigned long long)bw, (unsigned long long)iops, (unsigned long long)rd->runtime_ms);
+	terse_lat(out, &rd->slat.sum);
+	terse_lat(out, &rd->clat.sum);
+	if (ph && ph->sum.n)
+		len = hist_percentiles(ph, j->percentiles, j->npercentiles, sorted, vals);
+	for (i = 0; i < HIST_MAX_PERCENTILES; i++) {
+		if (i < len)
+			fprintf(out, ";%f%%=%llu", sorted[i], (unsigned long long)(vals[i] / 1000));
+		else
+			fprintf(out, ";0%%=0");
+	}
+	terse_lat(out, &rd->lat.sum);
+	if (calc_lat(&rd->bw, &min, &max, &mean, &dev)) {
+		double per = 100.0;
+
+		/* fio divides the group's bytes/s by 1024 in integers first. */
+		if (agg) {
+			per = mean * 100 / (double)(agg / 1024);
+			if (per > 100.0)
+				per = 100.0;
+		}
+		fprintf(out, ";%llu;%llu;%f%%;%f;%f", (unsigned long long)min,
+			(unsigned long long)max, per, mean, dev);
+	} else {
+		fprintf(out, ";%llu;%llu;%f%%;%f;%f", 0ULL, 0ULL, 0.0, 0.0, 0.0);
+	}
+}
+
+/* One job's line, as fio's show_thread_status_terse_all() with version 3. */
+static void terse_job(FILE *out, const struct report *r, const struct report_job *j,
+		      const struct group_stats *g)
+{
+	double v[12];
+	uint64_t total = total_ios(j), ntotal = 0;
+	unsigned i;
+
+	if (!j->dir[0].io_bytes && !j->dir[1].io_bytes && !total)
+		return;
+	fprintf(out, "3;%s;%s;%d;%d", r->version, j->name, j->groupid, j->error);
+	terse_dir(out, j, &j->dir[0], g->agg[0]);
+	if (j->unified != REPORT_UNIFIED_MIXED)
+		terse_dir(out, j, &j->dir[1], g->agg[1]);
+	if (j->unified == REPORT_UNIFIED_BOTH) {
+		struct report_dir *mixed = mixed_dir(j);
+
+		/* fio shows the added entry in its read slot: the read's group bandwidth. */
+		if (mixed)
+			terse_dir(out, j, mixed, g->agg[0]);
+		free_mixed_dir(mixed);
+	}
+	fprintf(out, ";%f%%;%f%%;%llu;%llu;%llu", 0.0, 0.0, 0ULL, 0ULL, 0ULL);
+	dist(j->io_u_map, total, v, 7, 0.1);
+	for (i = 0; i < 7; i++)
+		fprintf(out, ";%3.1f%%", v[i]);
+	/* The terse layout predates the nsec buckets: fio adds them to the first µs one. */
+	dist(j->lat_u, total, v, 10, 0.01);
+	for (i = 0; i < 10; i++)
+		ntotal += j->lat_n[i];
+	if (total)
+		v[0] += 100.0 * (double)ntotal / (double)total;
+	for (i = 0; i < 10; i++)
+		fprintf(out, ";%3.2f%%", v[i]);
+	dist(j->lat_m, total, v, 12, 0.01);
+	for (i = 0; i < 12; i++)
+		fprintf(out, ";%3.2f%%", v[i]);
+	if (r->disk.present) {
+		const struct report_disk *dk = &r->disk;
+
+		fprintf(out, ";%s;%llu;%llu;%llu;%llu;%llu;%llu;%llu;%3.2f%%", dk->name,
+			(unsigned long long)dk->ios[0], (unsigned long long)dk->ios[1],
+			(unsigned long long)dk->merges[0], (unsigned long long)dk->merges[1],
+			(unsigned long long)dk->ticks_ms[0], (unsigned long long)dk->ticks_ms[1],
+			(unsigned long long)dk->in_queue_ms, dk->util);
+	}
+	if (j->continue_on_error)
+		fprintf(out, ";%llu;%d", (unsigned long long)j->total_err, j->first_error);
+	if (j->description[0])
+		fprintf(out, ";%s", j->description);
+	fprintf(out, "\n");
+}
+
+static void write_terse(FILE *out, const struct report *r, const struct report_job *jobs,
+			unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		struct group_stats g;
+
+		group_stats(jobs, n, jobs[i].groupid, &g);
+		terse_job(out, r, &jobs[i], &g);
+	}
 }
 
 /* ---- JSON ---- */
@@ -689,10 +858,11 @@ static void json_zero_dir(struct json_writer *w, const char *name)
 	json_object_end(w);
 }
 
-static void json_dir(struct json_writer *w, const struct report_job *j, unsigned d,
+/* One direction's object; `rd` is j->dir[d] or the "mixed" entry (named by `name`). */
+static void json_dir(struct json_writer *w, const struct report_job *j,
+		     const struct report_dir *rd, unsigned d, const char *name,
 		     const struct group_stats *g, bool plus)
 {
-	const struct report_dir *rd = &j->dir[d];
 	uint64_t bw_bytes = 0, min = 0, max = 0;
 	double iops = 0, mean = 0, dev = 0, per = 0;
 	unsigned p;
@@ -701,7 +871,7 @@ static void json_dir(struct json_writer *w, const struct report_job *j, unsigned
 		bw_bytes = 1000 * rd->io_bytes / rd->runtime_ms;
 		iops = 1000.0 * (double)rd->total_ios / (double)rd->runtime_ms;
 	}
-	json_object_begin(w, ddir_names[d]);
+	json_object_begin(w, name);
 	json_uint(w, "io_bytes", rd->io_bytes);
 	json_uint(w, "io_kbytes", rd->io_bytes >> 10);
 	json_uint(w, "bw_bytes", bw_bytes);
@@ -711,10 +881,10 @@ static void json_dir(struct json_writer *w, const struct report_job *j, unsigned
 	json_uint(w, "total_ios", rd->total_ios);
 	json_uint(w, "short_ios", rd->short_ios);
 	json_uint(w, "drop_ios", rd->drop_ios);
-	json_lat(w, "slat_ns", &rd->slat, j, false, plus);
+	json_lat(w, "slat_ns", &rd->slat, j, j->slat_percentiles, plus);
 	json_lat(w, "clat_ns", &rd->clat, j, j->clat_percentiles, plus);
 	json_lat(w, "lat_ns", &rd->lat, j, j->lat_percentiles, plus);
-	if (report_prios_with_samples(&j->dir[d]) >= 2) {
+	if (report_prios_with_samples(rd) >= 2) {
 		json_array_begin(w, "prios");
 		for (p = 0; p < rd->nprios; p++) {
 			if (!rd->prios[p].h.sum.n)
@@ -805,13 +975,25 @@ static void json_job(struct json_writer *w, const struct report_job *j,
 			json_string(w, j->opts[i].key, j->opts[i].value);
 		json_object_end(w);
 	}
-	json_dir(w, j, 0, g, plus);
-	json_dir(w, j, 1, g, plus);
-	json_zero_dir(w, "trim");
-	json_object_begin(w, "sync");
-	json_uint(w, "total_ios", j->sync_lat.n);
-	json_summary(w, "lat_ns", &j->sync_lat);
-	json_object_end(w);
+	if (j->unified == REPORT_UNIFIED_MIXED) {
+		/* fio 3.33 writes the one "mixed" object in place of read, write, trim and sync. */
+		json_dir(w, j, &j->dir[0], 0, "mixed", g, plus);
+	} else {
+		json_dir(w, j, &j->dir[0], 0, ddir_names[0], g, plus);
+		json_dir(w, j, &j->dir[1], 1, ddir_names[1], g, plus);
+		json_zero_dir(w, "trim");
+		json_object_begin(w, "sync");
+		json_uint(w, "total_ios", j->sync_lat.n);
+		json_summary(w, "lat_ns", &j->sync_lat);
+		json_object_end(w);
+	}
+	if (j->unified == REPORT_UNIFIED_BOTH) {
+		struct report_dir *mixed = mixed_dir(j);
+
+		if (mixed)
+			json_dir(w, j, mixed, 0, "mixed", g, plus);
+		free_mixed_dir(mixed);
+	}
 	json_int(w, "job_runtime", j->run_time_ms);
 	json_double(w, "usr_cpu", 0.0);
 	json_double(w, "sys_cpu", 0.0);
@@ -952,6 +1134,83 @@ static void sum_samples(struct hist_summary *a, const struct hist_summary *b)
 	a->S += b->S;
 }
 
+/*
+ * unified_rw_reporting: one direction's samples added to another's, as
+ * fio's sum_thread_stats() adds every direction into slot 0 for "mixed":
+ * latencies merged, bandwidth and IOPS samples summed as for a group.
+ */
+static void merge_dir(struct report_dir *a, const struct report_dir *b)
+{
+	unsigned p;
+
+	hist_merge(&a->slat, &b->slat);
+	hist_merge(&a->clat, &b->clat);
+	hist_merge(&a->lat, &b->lat);
+	if (b->bw.n) {
+		sum_samples(&a->bw, &b->bw);
+		sum_samples(&a->iops, &b->iops);
+	}
+	hist_summary_merge(&a->host_queue, &b->host_queue);
+	hist_summary_merge(&a->drive, &b->drive);
+	a->io_bytes += b->io_bytes;
+	a->total_ios += b->total_ios;
+	a->short_ios += b->short_ios;
+	a->drop_ios += b->drop_ios;
+	if (b->runtime_ms > a->runtime_ms)
+		a->runtime_ms = b->runtime_ms;
+	for (p = 0; p < b->nprios; p++) {
+		struct report_prio *rp = report_prio_get(a, b->prios[p].ioprio);
+
+		if (rp)
+			hist_merge(&rp->h, &b->prios[p].h);
+	}
+}
+
+/* unified_rw_reporting=both: the "mixed" entry shown after read and write (NULL: no memory). */
+static struct report_dir *mixed_dir(const struct report_job *j)
+{
+	struct report_dir *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	hist_init(&d->slat);
+	hist_init(&d->clat);
+	hist_init(&d->lat);
+	hist_summary_init(&d->bw);
+	hist_summary_init(&d->iops);
+	hist_summary_init(&d->host_queue);
+	hist_summary_init(&d->drive);
+	merge_dir(d, &j->dir[0]);
+	merge_dir(d, &j->dir[1]);
+	return d;
+}
+
+static void free_mixed_dir(struct report_dir *d)
+{
+	if (d)
+		free(d->prios);
+	free(d);
+}
+
+/* unified_rw_reporting=mixed: the writes join the reads in dir[0], which is shown as "mixed". */
+static void unify_dirs(struct report_job *j)
+{
+	struct report_dir *w = &j->dir[1];
+	unsigned p;
+
+	merge_dir(&j->dir[0], w);
+	w->io_bytes = w->total_ios = w->short_ios = w->drop_ios = w->runtime_ms = 0;
+	hist_reset(&w->slat);
+	hist_reset(&w->clat);
+	hist_reset(&w->lat);
+	for (p = 0; p < w->nprios; p++)
+		hist_reset(&w->prios[p].h);
+	hist_summary_init(&w->bw);
+	hist_summary_init(&w->iops);
+	hist_summary_init(&w->host_queue);
+	hist_summary_init(&w->drive);
+}
+
 static void merge_job(struct report_job *dst, const struct report_job *src, bool first)
 {
 	unsigned d, p, k;
@@ -1056,6 +1315,8 @@ struct report_job *report_groups(const struct report *r, unsigned *n_out)
 		dst->number = j->number;
 		dst->clat_percentiles = j->clat_percentiles;
 		dst->lat_percentiles = j->lat_percentiles;
+		dst->slat_percentiles = j->slat_percentiles;
+		dst->unified = j->unified;
 		memcpy(dst->percentiles, j->percentiles, sizeof(j->percentiles));
 		dst->npercentiles = j->npercentiles;
 		dst->percentile_precision = j->percentile_precision;
@@ -1078,6 +1339,9 @@ struct report_job *report_groups(const struct report *r, unsigned *n_out)
 		dst->disable_prio_stat = !prio_stats;
 		merge_job(dst, j, true);
 	}
+	for (i = 0; i < n; i++)
+		if (out[i].unified == REPORT_UNIFIED_MIXED)
+			unify_dirs(&out[i]);
 	*n_out = n;
 	return out;
 }
@@ -1103,8 +1367,9 @@ int report_write(FILE *out, const struct report *r, unsigned formats)
 	jobs = report_groups(r, &n);
 	if (!jobs)
 		return -1;
-	if (formats & REPORT_NORMAL)
-		write_normal(out, r, jobs, n, time_buf);
+	/* fio's order, whatever the order asked: terse, JSON, normal. */
+	if (formats & REPORT_TERSE)
+		write_terse(out, r, jobs, n);
 	if (formats & (REPORT_JSON | REPORT_JSONPLUS)) {
 		struct json_writer w;
 
@@ -1113,6 +1378,8 @@ int report_write(FILE *out, const struct report *r, unsigned formats)
 			    time_buf);
 		json_writer_finish(&w);
 	}
+	if (formats & REPORT_NORMAL)
+		write_normal(out, r, jobs, n, time_buf);
 	report_jobs_free(jobs, n);
 	return 0;
 }

@@ -71,7 +71,8 @@ struct report_job {
 	uint16_t ioprio;		/* the job's own priority (fio's view) */
 	bool disable_prio_stat;		/* a group mixing priorities without per-I/O ones */
 	/* Options that shape the report. */
-	bool clat_percentiles, lat_percentiles;
+	bool clat_percentiles, lat_percentiles, slat_percentiles;
+	int unified;			/* enum report_unified: unified_rw_reporting */
 	double percentiles[HIST_MAX_PERCENTILES];
 	unsigned npercentiles, percentile_precision;
 	unsigned sig_figs, kb_base;
@@ -107,6 +108,9 @@ struct report {
 	void *ncqsim_ctx;
 };
 
+/* fio's unified_rw_reporting: directions apart, one "mixed" direction, or both. */
+enum report_unified { REPORT_UNIFIED_NONE, REPORT_UNIFIED_MIXED, REPORT_UNIFIED_BOTH };
+
 void report_job_init(struct report_job *j);
 void report_job_free(struct report_job *j);
 /* The priority entry for ioprio, created on first use (NULL when full). */
@@ -120,9 +124,13 @@ const struct report_job *report_first_failed_job(const struct report *r);
 unsigned report_prios_with_samples(const struct report_dir *d);
 
 /* Output. `formats` is a mask of REPORT_* bits. */
-enum { REPORT_NORMAL = 1, REPORT_JSON = 2, REPORT_JSONPLUS = 4 };
+enum { REPORT_NORMAL = 1, REPORT_JSON = 2, REPORT_JSONPLUS = 4, REPORT_TERSE = 8 };
 /* The lines fio prints before the run (job headers, version, Starting N). */
 void report_write_header(FILE *out, const struct report *r);
+/*
+ * As fio writes them when several are asked for: terse lines, then JSON,
+ * then the normal text. Terse is fio's version 3 (the only one ncqsim writes).
+ */
 int report_write(FILE *out, const struct report *r, unsigned formats);
 /* The JSON report as one member (key, or NULL in an array) of an open container. */
 int report_json_member(struct json_writer *w, const char *key, const struct report *r,

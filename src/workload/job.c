@@ -119,9 +119,15 @@ struct job {
 	FILE *bw_log, *iops_log;
 	/* log_avg_msec: this window's sums, per log (enum log_kind) and direction. */
 	uint64_t lw_sum[LOG_KINDS][DDIR_COUNT], lw_n[LOG_KINDS][DDIR_COUNT];
+	uint64_t lw_max[LOG_KINDS][DDIR_COUNT];	/* log_max_value */
+	/* write_hist_log: clat counts in fio's buckets since the direction's last row. */
+	FILE *hist_log;
+	uint64_t *hist_win[DDIR_COUNT];
+	int64_t hist_last[DDIR_COUNT];		/* ms of the last row, -1 before the first I/O */
 	/* Written under temporary names, put in place when the run ends well. */
-	struct outfile logs[6];
+	struct outfile logs[7];
 	unsigned nlogs;
+	bool writes_logs;		/* to its own log files or ones it shares (per_job_logs=0) */
 	const char *iolog_name;
 };
 
@@ -656,16 +662,31 @@ static void log_line(FILE *f, const struct job *j, int64_t now, uint64_t value,
 static void log_io(struct job *j, int64_t now, const struct job_io *io, uint64_t clat,
 		   uint64_t lat, uint64_t slat)
 {
+	const struct job_options *o = j->o;
 	uint64_t v[LOG_KINDS] = { clat, slat, lat, io->len, 1 };
 	FILE *f[LOG_KINDS] = { j->clat_log, j->slat_log, j->lat_log, j->bw_log, j->iops_log };
+	/*
+	 * fio logs only what it measures: no clat, slat or lat rows when that
+	 * latency is disabled; per-I/O bw rows only without
+	 * disable_bw_measurement, per-I/O iops rows only when not all three of
+	 * clat, slat and bw are off (its gtod_reduce()). Windows of bw and iops
+	 * are counted whatever these say, as fio 3.33 does.
+	 */
+	bool reduced = o->disable_clat && o->disable_slat && o->disable_bw;
+	bool measured[LOG_KINDS] = {
+		!o->disable_clat, !o->disable_slat, !o->disable_lat,
+		o->log_avg_msec || !o->disable_bw, o->log_avg_msec || !reduced,
+	};
 	int k;
 
 	for (k = 0; k < LOG_KINDS; k++) {
-		if (!f[k] || (k == LOG_SLAT && j->o->engine_kind == JOB_ENGINE_SYNC))
+		if (!f[k] || !measured[k] || (k == LOG_SLAT && o->engine_kind == JOB_ENGINE_SYNC))
 			continue;
-		if (j->o->log_avg_msec) {
+		if (o->log_avg_msec) {
 			j->lw_sum[k][io->ddir] += v[k];
 			j->lw_n[k][io->ddir]++;
+			if (v[k] > j->lw_max[k][io->ddir])
+				j->lw_max[k][io->ddir] = v[k];
 		} else {
 			log_line(f[k], j, now, k == LOG_BW ? io->len * 1000000000ULL / 1024 /
 				 (lat ? lat : 1) : v[k], io);
@@ -704,12 +725,13 @@ static void log_window(struct job *j, int64_t now, bool final)
 			} else {
 				if (!j->lw_n[k][d])
 					continue;
-				value = j->lw_sum[k][d] / j->lw_n[k][d];
+				value = j->o->log_max_value ? j->lw_max[k][d] :
+					j->lw_sum[k][d] / j->lw_n[k][d];
 			}
 			fprintf(f[k], j->o->log_offset ? "%lld, %llu, %d, 0, 0, 0\n" :
 				"%lld, %llu, %d, 0, 0\n", (long long)((now - j->t_begin) / 1000000),
 				(unsigned long long)value, d);
-			j->lw_sum[k][d] = j->lw_n[k][d] = 0;
+			j->lw_sum[k][d] = j->lw_n[k][d] = j->lw_max[k][d] = 0;
 		}
 	}
 }
@@ -890,6 +912,43 @@ static void lat_target_check(struct job *j, int64_t now)
 }
 
 /*
+ * write_hist_log, as fio 3.33's add_clat_sample(): each completion counts
+ * into its direction's histogram; the first one starts the direction's
+ * clock, and a completion log_hist_msec or more after the last row writes
+ * a row — "time ms, direction, block size, " then the counts of fio's
+ * 1856 buckets (HIST_FIO_NR; ncqsim's buckets beyond fio's last go into
+ * it, as fio clamps) since the direction's previous row, 2^coarseness
+ * buckets summed per column. The next row is due log_hist_msec after the
+ * window's end, not after this row (fio takes the drift off). A window
+ * still open when the job ends writes nothing, as in fio.
+ */
+static void hist_log_io(struct job *j, int64_t now, const struct job_io *io, uint64_t clat)
+{
+	uint64_t *win = j->hist_win[io->ddir];
+	int64_t ms = (now - j->t_begin) / 1000000, window;
+	unsigned idx = hist_bucket_index(clat), stride = 1u << j->o->log_hist_coarseness, i, b;
+
+	win[idx < HIST_FIO_NR ? idx : HIST_FIO_NR - 1]++;
+	if (j->hist_last[io->ddir] < 0)
+		j->hist_last[io->ddir] = ms;
+	window = ms - j->hist_last[io->ddir];
+	if (window < (int64_t)j->o->log_hist_msec)
+		return;
+	fprintf(j->hist_log, "%lld, %d, %llu", (long long)ms, io->ddir,
+		(unsigned long long)io->len);
+	for (i = 0; i < HIST_FIO_NR; i += stride) {
+		uint64_t sum = 0;
+
+		for (b = i; b < i + stride; b++)
+			sum += win[b];
+		fprintf(j->hist_log, ", %llu", (unsigned long long)sum);
+	}
+	fputc('\n', j->hist_log);
+	memset(win, 0, HIST_FIO_NR * sizeof(*win));
+	j->hist_last[io->ddir] = ms - (window - (int64_t)j->o->log_hist_msec);
+}
+
+/*
  * An I/O fio has reaped: its latencies, counts and logs (a reap of one
  * counts in the "complete" distribution as one call, as fio's
  * io_u_mark_complete(); batched reaps count theirs in reap()).
@@ -929,14 +988,25 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 		 * only for lat_percentiles: only then do their buckets count (a
 		 * bucket write is a cache miss more per I/O).
 		 */
-		if (!sync)
-			hist_summary_add(&rd->slat.sum, (uint64_t)(io->t_issue - io->t_start));
-		hist_add(&rd->clat, clat);
-		if (r->lat_percentiles)
+		const struct job_options *o = j->o;
+
+		/* disable_slat, disable_clat, disable_lat: that latency is not sampled (fio's). */
+		if (!sync && !o->disable_slat) {
+			if (r->slat_percentiles)
+				hist_add(&rd->slat, (uint64_t)(io->t_issue - io->t_start));
+			else
+				hist_summary_add(&rd->slat.sum, (uint64_t)(io->t_issue - io->t_start));
+		}
+		if (!o->disable_clat)
+			hist_add(&rd->clat, clat);
+		if (o->disable_lat)
+			;
+		else if (r->lat_percentiles)
 			hist_add(&rd->lat, sync ? clat : lat);
 		else
 			hist_summary_add(&rd->lat.sum, sync ? clat : lat);
-		if (io->prio_index >= 0)
+		/* fio's per-priority samples come with the clat (or, for lat_percentiles, lat) ones. */
+		if (io->prio_index >= 0 && !(r->lat_percentiles ? o->disable_lat : o->disable_clat))
 			hist_add(&rd->prios[io->prio_index].h, r->lat_percentiles ? lat : clat);
 		hist_summary_add(&rd->host_queue, (uint64_t)(io->t_dispatch - io->t_issue));
 		hist_summary_add(&rd->drive, (uint64_t)(now - io->t_dispatch));
@@ -944,12 +1014,16 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 		rd->total_ios++;
 		j->win_bytes[io->ddir] += io->len;
 		j->win_ios[io->ddir]++;
-		mark_latency(r, clat);
+		if (!o->disable_clat) {
+			mark_latency(r, clat);	/* fio's lat buckets count clat samples */
+			if (j->hist_log)
+				hist_log_io(j, now, io, clat);
+		}
 		if (single) {
 			r->io_u_complete[batch_bucket(1)]++;
 			r->total_complete++;
 		}
-		if (j->nlogs)	/* any log file open (most runs write none) */
+		if (j->writes_logs)	/* most runs write no log */
 			log_io(j, now, io, clat, sync ? clat : lat,
 			       sync ? 0 : (uint64_t)(io->t_issue - io->t_start));
 		j->done_bytes[io->ddir] += io->len;
@@ -1497,10 +1571,23 @@ static FILE *open_out(struct job *j, const char *path, const char *option, struc
 			path, input);
 		return NULL;
 	}
+	if (!j->o->per_job_logs) {
+		/* per_job_logs=0: jobs naming the same log write rows into one file (fio's). */
+		const struct job *k;
+		unsigned l;
+
+		for (k = j->run->jobs; k < j; k++)
+			for (l = 0; l < k->nlogs; l++)
+				if (k->logs[l].path && !strcmp(k->logs[l].path, path)) {
+					j->writes_logs = true;
+					return k->logs[l].f;
+				}
+	}
 	snprintf(what, sizeof(what), "job '%s': %s", j->o->name, option);
 	if (outfile_open(o, path, what, e))
 		return NULL;
 	j->nlogs++;
+	j->writes_logs = true;
 	return o->f;
 }
 
@@ -1510,8 +1597,12 @@ static FILE *open_log(struct job *j, const char *prefix, const char *kind, const
 	char path[JOB_PATH_MAX + 192];
 	const char *tag = j->run->ro->log_tag;
 
-	snprintf(path, sizeof(path), "%s_%s.%u%s%s.log", prefix, kind, j->number,
-		 tag ? "." : "", tag ? tag : "");
+	char number[16] = "";
+
+	if (j->o->per_job_logs)
+		snprintf(number, sizeof(number), ".%u", j->number);
+	snprintf(path, sizeof(path), "%s_%s%s%s%s.log", prefix, kind, number, tag ? "." : "",
+		 tag ? tag : "");
 	return open_out(j, path, option, e);
 }
 
@@ -1709,6 +1800,20 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 	if (o->write_iops_log[0] &&
 	    !(j->iops_log = open_log(j, o->write_iops_log, "iops", "write_iops_log", e)))
 		return -1;
+	if (o->write_hist_log[0]) {
+		if (!(j->hist_log = open_log(j, o->write_hist_log, "clat_hist", "write_hist_log", e)))
+			return -1;
+		for (d = 0; d < DDIR_COUNT; d++) {
+			j->hist_last[d] = -1;
+			if (!o->log_hist_msec)
+				continue;	/* fio writes no row: its file stays empty */
+			j->hist_win[d] = calloc(HIST_FIO_NR, sizeof(*j->hist_win[d]));
+			if (!j->hist_win[d])
+				return err_set(e, "job '%s': write_hist_log: out of memory", o->name);
+		}
+		if (!o->log_hist_msec)
+			j->hist_log = NULL;	/* the empty file is still put in place */
+	}
 	if (o->write_iolog[0]) {
 		const char *tag = j->run->ro->log_tag;
 		char path[JOB_PATH_MAX + 128];
@@ -1740,6 +1845,8 @@ static void report_setup(struct job *j)
 	r->continue_on_error = o->continue_on_error != 0;
 	r->clat_percentiles = o->clat_percentiles;
 	r->lat_percentiles = o->lat_percentiles;
+	r->slat_percentiles = o->slat_percentiles;
+	r->unified = o->unified_rw_reporting;	/* enum job_unified = enum report_unified */
 	memcpy(r->percentiles, o->percentile_list, sizeof(r->percentiles));
 	r->npercentiles = o->npercentiles;
 	r->percentile_precision = o->percentile_precision;
@@ -1790,7 +1897,9 @@ static int close_logs(struct job *j, bool keep, struct err *e)
 		}
 	}
 	j->nlogs = 0;
+	j->writes_logs = false;
 	j->clat_log = j->slat_log = j->lat_log = j->iolog = j->bw_log = j->iops_log = NULL;
+	j->hist_log = NULL;
 	return rc;
 }
 
@@ -1934,6 +2043,8 @@ done:
 			rc = -1;
 		free(run.jobs[i].ios);
 		free(run.jobs[i].bio_pool);
+		free(run.jobs[i].hist_win[0]);
+		free(run.jobs[i].hist_win[1]);
 		randmap_free(&run.jobs[i].map);
 	}
 	free(run.jobs);

@@ -184,6 +184,7 @@ static int build(struct workload *w, const struct jobfile *jf, const struct sect
 	memset(w, 0, sizeof(*w));
 	if (count_jobs(jf, e))
 		return -1;
+
 	d = malloc(sizeof(*d));
 	tmpl = malloc(sizeof(*tmpl));
 	if (!d || !tmpl) {
@@ -253,6 +254,14 @@ static int build(struct workload *w, const struct jobfile *jf, const struct sect
 	if (!w->ndefs)
 		return err_set(e, "%s: no jobs (only [global] sections, or nothing at all)",
 			       jf->nfiles ? jf->files[0] : "job file");
+	if (jf->keywords_used && warn) {
+		char note[160];
+
+		/* The machine's values make the run depend on the machine: say which were taken. */
+		jobfile_keyword_note(jf->keywords_used, note, sizeof(note));
+		fprintf(warn, "ncqsim: note: the job files take this machine's %s (fio's keywords)\n",
+			note);
+	}
 	return 0;
 fail:
 	free(tmpl);

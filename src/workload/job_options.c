@@ -901,6 +901,45 @@ static const struct opt_choice rate_processes[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct opt_choice unified_modes[] = {
+	{ "none", JOB_UNIFIED_NONE, "reads and writes reported apart" },
+	{ "mixed", JOB_UNIFIED_MIXED, "one \"mixed\" direction: reads and writes together" },
+	{ "both", JOB_UNIFIED_BOTH, "reads, writes, and then \"mixed\"" },
+	{ "0", JOB_UNIFIED_NONE, "as none" },
+	{ "1", JOB_UNIFIED_MIXED, "as mixed" },
+	{ NULL, 0, NULL },
+};
+
+/*
+ * gtod_reduce=1 sets the disable_* options and clears the percentile
+ * options, as fio's callback does at the line it is read on (a later line
+ * may turn one back on); gtod_reduce=0 changes nothing.
+ */
+static int gtod_reduce_parse(const struct opt_def *d, void *base, const char *value,
+			     struct err *e)
+{
+	struct job_options *o = base;
+	bool on;
+
+	(void)d;
+	if (parse_bool(value ? value : "1", &on))
+		return err_set(e, "expected 0 or 1, got '%s'", value);
+	if (on) {
+		o->disable_lat = o->disable_clat = o->disable_slat = o->disable_bw = true;
+		o->clat_percentiles = o->lat_percentiles = o->slat_percentiles = false;
+	}
+	return 0;
+}
+
+static void gtod_reduce_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	(void)d;
+	snprintf(buf, len, "%d", o->disable_lat && o->disable_clat && o->disable_slat &&
+		 o->disable_bw);
+}
+
 #define CUSTOM(n, p, f, h) { .name = n, .type = OPT_CUSTOM, .parse = p, .format = f, .help = h }
 
 static const struct opt_def options[] = {
@@ -1114,6 +1153,36 @@ static const struct opt_def options[] = {
 	  "(default: iodepth)" },
 	{ .name = "ioscheduler", .type = OPT_STRING, .offset = F(ioscheduler), .size = 32,
 	  .help = "the I/O scheduler the job sets on the drive's queue (queue/scheduler)" },
+	{ .name = "write_hist_log", .type = OPT_STRING, .offset = F(write_hist_log),
+	  .size = JOB_PATH_MAX, .help = "write PREFIX_clat_hist.N.log: fio's clat histogram rows "
+	  "(time, direction, block size, bucket counts) every log_hist_msec" },
+	{ .name = "log_hist_msec", .type = OPT_UINT, .offset = F(log_hist_msec), .min = 0,
+	  .max = 86400000, .help = "write_hist_log: a row per direction every this many ms "
+	  "(0: every I/O, as fio)" },
+	{ .name = "log_hist_coarseness", .type = OPT_UINT, .offset = F(log_hist_coarseness),
+	  .min = 0, .max = 6, .help = "write_hist_log: sum 2^N of fio's 1856 buckets per column" },
+	{ .name = "log_max_value", .type = OPT_BOOL, .offset = F(log_max_value),
+	  .help = "log_avg_msec windows give the largest value instead of the mean" },
+	{ .name = "per_job_logs", .type = OPT_BOOL, .offset = F(per_job_logs), .def = "1",
+	  .help = "0: log names without the job number (PREFIX_clat.log)" },
+	{ .name = "slat_percentiles", .type = OPT_BOOL, .offset = F(slat_percentiles),
+	  .help = "report submission latency percentiles too" },
+	{ .name = "unified_rw_reporting", .type = OPT_ENUM, .offset = F(unified_rw_reporting),
+	  .choices = unified_modes,
+	  .help = "none, mixed (reads and writes as one \"mixed\" direction), both" },
+	{ .name = "disable_lat", .type = OPT_BOOL, .offset = F(disable_lat),
+	  .help = "no total latency (lat) samples" },
+	{ .name = "disable_clat", .type = OPT_BOOL, .offset = F(disable_clat),
+	  .help = "no completion latency samples (nor their percentiles and lat buckets)" },
+	{ .name = "disable_slat", .type = OPT_BOOL, .offset = F(disable_slat),
+	  .help = "no submission latency samples" },
+	{ .name = "disable_bw_measurement", .type = OPT_BOOL, .offset = F(disable_bw),
+	  .help = "no per-I/O rows in write_bw_log (fio 3.33 keeps the report's bw samples)" },
+	{ .name = "disable_bw", .type = OPT_BOOL, .offset = F(disable_bw),
+	  .help = "alias of disable_bw_measurement", .flags = OPT_F_HIDDEN },
+	CUSTOM("gtod_reduce", gtod_reduce_parse, gtod_reduce_format,
+	       "1: disable_lat, disable_clat, disable_slat, disable_bw_measurement and no "
+	       "percentiles, as fio (0 changes nothing)"),
 	OPT_END,
 };
 
@@ -1147,6 +1216,7 @@ void job_options_defaults(struct job_options *o)
 	o->latency_percentile = 100;
 	o->iodepth_batch = 1;
 	o->iodepth_batch_complete_min = 1;
+	o->per_job_logs = true;
 }
 
 int job_option_set(struct job_options *o, const char *key, const char *value, struct err *e)
@@ -1162,7 +1232,7 @@ int job_option_set(struct job_options *o, const char *key, const char *value, st
 		return err_set(e, "unknown option '%s' (neither ncqsim nor fio 3.33 has it)", key);
 	}
 	/* Bare flags of bool type are fio's "=1". */
-	if (!value && d->type == OPT_BOOL)
+	if (!value && (d->type == OPT_BOOL || d->parse == gtod_reduce_parse))
 		value = "1";
 	return opt_set(d, o, value, "option", o->kb_base, e);
 }

@@ -140,7 +140,19 @@ struct job_options {
 	unsigned iodepth_low;			/* refill when the depth drains to this (0: iodepth) */
 	char ioscheduler[32];			/* the queue/scheduler the job asks for, "": none */
 	int ioscheduler_line;			/* where it was given, for a conflict's message */
+	/* What is measured and how it is reported and logged (fio's, issue 13 part a). */
+	char write_hist_log[JOB_PATH_MAX];	/* PREFIX_clat_hist.N.log */
+	unsigned log_hist_msec;		/* a histogram row per direction every this many ms */
+	unsigned log_hist_coarseness;	/* 0..6: 2^N fio buckets summed per column */
+	bool log_max_value;		/* log_avg_msec windows log the maximum, not the mean */
+	bool per_job_logs;		/* false: no .N in log names (every job writes one file) */
+	bool slat_percentiles;
+	int unified_rw_reporting;	/* enum job_unified */
+	bool disable_lat, disable_clat, disable_slat, disable_bw;
 };
+
+/* unified_rw_reporting: reads and writes apart, merged into "mixed", or both. */
+enum job_unified { JOB_UNIFIED_NONE, JOB_UNIFIED_MIXED, JOB_UNIFIED_BOTH };
 
 const struct opt_def *job_option_table(void);
 void job_options_defaults(struct job_options *o);

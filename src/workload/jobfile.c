@@ -4,10 +4,12 @@
 #include "util/parse.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_INCLUDE_DEPTH 16
 #define MAX_FILE_BYTES (4 << 20)
@@ -42,13 +44,74 @@ static char *read_all(const char *path, const char *from, int from_line, struct 
 	return buf;
 }
 
-/* ${VAR} → the environment's value; unset is empty, as in fio. */
+static const char *const keyword_names[JOBFILE_KWS] = { "pagesize", "ncpus", "mb_memory" };
+
+/* The machine's value of a keyword, as fio takes it (sysconf; memory in MiB). */
+static unsigned long long keyword_value(int kw)
+{
+	long v;
+
+	switch (kw) {
+	case JOBFILE_KW_PAGESIZE:
+		v = sysconf(_SC_PAGESIZE);
+		return v > 0 ? (unsigned long long)v : 4096;
+	case JOBFILE_KW_NCPUS:
+		v = sysconf(_SC_NPROCESSORS_ONLN);
+		return v > 0 ? (unsigned long long)v : 1;
+	default: {
+		long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+
+		return pages > 0 && psz > 0 ?
+			(unsigned long long)pages * (unsigned long long)psz / (1024 * 1024) : 0;
+	}
+	}
+}
+
+void jobfile_keyword_note(unsigned used, char *buf, size_t len)
+{
+	size_t n = 0;
+	int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < JOBFILE_KWS && n < len; k++)
+		if (used & (1u << k))
+			n += (size_t)snprintf(buf + n, len - n, "%s$%s = %llu", n ? ", " : "",
+					      keyword_names[k], keyword_value(k));
+}
+
+/*
+ * ${VAR} → the environment's value; unset is empty, as in fio. fio's
+ * keywords $pagesize, $ncpus, $mb_memory → this machine's values (a
+ * `$` before anything else stays as it is).
+ */
 static int expand_env(const char *in, char *out, size_t outlen, const char *file, int line,
-		      struct err *e)
+		      unsigned *keywords, struct err *e)
 {
 	size_t n = 0;
 
 	while (*in) {
+		bool keyword = false;
+		int kw;
+
+		for (kw = 0; in[0] == '$' && kw < JOBFILE_KWS && !keyword; kw++) {
+			size_t klen = strlen(keyword_names[kw]);
+			char val[32];
+			size_t vlen;
+
+			if (strncmp(in + 1, keyword_names[kw], klen))
+				continue;
+			vlen = (size_t)snprintf(val, sizeof(val), "%llu", keyword_value(kw));
+			if (n + vlen >= outlen)
+				return err_set(e, "%s:%d: line too long after expanding $%s", file, line,
+					       keyword_names[kw]);
+			memcpy(out + n, val, vlen);
+			n += vlen;
+			in += 1 + klen;
+			*keywords |= 1u << kw;
+			keyword = true;
+		}
+		if (keyword)
+			continue;
 		if (in[0] == '$' && in[1] == '{') {
 			const char *end = strchr(in + 2, '}');
 			char name[256];
@@ -199,7 +262,7 @@ static int parse_text(struct jobfile *jf, const char *text, const char *file, in
 			continue;
 		/* fio expands ${VAR} in option lines, not in section names. */
 		if (*s != '[') {
-			if (expand_env(s, buf, sizeof(buf), file, line_no, e))
+			if (expand_env(s, buf, sizeof(buf), file, line_no, &jf->keywords_used, e))
 				return -1;
 			s = parse_trim(buf);
 			if (!*s)

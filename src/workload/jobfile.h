@@ -44,7 +44,17 @@ struct jobfile {
 	size_t nfiles;
 	size_t file_start;	/* sections before the file being read (not its own) */
 	unsigned nsources;	/* jobfile_add/_add_text calls so far */
+	unsigned keywords_used;	/* 1 << enum jobfile_keyword: the machine's values taken */
 };
+
+/*
+ * fio's keywords in option lines: `$pagesize`, `$ncpus`, `$mb_memory` are
+ * replaced by this machine's values (sysconf), as fio does; the run says
+ * which it took (jobfile_keyword_note).
+ */
+enum jobfile_keyword { JOBFILE_KW_PAGESIZE, JOBFILE_KW_NCPUS, JOBFILE_KW_MB_MEMORY, JOBFILE_KWS };
+/* "$ncpus = 2, $pagesize = 4096" for the keywords in `used`, into buf. */
+void jobfile_keyword_note(unsigned used, char *buf, size_t len);
 
 /* Read `path` (and its includes). On error: "FILE:LINE: message". */
 int jobfile_read(const char *path, struct jobfile *jf, struct err *e);

@@ -221,6 +221,20 @@ run_log 'rw=randwrite\nbs=4k\nsize=4m\nrandom_distribution=zoned_abs:50/1m:50/3m
 checks=$((checks + 1))
 share=$(offsets | awk '{ if ($1 < 1048576) a++; n++ } END { printf "%d", 100 * a / n + 0.5 }')
 [ "$share" -ge 46 ] && [ "$share" -le 54 ] || fail "zoned_abs:50/1m:50/3m: $share% in the first MiB"
+# offset=N%: rounded up to the smallest block (fio 3.33 on a 64 MiB file,
+# offset=33% bs=64k: block 5408, 22151168), to blockalign, or to offset_align.
+first_for() {
+	run_log "rw=read\nbs=64k\noffset=33%\nsize=1m\n$1"
+	offsets | head -n 1
+}
+base=$(first_for '')
+aligned=$(first_for 'offset_align=1m')
+ba=$(first_for 'blockalign=16k')
+checks=$((checks + 1))
+[ $((base % 65536)) = 0 ] && [ $((aligned % 1048576)) = 0 ] && [ $((ba % 16384)) = 0 ] &&
+	[ "$aligned" -ge "$base" ] && [ $((aligned - base)) -lt 1048576 ] &&
+	[ "$ba" -le "$base" ] && [ $((base - ba)) -lt 65536 ] ||
+	fail "offset=33%: $base (64k), $aligned (offset_align=1m), $ba (blockalign=16k)"
 # Refused once the drive is known, naming file, line and option.
 for c in 'filesize=1m\noffset=1m|option '"'"'offset'"'"': 1048576 is not below filesize 1048576' \
 	'filesize=64p|option '"'"'filesize'"'"': 72057594037927936 runs past the drive' \

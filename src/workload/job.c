@@ -1283,6 +1283,31 @@ static int check_zones(struct job *j, struct err *e)
 	return 0;
 }
 
+/*
+ * offset=N%: fio's get_start_offset() rounds the share of the drive up to
+ * offset_align, else to the smallest blockalign given, else to the
+ * smallest block size.
+ */
+static uint64_t percent_offset(const struct job *j)
+{
+	const struct job_options *o = j->o;
+	uint64_t off = j->t->capacity * o->offset / 100, align = UINT64_MAX, lo, hi;
+	int d;
+
+	for (d = 0; d < DDIR_COUNT; d++) {
+		job_bs_extent(o, d, &lo, &hi);
+		if (o->blockalign[DDIR_READ] || o->blockalign[DDIR_WRITE])
+			lo = o->blockalign[d] ? o->blockalign[d] : lo;
+		if (lo < align)
+			align = lo;
+	}
+	if (o->offset_align)
+		align = o->offset_align;
+	if (off % align)
+		off += align - off % align;
+	return off;
+}
+
 static int region(struct job *j, uint64_t seed, struct err *e)
 {
 	const struct job_options *o = j->o;
@@ -1290,7 +1315,7 @@ static int region(struct job *j, uint64_t seed, struct err *e)
 	uint64_t cap = j->t->capacity, ls = j->t->logical_size, off, size;
 	int dir;
 
-	off = o->offset_pct ? cap * o->offset / 100 / ls * ls : o->offset;
+	off = o->offset_pct ? percent_offset(j) : o->offset;
 	off += o->offset_increment * j->clone;	/* fio: subjob_number x offset_increment */
 	if (off >= cap)
 		return err_set(e, "%s:%d: job '%s': option 'offset': %llu is beyond the drive's %llu "

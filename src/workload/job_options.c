@@ -1132,6 +1132,8 @@ static const struct opt_def options[] = {
 	{ .name = "rw_sequencer", .type = OPT_ENUM, .offset = F(rw_sequencer),
 	  .choices = rw_sequencers,
 	  .help = "rw=randread:N: sequential (the next I/Os follow on) or identical (the same offset N times)" },
+	{ .name = "offset_align", .type = OPT_SIZE, .offset = F(offset_align), .min = 0,
+	  .max = 1LL << 40, .help = "offset=N% rounds up to this (default: the smallest block)" },
 	OPT_END,
 };
 

@@ -120,6 +120,7 @@ struct job_options {
 	int zonemode;			/* enum job_zonemode */
 	uint64_t zonesize, zonerange, zoneskip;
 	int rw_sequencer;		/* enum job_rw_sequencer */
+	uint64_t offset_align;		/* offset=N% rounds up to this (0: the smallest block) */
 	bool norandommap, randrepeat;
 	bool softrandommap;		/* accepted: the random map is always there */
 	uint64_t randseed;

@@ -173,6 +173,80 @@ printf 'rate_iops=10\n' >>"$tmp/rt.fio"
 expect_rc 2 "$NCQSIM" run "$tmp/rt.fio"
 err_has "options 'rate' and 'rate_iops' both cap the read rate"
 
+# Where I/O goes (filesize, strided zones, rw_sequencer, zoned distributions):
+# what fio decides exactly besides the counts. Offsets from write_iolog.
+offsets() { awk '$3 == "read" || $3 == "write" { print $4 }' "$tmp/io.log"; }
+run_log() {
+	printf '[j]\n%b\nwrite_iolog=%s\n' "$1" "$tmp/io.log" >"$tmp/w.fio"
+	expect_rc 0 "$NCQSIM" run "$tmp/w.fio"
+}
+# Strided zones, sequential: fio 3.33's own first offsets (4 KiB blocks).
+run_log 'rw=read\nbs=4k\nsize=1m\nzonemode=strided\nzonesize=16k\nzonerange=64k\nzoneskip=64k'
+checks=$((checks + 1))
+[ "$(offsets | head -n 10 | awk '{ printf "%d ", $1 / 4096 }')" = "0 1 2 3 32 33 34 35 64 65 " ] ||
+	fail "zoneskip=64k: offsets $(offsets | head -n 10 | tr '\n' ' ')"
+# Random in strided zones: each zone's 16 KiB are 4 distinct blocks of its
+# first 64 KiB, one zone per 128 KiB, 64 zones (fio's random map per zone).
+run_log 'rw=randread\nbs=4k\nsize=1m\nzonemode=strided\nzonesize=16k\nzonerange=64k\nzoneskip=64k'
+checks=$((checks + 1))
+bad=$(offsets | awk '{ z = int($1 / 131072); if ($1 % 131072 >= 65536 || seen[$1]++) bad++; n[z]++ }
+	END { for (z in n) if (n[z] != 4) bad++; if (length(n) != 64) bad++; print bad + 0 }')
+[ "$bad" = 0 ] || fail "random strided zones: $bad offsets outside their zone or repeated"
+# filesize: random offsets stay below it; a range draws a size in it (aligned).
+run_log 'rw=randread\nbs=4k\nfilesize=1m\nsize=256k'
+checks=$((checks + 1))
+[ "$(offsets | awk '$1 >= 1048576' | wc -l)" = 0 ] || fail "filesize=1m: offsets beyond 1 MiB"
+for seed in 1 2 3; do
+	printf '[j]\nrw=read\nbs=4k\nfilesize=1m-2m\nrandseed=%s\n' "$seed" >"$tmp/r.fio"
+	bytes=$("$NCQSIM" run --output-format=json "$tmp/r.fio" | figures | awk '{ print $4 }')
+	checks=$((checks + 1))
+	[ "$bytes" -ge 1048576 ] && [ "$bytes" -le 2097152 ] && [ $((bytes % 4096)) = 0 ] ||
+		fail "filesize=1m-2m (seed $seed): $bytes bytes"
+done
+# rw_sequencer=identical: each random offset 4 times.
+run_log 'rw=randread:4\nrw_sequencer=identical\nbs=4k\nsize=1m'
+checks=$((checks + 1))
+[ "$(offsets | uniq -c | awk '$1 != 4' | wc -l)" = 0 ] || fail "rw_sequencer=identical: runs not of 4"
+# zoned: 60% of the I/Os in the first 10% (fio 3.33: 60.8% of 4096), 30% in
+# the next 20%; within 3 points.
+run_log 'rw=randread\nbs=4k\nsize=4m\nio_size=16m\nrandom_distribution=zoned:60/10:30/20:10/70'
+checks=$((checks + 1))
+shares=$(offsets | awk '{ if ($1 < 419430) a++; else if ($1 < 1258291) b++; n++ }
+	END { printf "%d %d", 100 * a / n + 0.5, 100 * b / n + 0.5 }')
+set -- $shares
+[ "$1" -ge 57 ] && [ "$1" -le 63 ] && [ "$2" -ge 27 ] && [ "$2" -le 33 ] ||
+	fail "zoned:60/10:30/20:10/70: shares $shares"
+# zoned_abs: half the I/Os in the first MiB.
+run_log 'rw=randwrite\nbs=4k\nsize=4m\nrandom_distribution=zoned_abs:50/1m:50/3m'
+checks=$((checks + 1))
+share=$(offsets | awk '{ if ($1 < 1048576) a++; n++ } END { printf "%d", 100 * a / n + 0.5 }')
+[ "$share" -ge 46 ] && [ "$share" -le 54 ] || fail "zoned_abs:50/1m:50/3m: $share% in the first MiB"
+# offset=N%: rounded up to the smallest block (fio 3.33 on a 64 MiB file,
+# offset=33% bs=64k: block 5408, 22151168), to blockalign, or to offset_align.
+first_for() {
+	run_log "rw=read\nbs=64k\noffset=33%\nsize=1m\n$1"
+	offsets | head -n 1
+}
+base=$(first_for '')
+aligned=$(first_for 'offset_align=1m')
+ba=$(first_for 'blockalign=16k')
+checks=$((checks + 1))
+[ $((base % 65536)) = 0 ] && [ $((aligned % 1048576)) = 0 ] && [ $((ba % 16384)) = 0 ] &&
+	[ "$aligned" -ge "$base" ] && [ $((aligned - base)) -lt 1048576 ] &&
+	[ "$ba" -le "$base" ] && [ $((base - ba)) -lt 65536 ] ||
+	fail "offset=33%: $base (64k), $aligned (offset_align=1m), $ba (blockalign=16k)"
+# Refused once the drive is known, naming file, line and option.
+for c in 'filesize=1m\noffset=1m|option '"'"'offset'"'"': 1048576 is not below filesize 1048576' \
+	'filesize=64p|option '"'"'filesize'"'"': 72057594037927936 runs past the drive' \
+	'zonesize=16k|option '"'"'zonesize'"'"': zonemode=none (the default) and zonesize' \
+	'zonemode=strided|option '"'"'zonemode'"'"': strided needs zonesize' \
+	'random_distribution=zoned_abs:100/2m\nsize=1m|option '"'"'random_distribution'"'"': the zoned_abs zones add up to 2097152 bytes'; do
+	printf '[j]\nrw=randread\n%b\n' "${c%%|*}" >"$tmp/z.fio"
+	expect_rc 2 "$NCQSIM" run "$tmp/z.fio"
+	err_one_line
+	err_has "z.fio:1: job 'j': ${c#*|}"
+done
+
 # Written as fio refuses it: a blank after '='.
 printf '[j]\nrw = randwrite\nsize=1m\n' >"$tmp/b.fio"
 expect_rc 2 "$NCQSIM" run "$tmp/b.fio"

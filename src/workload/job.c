@@ -59,6 +59,11 @@ struct job {
 	uint64_t start, end;			/* region, bytes */
 	uint64_t align[DDIR_COUNT];
 	struct rng r_off, r_bs, r_ddir, r_prio;
+	struct rng r_zone;			/* random_distribution=zoned: which zone */
+	uint64_t zone_base;			/* fio's f->file_offset: moves with strided zones */
+	uint64_t zone_bytes;			/* bytes done in this strided zone */
+	uint64_t zone_range;			/* zonerange, else zonesize */
+	uint64_t amount;			/* bytes per pass when no io_size: the region, or size under filesize */
 	struct perm perm;
 	uint64_t perm_i;
 	struct rng_zipf zipf;
@@ -269,7 +274,7 @@ static uint64_t rank_to_block(struct job *j, uint64_t rank, uint64_t nblocks)
  */
 static uint64_t seq_offset(struct job *j, int d)
 {
-	uint64_t file_offset = j->start, io_size = j->end - j->start;
+	uint64_t file_offset = j->zone_base, io_size = j->end - j->start;
 	uint64_t real = j->t->capacity, pos;
 	int64_t add = j->o->rw_skip;
 
@@ -282,6 +287,57 @@ static uint64_t seq_offset(struct job *j, int d)
 			pos = add > 0 ? file_offset : (real > io_size ? io_size : real) + (uint64_t)add;
 	}
 	return pos;
+}
+
+/*
+ * fio's last_block(): how many starts (in units of the alignment) a random
+ * I/O may take so that the smallest block still fits: over the region, or
+ * over one zone of zonemode=strided.
+ */
+static uint64_t last_block(const struct job *j, int d)
+{
+	uint64_t span = j->o->zonemode == JOB_ZONEMODE_STRIDED ? j->zone_range : j->end - j->start;
+	uint64_t ba = j->align[d];
+
+	if (j->min_bs[d] > ba)
+		span = span > j->min_bs[d] - ba ? span - (j->min_bs[d] - ba) : 0;
+	return span / ba;
+}
+
+/*
+ * random_distribution=zoned / zoned_abs, as fio: a zone drawn by its access
+ * share (1..100), then a uniform block inside it. zoned's zone is
+ * [start%, end%) of last_block() (fio's integer arithmetic); zoned_abs's
+ * is its bytes. A direction without a list is uniform. No random map.
+ */
+static bool zoned_block(struct job *j, int d, uint64_t *block)
+{
+	const struct job_options *o = j->o;
+	uint64_t lastb = last_block(j, d), before = 0, v, first, span;
+	unsigned i, acc = 0;
+
+	if (!lastb)
+		return false;
+	if (!o->nzones[d]) {
+		*block = rng_below(&j->r_off, lastb);
+		return true;
+	}
+	v = rng_below(&j->r_zone, 100);
+	for (i = 0; i + 1 < o->nzones[d]; i++) {
+		acc += o->zones[d][i].access_pct;
+		if (v < acc)
+			break;
+		before += o->zones[d][i].size;
+	}
+	if (o->dist == JOB_DIST_ZONED) {
+		first = before * lastb / 100;
+		span = lastb * o->zones[d][i].size / 100;
+	} else {
+		first = before / j->align[d];
+		span = (before + o->zones[d][i].size) / j->align[d] - first;
+	}
+	*block = first + (span ? rng_below(&j->r_off, span) : 0);
+	return true;
 }
 
 /* A random block of the region (in units of the direction's alignment). */
@@ -297,6 +353,9 @@ static bool random_block(struct job *j, int d, uint64_t *block)
 	case JOB_DIST_PARETO:
 		*block = rank_to_block(j, rng_pareto_next(&j->pareto, &j->r_off), nblocks);
 		return true;
+	case JOB_DIST_ZONED:
+	case JOB_DIST_ZONED_ABS:
+		return zoned_block(j, d, block);
 	case JOB_DIST_NORMAL: {
 		double x = (double)nblocks / 2.0 + rng_normal(&j->r_off) * (double)nblocks *
 			o->dist_param / 100.0;
@@ -313,9 +372,8 @@ static bool random_block(struct job *j, int d, uint64_t *block)
 		break;
 	}
 	/* fio's last_block(): the last start at which the smallest block still fits. */
-	if (j->min_bs[d] > ba)
-		region -= j->min_bs[d] - ba;
-	lastb = region / ba;
+	(void)region;
+	lastb = last_block(j, d);
 	if (!lastb)
 		return false;
 	if (o->norandommap) {
@@ -339,41 +397,68 @@ static bool random_block(struct job *j, int d, uint64_t *block)
 	return true;
 }
 
+/*
+ * zonemode=strided, as fio's setup_strided_zone_mode() before each I/O:
+ * after zonesize bytes the zone moves on by zonerange + zoneskip (back to
+ * the start past the drive's end); sequential I/O that reaches the zone's
+ * end starts over in it; the random map is cleared every zonerange bytes.
+ */
+static void zone_step(struct job *j, int d)
+{
+	const struct job_options *o = j->o;
+
+	if (j->zone_bytes >= o->zonesize) {
+		j->zone_bytes = 0;
+		j->zone_base += j->zone_range + o->zoneskip;
+		if (j->zone_base >= j->t->capacity)
+			j->zone_base = j->start;
+		j->last_pos[d] = j->zone_base;
+	}
+	if (j->last_pos[d] >= j->zone_base + j->zone_range)
+		j->last_pos[d] = j->zone_base;
+	if (j->zone_bytes % j->zone_range == 0 && j->use_map)
+		randmap_reset(&j->map);
+}
+
 /* The next I/O of this pass, or false when the pass is over (fio's fill_io_u failing). */
 static bool next_io(struct job *j, int d, uint64_t *offp, uint64_t *lenp)
 {
 	const struct job_options *o = j->o;
 	uint64_t off, len, block;
 
+	if (o->zonemode == JOB_ZONEMODE_STRIDED)
+		zone_step(j, d);
 	if (!is_random(o)) {
 		uint64_t rel = seq_offset(j, d);
 
 		if (rel >= j->end - j->start)
 			return false;
-		off = j->start + rel;
-		if (!(len = draw_len(j, d, off)))
+		off = j->zone_base + rel;
+		if (off >= j->t->capacity || !(len = draw_len(j, d, off)))
 			return false;
 		j->last_pos[d] = off + len;
-		*offp = off;
-		*lenp = len;
-		return true;
+		goto done;
 	}
 	if (o->rw_nr && j->rand_left) {
-		/* rw=randread:N: the next I/Os follow on from the last random offset. */
+		/*
+		 * rw=randread:N: the next I/Os follow on from the last random
+		 * offset (rw_sequencer=sequential) or repeat it (identical).
+		 */
 		j->rand_left--;
 		off = j->rand_pos;
 		if (off + j->min_bs[d] > j->end)
 			off = j->start;
 		len = draw_len(j, d, off);
-		j->rand_pos = off + len;
-		*offp = off;
-		*lenp = len;
-		return true;
+		j->rand_pos = o->rw_sequencer == JOB_RW_SEQ_IDENTICAL ? off : off + len;
+		goto done;
 	}
 	if (!random_block(j, d, &block))
 		return false;
-	off = j->start + block * j->align[d];
-	if (off + j->min_bs[d] > j->end)
+	off = j->zone_base + block * j->align[d];
+	if (o->zonemode == JOB_ZONEMODE_STRIDED) {
+		if (off + j->min_bs[d] > j->t->capacity)
+			return false;
+	} else if (off + j->min_bs[d] > j->end)
 		off = (j->end - j->min_bs[d]) / j->align[d] * j->align[d];
 	if (!(len = draw_len(j, d, off)))
 		return false;
@@ -381,7 +466,7 @@ static bool next_io(struct job *j, int d, uint64_t *offp, uint64_t *lenp)
 		/* fio's mark_random_map(): cut short before blocks already done. */
 		uint64_t unit = j->map_unit, n;
 
-		n = randmap_set_nr(&j->map, (off - j->start) / unit, (len + unit - 1) / unit);
+		n = randmap_set_nr(&j->map, (off - j->zone_base) / unit, (len + unit - 1) / unit);
 		if (!n) {
 			j->map_oom = true;
 			return false;
@@ -391,8 +476,10 @@ static bool next_io(struct job *j, int d, uint64_t *offp, uint64_t *lenp)
 	}
 	if (o->rw_nr) {
 		j->rand_left = o->rw_nr - 1;
-		j->rand_pos = off + len;
+		j->rand_pos = o->rw_sequencer == JOB_RW_SEQ_IDENTICAL ? off : off + len;
 	}
+done:
+	j->zone_bytes += len;
 	*offp = off;
 	*lenp = len;
 	return true;
@@ -415,8 +502,9 @@ static void new_pass(struct job *j)
 	int d;
 
 	j->passes++;
+	j->zone_bytes = 0;	/* fio's reset_io_counters(); a strided zone stays where it is */
 	for (d = 0; d < DDIR_COUNT; d++)
-		j->last_pos[d] = j->start;
+		j->last_pos[d] = j->zone_base;
 	j->rand_left = 0;
 	if (j->use_map)
 		randmap_reset(&j->map);
@@ -1606,14 +1694,95 @@ static FILE *open_log(struct job *j, const char *prefix, const char *kind, const
 	return open_out(j, path, option, e);
 }
 
-static int region(struct job *j, struct err *e)
+/*
+ * filesize: where the region ends, as fio's setup_files(): a fixed size,
+ * or for a range one drawn from the job's seed and aligned down to the
+ * smallest block (fio's get_rand_file_size()); a drive whose size is
+ * already within the range is used whole. 0: no filesize.
+ */
+static uint64_t file_end(const struct job *j, uint64_t seed)
+{
+	const struct job_options *o = j->o;
+	uint64_t cap = j->t->capacity, lo, hi, min_bs = UINT64_MAX, size;
+	char name[256];
+	struct rng r;
+	int d;
+
+	if (!o->filesize_lo)
+		return 0;
+	if (cap >= o->filesize_lo && cap <= o->filesize_hi)
+		return cap;
+	if (o->filesize_lo == o->filesize_hi)
+		return o->filesize_lo;
+	for (d = 0; d < DDIR_COUNT; d++) {
+		job_bs_extent(o, d, &lo, &hi);
+		if (lo < min_bs)
+			min_bs = lo;
+	}
+	snprintf(name, sizeof(name), "job/%s/%u/%u/filesize", o->name, j->def->occurrence, j->clone);
+	rng_seed(&r, seed, name);
+	size = o->filesize_lo + rng_below(&r, o->filesize_hi - o->filesize_lo);
+	return size - size % min_bs;
+}
+
+/* zonemode=strided's zones, checked as fio's fixup_options() does. */
+static int check_zones(struct job *j, struct err *e)
+{
+	const struct job_options *o = j->o;
+	const struct job_def *d = j->def;
+	uint64_t ls = j->t->logical_size;
+
+	if (o->zonemode == JOB_ZONEMODE_NONE) {
+		if (o->zonesize)
+			return err_set(e, "%s:%d: job '%s': option 'zonesize': zonemode=none (the "
+				       "default) and zonesize do not go together (fio refuses them "
+				       "too); add zonemode=strided", d->file, d->line, o->name);
+		return 0;
+	}
+	if (!o->zonesize)
+		return err_set(e, "%s:%d: job '%s': option 'zonemode': strided needs zonesize",
+			       d->file, d->line, o->name);
+	j->zone_range = o->zonerange ? o->zonerange : o->zonesize;
+	if (j->zone_range % ls || o->zoneskip % ls)
+		return err_set(e, "%s:%d: job '%s': option 'zonerange': zonerange and zoneskip "
+			       "must be multiples of the drive's %llu-byte sectors", d->file, d->line,
+			       o->name, (unsigned long long)ls);
+	return 0;
+}
+
+/*
+ * offset=N%: fio's get_start_offset() rounds the share of the drive up to
+ * offset_align, else to the smallest blockalign given, else to the
+ * smallest block size.
+ */
+static uint64_t percent_offset(const struct job *j)
+{
+	const struct job_options *o = j->o;
+	uint64_t off = j->t->capacity * o->offset / 100, align = UINT64_MAX, lo, hi;
+	int d;
+
+	for (d = 0; d < DDIR_COUNT; d++) {
+		job_bs_extent(o, d, &lo, &hi);
+		if (o->blockalign[DDIR_READ] || o->blockalign[DDIR_WRITE])
+			lo = o->blockalign[d] ? o->blockalign[d] : lo;
+		if (lo < align)
+			align = lo;
+	}
+	if (o->offset_align)
+		align = o->offset_align;
+	if (off % align)
+		off += align - off % align;
+	return off;
+}
+
+static int region(struct job *j, uint64_t seed, struct err *e)
 {
 	const struct job_options *o = j->o;
 	const struct job_def *d = j->def;
 	uint64_t cap = j->t->capacity, ls = j->t->logical_size, off, size;
 	int dir;
 
-	off = o->offset_pct ? cap * o->offset / 100 / ls * ls : o->offset;
+	off = o->offset_pct ? percent_offset(j) : o->offset;
 	off += o->offset_increment * j->clone;	/* fio: subjob_number x offset_increment */
 	if (off >= cap)
 		return err_set(e, "%s:%d: job '%s': option 'offset': %llu is beyond the drive's %llu "
@@ -1623,7 +1792,33 @@ static int region(struct job *j, struct err *e)
 		return err_set(e, "%s:%d: job '%s': option 'offset': %llu is not a multiple of the "
 			       "drive's %llu-byte sectors", d->file, d->line, o->name,
 			       (unsigned long long)off, (unsigned long long)ls);
-	size = o->size ? (o->size_pct ? cap * o->size / 100 / ls * ls : o->size) : cap - off;
+	j->zone_base = off;
+	if (check_zones(j, e))
+		return -1;
+	if (o->filesize_lo) {
+		/*
+		 * filesize sets the region, [offset, filesize); size then only
+		 * says how much I/O (capped at the region), as in fio; size=N%
+		 * is a share of the region.
+		 */
+		uint64_t fend = file_end(j, seed);
+
+		if (fend > cap)
+			return err_set(e, "%s:%d: job '%s': option 'filesize': %llu runs past the "
+				       "drive's %llu bytes", d->file, d->line, o->name,
+				       (unsigned long long)fend, (unsigned long long)cap);
+		if (off >= fend)
+			return err_set(e, "%s:%d: job '%s': option 'offset': %llu is not below "
+				       "filesize %llu, where the region ends", d->file, d->line,
+				       o->name, (unsigned long long)off, (unsigned long long)fend);
+		size = fend - off;
+		if (o->size_pct)
+			size = size * o->size / 100 / ls * ls;
+		j->amount = o->size && !o->size_pct && o->size < size ? o->size : size;
+	} else {
+		size = o->size ? (o->size_pct ? cap * o->size / 100 / ls * ls : o->size) : cap - off;
+		j->amount = size;
+	}
 	if (off + size > cap)
 		return err_set(e, "%s:%d: job '%s': option 'size': offset %llu + size %llu runs past "
 			       "the drive's %llu bytes", d->file, d->line, o->name,
@@ -1695,8 +1890,23 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 	uint64_t s = o->randseed_set ? o->randseed : seed, nblocks;
 	unsigned i, d;
 
-	if (region(j, e))
+	if (region(j, s, e))
 		return -1;
+	snprintf(name, sizeof(name), "job/%s/%u/%u/zone", o->name, j->def->occurrence, j->clone);
+	rng_seed(&j->r_zone, s, name);
+	if (o->dist == JOB_DIST_ZONED_ABS)
+		for (d = 0; d < DDIR_COUNT; d++) {
+			uint64_t total = 0;
+
+			for (i = 0; i < o->nzones[d]; i++)
+				total += o->zones[d][i].size;
+			if (total > j->end - j->start)
+				return err_set(e, "%s:%d: job '%s': option 'random_distribution': the "
+					       "zoned_abs zones add up to %llu bytes, more than the "
+					       "%llu-byte region", j->def->file, j->def->line, o->name,
+					       (unsigned long long)total,
+					       (unsigned long long)(j->end - j->start));
+		}
 	snprintf(name, sizeof(name), "job/%s/%u/%u/offset", o->name, j->def->occurrence, j->clone);
 	rng_seed(&j->r_off, s, name);
 	snprintf(name, sizeof(name), "job/%s/%u/%u/bs", o->name, j->def->occurrence, j->clone);
@@ -1732,7 +1942,12 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 		if (hi != j->min_bs[d] && is_random(o) && !o->norandommap && o->dist == JOB_DIST_RANDOM)
 			j->use_map = true;
 	}
-	randmap_init(&j->map, (j->end - j->start) / j->map_unit);
+	/* Strided zones keep fio's random map over one zone, cleared as the zone moves. */
+	if (o->zonemode == JOB_ZONEMODE_STRIDED && is_random(o) && !o->norandommap &&
+	    o->dist == JOB_DIST_RANDOM)
+		j->use_map = true;
+	randmap_init(&j->map, (o->zonemode == JOB_ZONEMODE_STRIDED ? j->zone_range :
+			       j->end - j->start) / j->map_unit);
 	j->passes = 1;
 	j->depth = o->engine_kind == JOB_ENGINE_SYNC ? 1 : o->iodepth;
 	j->qd = j->depth;
@@ -1766,7 +1981,7 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 	 * A time_based job runs until its runtime whatever they say.
 	 */
 	j->size_limit = o->time_based ? 0 :
-		(o->io_size ? o->io_size : j->end - j->start) * o->loops;
+		(o->io_size ? o->io_size : j->amount) * o->loops;
 	j->ios_limit = o->time_based ? 0 : o->number_ios * o->loops;
 	/* fio: prioclass/prio/priohint set the task's priority (class BE if none given). */
 	if (o->prioclass_set || o->prio_set || o->priohint_set) {

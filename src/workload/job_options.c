@@ -588,6 +588,159 @@ static int cmdprio_bssplit_parse(const struct opt_def *d, void *base, const char
 			    cmdprio_bssplit_dir, NULL, e);
 }
 
+/* ---- where I/O goes: filesize, strided zones, rw_sequencer, zoned distributions ---- */
+
+/*
+ * One direction of random_distribution=zoned / zoned_abs, as fio's
+ * zone_split_ddir(): "ACCESS/SIZE:..." where ACCESS percentages add up to
+ * exactly 100 and SIZE is a share of the region in percent (zoned: the
+ * shares add up to at most 100, a missing or 0 one takes an equal part of
+ * what is left) or a size in bytes (zoned_abs).
+ */
+struct zoned_ctx {
+	bool absolute;
+};
+
+static int zoned_dir(struct job_options *o, int dir, char *text, void *ctx, struct err *e)
+{
+	const struct zoned_ctx *z = ctx;
+	struct job_zone scratch[JOB_MAX_ZONES], *out = dir < DDIR_COUNT ? o->zones[dir] : scratch;
+	char *tok, *save = NULL;
+	unsigned n = 0, access = 0, shares = 0, missing = 0, i;
+
+	for (tok = strtok_r(text, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+		char *slash = strchr(tok, '/');
+		uint64_t v;
+
+		if (n == JOB_MAX_ZONES)
+			return err_set(e, "more than %d zones", JOB_MAX_ZONES);
+		if (slash)
+			*slash = '\0';
+		if (parse_u64(tok, &v) || v > 100)
+			return err_set(e, "expected ACCESS/%s entries with ACCESS a percentage 0..100, "
+				       "got '%s'", z->absolute ? "BYTES" : "SIZE%", tok);
+		out[n].access_pct = (unsigned)v;
+		access += (unsigned)v;
+		if (z->absolute) {
+			/* fio: no size is a zone of 0 bytes (every I/O drawn there at its start). */
+			out[n].size = 0;
+			if (slash && parse_size(slash + 1, o->kb_base, &out[n].size, NULL))
+				return err_set(e, "expected ACCESS/BYTES entries such as 60/20g, got "
+					       "'%s/%s'", tok, slash + 1);
+		} else if (!slash || !slash[1] || (!parse_u64(slash + 1, &v) && v == 0)) {
+			out[n].size = UINT64_MAX;	/* a share of what the others leave */
+			missing++;
+		} else {
+			if (parse_u64(slash + 1, &v) || v > 100)
+				return err_set(e, "expected a size share 0..100 (percent), got '%s'",
+					       slash + 1);
+			out[n].size = v;
+			shares += (unsigned)v;
+		}
+		n++;
+	}
+	if (!n)
+		return err_set(e, "expected ACCESS/SIZE entries such as 60/10:30/20:10/70");
+	if (access != 100)
+		return err_set(e, "the access percentages add up to %u, not 100", access);
+	if (shares > 100)
+		return err_set(e, "the size percentages add up to %u, more than 100", shares);
+	/* fio's arithmetic: a lone entry without a size gets 0 (its I/O all at the start). */
+	for (i = 0; i < n; i++)
+		if (out[i].size == UINT64_MAX)
+			out[i].size = (n == 1 ? 0 : 100 - shares) / missing;
+	if (dir < DDIR_COUNT)
+		o->nzones[dir] = n;
+	return 0;
+}
+
+static int zoned_parse(struct job_options *o, const char *value, struct err *e)
+{
+	struct zoned_ctx z = { value[5] == '_' };
+	const char *list = strchr(value, ':') + 1;
+
+	o->nzones[DDIR_READ] = o->nzones[DDIR_WRITE] = 0;
+	/* fio 3.33's option parser fails such a value (a job file would not run there). */
+	if (strchr(list, ','))
+		return err_set(e, "'%s': fio 3.33 fails to parse per-direction zone lists "
+			       "(read,write); give one list for every direction", value);
+	if (for_each_dir(o, list, z.absolute ? "ACCESS/BYTES lists per direction" :
+			 "ACCESS/SIZE% lists per direction", zoned_dir, &z, e))
+		return -1;
+	o->dist = z.absolute ? JOB_DIST_ZONED_ABS : JOB_DIST_ZONED;
+	o->dist_param = 0;
+	return 0;
+}
+
+/* filesize=SIZE or LOW-HIGH: the region ends there (a range: drawn from the job's seed). */
+static int filesize_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	struct job_options *o = base;
+	char buf[128], *sep;
+
+	(void)d;
+	snprintf(buf, sizeof(buf), "%s", value);
+	sep = strchr(buf, '-');
+	if (!sep)
+		sep = strchr(buf, ':');
+	if (sep)
+		*sep = '\0';
+	if (strlen(value) >= sizeof(buf) || parse_size(buf, o->kb_base, &o->filesize_lo, NULL) ||
+	    (sep && parse_size(sep + 1, o->kb_base, &o->filesize_hi, NULL)) || !o->filesize_lo)
+		return err_set(e, "expected a size such as 1g or a range such as 1g-2g, got '%s'",
+			       value);
+	if (!sep)
+		o->filesize_hi = o->filesize_lo;
+	if (o->filesize_hi < o->filesize_lo)
+		return err_set(e, "the range '%s' runs backwards; expected LOW-HIGH", value);
+	return 0;
+}
+
+static void filesize_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	(void)d;
+	if (o->filesize_lo == o->filesize_hi)
+		snprintf(buf, len, "%llu", (unsigned long long)o->filesize_lo);
+	else
+		snprintf(buf, len, "%llu-%llu", (unsigned long long)o->filesize_lo,
+			 (unsigned long long)o->filesize_hi);
+}
+
+static int zonemode_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	struct job_options *o = base;
+
+	(void)d;
+	if (!strcmp(value, "none"))
+		o->zonemode = JOB_ZONEMODE_NONE;
+	else if (!strcmp(value, "strided"))
+		o->zonemode = JOB_ZONEMODE_STRIDED;
+	else if (!strcmp(value, "zbd"))
+		return err_set(e, "'zbd' is for zoned block devices (SMR host-managed, ZNS): the "
+			       "simulated drive is a conventional one with no zones to report, open "
+			       "or reset; use none or strided");
+	else
+		return err_set(e, "expected none or strided (zbd needs a zoned drive), got '%s'",
+			       value);
+	return 0;
+}
+
+static void zonemode_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	(void)d;
+	snprintf(buf, len, "%s", o->zonemode == JOB_ZONEMODE_STRIDED ? "strided" : "none");
+}
+
+static const struct opt_choice rw_sequencers[] = {
+	{ "sequential", JOB_RW_SEQ_SEQUENTIAL, "rw=randread:N: the N-1 I/Os after a random one follow on" },
+	{ "identical", JOB_RW_SEQ_IDENTICAL, "rw=randread:N: each random offset is used N times" },
+	{ NULL, 0, NULL },
+};
+
 static int dist_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
 {
 	struct job_options *o = base;
@@ -600,9 +753,8 @@ static int dist_parse(const struct opt_def *d, void *base, const char *value, st
 		o->dist = JOB_DIST_RANDOM;
 		return 0;
 	}
-	if (!strncmp(value, "zoned", 5))
-		return err_set(e, "zoned distributions are not supported; expected random, "
-			       "zipf:theta, pareto:h or normal:sigma, got '%s'", value);
+	if (!strncmp(value, "zoned:", 6) || !strncmp(value, "zoned_abs:", 10))
+		return zoned_parse(o, value, e);
 	if (colon && parse_double(colon + 1, &p))
 		return err_set(e, "expected a number after ':' in '%s'", value);
 	if (len == 4 && !strncmp(value, "zipf", 4)) {
@@ -622,8 +774,8 @@ static int dist_parse(const struct opt_def *d, void *base, const char *value, st
 				       "normal:10; got '%s'", value);
 		o->dist = JOB_DIST_NORMAL;
 	} else {
-		return err_set(e, "expected random, zipf:theta, pareto:h or normal:sigma, got '%s'",
-			       value);
+		return err_set(e, "expected random, zipf:theta, pareto:h, normal:sigma, "
+			       "zoned:ACCESS/SIZE%%:... or zoned_abs:ACCESS/BYTES:..., got '%s'", value);
 	}
 	o->dist_param = p;
 	return 0;
@@ -637,6 +789,8 @@ static void dist_format(const struct opt_def *d, const void *base, char *buf, si
 	(void)d;
 	if (o->dist == JOB_DIST_RANDOM)
 		snprintf(buf, len, "random");
+	else if (o->dist == JOB_DIST_ZONED || o->dist == JOB_DIST_ZONED_ABS)
+		snprintf(buf, len, "%s", o->dist == JOB_DIST_ZONED ? "zoned" : "zoned_abs");
 	else
 		snprintf(buf, len, "%s:%g", names[o->dist], o->dist_param);
 }
@@ -1183,6 +1337,24 @@ static const struct opt_def options[] = {
 	CUSTOM("gtod_reduce", gtod_reduce_parse, gtod_reduce_format,
 	       "1: disable_lat, disable_clat, disable_slat, disable_bw_measurement and no "
 	       "percentiles, as fio (0 changes nothing)"),
+	/* where I/O goes: filesize, strided zones, rw_sequencer */
+	CUSTOM("filesize", filesize_parse, filesize_format,
+	       "the region ends at this size (a range LOW-HIGH: drawn per job); size then "
+	       "only sets the amount of I/O"),
+	CUSTOM("zonemode", zonemode_parse, zonemode_format,
+	       "none or strided: zonesize bytes in each zonerange, then skip zoneskip "
+	       "(zbd is refused: the drive is not zoned)"),
+	{ .name = "zonesize", .type = OPT_SIZE, .offset = F(zonesize), .min = 0,
+	  .max = INT64_MAX, .help = "zonemode=strided: bytes done in a zone before the next" },
+	{ .name = "zonerange", .type = OPT_SIZE, .offset = F(zonerange), .min = 0,
+	  .max = INT64_MAX, .help = "zonemode=strided: the size of a zone (default: zonesize)" },
+	{ .name = "zoneskip", .type = OPT_SIZE, .offset = F(zoneskip), .min = 0,
+	  .max = INT64_MAX, .help = "zonemode=strided: bytes skipped after each zone" },
+	{ .name = "rw_sequencer", .type = OPT_ENUM, .offset = F(rw_sequencer),
+	  .choices = rw_sequencers,
+	  .help = "rw=randread:N: sequential (the next I/Os follow on) or identical (the same offset N times)" },
+	{ .name = "offset_align", .type = OPT_SIZE, .offset = F(offset_align), .min = 0,
+	  .max = 1LL << 40, .help = "offset=N% rounds up to this (default: the smallest block)" },
 	OPT_END,
 };
 

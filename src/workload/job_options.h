@@ -33,7 +33,15 @@ enum job_rate_process { JOB_RATE_LINEAR, JOB_RATE_POISSON };
 
 enum job_dist {
 	JOB_DIST_RANDOM, JOB_DIST_ZIPF, JOB_DIST_PARETO, JOB_DIST_NORMAL,
+	JOB_DIST_ZONED,		/* zoned:ACCESS%/SIZE%:... */
+	JOB_DIST_ZONED_ABS,	/* zoned_abs:ACCESS%/BYTES:... */
 };
+
+/* zonemode: fio's strided zones; zbd is refused (the simulated drive is not zoned). */
+enum job_zonemode { JOB_ZONEMODE_NONE, JOB_ZONEMODE_STRIDED };
+
+/* rw_sequencer: what rw=randread:N does with the N-1 I/Os after a random one. */
+enum job_rw_sequencer { JOB_RW_SEQ_SEQUENTIAL, JOB_RW_SEQ_IDENTICAL };
 
 #define JOB_MAX_SPLIT 64
 #define JOB_NAME_MAX 128
@@ -42,6 +50,13 @@ enum job_dist {
 struct job_bssplit {
 	uint64_t bs;
 	unsigned pct;
+};
+
+/* One zone of random_distribution=zoned (size: percent) or zoned_abs (size: bytes). */
+#define JOB_MAX_ZONES 256
+struct job_zone {
+	uint64_t size;
+	unsigned access_pct;
 };
 
 /* continue_on_error: the kinds of error a job counts and carries on past (fio's). */
@@ -101,6 +116,13 @@ struct job_options {
 	unsigned ncmdprio_bssplit[DDIR_COUNT];
 	int dist;			/* enum job_dist */
 	double dist_param;
+	struct job_zone zones[DDIR_COUNT][JOB_MAX_ZONES];	/* zoned, zoned_abs */
+	unsigned nzones[DDIR_COUNT];
+	uint64_t filesize_lo, filesize_hi;	/* filesize: the region ends there (0: unset) */
+	int zonemode;			/* enum job_zonemode */
+	uint64_t zonesize, zonerange, zoneskip;
+	int rw_sequencer;		/* enum job_rw_sequencer */
+	uint64_t offset_align;		/* offset=N% rounds up to this (0: the smallest block) */
 	bool norandommap, randrepeat;
 	bool softrandommap;		/* accepted: the random map is always there */
 	uint64_t randseed;

@@ -244,8 +244,50 @@ static void test_fis_codecs(void)
 	CHECK(ata_strerror(ATA_E_TAG) && strcmp(ata_strerror(ATA_E_TAG), "unknown error"));
 }
 
+/*
+ * Every field of Register H2D and Set Device Bits distinct, so a byte in
+ * the wrong place shows (the codecs pack fields into 64-bit words).
+ */
+static void test_fis_layout(void)
+{
+	struct ata_taskfile tf = { .command = 0x03, .features = 0x0b04, .count = 0x0d0c,
+		.lba = 0x0a0908060504ULL, .device = 0x07, .icc = 0x0e, .control = 0x0f,
+		.auxiliary = 0x13121110, .pm_port = 0x2, .c_bit = true }, back;
+	struct ata_sdb s = { .status = 0x35, .error = 0x06, .sactive = 0x0a090807,
+		.pm_port = 0xc, .interrupt = true, .notification = true }, s2;
+	uint8_t b[ATA_FIS_H2D_LEN];
+	char got[80];
+
+	CHECK_EQ_INT(ata_h2d_encode(&tf, b), ATA_OK);
+	hex(b, ATA_FIS_H2D_LEN, got);
+	CHECK_EQ_STR(got, "27 82 03 04 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f 10 11 12 13");
+	memset(&back, 0xff, sizeof(back));
+	CHECK_EQ_INT(ata_h2d_decode(b, sizeof(b), &back), ATA_OK);
+	CHECK(back.command == tf.command && back.features == tf.features &&
+	      back.count == tf.count && back.lba == tf.lba && back.device == tf.device &&
+	      back.icc == tf.icc && back.control == tf.control &&
+	      back.auxiliary == tf.auxiliary && back.pm_port == tf.pm_port && back.c_bit);
+	/* A control update: C clear, LBA 47:0 all ones. */
+	tf.c_bit = false;
+	tf.lba = 0xffffffffffffULL;
+	CHECK_EQ_INT(ata_h2d_encode(&tf, b), ATA_OK);
+	hex(b, ATA_FIS_H2D_LEN, got);
+	CHECK_EQ_STR(got, "27 02 03 04 ff ff ff 07 ff ff ff 0b 0c 0d 0e 0f 10 11 12 13");
+	CHECK_EQ_INT(ata_h2d_decode(b, sizeof(b), &back), ATA_OK);
+	CHECK(!back.c_bit && back.lba == tf.lba && back.features == tf.features);
+
+	CHECK_EQ_INT(ata_sdb_encode(&s, b), ATA_OK);
+	hex(b, ATA_FIS_SDB_LEN, got);
+	CHECK_EQ_STR(got, "a1 cc 35 06 07 08 09 0a");
+	memset(&s2, 0xff, sizeof(s2));
+	CHECK_EQ_INT(ata_sdb_decode(b, ATA_FIS_SDB_LEN, &s2), ATA_OK);
+	CHECK(s2.status == s.status && s2.error == s.error && s2.sactive == s.sactive &&
+	      s2.pm_port == s.pm_port && s2.interrupt && s2.notification);
+}
+
 int main(void)
 {
+	test_fis_layout();
 	test_rw_table();
 	test_rw_exhaustive();
 	test_rw_errors();

@@ -245,6 +245,18 @@ int main(void)
 	CHECK_EQ_INT(w.bad_satf, 0);
 
 	/*
+	 * An rpo_guard longer than a revolution (the model allows up to 100 ms):
+	 * a missed target costs one revolution, not the guard, so the pruning's
+	 * rotational floor must not count more — every choice still the plain
+	 * rule's, with and without a high-priority class.
+	 */
+	m = he8;
+	m.rpo_guard = 12 * 1000000;	/* he8 turns in 8.3 ms */
+	run(&m, 32, 0, 5000, &w);
+	CHECK_EQ_INT(w.bad_satf, 0);
+	run(&m, 32, 4, 5000, &w);
+
+	/*
 	 * Writes into the write cache: the choice among destages (unsorted
 	 * candidates) and, once the buffer is full, slots and destages together.
 	 */

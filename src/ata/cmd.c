@@ -11,11 +11,13 @@ int ata_rw_build(const struct ata_rw *rw, struct ata_taskfile *tf)
 		return ATA_E_LBA;
 	if (rw->cdl > 7)
 		return ATA_E_CDL;
-	memset(tf, 0, sizeof(*tf));
+	/* Every field set (no memset: a command is built for every I/O). */
 	tf->c_bit = true;
 	tf->lba = rw->lba;
 	tf->device = ATA_DEVICE_LBA;
 	tf->icc = rw->icc;
+	tf->control = 0;
+	tf->pm_port = 0;
 	if (rw->ncq) {
 		if (rw->tag >= ATA_MAX_TAGS)
 			return ATA_E_TAG;
@@ -29,6 +31,7 @@ int ata_rw_build(const struct ata_rw *rw, struct ata_taskfile *tf)
 		tf->auxiliary = rw->cdl;
 		return ATA_OK;
 	}
+	tf->auxiliary = 0;
 	if (rw->prio != ATA_PRIO_NORMAL)
 		return ATA_E_PRIO;	/* non-NCQ commands have no PRIO field */
 	if (rw->fua && !rw->write)
@@ -42,9 +45,11 @@ int ata_rw_build(const struct ata_rw *rw, struct ata_taskfile *tf)
 
 int ata_rw_parse(const struct ata_taskfile *tf, struct ata_rw *rw)
 {
-	memset(rw, 0, sizeof(*rw));
-	if (tf->lba >= ATA_LBA48_LIMIT)
+	if (tf->lba >= ATA_LBA48_LIMIT) {
+		memset(rw, 0, sizeof(*rw));
 		return ATA_E_LBA;
+	}
+	/* Every field set (no memset: every command is parsed). */
 	rw->lba = tf->lba;
 	rw->icc = tf->icc;
 	switch (tf->command) {
@@ -63,12 +68,18 @@ int ata_rw_parse(const struct ata_taskfile *tf, struct ata_rw *rw)
 	case ATA_CMD_READ_DMA_EXT:
 	case ATA_CMD_WRITE_DMA_EXT:
 	case ATA_CMD_WRITE_DMA_FUA_EXT:
+		rw->ncq = false;
+		rw->tag = 0;
+		rw->prio = ATA_PRIO_NORMAL;
 		rw->write = tf->command != ATA_CMD_READ_DMA_EXT;
 		rw->fua = tf->command == ATA_CMD_WRITE_DMA_FUA_EXT;
 		rw->sectors = tf->count ? tf->count : 65536;
 		rw->cdl = (uint8_t)(tf->features & 7);
 		break;
 	default:
+		memset(rw, 0, sizeof(*rw));
+		rw->lba = tf->lba;
+		rw->icc = tf->icc;
 		return ATA_E_COMMAND;
 	}
 	if (rw->lba + rw->sectors > ATA_LBA48_LIMIT)

@@ -90,6 +90,11 @@ struct disk {
 	uint32_t sdb_done;
 	bool sdb_error;			/* an NCQ error to report (SDB with ERR) */
 	bool sdb_scheduled;
+	/*
+	 * media_done() is running (sdb_at_return may be set), and it will send
+	 * the SDB as it returns instead of through an event (sdb_schedule()).
+	 */
+	bool in_media_done, sdb_at_return;
 
 	/* The response to a non-queued command, sent after the overhead. */
 	uint8_t resp_fis[ATA_FIS_D2H_LEN];
@@ -177,12 +182,23 @@ static void sdb_flush(struct sim *sim, void *arg)
 	}
 }
 
+/*
+ * The SDB goes out once everything already due this instant has run: an
+ * event now, queued behind them. When media_done() asks and nothing else
+ * is due (the usual case: one completion per instant), that event would be
+ * the next to run, after the rest of media_done() — so media_done() sends
+ * it itself as it returns, in the same order, without the event.
+ */
 static void sdb_schedule(struct disk *d)
 {
-	if (!d->sdb_scheduled) {
-		d->sdb_scheduled = true;
-		sim_at(d->sim, sim_now(d->sim), sdb_flush, d);
+	if (d->sdb_scheduled)
+		return;
+	d->sdb_scheduled = true;
+	if (d->in_media_done && sim_next_time(d->sim) > sim_now(d->sim)) {
+		d->sdb_at_return = true;
+		return;
 	}
+	sim_at(d->sim, sim_now(d->sim), sdb_flush, d);
 }
 
 static void complete_tag(struct disk *d, unsigned tag)
@@ -294,14 +310,12 @@ static int64_t interface_ns(const struct disk *d, uint64_t bytes)
 
 static bool stream_continue(struct disk *d);
 
-static void media_done(struct sim *sim, void *arg)
+static void media_access_ends(struct disk *d)
 {
-	struct disk *d = arg;
 	struct fwq_cmd *c = &d->current;
 	int64_t now = sim_now(d->sim);
 	bool was_read = !c->write;
 
-	(void)sim;
 	d->busy = false;
 	/*
 	 * A streamed command leaves the stream where it ended; any other starts
@@ -344,6 +358,20 @@ static void media_done(struct sim *sim, void *arg)
 	/* Idle after a read: read-ahead (ra_max sectors) until a command needs the head. */
 	d->reading_ahead = !d->busy && was_read && d->read_ahead && d->ra_max;
 	flush_try_end(d);
+}
+
+/* The actuator's access is over; an SDB it completed goes out last (sdb_schedule()). */
+static void media_done(struct sim *sim, void *arg)
+{
+	struct disk *d = arg;
+
+	d->in_media_done = true;
+	media_access_ends(d);
+	d->in_media_done = false;
+	if (d->sdb_at_return) {
+		d->sdb_at_return = false;
+		sdb_flush(sim, d);
+	}
 }
 
 /* ---- the actuator ---- */

@@ -179,21 +179,55 @@ static unsigned pick_all(const struct fwq_rules *r, const struct fwq_ctx *ctx,
 	return fwq_decide(r, q, now, &high, &norm, reason);
 }
 
-/* The seek floor of a command: no positioning to it takes less. */
-static inline int64_t floor_of(const struct fwq_ctx *ctx, const struct fwq_cmd *c)
+/*
+ * Where a command's floors come from: its seek distance's entry in the
+ * floor tables (mech.h). The seek floor: no positioning to it takes less.
+ */
+static inline unsigned floor_entry(const struct fwq_ctx *ctx, const struct fwq_cmd *c)
 {
-	const struct disk_mech *mc = ctx->mech;
 	uint32_t d = c->where.cyl > ctx->head.cyl ? c->where.cyl - ctx->head.cyl :
 		ctx->head.cyl - c->where.cyl;
 
-	return mc->seek_floor[d >> mc->seek_floor_shift];
+	return d >> ctx->mech->seek_floor_shift;
+}
+
+static inline int64_t floor_of(const struct fwq_ctx *ctx, const struct fwq_cmd *c)
+{
+	return ctx->mech->seek_floor[floor_entry(ctx, c)];
+}
+
+/*
+ * A lower bound on a command's positioning time from its seek floor
+ * f = seek_floor[k]. The time is g(move + guard) with g(x) = x + ((A − x)
+ * mod rev), A the target's angle relative to the head's at the start, and
+ * guard the effective rpo_guard when the head seeks (fwq_positioning_ns;
+ * mech.h: a guard past a revolution costs one). g never decreases, and
+ * move >= f, so g(f + guard) is the bound; with (f + guard) mod rev
+ * tabulated (seek_floor_turn) it takes two corrections by one revolution
+ * and no division. The same cylinder (no seek, no guard) is left to the
+ * full price: its bound is 0.
+ */
+static inline int64_t rotational_floor(const struct fwq_ctx *ctx, const struct fwq_cmd *c,
+				       unsigned k)
+{
+	const struct disk_mech *mc = ctx->mech;
+	int64_t rev = mc->layout->rev_ns;
+	int64_t ahead = c->where.angle - ctx->phase, w;
+
+	if (c->where.cyl == ctx->head.cyl)
+		return 0;
+	/* Both in [0, rev): each difference is within one revolution of its residue. */
+	ahead += rev & -(int64_t)(ahead < 0);
+	w = ahead - mc->seek_floor_turn[k];
+	w += rev & -(int64_t)(w < 0);
+	return mc->seek_floor[k] + mc->guard_eff + w;
 }
 
 struct satf_walk {
 	const struct fwq_ctx *ctx;
 	const struct fwq_cmd *const *cands;
-	bool honour;
-	uint32_t batch_end;		/* a normal command from seq batch_end on waits */
+	bool honour, batched;
+	uint32_t batch_end;		/* batched: a normal command from seq batch_end on waits */
 	unsigned has_high, has_norm;	/* commands in each class */
 	struct fwq_best high, norm;
 	int64_t limit;			/* no command with a larger floor can win */
@@ -212,65 +246,127 @@ static inline void walk_update_limit(struct satf_walk *w)
 	w->limit = h > n ? h : n;
 }
 
-/*
- * A lower bound on a command's positioning time from its seek floor f. The
- * time is g(move + guard) with g(x) = x + ((A − x) mod rev), A the target's
- * angle relative to the head's at the start, and guard the rpo_guard when
- * the head seeks (fwq_positioning_ns). g never decreases, and move >= f.
- * The same cylinder (no seek, no guard) is left to the full price.
- */
-static inline int64_t rotational_floor(const struct fwq_ctx *ctx, const struct fwq_cmd *c,
-				       int64_t f)
-{
-	int64_t x = f + ctx->mech->rpo_guard;
-
-	if (c->where.cyl == ctx->head.cyl)
-		return 0;
-	return x + fwq_mod_rev(ctx, c->where.angle - ctx->phase - x);
-}
-
 /* Price candidate i if its floors leave it a chance in its class; false once past the limit. */
 static inline __attribute__((always_inline)) bool walk_step(struct satf_walk *w, unsigned i)
 {
 	const struct fwq_cmd *c = w->cands[i];
 	struct fwq_best *b = w->honour && c->high ? &w->high : &w->norm;
-	int64_t f = floor_of(w->ctx, c);
+	unsigned k = floor_entry(w->ctx, c);
+	int64_t f = w->ctx->mech->seek_floor[k];
 
 	if (f > w->limit)
 		return false;
-	if (b == &w->norm && c->seq >= w->batch_end)
+	if (w->batched && b == &w->norm && c->seq >= w->batch_end)
 		return true;
-	if (f <= b->cost && rotational_floor(w->ctx, c, f) <= b->cost &&
+	if (f <= b->cost && rotational_floor(w->ctx, c, k) <= b->cost &&
 	    offer(b, w->cands, i, fwq_positioning_ns(w->ctx, c)))
 		walk_update_limit(w);
 	return true;
 }
 
 /*
- * SATF, pricing only the commands that could win — the same choice as
- * pricing them all (test/t_disk_queue.c checks every pick against a plain
- * implementation). A command's positioning time is at least the seek floor
- * of its distance (mech.h). The sorted candidates are walked from the
- * head's cylinder outwards, the nearest on each side first, then one side
- * and the other, each stopping where the floor passes every class's best
- * cost; on the seed's 31-deep random queue with the rotational floor, that
- * prices about 6 of the 31.
+ * The walk when one class competes (no high-priority command is told
+ * apart): one best, so the limit is its cost. The common case — every
+ * choice without PRIO — so what every candidate needs is held in locals
+ * (struct one_walk, kept in registers once inlined) and a candidate that
+ * passes its floors is priced from its rotational floor: the positioning
+ * time g(move + guard) is that floor when the exact seek still makes the
+ * same pass of the sector (rotational_floor: g(f + guard) >= move + guard),
+ * and otherwise the first pass after move + guard.
  */
-static unsigned satf_walk_pick(const struct fwq_rules *r, const struct fwq_ctx *ctx,
-			       const struct fwq_queue *q, int64_t now, uint32_t batch_end,
-			       enum fwq_reason *reason)
-{
-	struct satf_walk w = {
-		.ctx = ctx, .cands = q->cands, .honour = r->prio->honours,
-		.high = { INT64_MAX, 0, false }, .norm = { INT64_MAX, 0, false },
-	};
-	unsigned i, lo = 0, len = q->nsorted;
+struct one_walk {
+	const struct fwq_ctx *ctx;
+	const struct fwq_cmd *const *cands;
+	const int64_t *floor, *turn;
+	int64_t phase, rev, guard;
+	uint32_t cyl;			/* the head's */
+	unsigned shift;
+	uint32_t batch_end;
+	struct fwq_best best;
+};
 
-	w.has_high = w.honour ? q->nhigh : 0;
-	w.has_norm = q->n - w.has_high;
-	w.batch_end = batch_end;
-	walk_update_limit(&w);
-	/* The first sorted candidate at or beyond the head's cylinder (branch-free search). */
+/*
+ * Candidate i, d cylinders from the head: false once its seek floor is past
+ * the best cost. `batched` is a constant at each call: plain SATF has no
+ * batch test.
+ */
+static inline __attribute__((always_inline)) bool one_step(struct one_walk *w, unsigned i,
+							   uint32_t d, bool batched)
+{
+	const struct fwq_cmd *c = w->cands[i];
+	unsigned k = d >> w->shift;
+	int64_t ahead, at, cost;
+
+	if (w->floor[k] > w->best.cost)
+		return false;
+	if (batched && c->seq >= w->batch_end)
+		return true;
+	if (!d) {
+		cost = fwq_positioning_ns(w->ctx, c);	/* no seek: no floor, no guard */
+	} else {
+		const struct disk_seek_curve *s;
+		int64_t move, earliest;
+
+		/* The rotational floor (rotational_floor()). */
+		ahead = c->where.angle - w->phase;
+		ahead += w->rev & -(int64_t)(ahead < 0);
+		at = ahead - w->turn[k];
+		at += w->rev & -(int64_t)(at < 0);
+		cost = w->floor[k] + w->guard + at;
+		if (cost > w->best.cost)
+			return true;
+		/* The seek as fwq_positioning_ns() times it, then the first pass after it. */
+		s = c->write ? &w->ctx->mech->write : &w->ctx->mech->read;
+		move = d <= s->d0_floor ? (int64_t)(s->a + s->b * __builtin_sqrt((double)d)) :
+			(int64_t)(s->c + s->e * (double)d);
+		earliest = move + w->guard;
+		if (cost < earliest)
+			cost = earliest + fwq_mod_rev(w->ctx, cost - earliest);
+	}
+	if (cost < w->best.cost || (cost == w->best.cost && fwq_older(c, w->cands[w->best.index]))) {
+		w->best.cost = cost;
+		w->best.index = i;
+		w->best.any = true;
+	}
+	return true;
+}
+
+/*
+ * The sorted candidates in order of distance from the head, merging the
+ * two sides: the nearer first, so the walk stops at the first floor past
+ * the best (floors never fall with distance), on both sides at once.
+ * UINT32_MAX marks a side that has run out (no cylinder is that far).
+ */
+static inline __attribute__((always_inline)) void one_walk_sorted(struct one_walk *w,
+								  const struct fwq_queue *q,
+								  unsigned lo, bool batched)
+{
+	const struct fwq_cmd *const *cands = q->cands;
+	unsigned right = lo, left = lo, n = q->nsorted;
+	uint32_t cyl = w->cyl;
+	uint32_t dr = right < n ? cands[right]->where.cyl - cyl : UINT32_MAX;
+	uint32_t dl = left > 0 ? cyl - cands[left - 1]->where.cyl : UINT32_MAX;
+
+	for (;;) {
+		if (dr <= dl) {
+			if (dr == UINT32_MAX || !one_step(w, right, dr, batched))
+				return;
+			right++;
+			dr = right < n ? cands[right]->where.cyl - cyl : UINT32_MAX;
+		} else {
+			if (!one_step(w, left - 1, dl, batched))
+				return;
+			left--;
+			dl = left > 0 ? cyl - cands[left - 1]->where.cyl : UINT32_MAX;
+		}
+	}
+}
+
+/* The first sorted candidate at or beyond the head's cylinder (branch-free search). */
+static inline unsigned walk_start(const struct fwq_ctx *ctx, const struct fwq_queue *q)
+{
+	unsigned lo = 0, len = q->nsorted;
+
 	while (len > 1) {
 		unsigned half = len / 2;
 
@@ -279,6 +375,60 @@ static unsigned satf_walk_pick(const struct fwq_rules *r, const struct fwq_ctx *
 	}
 	if (len == 1 && q->cands[lo]->where.cyl < ctx->head.cyl)
 		lo++;
+	return lo;
+}
+
+/*
+ * SATF, pricing only the commands that could win — the same choice as
+ * pricing them all (test/t_disk_queue.c checks every pick against a plain
+ * implementation; the choice does not depend on the order of pricing,
+ * the tie-breaks being a total order). A command's positioning time is at
+ * least the seek floor of its distance (mech.h). The sorted candidates are
+ * walked from the head's cylinder outwards, on each side stopping where the
+ * floor passes every class's best cost — with one class, nearest first
+ * across both sides (one_walk_sorted); on the seed's 30-deep random queue
+ * that visits about 8, works out the rotational floor of 7 and prices 2.
+ */
+static unsigned satf_walk_pick(const struct fwq_rules *r, const struct fwq_ctx *ctx,
+			       const struct fwq_queue *q, int64_t now, bool batched,
+			       enum fwq_reason *reason)
+{
+	uint32_t batch_end = q->batch_end;
+	bool honour = r->prio->honours;
+	unsigned i, lo = walk_start(ctx, q);
+	struct satf_walk w;
+
+	if (!honour || !q->nhigh) {
+		const struct disk_mech *mc = ctx->mech;
+		struct fwq_best none = { INT64_MAX, 0, false };
+		struct one_walk o = {
+			.ctx = ctx, .cands = q->cands, .floor = mc->seek_floor,
+			.turn = mc->seek_floor_turn, .phase = ctx->phase, .rev = mc->layout->rev_ns,
+			.guard = mc->guard_eff, .cyl = ctx->head.cyl, .shift = mc->seek_floor_shift,
+			.batch_end = batch_end, .best = { INT64_MAX, 0, false },
+		};
+
+		if (batched)
+			one_walk_sorted(&o, q, lo, true);
+		else
+			one_walk_sorted(&o, q, lo, false);
+		/* Unsorted candidates (destages, never high): each on its own floor. */
+		for (i = q->nsorted; i < q->n; i++) {
+			if (batched && q->cands[i]->seq >= batch_end)
+				continue;
+			if (!o.best.any || floor_of(ctx, q->cands[i]) <= o.best.cost)
+				offer(&o.best, q->cands, i, fwq_positioning_ns(ctx, q->cands[i]));
+		}
+		return fwq_decide(r, q, now, &none, &o.best, reason);
+	}
+	w = (struct satf_walk){
+		.ctx = ctx, .cands = q->cands, .honour = honour, .batched = batched,
+		.batch_end = batch_end,
+		.high = { INT64_MAX, 0, false }, .norm = { INT64_MAX, 0, false },
+	};
+	w.has_high = q->nhigh;
+	w.has_norm = q->n - w.has_high;
+	walk_update_limit(&w);
 	if (lo < q->nsorted)
 		walk_step(&w, lo);
 	if (lo > 0)
@@ -292,7 +442,7 @@ static unsigned satf_walk_pick(const struct fwq_rules *r, const struct fwq_ctx *
 		const struct fwq_cmd *c = q->cands[i];
 		struct fwq_best *b = w.honour && c->high ? &w.high : &w.norm;
 
-		if (b == &w.norm && c->seq >= w.batch_end)
+		if (batched && b == &w.norm && c->seq >= w.batch_end)
 			continue;
 		if (!b->any || floor_of(ctx, c) <= b->cost)
 			offer(b, q->cands, i, fwq_positioning_ns(ctx, c));
@@ -303,14 +453,14 @@ static unsigned satf_walk_pick(const struct fwq_rules *r, const struct fwq_ctx *
 static unsigned pick_satf(const struct fwq_rules *r, const struct fwq_ctx *ctx,
 			  const struct fwq_queue *q, int64_t now, enum fwq_reason *reason)
 {
-	return satf_walk_pick(r, ctx, q, now, UINT32_MAX, reason);
+	return satf_walk_pick(r, ctx, q, now, false, reason);
 }
 
 /* satf_batch: the same walk, passing over normal commands of a later batch. */
 static unsigned pick_satf_batch(const struct fwq_rules *r, const struct fwq_ctx *ctx,
 				const struct fwq_queue *q, int64_t now, enum fwq_reason *reason)
 {
-	return satf_walk_pick(r, ctx, q, now, q->batch_end, reason);
+	return satf_walk_pick(r, ctx, q, now, true, reason);
 }
 
 static const struct fwq_policy_ops policy_fifo = {

@@ -169,6 +169,18 @@ static void measured_init(struct disk_mech *mc, const struct disk_model *m, int6
 	mc->seek_floor[0] = 0;
 }
 
+/* The tables derived from seek_floor (mech.h), once it is filled. */
+static void floor_turns(struct disk_mech *mc)
+{
+	int64_t rev = mc->layout->rev_ns;
+	unsigned q;
+
+	mc->guard_eff = mc->rpo_guard < rev ? mc->rpo_guard : rev;
+	for (q = 0; q < DISK_SEEK_FLOOR_ENTRIES; q++)
+		mc->seek_floor_turn[q] = mc->seek_floor[q] == INT64_MAX ? 0 :
+			(mc->seek_floor[q] + mc->guard_eff) % rev;
+}
+
 int disk_mech_init(struct disk_mech *mc, const struct disk_layout *l,
 		   const struct disk_model *m, struct err *e)
 {
@@ -188,6 +200,7 @@ int disk_mech_init(struct disk_mech *mc, const struct disk_layout *l,
 	mc->inv_rev = 1.0 / (double)l->rev_ns;
 	if (m->form == DISK_FORM_MEASURED) {
 		measured_init(mc, m, max);
+		floor_turns(mc);
 		return 0;
 	}
 	mc->read.npts = mc->write.npts = 0;
@@ -207,6 +220,7 @@ int disk_mech_init(struct disk_mech *mc, const struct disk_layout *l,
 
 		mc->seek_floor[q] = r < w ? r : w;
 	}
+	floor_turns(mc);
 	return 0;
 }
 

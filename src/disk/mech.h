@@ -108,6 +108,16 @@ struct disk_mech {
 	double inv_rev;		/* 1 / layout->rev_ns, for divisions by multiplication */
 	unsigned seek_floor_shift;
 	int64_t seek_floor[DISK_SEEK_FLOOR_ENTRIES];
+	/*
+	 * For the choice's rotational floor (fwq.c): the guard a seek pays in
+	 * effect, min(rpo_guard, one revolution) — a wait under rpo_guard
+	 * gains one revolution, so a guard past a revolution costs no more
+	 * than one — and, per floor entry, (seek_floor + that guard) mod rev:
+	 * how far the platter has turned by the earliest start of a guarded
+	 * transfer, so pricing a candidate needs no division.
+	 */
+	int64_t guard_eff;
+	int64_t seek_floor_turn[DISK_SEEK_FLOOR_ENTRIES];
 };
 
 int disk_mech_init(struct disk_mech *mc, const struct disk_layout *l,

@@ -37,6 +37,10 @@ printf 'instructions per I/O, seed 600 s (ncq_prio_enable=0): %d (%.1f M instruc
 	"$(awk -v n="$ios" -v c="$cpu" 'BEGIN { print (c > 0 ? n / c / 1e6 : 0) }')"
 
 drive_ios=100000
+if [ ! -x "$benchdir/drive" ]; then
+	echo "instructions per I/O, drive alone: skipped ($benchdir/drive is not built: run 'make bench')" >&2
+	exit 1
+fi
 valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
 	"$benchdir/drive" he8 "$drive_ios" 32 >"$tmp/drive.out" 2>"$tmp/drive.vg"
 instr=$(irefs "$tmp/drive.vg")

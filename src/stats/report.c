@@ -1135,17 +1135,17 @@ static void sum_samples(struct hist_summary *a, const struct hist_summary *b)
 }
 
 /*
- * unified_rw_reporting: one direction's samples added to another's, as
- * fio's sum_thread_stats() adds every direction into slot 0 for "mixed":
- * latencies merged, bandwidth and IOPS samples summed as for a group.
+ * One direction's samples added to another's: a job's into its group's
+ * (merge_job), or, for unified_rw_reporting, every direction into one as
+ * fio's sum_thread_stats() does for "mixed". Latencies merge, bandwidth
+ * and IOPS samples are summed.
  */
-static void merge_dir(struct report_dir *a, const struct report_dir *b)
+static void merge_dir_sums(struct report_dir *a, const struct report_dir *b)
 {
-	unsigned p;
-
 	hist_merge(&a->slat, &b->slat);
 	hist_merge(&a->clat, &b->clat);
 	hist_merge(&a->lat, &b->lat);
+	/* bw and iops samples are summed, not averaged (fio's pure_sum). */
 	if (b->bw.n) {
 		sum_samples(&a->bw, &b->bw);
 		sum_samples(&a->iops, &b->iops);
@@ -1158,12 +1158,24 @@ static void merge_dir(struct report_dir *a, const struct report_dir *b)
 	a->drop_ios += b->drop_ios;
 	if (b->runtime_ms > a->runtime_ms)
 		a->runtime_ms = b->runtime_ms;
+}
+
+static void merge_dir_prios(struct report_dir *a, const struct report_dir *b)
+{
+	unsigned p;
+
 	for (p = 0; p < b->nprios; p++) {
 		struct report_prio *rp = report_prio_get(a, b->prios[p].ioprio);
 
 		if (rp)
 			hist_merge(&rp->h, &b->prios[p].h);
 	}
+}
+
+static void merge_dir(struct report_dir *a, const struct report_dir *b)
+{
+	merge_dir_sums(a, b);
+	merge_dir_prios(a, b);
 }
 
 /* unified_rw_reporting=both: the "mixed" entry shown after read and write (NULL: no memory). */
@@ -1213,29 +1225,14 @@ static void unify_dirs(struct report_job *j)
 
 static void merge_job(struct report_job *dst, const struct report_job *src, bool first)
 {
-	unsigned d, p, k;
+	unsigned d, k;
 
 	hist_summary_merge(&dst->sync_lat, &src->sync_lat);
 	for (d = 0; d < REPORT_DIRS; d++) {
 		struct report_dir *a = &dst->dir[d];
 		const struct report_dir *b = &src->dir[d];
 
-		hist_merge(&a->slat, &b->slat);
-		hist_merge(&a->clat, &b->clat);
-		hist_merge(&a->lat, &b->lat);
-		/* bw and iops samples are summed, not averaged (fio's pure_sum). */
-		if (b->bw.n) {
-			sum_samples(&a->bw, &b->bw);
-			sum_samples(&a->iops, &b->iops);
-		}
-		hist_summary_merge(&a->host_queue, &b->host_queue);
-		hist_summary_merge(&a->drive, &b->drive);
-		a->io_bytes += b->io_bytes;
-		a->total_ios += b->total_ios;
-		a->short_ios += b->short_ios;
-		a->drop_ios += b->drop_ios;
-		if (b->runtime_ms > a->runtime_ms)
-			a->runtime_ms = b->runtime_ms;
+		merge_dir_sums(a, b);
 		if (dst->disable_prio_stat)
 			continue;
 		if (!src->multi_prio) {
@@ -1244,14 +1241,8 @@ static void merge_job(struct report_job *dst, const struct report_job *src, bool
 
 			if (rp)
 				hist_merge(&rp->h, src->lat_percentiles ? &b->lat : &b->clat);
-		} else {
-			for (p = 0; p < b->nprios; p++) {
-				struct report_prio *rp = report_prio_get(a, b->prios[p].ioprio);
-
-				if (rp)
-					hist_merge(&rp->h, &b->prios[p].h);
-			}
-		}
+		} else
+			merge_dir_prios(a, b);
 	}
 	for (k = 0; k < 7; k++) {
 		dst->io_u_map[k] += src->io_u_map[k];

@@ -76,6 +76,22 @@ err_has "unknown subsystem ''"
 expect_rc 2 "$NCQSIM" run
 expect_rc 0 "$NCQSIM" run --help-options
 out_has "cmdprio_percentage"
+out_has "zero_buffers           the data written: a hard disk stores any data alike"
+# Options without effect in a simulation run and are echoed; the result is
+# the same as without them. Real fio options that change what is measured
+# and are not built are refused by name.
+printf '[r]\nrw=randread\nsize=4m\n' >"$tmp/plain.fio"
+printf '[r]\nrw=randread\nsize=4m\ninvalidate=1\nzero_buffers=1\ncpus_allowed=0-1\nfixedbufs=1\nuid=0\n' \
+	>"$tmp/noeffect.fio"
+expect_rc 0 "$NCQSIM" run "$tmp/plain.fio" --output-format=json --output "$tmp/plain.json"
+expect_rc 0 "$NCQSIM" run "$tmp/noeffect.fio" --output-format=json --output "$tmp/noeffect.json"
+checks=$((checks + 2))
+grep -q '"cpus_allowed" : "0-1"' "$tmp/noeffect.json" || fail "cpus_allowed is not echoed in the job options"
+[ "$(grep '"total_ios"' "$tmp/plain.json")" = "$(grep '"total_ios"' "$tmp/noeffect.json")" ] ||
+	fail "options without effect changed the I/O counts"
+printf '[r]\nrw=randread\nsize=4m\nverify=md5\n' >"$tmp/verify.fio"
+expect_rc 2 "$NCQSIM" run "$tmp/verify.fio"
+err_has "verify.fio:4: option 'verify' is a fio option ncqsim does not support"
 # fsync=8 on 1 MiB writes: one FLUSH CACHE EXT (EAh) per 8 writes in --debug=ata.
 printf '[w]\nioengine=libaio\ndirect=1\nrw=write\nbs=1m\nsize=64m\niodepth=4\nfsync=8\n' >"$tmp/fsync.fio"
 expect_rc 0 "$NCQSIM" run "$tmp/fsync.fio" --debug=ata --quiet

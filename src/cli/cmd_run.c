@@ -56,6 +56,7 @@ const struct cmd_doc cmd_run_doc = {
 static void help_options(void)
 {
 	const struct opt_def *o;
+	const struct job_no_effect *n;
 
 	printf("fio options ncqsim supports (others fio has are refused by name):\n\n");
 	for (o = job_option_table(); o->name; o++) {
@@ -68,8 +69,9 @@ static void help_options(void)
 		if (o->type != OPT_CUSTOM)
 			printf("  %-22s   (%s)\n", "", want);
 	}
-	printf("\nAccepted and echoed, without effect in a simulation: filename, direct,\n"
-	       "buffered, thread, description, invalidate, randrepeat.\n");
+	printf("\nAccepted and echoed, without effect in a simulation:\n");
+	for (n = job_no_effect_table(); n->name; n++)
+		printf("  %-22s %s\n", n->name, n->why);
 }
 
 /* Whether --NAME is one of ncqsim's own options (they win over a job option of that name). */

@@ -1391,13 +1391,70 @@ void job_options_defaults(struct job_options *o)
 	o->per_job_logs = true;
 }
 
+/*
+ * fio options that change nothing a simulation of the I/O path measures:
+ * accepted (and echoed with the job's options), each with the reason.
+ * The value is not checked: fio's own check of it has no simulated
+ * consequence to protect.
+ */
+static const struct job_no_effect no_effect[] = {
+	{ "thread", "threads or processes: the same in a simulation" },
+	{ "invalidate", "drops the page cache before the job: direct I/O never uses it" },
+	{ "fadvise_hint", "page-cache advice: direct I/O never uses the page cache" },
+	{ "buffer_compress_chunk", "the data written: a hard disk stores any data alike" },
+	{ "buffer_compress_percentage", "the data written: a hard disk stores any data alike" },
+	{ "buffer_pattern", "the data written: a hard disk stores any data alike" },
+	{ "dedupe_percentage", "the data written: a hard disk stores any data alike" },
+	{ "dedupe_mode", "the data written: a hard disk stores any data alike" },
+	{ "dedupe_global", "the data written: a hard disk stores any data alike" },
+	{ "dedupe_working_set_percentage", "the data written: a hard disk stores any data alike" },
+	{ "refill_buffers", "the data written: a hard disk stores any data alike" },
+	{ "scramble_buffers", "the data written: a hard disk stores any data alike" },
+	{ "zero_buffers", "the data written: a hard disk stores any data alike" },
+	{ "cpumask", "CPU placement: the simulation has no CPU time" },
+	{ "cpus_allowed", "CPU placement: the simulation has no CPU time" },
+	{ "cpus_allowed_policy", "CPU placement: the simulation has no CPU time" },
+	{ "numa_cpu_nodes", "CPU placement: the simulation has no CPU time" },
+	{ "numa_mem_policy", "memory placement: the simulation has no CPU time" },
+	{ "gtod_cpu", "fio's clock thread: the simulation's clock is exact" },
+	{ "clocksource", "fio's clock: the simulation's clock is exact" },
+	{ "iomem", "how fio allocates its buffers: no effect on the I/O path" },
+	{ "mem", "how fio allocates its buffers: no effect on the I/O path" },
+	{ "iomem_align", "buffer alignment: direct I/O buffers are aligned either way" },
+	{ "mem_align", "buffer alignment: direct I/O buffers are aligned either way" },
+	{ "lockmem", "memory fio locks: no effect on the I/O path" },
+	{ "thp", "transparent huge pages for buffers: no effect on the I/O path" },
+	{ "fixedbufs", "io_uring registered buffers: CPU cost only" },
+	{ "registerfiles", "io_uring registered files: CPU cost only" },
+	{ "sqthread_poll", "io_uring submission thread: CPU cost only" },
+	{ "sqthread_poll_cpu", "io_uring submission thread: CPU cost only" },
+	{ "nonvectored", "io_uring vectored or not: CPU cost only" },
+	{ "userspace_reap", "libaio reaping in user space: CPU cost only" },
+	{ "log_entries", "fio's initial log buffer size: memory only" },
+	{ "allow_file_create", "the target is the simulated drive: nothing is created" },
+	{ "allow_mounted_write", "the target is the simulated drive: nothing is mounted" },
+	{ "create_on_open", "the target is the simulated drive: nothing is created" },
+	{ "create_fsync", "the target is the simulated drive: nothing is created" },
+	{ "create_serialize", "the target is the simulated drive: nothing is created" },
+	{ "uid", "the user fio runs as: no effect on the I/O path" },
+	{ "gid", "the group fio runs as: no effect on the I/O path" },
+	{ NULL, NULL },
+};
+
+const struct job_no_effect *job_no_effect_table(void)
+{
+	return no_effect;
+}
+
 int job_option_set(struct job_options *o, const char *key, const char *value, struct err *e)
 {
 	const struct opt_def *d = opt_find(options, key);
+	const struct job_no_effect *n;
 
 	if (!d) {
-		if (!strcmp(key, "thread"))
-			return 0;	/* threads or processes: the same in a simulation */
+		for (n = no_effect; n->name; n++)
+			if (!strcmp(key, n->name))
+				return 0;
 		if (job_fio_knows(key))
 			return err_set(e, "option '%s' is a fio option ncqsim does not support (see "
 				       "'ncqsim run --help-options' for those it does)", key);

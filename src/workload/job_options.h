@@ -181,6 +181,12 @@ void job_options_defaults(struct job_options *o);
 /* Whether fio 3.33 has an option of this name (for refusals). */
 bool job_fio_knows(const char *name);
 
+/* fio options accepted without effect in a simulation, and why (NULL-terminated). */
+struct job_no_effect {
+	const char *name, *why;
+};
+const struct job_no_effect *job_no_effect_table(void);
+
 /*
  * Set one option from a job file line; the message names the option
  * ("option 'bs': expected ...") — the caller adds file and line.

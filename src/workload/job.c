@@ -1522,8 +1522,14 @@ static void time_up(struct sim *sim, void *arg)
 {
 	struct job *j = arg;
 
-	(void)sim;
 	if (!j->finished && !j->issuing_done) {
+		/*
+		 * fio's runtime runs to here even when the job was waiting (for
+		 * its rate, a think time) with nothing in flight: it leaves its
+		 * loop at the runtime, not at its last completion.
+		 */
+		if (j->t_finish < sim_now(sim))
+			j->t_finish = sim_now(sim);
 		j->timed_out = true;
 		stop_issuing(j);
 	}

@@ -13,10 +13,13 @@
 
 static void echo_opt(struct report_opt *opts, unsigned *n, const char *key, const char *value)
 {
+	const struct opt_def *d = opt_find(job_option_table(), key);
 	unsigned i;
 
 	if (!value)
 		return;		/* fio drops bare flags from "job options" */
+	if (d)
+		key = d->name;	/* fio echoes an alias under the option's own name (timeout: runtime) */
 	for (i = 0; i < *n; i++)
 		if (!strcmp(opts[i].key, key))
 			break;

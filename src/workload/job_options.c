@@ -1144,7 +1144,8 @@ static const struct opt_def options[] = {
 	{ .name = "filename", .type = OPT_STRING, .offset = F(filename), .size = JOB_PATH_MAX,
 	  .help = "accepted and echoed; the simulated drive is the target" },
 	{ .name = "runtime", .type = OPT_TIME, .offset = F(runtime), .min = 0,
-	  .max = 1000000LL * SEC, .time_unit = SEC, .help = "stop after this long (seconds)" },
+	  .max = 1000000LL * SEC, .time_unit = SEC, .alias = "timeout",
+	  .help = "stop after this long (seconds); alias timeout" },
 	{ .name = "time_based", .type = OPT_FLAG, .offset = F(time_based),
 	  .help = "run for runtime, looping over the region" },
 	{ .name = "ramp_time", .type = OPT_TIME, .offset = F(ramp_time), .min = 0,
@@ -1355,6 +1356,10 @@ static const struct opt_def options[] = {
 	  .help = "rw=randread:N: sequential (the next I/Os follow on) or identical (the same offset N times)" },
 	{ .name = "offset_align", .type = OPT_SIZE, .offset = F(offset_align), .min = 0,
 	  .max = 1LL << 40, .help = "offset=N% rounds up to this (default: the smallest block)" },
+	/* Job control (i13a). */
+	{ .name = "allrandrepeat", .type = OPT_BOOL, .offset = F(allrandrepeat),
+	  .help = "accepted: ncqsim's random streams all repeat from --seed (or randseed), "
+		  "whatever randrepeat and allrandrepeat say" },
 	OPT_END,
 };
 

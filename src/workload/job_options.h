@@ -171,6 +171,8 @@ struct job_options {
 	bool slat_percentiles;
 	int unified_rw_reporting;	/* enum job_unified */
 	bool disable_lat, disable_clat, disable_slat, disable_bw;
+	/* Job control (i13a): fio's exits, waits, steady state, flow, error lists, submission. */
+	bool allrandrepeat;		/* accepted: every stream repeats from the seed anyway */
 };
 
 /* unified_rw_reporting: reads and writes apart, merged into "mixed", or both. */

@@ -68,4 +68,41 @@ if [ -n "$fio_ok" ]; then
 	f1=$(fio_json "$dir/allrandrepeat.fio" | figures)
 	same "fio allrandrepeat=1, two runs" "$f1" "$(fio_json "$dir/allrandrepeat.fio" | figures)"
 fi
+
+# ---- startdelay from the run's start, wait_for ----
+# start_ms FILE JOB: when ncqsim started the job's first clone, ms after job a's
+start_ms() {
+	"$NCQSIM" run --debug=job "$1" 2>&1 >/dev/null | awk -v j="$2" '
+		$4 == "job" && $6 == "starts:" { t[$5] = $1 }
+		END { printf "%d", t[j ".0"] - t["a.0"] + 0.5 }'
+}
+# fio_start_ms FILE N: fio's first I/O of job number N, ms after job 1's (unix-epoch logs)
+fio_start_ms() {
+	rm -f w_iops.*.log
+	"$fio" --ioengine=psync --filename=dev --log_unix_epoch=1 --write_iops_log=w \
+		--output-format=json "$1" >/dev/null 2>&1
+	echo $(($(head -n 1 "w_iops.$2.log" | cut -d, -f1) - $(head -n 1 w_iops.1.log | cut -d, -f1)))
+}
+# fio 3.33: b 1243 ms after a (a's 1 s, then fio's start-up), c 1540 ms (genesis + 1.5 s).
+within "startdelay: b after a (ms)" "$(start_ms "$dir/startdelay.fio" b)" 1000 1000
+within "startdelay: c after a (ms)" "$(start_ms "$dir/startdelay.fio" c)" 1500 1500
+# fio 3.33: b 1125 ms after a.
+within "wait_for: b after a (ms)" "$(start_ms "$dir/wait_for.fio" b)" 1000 1000
+j=$(ours "$dir/wait_for.fio" | figures | paste -sd ';')
+same "wait_for: per job figures" "$j" "a 0 100 409600 0 0;a 0 100 409600 0 0;c 0 200 819200 0 0;b 0 100 409600 0 0"
+if [ -n "$fio_ok" ]; then
+	within "fio startdelay: b after a (ms)" "$(fio_start_ms "$dir/startdelay.fio" 2)" 1000 1400
+	within "fio startdelay: c after a (ms)" "$(fio_start_ms "$dir/startdelay.fio" 3)" 1450 1700
+	within "fio wait_for: b after a (ms)" "$(fio_start_ms "$dir/wait_for.fio" 4)" 1000 1400
+fi
+# Refused as fio refuses them, with the file and line of the job.
+for c in 'wait_for=x|no job '"'"'x'"'"' before this one' 'wait_for=j|a job cannot wait for itself'; do
+	printf '[j]\nrw=read\nsize=1m\n%s\n' "${c%%|*}" >bad.fio
+	expect_rc 2 "$NCQSIM" run bad.fio
+	err_one_line
+	err_has "bad.fio:1: job 'j': option 'wait_for': ${c#*|}"
+done
+printf '[a]\nsize=1m\n[b]\nwait_for=a\nsize=1m\n[a]\nsize=1m\n' >bad.fio
+expect_rc 2 "$NCQSIM" run bad.fio
+err_has "bad.fio:3: job 'b': option 'wait_for': 2 jobs are named 'a'"
 finish

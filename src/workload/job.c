@@ -86,6 +86,8 @@ struct job {
 	bool map_oom;				/* the random map ran out of memory */
 	bool started, issuing_done, finished, in_ramp;
 	bool timed_out;				/* its runtime ended its issuing */
+	/* Job control (i13a). */
+	bool waiting;				/* wait_for: its waitee has not finished yet */
 	/* fsync, fdatasync, end_fsync: a flush the job waits for. */
 	uint64_t writes_issued;
 	bool syncing, last_was_sync, end_synced;
@@ -142,6 +144,7 @@ struct workload_runner {
 	struct job *jobs;
 	unsigned njobs;
 	const struct job_target *t;
+	int64_t t0;			/* the run's start: fio's genesis, startdelay counts from it */
 	unsigned segment, nsegments;
 	unsigned running;
 	bool interrupted;		/* by ro->stop */
@@ -1535,13 +1538,42 @@ static void time_up(struct sim *sim, void *arg)
 	}
 }
 
+/*
+ * fio's waitee_running(): a job with wait_for=NAME starts only once every
+ * job of that name (each numjobs clone) has finished; jobs sharing its own
+ * name do not count.
+ */
+static bool waitee_running(const struct job *j)
+{
+	const struct workload_runner *run = j->run;
+	unsigned i;
+
+	if (!j->o->wait_for[0])
+		return false;
+	for (i = 0; i < run->njobs; i++) {
+		const struct job *k = &run->jobs[i];
+
+		if (!strcmp(k->o->name, j->o->name) || strcmp(k->o->name, j->o->wait_for))
+			continue;
+		if (!k->finished)
+			return true;
+	}
+	return false;
+}
+
 static void job_start(struct sim *sim, void *arg)
 {
 	struct job *j = arg;
-	const struct job_options *o = j->o;
 	int64_t now = sim_now(sim), runtime = j->o->runtime;
 	int d;
 
+	if (j->finished)
+		return;		/* ended before it started (exitall) */
+	if (!j->run->interrupted && waitee_running(j)) {
+		/* Started again by job_finish() when the last of its waitees ends. */
+		j->waiting = true;
+		return;
+	}
 	if (j->run->interrupted) {
 		/* Its startdelay ran past the interruption: it ends without an I/O. */
 		j->started = true;
@@ -1554,9 +1586,9 @@ static void job_start(struct sim *sim, void *arg)
 	j->t_begin = now;
 	j->think_start = now;
 	lat_target_init(j, now);
+	/* fio's rate schedule counts from the job's start (its epoch), not from 0. */
 	for (d = 0; d < DDIR_COUNT; d++)
-		if (o->rate_process == JOB_RATE_POISSON)
-			j->next_issue[d] = now;	/* fio's schedule counts from the job's start */
+		j->next_issue[d] = now;
 	j->t_stats = now + j->o->ramp_time;
 	j->in_ramp = j->o->ramp_time > 0;
 	j->t_end = INT64_MAX;
@@ -1576,6 +1608,21 @@ static void job_start(struct sim *sim, void *arg)
 	sim_debug(sim, SIM_DBG_JOB, "job %s.%u starts: depth %u, region %llu..%llu", j->o->name,
 		  j->clone, j->depth, (unsigned long long)j->start, (unsigned long long)j->end);
 	job_fill(j);
+}
+
+/* Jobs held by wait_for whose waitees have all finished start now (fio polls for it). */
+static void wake_waiters(struct workload_runner *run)
+{
+	unsigned i;
+
+	for (i = 0; i < run->njobs; i++) {
+		struct job *k = &run->jobs[i];
+
+		if (k->waiting && !waitee_running(k)) {
+			k->waiting = false;
+			sim_after(run->t->sim, 0, job_start, k);
+		}
+	}
 }
 
 static void job_finish(struct job *j)
@@ -1601,6 +1648,7 @@ static void job_finish(struct job *j)
 		log_window(j, j->timed_out && j->t_end > j->t_finish ? j->t_end : j->t_finish, true);
 	sim_debug(j->t->sim, SIM_DBG_JOB, "job %s.%u done: %llu I/Os", j->o->name, j->clone,
 		  (unsigned long long)j->issued_ios);
+	wake_waiters(run);
 	if (--run->running == 0)
 		start_segment(run);
 }
@@ -1635,7 +1683,13 @@ static void start_segment(struct workload_runner *run)
 			if (j->def->segment != seg)
 				continue;
 			run->running++;
-			sim_after(run->t->sim, j->o->startdelay, job_start, j);
+			/*
+			 * fio's startdelay counts from its start (genesis), not from
+			 * the segment's: a job whose delay has passed by the time its
+			 * stonewall lets it go starts at once.
+			 */
+			sim_at(run->t->sim, run->t0 + j->o->startdelay > sim_now(run->t->sim) ?
+			       run->t0 + j->o->startdelay : sim_now(run->t->sim), job_start, j);
 		}
 		if (run->running)
 			return;
@@ -2224,6 +2278,7 @@ int workload_run(const struct workload *w, const struct job_target *t,
 	}
 	run.njobs = n;
 	out->njobs = n;
+	run.t0 = sim_now(t->sim);
 	start_segment(&run);
 	next_progress = sim_now(t->sim) + SIM_SEC;
 	for (;;) {

@@ -119,6 +119,43 @@ static int validate(const struct job_def *d, struct err *e)
 	return 0;
 }
 
+/*
+ * fio's wait_for_ok(): the job waited for is one defined before this one,
+ * not this one itself, and the only one of its name (fio 3.33 refuses two
+ * earlier ones, and waits forever for a later one of the same name).
+ */
+static int check_wait_for(const struct workload *w, struct err *e)
+{
+	unsigned i, k;
+
+	for (i = 0; i < w->ndefs; i++) {
+		const struct job_def *d = &w->defs[i];
+		const char *want = d->o.wait_for;
+		unsigned before = 0, all = 0;
+
+		if (!want[0])
+			continue;
+		if (!strcmp(want, d->o.name))
+			return err_set(e, "%s:%d: job '%s': option 'wait_for': a job cannot wait for "
+				       "itself", d->file, d->line, d->o.name);
+		for (k = 0; k < w->ndefs; k++) {
+			if (strcmp(w->defs[k].o.name, want))
+				continue;
+			all++;
+			before += k < i;
+		}
+		if (!before)
+			return err_set(e, "%s:%d: job '%s': option 'wait_for': no job '%s' before this "
+				       "one (fio waits only for a job defined earlier)", d->file, d->line,
+				       d->o.name, want);
+		if (all > 1)
+			return err_set(e, "%s:%d: job '%s': option 'wait_for': %u jobs are named '%s'; "
+				       "the job waited for must be the only one of its name, as fio 3.33 "
+				       "requires", d->file, d->line, d->o.name, all, want);
+	}
+	return 0;
+}
+
 /* The defs grow geometrically: a file of many sections loads in linear time. */
 static int add_def(struct workload *w, size_t *cap, const struct job_def *d, struct err *e)
 {
@@ -257,6 +294,10 @@ static int build(struct workload *w, const struct jobfile *jf, const struct sect
 	if (!w->ndefs)
 		return err_set(e, "%s: no jobs (only [global] sections, or nothing at all)",
 			       jf->nfiles ? jf->files[0] : "job file");
+	if (check_wait_for(w, e)) {
+		workload_free(w);
+		return -1;
+	}
 	if (jf->keywords_used && warn) {
 		char note[160];
 

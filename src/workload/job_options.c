@@ -1360,6 +1360,8 @@ static const struct opt_def options[] = {
 	{ .name = "allrandrepeat", .type = OPT_BOOL, .offset = F(allrandrepeat),
 	  .help = "accepted: ncqsim's random streams all repeat from --seed (or randseed), "
 		  "whatever randrepeat and allrandrepeat say" },
+	{ .name = "wait_for", .type = OPT_STRING, .offset = F(wait_for), .size = JOB_NAME_MAX,
+	  .help = "start once every job of this name (defined before this one) has finished" },
 	OPT_END,
 };
 
@@ -1468,6 +1470,13 @@ int job_option_set(struct job_options *o, const char *key, const char *value, st
 	/* Bare flags of bool type are fio's "=1". */
 	if (!value && (d->type == OPT_BOOL || d->parse == gtod_reduce_parse))
 		value = "1";
+	if (strcmp(d->name, key)) {
+		/* Given by its alias (timeout): messages name the option as written. */
+		struct opt_def as_written = *d;
+
+		as_written.name = key;
+		return opt_set(&as_written, o, value, "option", o->kb_base, e);
+	}
 	return opt_set(d, o, value, "option", o->kb_base, e);
 }
 

@@ -173,6 +173,7 @@ struct job_options {
 	bool disable_lat, disable_clat, disable_slat, disable_bw;
 	/* Job control (i13a): fio's exits, waits, steady state, flow, error lists, submission. */
 	bool allrandrepeat;		/* accepted: every stream repeats from the seed anyway */
+	char wait_for[JOB_NAME_MAX];	/* start once every job of this name has finished */
 };
 
 /* unified_rw_reporting: reads and writes apart, merged into "mixed", or both. */

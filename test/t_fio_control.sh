@@ -95,6 +95,41 @@ if [ -n "$fio_ok" ]; then
 	within "fio startdelay: c after a (ms)" "$(fio_start_ms "$dir/startdelay.fio" 3)" 1450 1700
 	within "fio wait_for: b after a (ms)" "$(fio_start_ms "$dir/wait_for.fio" 4)" 1000 1400
 fi
+# ---- exitall, exit_what, exitall_on_error: per-job figures against fio 3.33's ----
+# close NAME OURS THEIRS TOL: the same jobs and groups in the same order, I/O counts within TOL
+close() {
+	checks=$((checks + 1))
+	paste -d '|' <(printf '%s\n' "$2" | tr ';' '\n') <(printf '%s\n' "$3" | tr ';' '\n') |
+		awk -F '|' -v tol="$4" '{ split($1, a, " "); split($2, b, " ")
+			if (a[1] != b[1] || a[2] != b[2] || a[3] - b[3] > tol || b[3] - a[3] > tol ||
+			    a[5] - b[5] > tol || b[5] - a[5] > tol) bad = 1 }
+			END { exit bad }' && [ "$(printf '%s' "$2" | tr -cd ';' | wc -c)" = \
+		"$(printf '%s' "$3" | tr -cd ';' | wc -c)" ] || fail "$1: '$2', fio 3.33 gave '$3'"
+}
+while IFS='|' read -r f tol want; do
+	[ -n "$f" ] || continue
+	close "$f" "$(ours "$dir/$f.fio" | figures | paste -sd ';')" "$want" "$tol"
+	if [ -n "$fio_ok" ]; then
+		close "fio $f" "$(fio_json "$dir/$f.fio" | figures | paste -sd ';')" "$want" "$tol"
+	fi
+done <<'TABLE'
+exitall|2|a 0 256 1048576 0 0;b 0 26 106496 0 0;c 1 100 409600 0 0
+exit_what|2|slow1 0 50 204800 0 0;fast1 1 49 200704 0 0;slow2 2 50 204800 0 0;fast2 2 50 204800 0 0;never 3 0 0 0 0
+exitall_on_error|1|a 0 1 4096 0 0;b 0 1 4096 0 0
+TABLE
+expect_rc 1 "$NCQSIM" run "$dir/exitall_on_error.fio"
+err_has "latency of "
+expect_rc 0 "$NCQSIM" run "$dir/exitall.fio"
+# exitall=0 is exitall, as fio 3.33 has it (a warning says so); other values are refused.
+sed 's/^exitall$/exitall=0/' "$dir/exitall.fio" >ea0.fio
+close "exitall=0" "$(ours ea0.fio | figures | paste -sd ';')" \
+	"a 0 256 1048576 0 0;b 0 26 106496 0 0;c 1 100 409600 0 0" 2
+expect_rc 0 "$NCQSIM" run ea0.fio
+err_has "exitall=0 turns exitall on, as in fio 3.33"
+sed 's/^exitall$/exitall=sometimes/' "$dir/exitall.fio" >ea0.fio
+expect_rc 2 "$NCQSIM" run ea0.fio
+err_has "ea0.fio:11: option 'exitall': expected 0 or 1"
+
 # Refused as fio refuses them, with the file and line of the job.
 for c in 'wait_for=x|no job '"'"'x'"'"' before this one' 'wait_for=j|a job cannot wait for itself'; do
 	printf '[j]\nrw=read\nsize=1m\n%s\n' "${c%%|*}" >bad.fio

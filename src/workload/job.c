@@ -88,6 +88,8 @@ struct job {
 	bool timed_out;				/* its runtime ended its issuing */
 	/* Job control (i13a). */
 	bool waiting;				/* wait_for: its waitee has not finished yet */
+	bool terminated;			/* ended by another's exitall (fio's td->terminate) */
+	bool never_ran;				/* terminated before it started */
 	/* fsync, fdatasync, end_fsync: a flush the job waits for. */
 	uint64_t writes_issued;
 	bool syncing, last_was_sync, end_synced;
@@ -148,6 +150,7 @@ struct workload_runner {
 	unsigned segment, nsegments;
 	unsigned running;
 	bool interrupted;		/* by ro->stop */
+	bool exitall;			/* some job has exitall: fio's global exitall_on_terminate */
 	uint64_t ios_done;
 	int error;
 	struct err *e;
@@ -840,6 +843,8 @@ static void log_tick(struct sim *sim, void *arg)
 
 /* ---- errors that end a job: max_latency, rate_min (fio's) ---- */
 
+static void terminate_jobs(struct job *by);
+
 /* The job stops issuing with this error, as fio's td_verror() + the loop's break. */
 static void job_error(struct job *j, int error, const char *site)
 {
@@ -1123,8 +1128,12 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 		if (j->o->max_latency[io->ddir] && (sync ? clat : lat) >
 		    (uint64_t)j->o->max_latency[io->ddir])
 			latency_exceeded(j, io, sync ? clat : lat, j->o->max_latency[io->ddir]);
-		else if (rate_below_min(j, now))
+		else if (rate_below_min(j, now)) {
 			job_error(j, EIO, "backend.c, func=check_min_rate");
+			/* fio's do_io() ends the others at once, before the job itself drains. */
+			if (j->run->exitall || j->o->exitall_on_error)
+				terminate_jobs(j);
+		}
 		if (j->o->latency_target && !j->rep->error) {
 			if ((sync ? clat : lat) > (uint64_t)j->o->latency_target) {
 				if (j->o->latency_percentile < 100.0)
@@ -1610,6 +1619,54 @@ static void job_start(struct sim *sim, void *arg)
 	job_fill(j);
 }
 
+/*
+ * fio's fio_terminate_threads(), as exitall and exitall_on_error call it
+ * when a job ends (exit_what is the ending job's): group ends the jobs of
+ * its reporting group, stonewall every job running now (not those in
+ * ramp_time, waiting for their startdelay or wait_for, or in later
+ * segments: fio's runstate >= TD_RUNNING), all every job, started or not.
+ * A job that is running stops issuing and drains, as at its runtime; one
+ * that has not started never does, and ends with no I/O.
+ *
+ * fio 3.33 counts such a never-started job off its list of jobs to start
+ * again on every pass of its start loop, so that later stonewall segments
+ * may never start either; ncqsim starts them.
+ */
+static void terminate_jobs(struct job *by)
+{
+	struct workload_runner *run = by->run;
+	int mode = by->o->exit_what;
+	int64_t now = sim_now(run->t->sim);
+	unsigned i;
+
+	for (i = 0; i < run->njobs; i++) {
+		struct job *k = &run->jobs[i];
+		bool hit = mode == JOB_EXIT_ALL ||
+			(mode == JOB_EXIT_GROUP && k->def->groupid == by->def->groupid) ||
+			(mode == JOB_EXIT_STONEWALL && k->started && !k->in_ramp);
+
+		if (!hit || k->terminated || k->finished)
+			continue;
+		k->terminated = true;
+		if (k->started) {
+			if (!k->issuing_done)
+				stop_issuing(k);
+		} else if (k->def->segment < run->segment) {
+			/* Its segment began: counted as running, it ends now without an I/O. */
+			k->waiting = false;
+			k->never_ran = true;
+			k->started = true;
+			k->t_begin = k->t_stats = k->t_finish = now;
+			k->issuing_done = true;
+			job_finish(k);
+		} else {
+			k->finished = true;	/* a later segment: never counted, never started */
+		}
+	}
+	if (mode == JOB_EXIT_ALL)
+		run->segment = run->nsegments;	/* no later segment starts */
+}
+
 /* Jobs held by wait_for whose waitees have all finished start now (fio polls for it). */
 static void wake_waiters(struct workload_runner *run)
 {
@@ -1648,6 +1705,9 @@ static void job_finish(struct job *j)
 		log_window(j, j->timed_out && j->t_end > j->t_finish ? j->t_end : j->t_finish, true);
 	sim_debug(j->t->sim, SIM_DBG_JOB, "job %s.%u done: %llu I/Os", j->o->name, j->clone,
 		  (unsigned long long)j->issued_ios);
+	/* fio's thread_main() end: a job that ran ends the others (one never started does not). */
+	if (!j->never_ran && (run->exitall || (j->o->exitall_on_error && j->rep->error)))
+		terminate_jobs(j);
 	wake_waiters(run);
 	if (--run->running == 0)
 		start_segment(run);
@@ -2278,6 +2338,8 @@ int workload_run(const struct workload *w, const struct job_target *t,
 	}
 	run.njobs = n;
 	out->njobs = n;
+	for (i = 0; i < w->ndefs; i++)
+		run.exitall |= w->defs[i].o.exitall;
 	run.t0 = sim_now(t->sim);
 	start_segment(&run);
 	next_progress = sim_now(t->sim) + SIM_SEC;

@@ -1094,6 +1094,39 @@ static void gtod_reduce_format(const struct opt_def *d, const void *base, char *
 		 o->disable_bw);
 }
 
+/* ---- job control (i13a) ---- */
+
+/*
+ * exitall: fio 3.33's option takes no value and turns on whatever value it
+ * is given (exitall=0 too); ncqsim takes a bool, the same way.
+ */
+static int exitall_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	struct job_options *o = base;
+	bool on;
+
+	(void)d;
+	if (value && parse_bool(value, &on))
+		return err_set(e, "expected 0 or 1 (fio turns exitall on either way), got '%s'", value);
+	o->exitall = true;
+	return 0;
+}
+
+static void exitall_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	(void)d;
+	snprintf(buf, len, "%d", o->exitall);
+}
+
+static const struct opt_choice exit_whats[] = {
+	{ "group", JOB_EXIT_GROUP, "the jobs of the ending job's reporting group (fio's default)" },
+	{ "stonewall", JOB_EXIT_STONEWALL, "every job running now; the next stonewall segment starts" },
+	{ "all", JOB_EXIT_ALL, "every job, and none of those not started yet will" },
+	{ NULL, 0, NULL },
+};
+
 #define CUSTOM(n, p, f, h) { .name = n, .type = OPT_CUSTOM, .parse = p, .format = f, .help = h }
 
 static const struct opt_def options[] = {
@@ -1362,6 +1395,12 @@ static const struct opt_def options[] = {
 		  "whatever randrepeat and allrandrepeat say" },
 	{ .name = "wait_for", .type = OPT_STRING, .offset = F(wait_for), .size = JOB_NAME_MAX,
 	  .help = "start once every job of this name (defined before this one) has finished" },
+	CUSTOM("exitall", exitall_parse, exitall_format,
+	       "when any job ends, end the jobs exit_what names (set in any job: every job's, as fio)"),
+	{ .name = "exitall_on_error", .type = OPT_FLAG, .offset = F(exitall_on_error),
+	  .help = "when this job ends with an error, end the jobs exit_what names" },
+	{ .name = "exit_what", .type = OPT_ENUM, .offset = F(exit_what), .choices = exit_whats,
+	  .help = "the jobs exitall ends: group (default), stonewall, all" },
 	OPT_END,
 };
 
@@ -1468,7 +1507,8 @@ int job_option_set(struct job_options *o, const char *key, const char *value, st
 		return err_set(e, "unknown option '%s' (neither ncqsim nor fio 3.33 has it)", key);
 	}
 	/* Bare flags of bool type are fio's "=1". */
-	if (!value && (d->type == OPT_BOOL || d->parse == gtod_reduce_parse))
+	if (!value && (d->type == OPT_BOOL || d->parse == gtod_reduce_parse ||
+		       d->parse == exitall_parse))
 		value = "1";
 	if (strcmp(d->name, key)) {
 		/* Given by its alias (timeout): messages name the option as written. */
@@ -1486,6 +1526,9 @@ const char *job_option_warning(const char *key, const char *value)
 	    (!strcmp(key, "buffered") && (!value || !strcmp(value, "1"))))
 		return "buffered I/O: ncqsim simulates I/O that reaches the drive, as with direct=1 "
 		       "(no page cache)";
+	if (!strcmp(key, "exitall") && value && !strcmp(value, "0"))
+		return "exitall=0 turns exitall on, as in fio 3.33 (its option takes no value); leave "
+		       "it out to keep jobs running";
 	if (!strcmp(key, "replay_redirect"))
 		return "replay_redirect is ignored: ncqsim replays onto its one simulated drive";
 	if (!strcmp(key, "randrepeat") && value && !strcmp(value, "0"))

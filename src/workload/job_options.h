@@ -174,7 +174,13 @@ struct job_options {
 	/* Job control (i13a): fio's exits, waits, steady state, flow, error lists, submission. */
 	bool allrandrepeat;		/* accepted: every stream repeats from the seed anyway */
 	char wait_for[JOB_NAME_MAX];	/* start once every job of this name has finished */
+	bool exitall;			/* fio's global: when any job ends, end others (exit_what) */
+	bool exitall_on_error;		/* the same when this job ends with an error */
+	int exit_what;			/* enum job_exit_what: which jobs end */
 };
+
+/* exit_what: the jobs exitall ends (fio's TERMINATE_GROUP, _STONEWALL, _ALL). */
+enum job_exit_what { JOB_EXIT_GROUP, JOB_EXIT_STONEWALL, JOB_EXIT_ALL };
 
 /* unified_rw_reporting: reads and writes apart, merged into "mixed", or both. */
 enum job_unified { JOB_UNIFIED_NONE, JOB_UNIFIED_MIXED, JOB_UNIFIED_BOTH };

@@ -130,6 +130,70 @@ sed 's/^exitall$/exitall=sometimes/' "$dir/exitall.fio" >ea0.fio
 expect_rc 2 "$NCQSIM" run ea0.fio
 err_has "ea0.fio:11: option 'exitall': expected 0 or 1"
 
+# ---- ignore_error, continue_on_error: fio's rules ----
+# fio 3.33 on /dev/full (every write fails with ENOSPC): exit status, error,
+# total_err (absent: continue_on_error off), failed writes counted as issued.
+if [ -n "$fio_ok" ]; then
+	while IFS='|' read -r args want; do
+		[ -n "$args" ] || continue
+		# shellcheck disable=SC2086 # the options as the table has them
+		"$fio" --output-format=json $args "$dir/ignore_error_full.fio" >full.json 2>/dev/null
+		rc=$?
+		got="$rc $(key "$(cat full.json)" error) $(key "$(cat full.json)" total_err) $(figures <full.json | awk '{ print $5 }')"
+		same "fio $args (rc error total_err writes)" "$got" "$want"
+	done <<'TABLE'
+--continue_on_error=write|1 28 1 1
+--ignore_error=,ENOSPC|0 28 16 16
+--ignore_error=,28|0 28 16 16
+--ignore_error=,28 --continue_on_error=none|1 28  1
+--ignore_error=ENOSPC|1 28 0 1
+TABLE
+fi
+# The same rules on ncqsim's drive: reads that a Command Duration Limit
+# aborts fail with ETIME (62), in some seconds of the job.
+cdl="--drive hc570 --set device/cdl_enable=1 --set drive.cdl_t2a=$TESTDATA/cdl/active20-abort.cdl"
+ie() {
+	# shellcheck disable=SC2086
+	"$NCQSIM" run $cdl --output-format=json "$@" >ie.json 2>ie.err
+	rc=$?
+	echo "$rc $(key "$(cat ie.json)" error) $(key "$(cat ie.json)" total_err)"
+}
+sed '/^ignore_error=62/d' "$dir/ignore_error.fio" >noie.fio
+cp "$dir/ignore_error.fio" ie.fio
+echo "continue_on_error=none" >>ie.fio
+same "ignore_error=62: carried on (rc error)" "$(ie "$dir/ignore_error.fio" | cut -d' ' -f1-2)" "0 62"
+many=$(key "$(cat ie.json)" total_err)
+checks=$((checks + 1))
+[ -n "$many" ] && [ "$many" -gt 1 ] || fail "ignore_error=62: total_err '$many', expected several"
+checks=$((checks + 1))
+grep -q '"read" : {' ie.json && [ "$(key "$(cat ie.json)" total_ios)" -gt 20 ] ||
+	fail "ignore_error=62: the job did not carry on"
+same "continue_on_error=read alone: ETIME ends the job" "$(ie noie.fio)" "1 62 1"
+checks=$((checks + 1))
+grep -q "job 'j' ended with error 62 (Timer expired)" ie.err || fail "no message for the failed job: $(cat ie.err)"
+same "ignore_error=EIO: ETIME not listed" "$(ie noie.fio --ignore_error=EIO)" "1 62 1"
+same "ignore_error=,62: the write list" "$(ie noie.fio --ignore_error=,62)" "1 62 1"
+same "continue_on_error=none after ignore_error" "$(ie ie.fio)" "1 62 "
+"$NCQSIM" run $cdl ie.fio >ie.txt 2>/dev/null
+checks=$((checks + 1))
+grep -q "err=62 (file:io_u.c, func=io_u error, error=Timer expired)" ie.txt ||
+	fail "continue_on_error=none: no err=62 header"
+"$NCQSIM" run $cdl "$dir/ignore_error.fio" >ie.txt 2>/dev/null
+checks=$((checks + 1))
+grep -q "err=62 (file:io_u.c, func=io_u error, error=Timer expired)" ie.txt &&
+	grep -q "^     errors    : total=$many, first_error=62/<Timer expired>" ie.txt &&
+	grep -A1 '^     errors' ie.txt | grep -q '^     latency   :' ||
+	fail "ignore_error=62: fio's err=62 header and errors line (before the latency line) missing"
+for c in 'ignore_error=ETIME|unknown error '"'"'ETIME'"'"': fio 3.33 knows EPERM..ERANGE' \
+	'ignore_error=EIO,EIO,EIO,EIO|expected at most three lists' \
+	'ignore_error=5::7|expected errors separated by '"'"':'"'"'' \
+	'ignore_error=0|expected an error name such as EIO or a number 1..4095, got '"'"'0'"'"''; do
+	printf '[j]\nrw=read\n%s\n' "${c%%|*}" >bad.fio
+	expect_rc 2 "$NCQSIM" run bad.fio
+	err_one_line
+	err_has "bad.fio:3: option 'ignore_error': ${c#*|}"
+done
+
 # Refused as fio refuses them, with the file and line of the job.
 for c in 'wait_for=x|no job '"'"'x'"'"' before this one' 'wait_for=j|a job cannot wait for itself'; do
 	printf '[j]\nrw=read\nsize=1m\n%s\n' "${c%%|*}" >bad.fio

@@ -472,6 +472,25 @@ static void show_lat(FILE *out, const double *v, unsigned n, const char *const *
 		fprintf(out, "\n");
 }
 
+/*
+ * The error fio shows for a job (err= in its header, the JSON's and the
+ * terse line's error): the one that ended it, else, under
+ * continue_on_error, the first it carried on past (fio's
+ * __show_run_stats()) — the exit status counts only the former.
+ */
+static int shown_error(const struct report_job *j)
+{
+	return j->error ? j->error : j->continue_on_error ? j->first_error : 0;
+}
+
+static const char *shown_site(const struct report_job *j)
+{
+	if (j->error)
+		return j->error_site ? j->error_site : "io_u.c, func=io_u error";
+	/* fio names where its engine raised the last error it carried on past. */
+	return j->async ? "io_u.c, func=io_u error" : "engines/sync.c, func=xfer";
+}
+
 static uint64_t total_ios(const struct report_job *j)
 {
 	return j->dir[0].total_ios + j->dir[1].total_ios;
@@ -488,14 +507,13 @@ static void show_job_normal(FILE *out, const struct report_job *j, const struct 
 
 	if (!j->dir[0].io_bytes && !j->dir[1].io_bytes && !total)
 		return;
-	if (j->error)
+	if (shown_error(j))
 		fprintf(out, "%s: (groupid=%d, jobs=%u): err=%2d (file:%s, error=%s): pid=%u: %s",
-			j->name, j->groupid, j->members, j->error,
-			j->error_site ? j->error_site : "io_u.c, func=io_u error", strerror(j->error),
-			j->number, time_buf);
+			j->name, j->groupid, j->members, shown_error(j), shown_site(j),
+			strerror(shown_error(j)), j->number, time_buf);
 	else
 		fprintf(out, "%s: (groupid=%d, jobs=%u): err=%2d: pid=%u: %s", j->name, j->groupid,
-			j->members, j->error, j->number, time_buf);
+			j->members, 0, j->number, time_buf);
 	if (j->description[0])
 		fprintf(out, "  Description  : [%s]\n", j->description);
 	for (d = 0; d < REPORT_DIRS; d++)
@@ -530,14 +548,15 @@ static void show_job_normal(FILE *out, const struct report_job *j, const struct 
 		(unsigned long long)j->dir[0].total_ios, (unsigned long long)j->dir[1].total_ios,
 		(unsigned long long)j->dir[0].short_ios, (unsigned long long)j->dir[1].short_ios,
 		(unsigned long long)j->dir[0].drop_ios, (unsigned long long)j->dir[1].drop_ios);
-	fprintf(out, "     latency   : target=%llu, window=%llu, percentile=%.2f%%, depth=%u\n",
-		(unsigned long long)j->latency_target_ns, (unsigned long long)j->latency_window_us,
-		j->latency_percentile ? j->latency_percentile : 100.0,
-		j->latency_depth ? j->latency_depth : j->iodepth);
+	/* fio 3.33's order: the errors line, then the latency line. */
 	if (j->continue_on_error)
 		fprintf(out, "     errors    : total=%llu, first_error=%d/<%s>\n",
 			(unsigned long long)j->total_err, j->first_error,
 			strerror(j->first_error));
+	fprintf(out, "     latency   : target=%llu, window=%llu, percentile=%.2f%%, depth=%u\n",
+		(unsigned long long)j->latency_target_ns, (unsigned long long)j->latency_window_us,
+		j->latency_percentile ? j->latency_percentile : 100.0,
+		j->latency_depth ? j->latency_depth : j->iodepth);
 }
 
 static void show_group_normal(FILE *out, const struct group_stats *g)
@@ -710,7 +729,7 @@ static void terse_job(FILE *out, const struct report *r, const struct report_job
 
 	if (!j->dir[0].io_bytes && !j->dir[1].io_bytes && !total)
 		return;
-	fprintf(out, "3;%s;%s;%d;%d", r->version, j->name, j->groupid, j->error);
+	fprintf(out, "3;%s;%s;%d;%d", r->version, j->name, j->groupid, shown_error(j));
 	terse_dir(out, j, &j->dir[0], g->agg[0]);
 	if (j->unified != REPORT_UNIFIED_MIXED)
 		terse_dir(out, j, &j->dir[1], g->agg[1]);
@@ -966,7 +985,7 @@ static void json_job(struct json_writer *w, const struct report_job *j,
 	json_object_begin(w, NULL);
 	json_string(w, "jobname", j->name);
 	json_int(w, "groupid", j->groupid);
-	json_int(w, "error", j->error);
+	json_int(w, "error", shown_error(j));
 	json_int(w, "eta", 0);
 	json_int(w, "elapsed", (long long)ceil(j->elapsed_s));
 	if (j->nopts) {

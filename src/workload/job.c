@@ -845,6 +845,35 @@ static void log_tick(struct sim *sim, void *arg)
 
 static void terminate_jobs(struct job *by);
 
+/*
+ * fio's break_on_this_error(): an error of a kind continue_on_error does
+ * not cover (EILSEQ verify, else read or write: a flush counts as a write)
+ * ends the job uncounted; one it covers is counted (update_error_count())
+ * and carries the job on only when it is one of the kind's ignore_error
+ * list, by default EIO and EILSEQ (td_non_fatal_error()). ETIME from a
+ * Command Duration Limit, say, ends the job unless ignore_error lists 62.
+ * Returns true when it is fatal.
+ */
+static bool count_error(struct job *j, bool write, int err)
+{
+	static const int fio_non_fatal[] = { EIO, EILSEQ };
+	const struct job_options *o = j->o;
+	unsigned kind = err == EILSEQ ? 2 : write ? 1 : 0, n = o->nignore_error[kind], i;
+	const int *list = n ? o->ignore_error[kind] : fio_non_fatal;
+
+	if (!n)
+		n = sizeof(fio_non_fatal) / sizeof(fio_non_fatal[0]);
+	if (!(o->continue_on_error & (1u << kind)))
+		return true;
+	j->rep->total_err++;
+	if (!j->rep->first_error)
+		j->rep->first_error = err;
+	for (i = 0; i < n; i++)
+		if (list[i] == err)
+			return false;
+	return true;
+}
+
 /* The job stops issuing with this error, as fio's td_verror() + the loop's break. */
 static void job_error(struct job *j, int error, const char *site)
 {
@@ -1062,22 +1091,15 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 	j->run->ios_done++;
 	if (io->error) {
 		/*
-		 * As fio's io_completed(): a failed I/O adds no sample. With
-		 * continue_on_error covering its direction it is counted
-		 * (total_err, first_error) and the job carries on; otherwise the
+		 * As fio's io_completed(): a failed I/O adds no sample, but was
+		 * issued (total_ios); it is counted (total_err, first_error) and
+		 * the job carries on when continue_on_error covers it, else the
 		 * error is the job's and it stops issuing.
 		 */
-		int kind = io->ddir == DDIR_READ ? JOB_ERR_READ : JOB_ERR_WRITE;
-
-		if (j->o->continue_on_error & kind) {
-			r->total_err++;
-			if (!r->first_error)
-				r->first_error = io->error;
-		} else {
-			if (!r->error)
-				r->error = io->error;
-			j->issuing_done = true;
-		}
+		if (!j->in_ramp)
+			rd->total_ios++;
+		if (count_error(j, io->ddir == DDIR_WRITE, io->error))
+			job_error(j, io->error, NULL);
 	} else if (!j->in_ramp) {
 		/*
 		 * fio reports slat and lat as min/max/mean/stddev, with percentiles
@@ -1414,8 +1436,8 @@ static void sync_done(void *owner, struct blk_bio *bio)
 {
 	struct job *j = owner;
 
-	if (bio->error)
-		j->rep->error = EIO;
+	if (bio->error && count_error(j, true, -bio->error))
+		job_error(j, -bio->error, NULL);
 	j->syncing = false;
 	j->t_finish = sim_now(j->t->sim);
 	if (!j->in_ramp)

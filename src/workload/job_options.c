@@ -1127,6 +1127,100 @@ static const struct opt_choice exit_whats[] = {
 	{ NULL, 0, NULL },
 };
 
+/* The errno names fio 3.33's ignore_error knows (its str2error()): 1..34 in Linux order. */
+static const char *const errno_names[] = {
+	"EPERM", "ENOENT", "ESRCH", "EINTR", "EIO", "ENXIO", "E2BIG", "ENOEXEC", "EBADF",
+	"ECHILD", "EAGAIN", "ENOMEM", "EACCES", "EFAULT", "ENOTBLK", "EBUSY", "EEXIST", "EXDEV",
+	"ENODEV", "ENOTDIR", "EISDIR", "EINVAL", "ENFILE", "EMFILE", "ENOTTY", "ETXTBSY", "EFBIG",
+	"ENOSPC", "ESPIPE", "EROFS", "EMLINK", "EPIPE", "EDOM", "ERANGE",
+};
+
+/*
+ * ignore_error=READ,WRITE,VERIFY: per kind a ':' list of errnos, by fio
+ * 3.33's names (EPERM..ERANGE) or numbers (a minus sign is dropped, as
+ * fio's); a list replaces fio's EIO, EILSEQ for that kind and turns on
+ * continue_on_error for it, as fio's str_ignore_error_cb(). An empty list
+ * leaves its kind alone.
+ */
+static int ignore_error_parse(const struct opt_def *d, void *base, const char *value,
+			      struct err *e)
+{
+	static const char *const kinds[] = { "read", "write", "verify" };
+	struct job_options *o = base;
+	struct parse_fields lists, items;
+	const char *p, *q;
+	size_t len, qlen;
+	unsigned kind = 0;
+
+	(void)d;
+	parse_fields_init(&lists, value, ',');
+	while (parse_fields_next(&lists, &p, &len)) {
+		unsigned n = 0;
+		char list[512];
+
+		if (kind == JOB_ERR_KINDS)
+			return err_set(e, "expected at most three lists, read,write,verify, got '%s'",
+				       value);
+		if (len >= sizeof(list))
+			return err_set(e, "the %s list is too long", kinds[kind]);
+		memcpy(list, p, len);
+		list[len] = '\0';
+		if (!len) {
+			kind++;
+			continue;
+		}
+		parse_fields_init(&items, list, ':');
+		while (parse_fields_next(&items, &q, &qlen)) {
+			char item[64];
+			uint64_t v = 0;
+			size_t i;
+
+			if (!qlen || qlen >= sizeof(item))
+				return err_set(e, "expected errors separated by ':' such as EIO:EAGAIN:62 "
+					       "in the %s list, got '%s'", kinds[kind], list);
+			memcpy(item, q, qlen);
+			item[qlen] = '\0';
+			if (n == JOB_MAX_IGNORE)
+				return err_set(e, "more than %d errors in the %s list", JOB_MAX_IGNORE,
+					       kinds[kind]);
+			if (item[0] == 'E') {
+				for (i = 0; i < sizeof(errno_names) / sizeof(errno_names[0]); i++)
+					if (!strcmp(item, errno_names[i]))
+						v = i + 1;
+				if (!v)
+					return err_set(e, "unknown error '%s': fio 3.33 knows EPERM..ERANGE by "
+						       "name, give others as numbers (ETIME is 62)", item);
+			} else if (parse_u64(item[0] == '-' ? item + 1 : item, &v) || !v || v > 4095) {
+				return err_set(e, "expected an error name such as EIO or a number 1..4095, "
+					       "got '%s'", item);
+			}
+			o->ignore_error[kind][n++] = (int)v;
+		}
+		o->nignore_error[kind] = n;
+		o->continue_on_error |= 1 << kind;
+		kind++;
+	}
+	return 0;
+}
+
+static void ignore_error_format(const struct opt_def *d, const void *base, char *buf,
+				size_t len)
+{
+	const struct job_options *o = base;
+	size_t at = 0;
+	unsigned k, i;
+
+	(void)d;
+	buf[0] = '\0';
+	for (k = 0; k < JOB_ERR_KINDS && at < len; k++) {
+		if (k)
+			at += (size_t)snprintf(buf + at, len - at, ",");
+		for (i = 0; i < o->nignore_error[k] && at < len; i++)
+			at += (size_t)snprintf(buf + at, len - at, i ? ":%d" : "%d",
+					       o->ignore_error[k][i]);
+	}
+}
+
 #define CUSTOM(n, p, f, h) { .name = n, .type = OPT_CUSTOM, .parse = p, .format = f, .help = h }
 
 static const struct opt_def options[] = {
@@ -1401,6 +1495,9 @@ static const struct opt_def options[] = {
 	  .help = "when this job ends with an error, end the jobs exit_what names" },
 	{ .name = "exit_what", .type = OPT_ENUM, .offset = F(exit_what), .choices = exit_whats,
 	  .help = "the jobs exitall ends: group (default), stonewall, all" },
+	CUSTOM("ignore_error", ignore_error_parse, ignore_error_format,
+	       "READ,WRITE,VERIFY lists of errors (EIO:EAGAIN:62) to count and carry on past, "
+	       "instead of EIO, EILSEQ; turns on continue_on_error for each"),
 	OPT_END,
 };
 

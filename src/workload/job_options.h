@@ -65,6 +65,9 @@ enum {
 	JOB_ERR_WRITE	= 1 << 1,
 	JOB_ERR_VERIFY	= 1 << 2,
 };
+/* ignore_error: an errno list per kind (read, write, verify: bit N of JOB_ERR_*). */
+#define JOB_ERR_KINDS 3
+#define JOB_MAX_IGNORE 64
 
 struct job_cmdprio_entry {
 	uint64_t bs;
@@ -177,6 +180,9 @@ struct job_options {
 	bool exitall;			/* fio's global: when any job ends, end others (exit_what) */
 	bool exitall_on_error;		/* the same when this job ends with an error */
 	int exit_what;			/* enum job_exit_what: which jobs end */
+	/* ignore_error: errnos continue_on_error carries on past, per kind (none: EIO, EILSEQ) */
+	int ignore_error[JOB_ERR_KINDS][JOB_MAX_IGNORE];
+	unsigned nignore_error[JOB_ERR_KINDS];
 };
 
 /* exit_what: the jobs exitall ends (fio's TERMINATE_GROUP, _STONEWALL, _ALL). */

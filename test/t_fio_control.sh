@@ -33,7 +33,8 @@ ours() {
 # key JSON-TEXT KEY [N]: the N-th (default 1st) numeric value of "KEY" : V
 key() {
 	printf '%s\n' "$1" | awk -v k="\"$2\"" -v n="${3:-1}" -F' : ' '
-		$1 ~ k "$" { gsub(/^ +/, "", $1); if ($1 == k && ++seen == n) { v = $2; gsub(/[ ,]/, "", v); print v; exit } }'
+		$1 ~ k "$" && $2 !~ /^"/ { gsub(/^ +/, "", $1)
+			if ($1 == k && ++seen == n) { v = $2; gsub(/[ ,]/, "", v); print v; exit } }'
 }
 # within NAME VALUE LO HI
 within() {
@@ -48,11 +49,11 @@ same() {
 
 # ---- timeout: fio's other name for runtime (fio 3.33: runtime 1001 ms, echoed as runtime) ----
 j=$(ours "$dir/timeout.fio")
-within "timeout=1: read runtime (ms)" "$(key "$j" runtime 2)" 1000 1000
+within "timeout=1: read runtime (ms)" "$(key "$j" runtime)" 1000 1000
 checks=$((checks + 1))
 printf '%s\n' "$j" | grep -q '"runtime" : "1"' || fail "timeout=1 is not echoed as runtime, as fio does"
 if [ -n "$fio_ok" ]; then
-	within "fio timeout=1: read runtime (ms)" "$(key "$(fio_json "$dir/timeout.fio")" runtime 2)" \
+	within "fio timeout=1: read runtime (ms)" "$(key "$(fio_json "$dir/timeout.fio")" runtime)" \
 		995 1010
 fi
 
@@ -193,6 +194,26 @@ for c in 'ignore_error=ETIME|unknown error '"'"'ETIME'"'"': fio 3.33 knows EPERM
 	err_one_line
 	err_has "bad.fio:3: option 'ignore_error': ${c#*|}"
 done
+
+# ---- thinktime_blocks_type: 14 thinks of 20 ms counting completions, 32 counting issues ----
+rt() { key "$1" runtime; }
+within "thinktime_blocks_type=complete: runtime (ms)" "$(rt "$(ours "$dir/think_type.fio")")" 280 300
+within "thinktime_blocks_type=issue: runtime (ms)" \
+	"$(rt "$(ours "$dir/think_type.fio" --thinktime_blocks_type=issue)")" 640 660
+if [ -n "$fio_ok" ]; then
+	# fio's count of completions depends on which are ready when it reaps: 14 to 18 thinks.
+	within "fio thinktime_blocks_type=complete: runtime (ms)" \
+		"$(rt "$(fio_json "$dir/think_type.fio")")" 270 420
+	within "fio thinktime_blocks_type=issue: runtime (ms)" \
+		"$(rt "$(fio_json "$dir/think_type.fio" --thinktime_blocks_type=issue)")" 640 720
+fi
+# After ramp_time fio restarts the counts, not the one the last think took:
+# fio 3.33 (1 s ramp, 10 ms thinks, 2 s) 297 I/Os, 198 without the ramp.
+printf '[j]\nrw=read\nbs=4k\nsize=1m\nthinktime=10ms\ntime_based\nruntime=2\nramp_time=1\n' >ramp.fio
+within "thinktime after ramp_time: I/Os" "$(key "$(ours ramp.fio)" total_ios)" 290 300
+printf '[j]\nthinktime_blocks_type=sometimes\n' >bad.fio
+expect_rc 2 "$NCQSIM" run bad.fio
+err_has "bad.fio:2: option 'thinktime_blocks_type': expected one of complete, issue"
 
 # Refused as fio refuses them, with the file and line of the job.
 for c in 'wait_for=x|no job '"'"'x'"'"' before this one' 'wait_for=j|a job cannot wait for itself'; do

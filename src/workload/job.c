@@ -96,7 +96,14 @@ struct job {
 	struct blk_bio sync_bio;
 	int64_t sync_start;
 	int64_t next_issue[DDIR_COUNT], think_until;
-	unsigned since_think;			/* I/Os issued since the last think time */
+	/*
+	 * fio's handle_thinktime(): checked after each I/O against the I/Os
+	 * issued or completed (thinktime_blocks_type) since the last think;
+	 * both counts restart after ramp_time, as fio's reset_all_stats().
+	 */
+	uint64_t think_issued, think_done, think_b, last_think_b;
+	bool think_check, think_pending;	/* an I/O to check after; a think waiting for the drain */
+	int think_dir;				/* the direction of the I/O it follows */
 	/* Pacing and submission (i13b). */
 	struct rng r_rate;			/* rate_process=poisson's gaps */
 	int64_t think_start;			/* when the last think began (thinktime_iotime) */
@@ -565,23 +572,26 @@ static int64_t poisson_gap(struct job *j, int d)
 }
 
 /*
- * fio 3.33's handle_thinktime(): think after every thinktime_blocks I/Os
- * (1 when unset) or, with thinktime_iotime, once iotime + thinktime have
- * passed since the last think began (since the job's start for the first:
- * fio's first stall comes after iotime + thinktime of I/O, each later one
- * after iotime); with thinktime_iotime alone the block count is not
- * checked.
+ * fio 3.33's handle_thinktime(), called after every I/O: think once
+ * thinktime_blocks I/Os (1 when unset) were issued or completed
+ * (thinktime_blocks_type) since the count the last think took or, with
+ * thinktime_iotime, once iotime + thinktime have passed since the last
+ * think began (since the job's start for the first: fio's first stall
+ * comes after iotime + thinktime of I/O, each later one after iotime);
+ * with thinktime_iotime alone the block count is not checked. fio takes
+ * the count before it drains the queue, so with an async engine and the
+ * default (complete) a think may follow the next I/O at once.
  */
 static bool think_due(struct job *j, int64_t now)
 {
 	const struct job_options *o = j->o;
 
-	j->since_think++;
+	j->think_b = o->thinktime_blocks_type == JOB_THINK_ISSUE ? j->think_issued : j->think_done;
 	if (o->thinktime_iotime && now - j->think_start >= o->thinktime_iotime + o->thinktime)
 		return true;
 	if (o->thinktime_iotime && !o->thinktime_blocks)
 		return false;
-	return j->since_think >= (o->thinktime_blocks ? o->thinktime_blocks : 1);
+	return j->think_b >= j->last_think_b + (o->thinktime_blocks ? o->thinktime_blocks : 1);
 }
 
 /*
@@ -591,13 +601,14 @@ static bool think_due(struct job *j, int64_t now)
  * rate's schedule skips the think (fio counts the bytes it would have
  * done meanwhile), so no burst follows it.
  */
-static void think(struct job *j, int d, int64_t now)
+static void think(struct job *j, int64_t now)
 {
 	const struct job_options *o = j->o;
+	int d = j->think_dir;
 
 	j->think_until = now + o->thinktime;
 	j->think_start = now;
-	j->since_think = 0;
+	j->last_think_b = j->think_b;
 	if (o->rate_ignore_thinktime && (o->rate[d] || o->rate_iops[d]) &&
 	    j->next_issue[d] < j->think_until)
 		j->next_issue[d] = j->think_until;
@@ -617,10 +628,6 @@ static enum job_source_status fio_next(void *state, int64_t now, struct job_io_d
 	if ((j->size_limit && j->issued_bytes >= j->size_limit) ||
 	    (j->ios_limit && j->issued_ios >= j->ios_limit) || j->map_oom)
 		return JOB_SOURCE_END;
-	if (now < j->think_until) {
-		*wake_at = j->think_until;
-		return JOB_SOURCE_WAIT;
-	}
 	d = next_ddir(j);
 	if (j->o->rate_process == JOB_RATE_POISSON && (j->o->rate_iops[d] || j->o->rate[d])) {
 		if (now < j->next_issue[d]) {
@@ -658,9 +665,6 @@ static enum job_source_status fio_next(void *state, int64_t now, struct job_io_d
 		j->next_issue[d] = base + (int64_t)(io->len * 1000000000ULL / j->o->rate[d]);
 	}
 	io->due = 0;
-	/* The I/O is issued at once: thinktime runs from now, after every thinktime_blocks. */
-	if (j->o->thinktime && think_due(j, now))
-		think(j, d, now);
 	return JOB_SOURCE_IO;
 }
 
@@ -1089,6 +1093,7 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 	j->inflight--;
 	j->t_finish = now;
 	j->run->ios_done++;
+	j->think_done += !io->error;	/* fio's io_blocks, ramp included (thinktime_blocks_type) */
 	if (io->error) {
 		/*
 		 * As fio's io_completed(): a failed I/O adds no sample, but was
@@ -1350,6 +1355,7 @@ static void issue(struct job *j, const struct job_io_desc *want)
 	j->inflight++;
 	j->issued_bytes += len;
 	j->issued_ios++;
+	j->think_issued++;
 	if (!j->in_ramp && j->submit_batch <= 1) {
 		j->rep->io_u_map[depth_bucket(j->inflight)]++;
 		j->rep->io_u_submit[batch_bucket(1)]++;
@@ -1470,6 +1476,42 @@ static void job_fill(struct job *j)
 	}
 }
 
+/*
+ * After an I/O, fio checks whether to think (think_due()); a think first
+ * drains the queue (io_u_quiesce(): what completes meanwhile is reaped at
+ * once), then lasts thinktime. True while the job must wait: for its
+ * in-flight I/O (a completion calls job_fill() again) or the think's end.
+ */
+static bool think_wait(struct job *j, int64_t now)
+{
+	if (j->think_check) {
+		j->think_check = false;
+		j->think_pending = think_due(j, now);
+	}
+	if (j->think_pending) {
+		if (j->full_wait) {
+			/* Completions held for a batched reap are reaped now (fio's quiesce). */
+			j->full_wait = false;
+			while (j->done_head) {
+				struct job_io *io = j->done_head;
+
+				j->done_head = io->next;
+				j->unreaped--;
+				io_reaped(j, io, true);
+			}
+		}
+		if (j->inflight || j->syncing)
+			return true;
+		j->think_pending = false;
+		think(j, now);
+	}
+	if (now < j->think_until) {
+		schedule_wake(j, j->think_until);
+		return true;
+	}
+	return false;
+}
+
 static void job_fill_queue(struct job *j)
 {
 	int64_t now = sim_now(j->t->sim);
@@ -1490,6 +1532,9 @@ static void job_fill_queue(struct job *j)
 			j->issuing_done = true;
 			break;
 		}
+		if ((j->think_check || j->think_pending || now < j->think_until) &&
+		    think_wait(j, now))
+			return;
 		if (sync_due(j)) {
 			start_sync(j);
 			return;
@@ -1497,12 +1542,19 @@ static void job_fill_queue(struct job *j)
 		switch (j->source->next(j->source_state, now, &io, &wake_at)) {
 		case JOB_SOURCE_IO:
 			issue(j, &io);
+			if (j->o->thinktime) {
+				j->think_check = true;	/* fio's handle_thinktime() after each I/O */
+				j->think_dir = io.ddir;
+			}
 			continue;
 		case JOB_SOURCE_WAIT:
 			schedule_wake(j, wake_at);
 			return;
 		case JOB_SOURCE_END:
 			j->issuing_done = true;
+			/* After a think the job ends now, not at its last completion (fio's runtime). */
+			if (j->t_finish < now)
+				j->t_finish = now;
 			break;
 		}
 	}
@@ -1544,6 +1596,13 @@ static void ramp_end(struct sim *sim, void *arg)
 
 	j->in_ramp = false;
 	j->t_stats = sim_now(sim);
+	/*
+	 * fio's reset_all_stats() zeroes the counts thinktime_blocks compares,
+	 * not the count the last think took: the job issues that many I/Os
+	 * without a think after ramp_time (fio 3.33: ramp_time=1 thinktime=10ms
+	 * on a fast device, 297 I/Os in the next 2 s where 198 would follow).
+	 */
+	j->think_issued = j->think_done = 0;
 	lat_target_init(j, j->t_stats);
 	report_job_reset(j->rep);
 	j->sample_t = j->t_stats;

@@ -1221,6 +1221,12 @@ static void ignore_error_format(const struct opt_def *d, const void *base, char 
 	}
 }
 
+static const struct opt_choice think_types[] = {
+	{ "complete", JOB_THINK_COMPLETE, "thinktime_blocks counts completed I/Os (fio's default)" },
+	{ "issue", JOB_THINK_ISSUE, "thinktime_blocks counts issued I/Os" },
+	{ NULL, 0, NULL },
+};
+
 #define CUSTOM(n, p, f, h) { .name = n, .type = OPT_CUSTOM, .parse = p, .format = f, .help = h }
 
 static const struct opt_def options[] = {
@@ -1495,6 +1501,9 @@ static const struct opt_def options[] = {
 	  .help = "when this job ends with an error, end the jobs exit_what names" },
 	{ .name = "exit_what", .type = OPT_ENUM, .offset = F(exit_what), .choices = exit_whats,
 	  .help = "the jobs exitall ends: group (default), stonewall, all" },
+	{ .name = "thinktime_blocks_type", .type = OPT_ENUM, .offset = F(thinktime_blocks_type),
+	  .choices = think_types,
+	  .help = "what thinktime_blocks counts: complete (default) or issue" },
 	CUSTOM("ignore_error", ignore_error_parse, ignore_error_format,
 	       "READ,WRITE,VERIFY lists of errors (EIO:EAGAIN:62) to count and carry on past, "
 	       "instead of EIO, EILSEQ; turns on continue_on_error for each"),

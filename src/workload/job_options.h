@@ -183,7 +183,11 @@ struct job_options {
 	/* ignore_error: errnos continue_on_error carries on past, per kind (none: EIO, EILSEQ) */
 	int ignore_error[JOB_ERR_KINDS][JOB_MAX_IGNORE];
 	unsigned nignore_error[JOB_ERR_KINDS];
+	int thinktime_blocks_type;	/* enum job_think_type */
 };
+
+/* thinktime_blocks_type: what thinktime_blocks counts, completed or issued I/Os. */
+enum job_think_type { JOB_THINK_COMPLETE, JOB_THINK_ISSUE };
 
 /* exit_what: the jobs exitall ends (fio's TERMINATE_GROUP, _STONEWALL, _ALL). */
 enum job_exit_what { JOB_EXIT_GROUP, JOB_EXIT_STONEWALL, JOB_EXIT_ALL };

@@ -215,6 +215,59 @@ printf '[j]\nthinktime_blocks_type=sometimes\n' >bad.fio
 expect_rc 2 "$NCQSIM" run bad.fio
 err_has "bad.fio:2: option 'thinktime_blocks_type': expected one of complete, issue"
 
+# ---- serialize_overlap: at most one write per block in flight (fio 3.33: 4=99.0%, 8=100.0%) ----
+depths() { sed -n 's/^  IO depths    : //p' "$@" | head -n 1; }
+sed 's/^serialize_overlap=1/serialize_overlap=0/' "$dir/serialize_overlap.fio" >so0.fio
+"$NCQSIM" run --set drive.write_cache=0 "$dir/serialize_overlap.fio" >so1.txt 2>&1
+"$NCQSIM" run --set drive.write_cache=0 so0.fio >so0.txt 2>&1
+checks=$((checks + 1))
+depths so1.txt | grep -qE ' 4=9[5-9]\.[0-9]%, 8=0\.0%' || fail "serialize_overlap=1: IO depths $(depths so1.txt)"
+checks=$((checks + 1))
+depths so0.txt | grep -qE ' 8=9[5-9]\.[0-9]%' || fail "serialize_overlap=0: IO depths $(depths so0.txt)"
+if [ -n "$fio_ok" ]; then
+	"$fio" --ioengine=psync --filename=dev "$dir/serialize_overlap.fio" >so1.txt 2>&1
+	"$fio" --ioengine=psync --filename=dev so0.fio >so0.txt 2>&1
+	checks=$((checks + 1))
+	depths so1.txt | grep -qE ' 4=(9[5-9]|100)\.[0-9]%, 8=0\.0%' ||
+		fail "fio serialize_overlap=1: IO depths $(depths so1.txt)"
+	checks=$((checks + 1))
+	depths so0.txt | grep -qE ' 8=(9[5-9]|100)\.[0-9]%' || fail "fio serialize_overlap=0: IO depths $(depths so0.txt)"
+fi
+
+# ---- io_submit_mode=offload: a sync engine keeps iodepth in flight, each worker at depth 1 ----
+# fio 3.33 (offload.fio, when it does not hang at the job's end, as its
+# offload mode often does): IO depths 1=100.0%, submit and complete 4=100.0%.
+sed 's/^io_submit_mode=offload/io_submit_mode=inline/' "$dir/offload.fio" >inline.fio
+"$NCQSIM" run "$dir/offload.fio" >off.txt
+"$NCQSIM" run inline.fio >inl.txt
+checks=$((checks + 1))
+grep -q '^  IO depths    : 1=100.0%' off.txt && grep -q '^     submit    : 0=0.0%, 4=100.0%' off.txt &&
+	grep -q '^     complete  : 0=0.0%, 4=100.0%' off.txt || fail "offload: depths and submit lines as fio's"
+# The drive sees them: the disk's in_queue (ms of requests queued) is four times the run.
+inq() { sed -n 's/.*in_queue=\([0-9]*\),.*/\1/p' "$1"; }
+within "offload: in_queue (ms, 4 in flight over 2 s)" "$(inq off.txt)" 7600 8200
+within "inline: in_queue (ms, 1 in flight)" "$(inq inl.txt)" 1900 2100
+# At a rate, offload submits on time (one every 20 ms); inline drains first and leaves late.
+gaps() {
+	"$NCQSIM" run --write_iolog=r.log "$1" >/dev/null 2>&1
+	awk '$3 == "read" { if (p != "") print $1 - p; p = $1 }' r.log | sort -u | paste -sd' '
+}
+sed 's/^io_submit_mode=inline/io_submit_mode=offload/' "$dir/offload_rate.fio" >or.fio
+same "offload at 50 IOPS: the gaps between I/Os (us)" "$(gaps or.fio)" "20000"
+checks=$((checks + 1))
+[ "$(gaps "$dir/offload_rate.fio")" != 20000 ] || fail "inline at 50 IOPS: no drain before the rate's sleeps"
+# Offload checks every offload job's I/O in flight: two jobs on the same blocks share 4.
+sed 's/^serialize_overlap=1/serialize_overlap=0/' "$dir/offload_serialize.fio" >os0.fio
+"$NCQSIM" run --set drive.write_cache=0 "$dir/offload_serialize.fio" >os1.txt
+"$NCQSIM" run --set drive.write_cache=0 os0.fio >os0.txt
+within "offload + serialize_overlap: in_queue (ms, 4 in flight over 1 s)" "$(inq os1.txt)" 3900 4200
+within "offload without it: in_queue (ms, 8 in flight)" "$(inq os0.txt)" 7900 8200
+checks=$((checks + 1))
+[ "$(grep -c 'write: IOPS=2[34][0-9],' os1.txt)" = 2 ] || fail "offload + serialize_overlap: the jobs do not share the drive evenly"
+printf '[j]\nio_submit_mode=threads\n' >bad.fio
+expect_rc 2 "$NCQSIM" run bad.fio
+err_has "bad.fio:2: option 'io_submit_mode': expected one of inline, offload"
+
 # Refused as fio refuses them, with the file and line of the job.
 for c in 'wait_for=x|no job '"'"'x'"'"' before this one' 'wait_for=j|a job cannot wait for itself'; do
 	printf '[j]\nrw=read\nsize=1m\n%s\n' "${c%%|*}" >bad.fio

@@ -39,6 +39,7 @@ struct job_io {
 	int prio_index;			/* in the report's priority entries, or -1 */
 	int error;			/* errno of the first failed part, 0 when all went well */
 	int64_t t_start, t_issue, t_dispatch;
+	bool in_flight;			/* submitted, not reaped: fio's IO_U_F_FLIGHT (serialize_overlap) */
 	struct job_io *next;
 };
 
@@ -90,6 +91,11 @@ struct job {
 	bool waiting;				/* wait_for: its waitee has not finished yet */
 	bool terminated;			/* ended by another's exitall (fio's td->terminate) */
 	bool never_ran;				/* terminated before it started */
+	bool offload;				/* io_submit_mode=offload: a worker thread per I/O */
+	bool serialize;				/* serialize_overlap, where fio keeps it */
+	struct job_io *parked_head, *parked_tail;	/* inline: an I/O overlapping one in flight */
+	bool rate_drain;			/* ahead of its rate: inline mode drains the queue first */
+	int64_t rate_left, rate_until;		/* then sleeps what was left, until then */
 	/* fsync, fdatasync, end_fsync: a flush the job waits for. */
 	uint64_t writes_issued;
 	bool syncing, last_was_sync, end_synced;
@@ -158,6 +164,8 @@ struct workload_runner {
 	unsigned running;
 	bool interrupted;		/* by ro->stop */
 	bool exitall;			/* some job has exitall: fio's global exitall_on_terminate */
+	/* serialize_overlap in offload mode: waiting I/Os of every such job, oldest first. */
+	struct job_io *parked_head, *parked_tail;
 	uint64_t ios_done;
 	int error;
 	struct err *e;
@@ -615,6 +623,24 @@ static void think(struct job *j, int64_t now)
 }
 
 /*
+ * fio's rate_ddir(): a job ahead of its rate sleeps until its next I/O is
+ * due, but in io_submit_mode=inline it first waits for its I/Os in flight
+ * (io_u_quiesce()) and then sleeps the whole wait it had computed — so an
+ * async job at a rate issues in bursts and late; offload mode skips the
+ * drain.
+ */
+static enum job_source_status rate_wait(struct job *j, int64_t now, int64_t until,
+					int64_t *wake_at)
+{
+	if (!j->offload && j->inflight) {
+		j->rate_drain = true;	/* the engine waits for the drain, then rate_left */
+		j->rate_left = until - now;
+	}
+	*wake_at = until;
+	return JOB_SOURCE_WAIT;
+}
+
+/*
  * fio's generator as a source (workload/source.h): stop at size or
  * number_ios, wait out thinktime and rate_iops, then draw direction, block
  * size, offset and cmdprio, each from its own random stream.
@@ -630,23 +656,17 @@ static enum job_source_status fio_next(void *state, int64_t now, struct job_io_d
 		return JOB_SOURCE_END;
 	d = next_ddir(j);
 	if (j->o->rate_process == JOB_RATE_POISSON && (j->o->rate_iops[d] || j->o->rate[d])) {
-		if (now < j->next_issue[d]) {
-			*wake_at = j->next_issue[d];
-			return JOB_SOURCE_WAIT;
-		}
+		if (now < j->next_issue[d])
+			return rate_wait(j, now, j->next_issue[d], wake_at);
 		j->next_issue[d] += poisson_gap(j, d);
 	} else if (j->o->rate_iops[d]) {
-		if (now < j->next_issue[d]) {
-			*wake_at = j->next_issue[d];
-			return JOB_SOURCE_WAIT;
-		}
+		if (now < j->next_issue[d])
+			return rate_wait(j, now, j->next_issue[d], wake_at);
 		j->next_issue[d] = (j->next_issue[d] > now - 1000000000LL ? j->next_issue[d] :
 				    now) + 1000000000LL / (int64_t)j->o->rate_iops[d];
 	}
-	if (j->o->rate[d] && j->o->rate_process == JOB_RATE_LINEAR && now < j->next_issue[d]) {
-		*wake_at = j->next_issue[d];
-		return JOB_SOURCE_WAIT;
-	}
+	if (j->o->rate[d] && j->o->rate_process == JOB_RATE_LINEAR && now < j->next_issue[d])
+		return rate_wait(j, now, j->next_issue[d], wake_at);
 	io->ddir = d;
 	while (!next_io(j, d, &io->offset, &io->len)) {
 		if (j->map_oom || !pass_again(j))
@@ -1077,6 +1097,80 @@ static void hist_log_io(struct job *j, int64_t now, const struct job_io *io, uin
 	j->hist_last[io->ddir] = ms - (window - (int64_t)j->o->log_hist_msec);
 }
 
+/* ---- serialize_overlap ---- */
+
+static bool io_overlaps(const struct job *k, const struct job_io *io)
+{
+	unsigned i;
+
+	for (i = 0; i < k->depth; i++) {
+		const struct job_io *f = &k->ios[i];
+
+		if (f->in_flight && io->offset < f->offset + f->len && f->offset < io->offset + io->len)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * fio's in_flight_overlap(): an I/O overlapping one in flight waits (fio's
+ * FIO_Q_BUSY, retried after a completion). In offload mode fio's
+ * check_overlap() looks at the in-flight I/O of every offload job with
+ * serialize_overlap, and only the worker holding it waits.
+ */
+static bool overlaps_in_flight(const struct job *j, const struct job_io *io)
+{
+	const struct workload_runner *run = j->run;
+	unsigned i;
+
+	if (!j->offload)
+		return io_overlaps(j, io);
+	for (i = 0; i < run->njobs; i++) {
+		const struct job *k = &run->jobs[i];
+
+		if (k->offload && k->serialize && k->ios && io_overlaps(k, io))
+			return true;
+	}
+	return false;
+}
+
+/* Waiting I/Os queue up in order: the job's own (inline), or every offload job's. */
+static void park(struct job_io **head, struct job_io **tail, struct job_io *io)
+{
+	io->next = NULL;
+	if (*head)
+		(*tail)->next = io;
+	else
+		*head = io;
+	*tail = io;
+}
+
+static void submit_bios(struct job *j, struct job_io *io);
+
+/*
+ * Offload: each waiting I/O is a worker retrying fio's check_overlap()
+ * after others complete; the one that has waited longest goes first.
+ */
+static void unpark_offload(struct workload_runner *run)
+{
+	struct job_io **link = &run->parked_head, *io;
+
+	run->parked_tail = NULL;
+	while ((io = *link)) {
+		struct job *k = io->job;
+
+		if (k->blocked_io || overlaps_in_flight(k, io)) {
+			run->parked_tail = io;
+			link = &io->next;
+			continue;
+		}
+		*link = io->next;
+		io->t_dispatch = sim_now(run->t->sim);
+		io->in_flight = true;
+		submit_bios(k, io);
+	}
+}
+
 /*
  * An I/O fio has reaped: its latencies, counts and logs (a reap of one
  * counts in the "complete" distribution as one call, as fio's
@@ -1090,6 +1184,7 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 	uint64_t clat = (uint64_t)(now - io->t_issue), lat = (uint64_t)(now - io->t_start);
 	bool sync = j->o->engine_kind == JOB_ENGINE_SYNC;
 
+	io->in_flight = false;
 	j->inflight--;
 	j->t_finish = now;
 	j->run->ios_done++;
@@ -1306,6 +1401,8 @@ static void commit(struct job *j)
 	j->held = 0;
 }
 
+static void account_issue(struct job *j, const struct job_io *io);
+
 static void issue(struct job *j, const struct job_io_desc *want)
 {
 	struct job_io *io = j->free_ios;
@@ -1353,11 +1450,38 @@ static void issue(struct job *j, const struct job_io_desc *want)
 	io->next_bio = 0;
 	io->left = k;
 	j->inflight++;
+	if (j->serialize && overlaps_in_flight(j, io)) {
+		/*
+		 * fio's FIO_Q_BUSY: inline, the job retries this I/O after a
+		 * completion and counts it only then; offload counted it when
+		 * it handed it to the worker, which waits.
+		 */
+		if (j->offload) {
+			account_issue(j, io);
+			park(&j->run->parked_head, &j->run->parked_tail, io);
+		} else {
+			park(&j->parked_head, &j->parked_tail, io);
+		}
+		return;
+	}
+	account_issue(j, io);
+	io->in_flight = true;
+	submit_bios(j, io);
+}
+
+/* An I/O submitted (or handed to an offload worker): fio's counts, depths and logs of it. */
+static void account_issue(struct job *j, const struct job_io *io)
+{
+	int64_t now = sim_now(j->t->sim);
+	uint64_t len = io->len, off = io->offset;
+	int d = io->ddir;
+
 	j->issued_bytes += len;
 	j->issued_ios++;
 	j->think_issued++;
 	if (!j->in_ramp && j->submit_batch <= 1) {
-		j->rep->io_u_map[depth_bucket(j->inflight)]++;
+		/* In offload mode each worker has one I/O in flight: fio counts depth 1. */
+		j->rep->io_u_map[depth_bucket(j->offload ? 1 : j->inflight)]++;
 		j->rep->io_u_submit[batch_bucket(1)]++;
 		j->rep->total_submit++;
 	} else if (!j->in_ramp && ++j->held == j->submit_batch) {
@@ -1370,8 +1494,39 @@ static void issue(struct job *j, const struct job_io_desc *want)
 	sim_debug(j->t->sim, SIM_DBG_JOB, "job %s.%u: %s offset %llu len %llu prio %u/%u%s",
 		  j->o->name, j->clone, d == DDIR_READ ? "read" : "write", (unsigned long long)off,
 		  (unsigned long long)len, ioprio_class(io->prio_eff), ioprio_level(io->prio_eff),
-		  per_io ? " (cmdprio)" : "");
-	submit_bios(j, io);
+		  io->prio_report != j->job_prio ? " (cmdprio)" : "");
+}
+
+/*
+ * An inline job's parked I/O is submitted once it no longer overlaps one
+ * in flight; true while it still waits (the job issues nothing else: fio
+ * retries that I/O first).
+ */
+static bool unpark(struct job *j)
+{
+	while (j->parked_head && !j->blocked_io && !overlaps_in_flight(j, j->parked_head)) {
+		struct job_io *io = j->parked_head;
+
+		j->parked_head = io->next;
+		io->t_dispatch = sim_now(j->t->sim);
+		account_issue(j, io);
+		io->in_flight = true;
+		submit_bios(j, io);
+	}
+	return j->parked_head != NULL;
+}
+
+/* The job ends with an inline I/O still parked: fio drops a requeued I/O (never counted). */
+static void drop_parked(struct job *j)
+{
+	while (j->parked_head) {
+		struct job_io *io = j->parked_head;
+
+		j->parked_head = io->next;
+		j->inflight--;
+		io->next = j->free_ios;
+		j->free_ios = io;
+	}
 }
 
 static void job_finish(struct job *j);
@@ -1428,6 +1583,8 @@ static bool sync_due(const struct job *j)
 /* Nothing in flight and nothing more to issue: end_fsync's flush, then the end. */
 static void finish_when_idle(struct job *j)
 {
+	if (j->parked_head)
+		drop_parked(j);
 	if (j->inflight || j->syncing)
 		return;
 	if (j->o->end_fsync && !j->end_synced && j->writes_issued) {
@@ -1524,6 +1681,11 @@ static void job_fill_queue(struct job *j)
 		j->lat_quiesce = false;	/* drained: the new depth starts now */
 		lat_new_cycle(j, now);
 	}
+	/* serialize_overlap: an inline job issues nothing past an I/O still parked. */
+	if (j->parked_head && unpark(j) && !j->issuing_done)
+		return;
+	if (j->serialize && j->run->parked_head)
+		unpark_offload(j->run);
 	while (!j->blocked_io && !j->syncing && !j->issuing_done && j->inflight < j->qd) {
 		struct job_io_desc io;
 		int64_t wake_at;
@@ -1539,6 +1701,18 @@ static void job_fill_queue(struct job *j)
 			start_sync(j);
 			return;
 		}
+		if (j->rate_drain || now < j->rate_until) {
+			if (j->rate_drain) {
+				if (j->inflight)
+					return;	/* a completion calls job_fill() again */
+				j->rate_drain = false;
+				j->rate_until = now + j->rate_left;
+			}
+			if (now < j->rate_until) {
+				schedule_wake(j, j->rate_until);
+				return;
+			}
+		}
 		switch (j->source->next(j->source_state, now, &io, &wake_at)) {
 		case JOB_SOURCE_IO:
 			issue(j, &io);
@@ -1548,7 +1722,8 @@ static void job_fill_queue(struct job *j)
 			}
 			continue;
 		case JOB_SOURCE_WAIT:
-			schedule_wake(j, wake_at);
+			if (!j->rate_drain)
+				schedule_wake(j, wake_at);
 			return;
 		case JOB_SOURCE_END:
 			j->issuing_done = true;
@@ -2068,7 +2243,8 @@ static void batch_setup(struct job *j)
 	j->submit_batch = 1;
 	j->complete_min = j->complete_max = 1;
 	j->depth_low = j->depth;
-	if (o->engine_kind == JOB_ENGINE_SYNC)
+	/* A sync engine, or offload's workers (each with iodepth 1): one I/O a call. */
+	if (o->engine_kind == JOB_ENGINE_SYNC || j->offload)
 		return;
 	j->submit_batch = !o->iodepth_batch || o->iodepth_batch > j->depth ? j->depth :
 		o->iodepth_batch;
@@ -2150,7 +2326,19 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 	randmap_init(&j->map, (o->zonemode == JOB_ZONEMODE_STRIDED ? j->zone_range :
 			       j->end - j->start) / j->map_unit);
 	j->passes = 1;
-	j->depth = o->engine_kind == JOB_ENGINE_SYNC ? 1 : o->iodepth;
+	/*
+	 * io_submit_mode=offload: fio hands each I/O to one of iodepth worker
+	 * threads, so even a sync engine keeps iodepth in flight.
+	 */
+	j->offload = o->io_submit_mode == JOB_SUBMIT_OFFLOAD;
+	j->depth = o->engine_kind == JOB_ENGINE_SYNC && !j->offload ? 1 : o->iodepth;
+	/*
+	 * fio's fixup_options() keeps serialize_overlap only where I/Os can
+	 * overlap with effect: writes at an iodepth above 1, a replay, offload.
+	 */
+	j->serialize = o->serialize_overlap &&
+		(j->offload || o->read_iolog[0] ||
+		 (o->rw != JOB_RW_READ && o->rw != JOB_RW_RANDREAD && o->iodepth != 1));
 	j->qd = j->depth;
 	batch_setup(j);
 	j->source = &fio_source;
@@ -2334,7 +2522,8 @@ static int check_memory(const struct workload *w, const struct job_target *t, st
 
 	for (i = 0; i < w->ndefs; i++) {
 		const struct job_options *o = &w->defs[i].o;
-		uint64_t depth = o->engine_kind == JOB_ENGINE_SYNC ? 1 : o->iodepth, bios = 1, each;
+		uint64_t depth = o->engine_kind == JOB_ENGINE_SYNC &&
+			o->io_submit_mode != JOB_SUBMIT_OFFLOAD ? 1 : o->iodepth, bios = 1, each;
 
 		for (d = 0; d < DDIR_COUNT; d++) {
 			uint64_t lo, hi;

@@ -1227,6 +1227,12 @@ static const struct opt_choice think_types[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct opt_choice submit_modes[] = {
+	{ "inline", JOB_SUBMIT_INLINE, "the job submits and reaps its I/O itself (fio's default)" },
+	{ "offload", JOB_SUBMIT_OFFLOAD, "iodepth worker threads submit one I/O each" },
+	{ NULL, 0, NULL },
+};
+
 #define CUSTOM(n, p, f, h) { .name = n, .type = OPT_CUSTOM, .parse = p, .format = f, .help = h }
 
 static const struct opt_def options[] = {
@@ -1504,6 +1510,12 @@ static const struct opt_def options[] = {
 	{ .name = "thinktime_blocks_type", .type = OPT_ENUM, .offset = F(thinktime_blocks_type),
 	  .choices = think_types,
 	  .help = "what thinktime_blocks counts: complete (default) or issue" },
+	{ .name = "io_submit_mode", .type = OPT_ENUM, .offset = F(io_submit_mode),
+	  .choices = submit_modes,
+	  .help = "inline, or offload: iodepth I/Os in flight even with a sync engine, and a rate "
+		  "that does not wait for the queue to drain" },
+	{ .name = "serialize_overlap", .type = OPT_BOOL, .offset = F(serialize_overlap),
+	  .help = "an I/O overlapping one in flight waits until that completes" },
 	CUSTOM("ignore_error", ignore_error_parse, ignore_error_format,
 	       "READ,WRITE,VERIFY lists of errors (EIO:EAGAIN:62) to count and carry on past, "
 	       "instead of EIO, EILSEQ; turns on continue_on_error for each"),

@@ -184,10 +184,15 @@ struct job_options {
 	int ignore_error[JOB_ERR_KINDS][JOB_MAX_IGNORE];
 	unsigned nignore_error[JOB_ERR_KINDS];
 	int thinktime_blocks_type;	/* enum job_think_type */
+	int io_submit_mode;		/* enum job_submit_mode */
+	bool serialize_overlap;		/* an I/O overlapping one in flight waits for it */
 };
 
 /* thinktime_blocks_type: what thinktime_blocks counts, completed or issued I/Os. */
 enum job_think_type { JOB_THINK_COMPLETE, JOB_THINK_ISSUE };
+
+/* io_submit_mode: fio's job thread submits (inline) or hands I/Os to worker threads. */
+enum job_submit_mode { JOB_SUBMIT_INLINE, JOB_SUBMIT_OFFLOAD };
 
 /* exit_what: the jobs exitall ends (fio's TERMINATE_GROUP, _STONEWALL, _ALL). */
 enum job_exit_what { JOB_EXIT_GROUP, JOB_EXIT_STONEWALL, JOB_EXIT_ALL };

@@ -54,7 +54,7 @@ checks=$((checks + 1))
 printf '%s\n' "$j" | grep -q '"runtime" : "1"' || fail "timeout=1 is not echoed as runtime, as fio does"
 if [ -n "$fio_ok" ]; then
 	within "fio timeout=1: read runtime (ms)" "$(key "$(fio_json "$dir/timeout.fio")" runtime)" \
-		995 1010
+		995 1100
 fi
 
 # ---- allrandrepeat: fio repeats every stream with it; ncqsim always does, per --seed ----
@@ -92,9 +92,10 @@ within "wait_for: b after a (ms)" "$(start_ms "$dir/wait_for.fio" b)" 1000 1000
 j=$(ours "$dir/wait_for.fio" | figures | paste -sd ';')
 same "wait_for: per job figures" "$j" "a 0 100 409600 0 0;a 0 100 409600 0 0;c 0 200 819200 0 0;b 0 100 409600 0 0"
 if [ -n "$fio_ok" ]; then
-	within "fio startdelay: b after a (ms)" "$(fio_start_ms "$dir/startdelay.fio" 2)" 1000 1400
-	within "fio startdelay: c after a (ms)" "$(fio_start_ms "$dir/startdelay.fio" 3)" 1450 1700
-	within "fio wait_for: b after a (ms)" "$(fio_start_ms "$dir/wait_for.fio" 4)" 1000 1400
+	# fio's own start-up and its 100 ms polls come on top, more on a busy machine.
+	within "fio startdelay: b after a (ms)" "$(fio_start_ms "$dir/startdelay.fio" 2)" 1000 1700
+	within "fio startdelay: c after a (ms)" "$(fio_start_ms "$dir/startdelay.fio" 3)" 1450 1900
+	within "fio wait_for: b after a (ms)" "$(fio_start_ms "$dir/wait_for.fio" 4)" 1000 1700
 fi
 # ---- exitall, exit_what, exitall_on_error: per-job figures against fio 3.33's ----
 # close NAME OURS THEIRS TOL: the same jobs and groups in the same order, I/O counts within TOL
@@ -111,7 +112,8 @@ while IFS='|' read -r f tol want; do
 	[ -n "$f" ] || continue
 	close "$f" "$(ours "$dir/$f.fio" | figures | paste -sd ';')" "$want" "$tol"
 	if [ -n "$fio_ok" ]; then
-		close "fio $f" "$(fio_json "$dir/$f.fio" | figures | paste -sd ';')" "$want" "$tol"
+		# fio on a real clock: a few I/Os more or less on a busy machine.
+		close "fio $f" "$(fio_json "$dir/$f.fio" | figures | paste -sd ';')" "$want" $((tol + 3))
 	fi
 done <<'TABLE'
 exitall|2|a 0 256 1048576 0 0;b 0 26 106496 0 0;c 1 100 409600 0 0
@@ -130,6 +132,37 @@ err_has "exitall=0 turns exitall on, as in fio 3.33"
 sed 's/^exitall$/exitall=sometimes/' "$dir/exitall.fio" >ea0.fio
 expect_rc 2 "$NCQSIM" run ea0.fio
 err_has "ea0.fio:11: option 'exitall': expected 0 or 1"
+
+# ---- flow, flow_id, flow_sleep ----
+while IFS='|' read -r f tol want; do
+	[ -n "$f" ] || continue
+	close "$f" "$(ours "$dir/$f.fio" | figures | paste -sd ';')" "$want" "$tol"
+	if [ -n "$fio_ok" ]; then
+		close "fio $f" "$(fio_json "$dir/$f.fio" | figures | paste -sd ';')" "$want" $((tol + 5))
+	fi
+done <<'TABLE'
+flow|5|a 0 600 2457600 0 0;b 0 201 823296 0 0
+flow_sleep|15|a 0 393 1609728 0 0;b 0 391 1601536 0 0
+TABLE
+# ratio NAME FIGURES: a's I/Os over b's, in percent
+ratio() { printf '%s\n' "$2" | awk '$1 == "a" { a = $3 } $1 == "b" { b = $3 } END { printf "%d", b ? 100 * a / b + 0.5 : 0 }'; }
+within "flow 2:1: a/b (%)" "$(ratio x "$(ours "$dir/flow_ratio.fio" | figures)")" 199 201
+if [ -n "$fio_ok" ]; then
+	within "fio flow 2:1: a/b (%)" "$(ratio x "$(fio_json "$dir/flow_ratio.fio" | figures)")" 198 202
+fi
+# Another flow_id: each job on its own (b as fast as the drive lets it).
+sed 's/^flow=1$/flow=1\nflow_id=1/' "$dir/flow.fio" >fid.fio
+checks=$((checks + 1))
+[ "$(ours fid.fio | figures | awk '$1 == "b" { print ($3 > 1000) }')" = 1 ] ||
+	fail "flow_id=1: b still held by a's flow"
+# Its partner waits in a later segment: fio 3.33 spins for ever; ncqsim refuses it.
+printf '[global]\nrw=read\nsize=1m\nflow=1\n[a]\n[b]\nstonewall\n' >stuck.fio
+expect_rc 2 "$NCQSIM" run stuck.fio
+err_one_line
+err_has "stuck.fio:5: job 'a': option 'flow': flow control holds the job for ever"
+printf '[j]\nflow=1001\n' >bad.fio
+expect_rc 2 "$NCQSIM" run bad.fio
+err_has "bad.fio:2: option 'flow'"
 
 # ---- ignore_error, continue_on_error: fio's rules ----
 # fio 3.33 on /dev/full (every write fails with ENOSPC): exit status, error,

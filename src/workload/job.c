@@ -94,6 +94,13 @@ struct job {
 	bool offload;				/* io_submit_mode=offload: a worker thread per I/O */
 	bool serialize;				/* serialize_overlap, where fio keeps it */
 	struct job_io *parked_head, *parked_tail;	/* inline: an I/O overlapping one in flight */
+	/* flow, flow_id, flow_sleep: fio's token-based flow control between jobs. */
+	int flow_index;				/* in run->flows, -1: none */
+	uint64_t flow_count;			/* fio's td->flow_counter: its passes */
+	bool flow_passed;			/* the next I/O passed the check already */
+	bool flow_waiting;			/* held, woken when its flow's counts change */
+	bool flow_drain;			/* held with flow_sleep: draining before the sleep */
+	int64_t flow_until;			/* held with flow_sleep: checks again then */
 	bool rate_drain;			/* ahead of its rate: inline mode drains the queue first */
 	int64_t rate_left, rate_until;		/* then sleeps what was left, until then */
 	/* fsync, fdatasync, end_fsync: a flush the job waits for. */
@@ -153,6 +160,13 @@ struct job {
 	const char *iolog_name;
 };
 
+/* fio's struct fio_flow: the jobs sharing a flow_id, their passes and weights. */
+struct job_flow {
+	unsigned id;
+	uint64_t counter;		/* starts at 1, as fio's */
+	uint64_t weight;		/* of every job with it not yet ended */
+};
+
 struct workload_runner {
 	const struct workload *w;
 	const struct workload_run_opts *ro;
@@ -166,6 +180,9 @@ struct workload_runner {
 	bool exitall;			/* some job has exitall: fio's global exitall_on_terminate */
 	/* serialize_overlap in offload mode: waiting I/Os of every such job, oldest first. */
 	struct job_io *parked_head, *parked_tail;
+	struct job_flow *flows;
+	unsigned nflows;
+	const struct job *flow_stuck;	/* held by flow control for ever: the run is refused */
 	uint64_t ios_done;
 	int error;
 	struct err *e;
@@ -1633,6 +1650,108 @@ static void job_fill(struct job *j)
 	}
 }
 
+/* ---- flow control ---- */
+
+/* A job of the flow passed a check or ended: those held by it check again. */
+static void flow_wake(struct workload_runner *run, int index)
+{
+	unsigned i;
+
+	for (i = 0; i < run->njobs; i++) {
+		struct job *k = &run->jobs[i];
+
+		if (k->flow_index == index && k->flow_waiting) {
+			k->flow_waiting = false;
+			schedule_wake(k, sim_now(run->t->sim));
+		}
+	}
+}
+
+/*
+ * Held, with nothing to let it go: no other job of its flow is running
+ * (or about to, in this segment) to move the flow's count or to end, and
+ * no runtime ends it — its partners wait in a later segment, for it.
+ */
+static bool flow_stuck(const struct job *j)
+{
+	const struct workload_runner *run = j->run;
+	unsigned i;
+
+	if (j->t_end != INT64_MAX)
+		return false;
+	for (i = 0; i < run->njobs; i++) {
+		const struct job *k = &run->jobs[i];
+
+		if (k == j || k->finished || k->flow_index != j->flow_index)
+			continue;
+		if (k->started ? !k->flow_waiting || k->t_end != INT64_MAX :
+		    k->def->segment < run->segment)
+			return false;
+	}
+	return true;
+}
+
+static void interrupt(struct workload_runner *run);
+
+/*
+ * fio's flow_threshold_exceeded(), before each I/O: a job whose share of
+ * its flow's passes exceeds its share of the flow's weight is held (fio
+ * spins on it; with flow_sleep it drains its queue and sleeps that long);
+ * otherwise the flow's count and its own go up and the I/O goes ahead.
+ * The weights are those of every job with the flow_id that has not ended,
+ * started or not, as fio counts them from its start. True while held.
+ */
+static bool flow_held(struct job *j, int64_t now)
+{
+	struct job_flow *f = &j->run->flows[j->flow_index];
+
+	if (j->flow_drain || now < j->flow_until) {
+		if (j->flow_drain) {
+			if (j->inflight)
+				return true;	/* a completion calls job_fill() again */
+			j->flow_drain = false;
+			j->flow_until = now + j->o->flow_sleep * 1000LL;
+		}
+		if (now < j->flow_until) {
+			schedule_wake(j, j->flow_until);
+			return true;
+		}
+	}
+	if ((double)j->flow_count / (double)f->counter > (double)j->o->flow / (double)f->weight) {
+		if (flow_stuck(j)) {
+			/* fio 3.33 spins here for ever: refuse the job file instead. */
+			j->run->flow_stuck = j;
+			interrupt(j->run);
+			return true;
+		}
+		if (j->o->flow_sleep)
+			j->flow_drain = true;
+		else
+			j->flow_waiting = true;
+		return j->flow_waiting || flow_held(j, now);
+	}
+	f->counter++;
+	j->flow_count++;
+	j->flow_passed = true;
+	flow_wake(j->run, j->flow_index);
+	return false;
+}
+
+/* fio's flow_exit_job(): an ending job takes its passes and weight out of its flow. */
+static void flow_exit(struct job *j)
+{
+	struct job_flow *f;
+
+	if (j->flow_index < 0)
+		return;
+	f = &j->run->flows[j->flow_index];
+	f->counter -= j->flow_count;
+	f->weight -= j->o->flow;
+	j->flow_count = 0;
+	flow_wake(j->run, j->flow_index);
+	j->flow_index = -1;
+}
+
 /*
  * After an I/O, fio checks whether to think (think_due()); a think first
  * drains the queue (io_u_quiesce(): what completes meanwhile is reaped at
@@ -1697,7 +1816,10 @@ static void job_fill_queue(struct job *j)
 		if ((j->think_check || j->think_pending || now < j->think_until) &&
 		    think_wait(j, now))
 			return;
+		if (j->flow_index >= 0 && !j->flow_passed && flow_held(j, now))
+			return;
 		if (sync_due(j)) {
+			j->flow_passed = false;
 			start_sync(j);
 			return;
 		}
@@ -1716,6 +1838,7 @@ static void job_fill_queue(struct job *j)
 		switch (j->source->next(j->source_state, now, &io, &wake_at)) {
 		case JOB_SOURCE_IO:
 			issue(j, &io);
+			j->flow_passed = false;
 			if (j->o->thinktime) {
 				j->think_check = true;	/* fio's handle_thinktime() after each I/O */
 				j->think_dir = io.ddir;
@@ -1961,6 +2084,7 @@ static void job_finish(struct job *j)
 		log_window(j, j->timed_out && j->t_end > j->t_finish ? j->t_end : j->t_finish, true);
 	sim_debug(j->t->sim, SIM_DBG_JOB, "job %s.%u done: %llu I/Os", j->o->name, j->clone,
 		  (unsigned long long)j->issued_ios);
+	flow_exit(j);
 	/* fio's thread_main() end: a job that ran ends the others (one never started does not). */
 	if (!j->never_ran && (run->exitall || (j->o->exitall_on_error && j->rep->error)))
 		terminate_jobs(j);
@@ -2550,6 +2674,36 @@ static int check_memory(const struct workload *w, const struct job_target *t, st
 	return 0;
 }
 
+/* fio's flow_init_job() for every job with a flow weight, at its start: one flow per flow_id. */
+static int flows_setup(struct workload_runner *run, struct err *e)
+{
+	unsigned i, k;
+
+	for (i = 0; i < run->njobs; i++) {
+		struct job *j = &run->jobs[i];
+
+		j->flow_index = -1;
+		if (!j->o->flow)
+			continue;
+		for (k = 0; k < run->nflows && run->flows[k].id != j->o->flow_id; k++)
+			;
+		if (k == run->nflows) {
+			struct job_flow *nf = realloc(run->flows, (k + 1) * sizeof(*nf));
+
+			if (!nf)
+				return err_set(e, "out of memory for flow control");
+			run->flows = nf;
+			run->flows[k].id = j->o->flow_id;
+			run->flows[k].counter = 1;
+			run->flows[k].weight = 0;
+			run->nflows++;
+		}
+		run->flows[k].weight += j->o->flow;
+		j->flow_index = (int)k;
+	}
+	return 0;
+}
+
 int workload_run(const struct workload *w, const struct job_target *t,
 		 const struct workload_run_opts *ro, struct report *out, struct err *e)
 {
@@ -2610,6 +2764,10 @@ int workload_run(const struct workload *w, const struct job_target *t,
 	out->njobs = n;
 	for (i = 0; i < w->ndefs; i++)
 		run.exitall |= w->defs[i].o.exitall;
+	if (flows_setup(&run, e)) {
+		rc = -1;
+		goto done;
+	}
 	run.t0 = sim_now(t->sim);
 	start_segment(&run);
 	next_progress = sim_now(t->sim) + SIM_SEC;
@@ -2628,6 +2786,14 @@ int workload_run(const struct workload *w, const struct job_target *t,
 		if (run.jobs[i].map_oom)
 			rc = err_set(e, "job '%s': out of memory for its random map",
 				     run.jobs[i].o->name);
+	if (!rc && run.flow_stuck) {
+		const struct job *j = run.flow_stuck;
+
+		err_set(e, "%s:%d: job '%s': option 'flow': flow control holds the job for ever: "
+			"the other jobs of flow_id %u cannot run before it ends (fio 3.33 hangs here)",
+			j->def->file, j->def->line, j->o->name, j->o->flow_id);
+		rc = WORKLOAD_REFUSED;
+	}
 	for (i = 0; i < n && !rc; i++)
 		if (!run.jobs[i].finished) {
 			rc = err_set(e, "job '%s' did not finish: the simulation ran out of events "
@@ -2656,6 +2822,7 @@ done:
 		randmap_free(&run.jobs[i].map);
 	}
 	free(run.jobs);
+	free(run.flows);
 	free(opts);
 	if (rc) {
 		report_jobs_free(out->jobs, n);

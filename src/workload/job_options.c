@@ -1516,6 +1516,14 @@ static const struct opt_def options[] = {
 		  "that does not wait for the queue to drain" },
 	{ .name = "serialize_overlap", .type = OPT_BOOL, .offset = F(serialize_overlap),
 	  .help = "an I/O overlapping one in flight waits until that completes" },
+	{ .name = "flow", .type = OPT_UINT, .offset = F(flow), .min = 0, .max = 1000,
+	  .help = "weight in flow control: jobs of one flow_id issue in the ratio of their weights" },
+	{ .name = "flow_id", .type = OPT_UINT, .offset = F(flow_id), .min = 0, .max = UINT32_MAX,
+	  .help = "the flow a job's weight counts in (default 0)" },
+	{ .name = "flow_sleep", .type = OPT_UINT, .offset = F(flow_sleep), .min = 0,
+	  .max = 1000000000, .unit = "us",
+	  .help = "microseconds a job held by flow control sleeps (after its I/O drains) before "
+		  "checking again; 0: it checks whenever its flow moves" },
 	CUSTOM("ignore_error", ignore_error_parse, ignore_error_format,
 	       "READ,WRITE,VERIFY lists of errors (EIO:EAGAIN:62) to count and carry on past, "
 	       "instead of EIO, EILSEQ; turns on continue_on_error for each"),

@@ -186,6 +186,9 @@ struct job_options {
 	int thinktime_blocks_type;	/* enum job_think_type */
 	int io_submit_mode;		/* enum job_submit_mode */
 	bool serialize_overlap;		/* an I/O overlapping one in flight waits for it */
+	unsigned flow;			/* weight in its flow_id's token flow control, 0: none */
+	unsigned flow_id;
+	unsigned flow_sleep;		/* us a held job sleeps before it checks again, 0: spin */
 };
 
 /* thinktime_blocks_type: what thinktime_blocks counts, completed or issued I/Os. */

@@ -101,6 +101,11 @@ struct job {
 	bool flow_waiting;			/* held, woken when its flow's counts change */
 	bool flow_drain;			/* held with flow_sleep: draining before the sleep */
 	int64_t flow_until;			/* held with flow_sleep: checks again then */
+	/* steadystate (stats/steady): fio's td->ss; the window itself is j->rep->ss. */
+	bool ss_holder;				/* its window is judged (fio's FIO_SS_DATA) */
+	bool ss_ramp_over;
+	int64_t ss_epoch, ss_prev_time;		/* its start (or ramp_time's end); the last sample */
+	uint64_t ss_prev_ios, ss_prev_bytes;
 	bool rate_drain;			/* ahead of its rate: inline mode drains the queue first */
 	int64_t rate_left, rate_until;		/* then sleeps what was left, until then */
 	/* fsync, fdatasync, end_fsync: a flush the job waits for. */
@@ -183,6 +188,7 @@ struct workload_runner {
 	struct job_flow *flows;
 	unsigned nflows;
 	const struct job *flow_stuck;	/* held by flow control for ever: the run is refused */
+	sim_handle_t ss_tick;		/* steady-state samples, every second (fio's helper thread) */
 	uint64_t ios_done;
 	int error;
 	struct err *e;
@@ -1888,12 +1894,101 @@ static void sample_tick(struct sim *sim, void *arg)
 	sim_after(sim, 500 * SIM_MSEC, sample_tick, j);
 }
 
+/* ---- steady state: fio's steadystate_check(), every second ---- */
+
+static void end_job(struct job *k, int64_t now);
+
+/* Attained: the job ends, or with group_reporting every job of its group (fio's). */
+static void ss_attained(struct job *j, int64_t now)
+{
+	struct workload_runner *run = j->run;
+	unsigned i;
+
+	if (!j->o->group_reporting) {
+		end_job(j, now);
+		return;
+	}
+	for (i = 0; i < run->njobs; i++) {
+		struct job *k = &run->jobs[i];
+
+		if (k->def->groupid != j->def->groupid)
+			continue;
+		if (k->rep->ss)
+			k->rep->ss->attained = true;
+		if (!k->finished && !k->terminated)
+			end_job(k, now);
+	}
+}
+
+/*
+ * fio's steadystate_check(): each second, every running job past
+ * ramp_time (and past ss_ramp + 1 s) takes the I/Os and bytes it completed
+ * since its last sample, per second; with group_reporting the jobs of a
+ * group add theirs up and the group's last job judges the sum; without,
+ * each job its own.
+ */
+static void ss_tick(struct sim *sim, void *arg)
+{
+	struct workload_runner *run = arg;
+	int64_t now = sim_now(sim);
+	uint64_t group_bw = 0, group_iops = 0;
+	unsigned i, over = 0;
+	int prev_group = -1;
+	bool watching = false;
+
+	run->ss_tick = 0;
+	for (i = 0; i < run->njobs; i++) {
+		struct job *j = &run->jobs[i];
+		struct steady *ss = j->rep->ss;
+		uint64_t ios, bytes, ms;
+
+		if (!ss)
+			continue;
+		watching |= !j->finished;
+		if (!ss->dur || !j->started || j->in_ramp || j->finished || ss->attained)
+			continue;
+		if (!j->o->group_reporting || j->def->groupid != prev_group) {
+			group_bw = group_iops = 0;
+			over = 0;
+		}
+		prev_group = j->def->groupid;
+		if (!j->ss_ramp_over && now - j->ss_epoch >= j->o->ss_ramp + SIM_SEC)
+			j->ss_ramp_over = true;
+		ios = j->done_ios[DDIR_READ] + j->done_ios[DDIR_WRITE];
+		bytes = j->done_bytes[DDIR_READ] + j->done_bytes[DDIR_WRITE];
+		ms = (uint64_t)(now - j->ss_prev_time) / 1000000;
+		j->ss_prev_time = now;
+		if (j->ss_ramp_over && ms) {
+			group_bw += 1000 * (bytes - j->ss_prev_bytes) / ms;
+			group_iops += 1000 * (ios - j->ss_prev_ios) / ms;
+			over++;
+		}
+		j->ss_prev_ios = ios;
+		j->ss_prev_bytes = bytes;
+		if ((j->o->group_reporting && !j->ss_holder) || !over)
+			continue;
+		if (steady_add(ss, group_iops, group_bw))
+			ss_attained(j, now);
+	}
+	if (watching)
+		run->ss_tick = sim_after(sim, SIM_SEC, ss_tick, run);
+}
+
 static void ramp_end(struct sim *sim, void *arg)
 {
 	struct job *j = arg;
 
 	j->in_ramp = false;
 	j->t_stats = sim_now(sim);
+	/*
+	 * fio's reset_all_stats(): the steady-state samples count from here,
+	 * and its helper thread's second starts again (helper_reset()).
+	 */
+	j->ss_epoch = j->ss_prev_time = j->t_stats;
+	if (j->run->ss_tick) {
+		sim_cancel(sim, j->run->ss_tick);
+		j->run->ss_tick = sim_after(sim, SIM_SEC, ss_tick, j->run);
+	}
 	/*
 	 * fio's reset_all_stats() zeroes the counts thinktime_blocks compares,
 	 * not the count the last think took: the job issues that many I/Os
@@ -1973,6 +2068,8 @@ static void job_start(struct sim *sim, void *arg)
 	j->started = true;
 	j->t_begin = now;
 	j->think_start = now;
+	j->ss_epoch = j->ss_prev_time = now;
+	j->ss_ramp_over = !j->o->ss_ramp;
 	lat_target_init(j, now);
 	/* fio's rate schedule counts from the job's start (its epoch), not from 0. */
 	for (d = 0; d < DDIR_COUNT; d++)
@@ -2011,6 +2108,33 @@ static void job_start(struct sim *sim, void *arg)
  * again on every pass of its start loop, so that later stonewall segments
  * may never start either; ncqsim starts them.
  */
+/*
+ * fio's fio_mark_td_terminate(): a running job stops issuing and drains,
+ * its runtime ending now even if it was waiting; one not started never
+ * does, and ends with no I/O.
+ */
+static void end_job(struct job *k, int64_t now)
+{
+	k->terminated = true;
+	if (k->started) {
+		if (!k->issuing_done) {
+			if (k->t_finish < now)
+				k->t_finish = now;
+			stop_issuing(k);
+		}
+	} else if (k->def->segment < k->run->segment) {
+		/* Its segment began: counted as running, it ends now without an I/O. */
+		k->waiting = false;
+		k->never_ran = true;
+		k->started = true;
+		k->t_begin = k->t_stats = k->t_finish = now;
+		k->issuing_done = true;
+		job_finish(k);
+	} else {
+		k->finished = true;	/* a later segment: never counted, never started */
+	}
+}
+
 static void terminate_jobs(struct job *by)
 {
 	struct workload_runner *run = by->run;
@@ -2024,23 +2148,8 @@ static void terminate_jobs(struct job *by)
 			(mode == JOB_EXIT_GROUP && k->def->groupid == by->def->groupid) ||
 			(mode == JOB_EXIT_STONEWALL && k->started && !k->in_ramp);
 
-		if (!hit || k->terminated || k->finished)
-			continue;
-		k->terminated = true;
-		if (k->started) {
-			if (!k->issuing_done)
-				stop_issuing(k);
-		} else if (k->def->segment < run->segment) {
-			/* Its segment began: counted as running, it ends now without an I/O. */
-			k->waiting = false;
-			k->never_ran = true;
-			k->started = true;
-			k->t_begin = k->t_stats = k->t_finish = now;
-			k->issuing_done = true;
-			job_finish(k);
-		} else {
-			k->finished = true;	/* a later segment: never counted, never started */
-		}
+		if (hit && !k->terminated && !k->finished)
+			end_job(k, now);
 	}
 	if (mode == JOB_EXIT_ALL)
 		run->segment = run->nsegments;	/* no later segment starts */
@@ -2657,6 +2766,8 @@ static int check_memory(const struct workload *w, const struct job_target *t, st
 				bios = (hi + t->max_request - 1) / t->max_request;
 		}
 		each = o->numjobs * depth * (sizeof(struct job_io) + bios * sizeof(struct blk_bio));
+		/* A steady-state window: an IOPS and a bandwidth sample per second of it. */
+		each += o->numjobs * (uint64_t)(o->ss_dur / SIM_SEC) * 2 * sizeof(uint64_t);
 		units += o->numjobs * depth;
 		bytes += each;
 		if (each > worst_bytes) {
@@ -2666,12 +2777,60 @@ static int check_memory(const struct workload *w, const struct job_target *t, st
 	}
 	if (bytes > WORKLOAD_MAX_IO_MEMORY)
 		return err_set(e, "%s:%d: job '%s': the jobs' %llu I/O units (iodepth x numjobs over "
-			       "every job) would take %llu MiB, this job's %llu MiB of it; ncqsim "
-			       "allows %llu MiB", worst->file, worst->line, worst->o.name,
+			       "every job) and steady-state windows would take %llu MiB, this job's "
+			       "%llu MiB of it; ncqsim allows %llu MiB", worst->file, worst->line, worst->o.name,
 			       (unsigned long long)units, (unsigned long long)(bytes >> 20),
 			       (unsigned long long)(worst_bytes >> 20),
 			       (unsigned long long)(WORKLOAD_MAX_IO_MEMORY >> 20));
 	return 0;
+}
+
+/* A steady-state window for a job with steadystate_duration, in whole seconds as fio's. */
+static int ss_setup(struct job *j, struct err *e)
+{
+	struct steady *ss = malloc(sizeof(*ss));
+	unsigned dur = (unsigned)(j->o->ss_dur / SIM_SEC);
+
+	/* Under a second: no sample, and no window (fio keeps whole seconds). */
+	if (!ss || steady_init(ss, j->o->ss_flags, j->o->ss_limit, dur ? dur : 1)) {
+		free(ss);
+		return err_set(e, "job '%s': out of memory for its steady-state window", j->o->name);
+	}
+	if (!dur)
+		ss->dur = 0;
+	j->rep->ss = ss;
+	j->rep->ss_dur = dur;
+	return 0;
+}
+
+/*
+ * fio's steadystate_setup(): a job judges its own window, but with
+ * group_reporting only the last job of each group does (its sum). True
+ * when any job has a window to sample.
+ */
+static bool ss_holders(struct workload_runner *run)
+{
+	struct job *prev = NULL;
+	bool any = false;
+	unsigned i;
+
+	for (i = 0; i < run->njobs; i++) {
+		struct job *j = &run->jobs[i];
+
+		if (!j->rep->ss || !j->rep->ss->dur)
+			continue;
+		any = true;
+		if (!j->o->group_reporting) {
+			j->ss_holder = true;
+			continue;
+		}
+		if (prev && prev->def->groupid != j->def->groupid)
+			prev->ss_holder = true;
+		prev = j;
+	}
+	if (prev && prev->o->group_reporting)
+		prev->ss_holder = true;
+	return any;
 }
 
 /* fio's flow_init_job() for every job with a flow weight, at its start: one flow per flow_id. */
@@ -2756,6 +2915,10 @@ int workload_run(const struct workload *w, const struct job_target *t,
 				goto done;
 			}
 			report_setup(j);
+			if (opts[n].ss_dur && ss_setup(j, e)) {
+				rc = -1;
+				goto done;
+			}
 			if (w->defs[i].segment + 1 > run.nsegments)
 				run.nsegments = w->defs[i].segment + 1;
 		}
@@ -2768,6 +2931,8 @@ int workload_run(const struct workload *w, const struct job_target *t,
 		rc = -1;
 		goto done;
 	}
+	if (ss_holders(&run))
+		run.ss_tick = sim_after(t->sim, SIM_SEC, ss_tick, &run);
 	run.t0 = sim_now(t->sim);
 	start_segment(&run);
 	next_progress = sim_now(t->sim) + SIM_SEC;

@@ -156,6 +156,36 @@ static int check_wait_for(const struct workload *w, struct err *e)
 	return 0;
 }
 
+/* What fio's td_steadystate_init() keeps of the options: all zero without a window. */
+static bool same_steadystate(const struct job_options *a, const struct job_options *b)
+{
+	if (!a->ss_dur || !b->ss_dur)
+		return !a->ss_dur && !b->ss_dur;
+	return a->ss_dur / 1000000000LL == b->ss_dur / 1000000000LL && a->ss_flags == b->ss_flags &&
+		a->ss_limit == b->ss_limit && a->ss_ramp / 1000 == b->ss_ramp / 1000;
+}
+
+/*
+ * fio: "steadystate options must be consistent within reporting groups".
+ * A group's jobs follow each other, so each is compared with the one before.
+ */
+static int check_steadystate(const struct workload *w, struct err *e)
+{
+	unsigned i;
+
+	for (i = 1; i < w->ndefs; i++) {
+		const struct job_def *d = &w->defs[i], *o = &w->defs[i - 1];
+
+		if (d->groupid == o->groupid && !same_steadystate(&d->o, &o->o))
+			return err_set(e, "%s:%d: job '%s': option 'steadystate': the steady-state "
+				       "options (steadystate, steadystate_duration, "
+				       "steadystate_ramp_time) differ from job '%s''s in reporting group "
+				       "%d; fio 3.33 rejects the job: they must be the same within a "
+				       "group", d->file, d->line, d->o.name, o->o.name, d->groupid);
+	}
+	return 0;
+}
+
 /* The defs grow geometrically: a file of many sections loads in linear time. */
 static int add_def(struct workload *w, size_t *cap, const struct job_def *d, struct err *e)
 {
@@ -294,7 +324,7 @@ static int build(struct workload *w, const struct jobfile *jf, const struct sect
 	if (!w->ndefs)
 		return err_set(e, "%s: no jobs (only [global] sections, or nothing at all)",
 			       jf->nfiles ? jf->files[0] : "job file");
-	if (check_wait_for(w, e)) {
+	if (check_wait_for(w, e) || check_steadystate(w, e)) {
 		workload_free(w);
 		return -1;
 	}

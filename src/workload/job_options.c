@@ -2,6 +2,7 @@
 
 #include "host/ioprio.h"
 #include "sim/rng.h"
+#include "stats/steady.h"
 #include "util/parse.h"
 
 #include <ctype.h>
@@ -1233,6 +1234,73 @@ static const struct opt_choice submit_modes[] = {
 	{ NULL, 0, NULL },
 };
 
+/*
+ * steadystate=CRITERION:LIMIT, as fio's str_steadystate_cb(): iops or bw
+ * (the largest deviation from the window's mean), iops_slope or bw_slope
+ * (the least-squares slope); the limit a percentage of the mean with '%',
+ * else IOPS or bytes/s (bw takes a size: 10m).
+ */
+static int steadystate_parse(const struct opt_def *d, void *base, const char *value,
+			     struct err *e)
+{
+	static const struct { const char *name; unsigned flags; } criteria[] = {
+		{ "iops", STEADY_IOPS }, { "iops_slope", STEADY_IOPS | STEADY_SLOPE },
+		{ "bw", 0 }, { "bw_slope", STEADY_SLOPE },
+	};
+	struct job_options *o = base;
+	const char *colon = strchr(value, ':');
+	size_t len = colon ? (size_t)(colon - value) : strlen(value), i;
+	char limit[64];
+	unsigned flags;
+	double v;
+
+	(void)d;
+	for (i = 0; i < sizeof(criteria) / sizeof(criteria[0]); i++)
+		if (strlen(criteria[i].name) == len && !strncmp(value, criteria[i].name, len))
+			break;
+	if (i == sizeof(criteria) / sizeof(criteria[0]))
+		return err_set(e, "expected iops, iops_slope, bw or bw_slope and a limit, such as "
+			       "iops_slope:0.1%%, got '%s'", value);
+	if (!colon || !colon[1])
+		return err_set(e, "'%s' needs a limit after ':' (fio: the threshold must be "
+			       "specified), such as %.*s:0.1%%", value, (int)len, value);
+	flags = criteria[i].flags;
+	snprintf(limit, sizeof(limit), "%s", colon + 1);
+	if (strlen(colon + 1) >= sizeof(limit))
+		return err_set(e, "the limit '%s' is too long", colon + 1);
+	if (limit[strlen(limit) - 1] == '%') {
+		limit[strlen(limit) - 1] = '\0';
+		if (parse_double(limit, &v) || v < 0)
+			return err_set(e, "expected a percentage of 0 or more before '%%', got '%s'",
+				       colon + 1);
+		flags |= STEADY_PCT;
+	} else if (flags & STEADY_IOPS) {
+		if (parse_double(limit, &v) || v < 0)
+			return err_set(e, "expected an IOPS limit of 0 or more (or N%%), got '%s'",
+				       colon + 1);
+	} else {
+		uint64_t bytes;
+
+		if (parse_size(limit, o->kb_base, &bytes, NULL))
+			return err_set(e, "expected a bandwidth limit in bytes/s such as 10m (or N%%), "
+				       "got '%s'", colon + 1);
+		v = (double)bytes;
+	}
+	o->ss_flags = flags;
+	o->ss_limit = v;
+	return 0;
+}
+
+static void steadystate_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	(void)d;
+	snprintf(buf, len, "%s%s:%g%s", o->ss_flags & STEADY_IOPS ? "iops" : "bw",
+		 o->ss_flags & STEADY_SLOPE ? "_slope" : "", o->ss_limit,
+		 o->ss_flags & STEADY_PCT ? "%" : "");
+}
+
 #define CUSTOM(n, p, f, h) { .name = n, .type = OPT_CUSTOM, .parse = p, .format = f, .help = h }
 
 static const struct opt_def options[] = {
@@ -1524,6 +1592,18 @@ static const struct opt_def options[] = {
 	  .max = 1000000000, .unit = "us",
 	  .help = "microseconds a job held by flow control sleeps (after its I/O drains) before "
 		  "checking again; 0: it checks whenever its flow moves" },
+	{ .name = "steadystate", .type = OPT_CUSTOM, .parse = steadystate_parse,
+	  .format = steadystate_format, .alias = "ss",
+	  .help = "steady-state criterion and limit: iops, iops_slope, bw or bw_slope, then :N or "
+		  ":N% (default iops_slope:0.01%); alias ss" },
+	{ .name = "steadystate_duration", .type = OPT_TIME, .offset = F(ss_dur), .min = 0,
+	  .max = 1000000LL * SEC, .time_unit = SEC, .alias = "ss_dur",
+	  .help = "end the job once its last this many seconds (whole, one sample each) are "
+		  "steady; 0: no steady-state detection; alias ss_dur" },
+	{ .name = "steadystate_ramp_time", .type = OPT_TIME, .offset = F(ss_ramp), .min = 0,
+	  .max = 1000000LL * SEC, .time_unit = SEC, .alias = "ss_ramp",
+	  .help = "start the steady-state samples this long (and a second) after the job starts; "
+		  "alias ss_ramp" },
 	CUSTOM("ignore_error", ignore_error_parse, ignore_error_format,
 	       "READ,WRITE,VERIFY lists of errors (EIO:EAGAIN:62) to count and carry on past, "
 	       "instead of EIO, EILSEQ; turns on continue_on_error for each"),
@@ -1561,6 +1641,8 @@ void job_options_defaults(struct job_options *o)
 	o->iodepth_batch = 1;
 	o->iodepth_batch_complete_min = 1;
 	o->per_job_logs = true;
+	o->ss_flags = STEADY_IOPS | STEADY_SLOPE | STEADY_PCT;	/* fio's iops_slope:0.01% */
+	o->ss_limit = 0.01;
 }
 
 /*
@@ -1655,6 +1737,17 @@ const char *job_option_warning(const char *key, const char *value)
 	if (!strcmp(key, "exitall") && value && !strcmp(value, "0"))
 		return "exitall=0 turns exitall on, as in fio 3.33 (its option takes no value); leave "
 		       "it out to keep jobs running";
+	if ((!strcmp(key, "steadystate_duration") || !strcmp(key, "ss_dur")) && value) {
+		int64_t ns;
+
+		/* fio keeps whole seconds of it: under one, no sample is ever judged. */
+		if (!parse_time(value, 1000000000LL, &ns) && ns > 0 && ns < 1000000000LL)
+			return "a steady-state window under a second has no sample (fio 3.33 keeps "
+			       "whole seconds): steady state is not detected";
+		if (!parse_time(value, 1000000000LL, &ns) && ns % 1000000000LL)
+			return "the steady-state window counts whole seconds (one sample each), as "
+			       "fio's: the rest is dropped";
+	}
 	if (!strcmp(key, "replay_redirect"))
 		return "replay_redirect is ignored: ncqsim replays onto its one simulated drive";
 	if (!strcmp(key, "randrepeat") && value && !strcmp(value, "0"))

@@ -189,6 +189,10 @@ struct job_options {
 	unsigned flow;			/* weight in its flow_id's token flow control, 0: none */
 	unsigned flow_id;
 	unsigned flow_sleep;		/* us a held job sleeps before it checks again, 0: spin */
+	/* steadystate: STEADY_* (stats/steady.h) criterion and limit, window, delay */
+	unsigned ss_flags;
+	double ss_limit;
+	int64_t ss_dur, ss_ramp;	/* ns; the window counts whole seconds, 0: off */
 };
 
 /* thinktime_blocks_type: what thinktime_blocks counts, completed or issued I/Os. */

@@ -106,6 +106,7 @@ struct job {
 	bool ss_ramp_over;
 	int64_t ss_epoch, ss_prev_time;		/* its start (or ramp_time's end); the last sample */
 	uint64_t ss_prev_ios, ss_prev_bytes;
+	bool paced;				/* think times, flow control or a rate's drain to check */
 	bool rate_drain;			/* ahead of its rate: inline mode drains the queue first */
 	int64_t rate_left, rate_until;		/* then sleeps what was left, until then */
 	/* fsync, fdatasync, end_fsync: a flush the job waits for. */
@@ -665,8 +666,9 @@ static enum job_source_status rate_wait(struct job *j, int64_t now, int64_t unti
 
 /*
  * fio's generator as a source (workload/source.h): stop at size or
- * number_ios, wait out thinktime and rate_iops, then draw direction, block
- * size, offset and cmdprio, each from its own random stream.
+ * number_ios, wait out the rate (think times are the engine's: they
+ * drain the queue first), then draw direction, block size, offset and
+ * cmdprio, each from its own random stream.
  */
 static enum job_source_status fio_next(void *state, int64_t now, struct job_io_desc *io,
 				       int64_t *wake_at)
@@ -1424,7 +1426,7 @@ static void commit(struct job *j)
 	j->held = 0;
 }
 
-static void account_issue(struct job *j, const struct job_io *io);
+static inline void account_issue(struct job *j, const struct job_io *io);
 
 static void issue(struct job *j, const struct job_io_desc *want)
 {
@@ -1493,7 +1495,8 @@ static void issue(struct job *j, const struct job_io_desc *want)
 }
 
 /* An I/O submitted (or handed to an offload worker): fio's counts, depths and logs of it. */
-static void account_issue(struct job *j, const struct job_io *io)
+static inline __attribute__((always_inline)) void account_issue(struct job *j,
+								    const struct job_io *io)
 {
 	int64_t now = sim_now(j->t->sim);
 	uint64_t len = io->len, off = io->offset;
@@ -1806,11 +1809,13 @@ static void job_fill_queue(struct job *j)
 		j->lat_quiesce = false;	/* drained: the new depth starts now */
 		lat_new_cycle(j, now);
 	}
-	/* serialize_overlap: an inline job issues nothing past an I/O still parked. */
-	if (j->parked_head && unpark(j) && !j->issuing_done)
-		return;
-	if (j->serialize && j->run->parked_head)
-		unpark_offload(j->run);
+	if (j->serialize) {
+		/* An inline job issues nothing past an I/O still parked. */
+		if (j->parked_head && unpark(j) && !j->issuing_done)
+			return;
+		if (j->run->parked_head)
+			unpark_offload(j->run);
+	}
 	while (!j->blocked_io && !j->syncing && !j->issuing_done && j->inflight < j->qd) {
 		struct job_io_desc io;
 		int64_t wake_at;
@@ -1819,17 +1824,18 @@ static void job_fill_queue(struct job *j)
 			j->issuing_done = true;
 			break;
 		}
-		if ((j->think_check || j->think_pending || now < j->think_until) &&
+		/* Think times, flow control, a rate's drain: one test when a job has none. */
+		if (j->paced && (j->think_check || j->think_pending || now < j->think_until) &&
 		    think_wait(j, now))
 			return;
-		if (j->flow_index >= 0 && !j->flow_passed && flow_held(j, now))
+		if (j->paced && j->flow_index >= 0 && !j->flow_passed && flow_held(j, now))
 			return;
 		if (sync_due(j)) {
 			j->flow_passed = false;
 			start_sync(j);
 			return;
 		}
-		if (j->rate_drain || now < j->rate_until) {
+		if (j->paced && (j->rate_drain || now < j->rate_until)) {
 			if (j->rate_drain) {
 				if (j->inflight)
 					return;	/* a completion calls job_fill() again */
@@ -1844,9 +1850,10 @@ static void job_fill_queue(struct job *j)
 		switch (j->source->next(j->source_state, now, &io, &wake_at)) {
 		case JOB_SOURCE_IO:
 			issue(j, &io);
-			j->flow_passed = false;
-			if (j->o->thinktime) {
-				j->think_check = true;	/* fio's handle_thinktime() after each I/O */
+			if (j->paced) {
+				j->flow_passed = false;
+				/* fio's handle_thinktime() after each I/O */
+				j->think_check = j->o->thinktime != 0;
 				j->think_dir = io.ddir;
 			}
 			continue;
@@ -2569,6 +2576,9 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 	 * fio's fixup_options() keeps serialize_overlap only where I/Os can
 	 * overlap with effect: writes at an iodepth above 1, a replay, offload.
 	 */
+	j->paced = o->thinktime || o->flow || (j->depth > 1 && !j->offload &&
+					       (o->rate[0] || o->rate[1] || o->rate_iops[0] ||
+						o->rate_iops[1]));
 	j->serialize = o->serialize_overlap &&
 		(j->offload || o->read_iolog[0] ||
 		 (o->rw != JOB_RW_READ && o->rw != JOB_RW_RANDREAD && o->iodepth != 1));

@@ -49,6 +49,7 @@ struct disk {
 	 * (aging looks at its head).
 	 */
 	unsigned nwaiting, nhigh;
+	unsigned near;			/* fwq_queue.near: where the last command served was in cands[] */
 	/*
 	 * Waiting slots by their first sector modulo STARTS_BUCKETS: whether
 	 * one could start where the head is, without a search. Random
@@ -602,6 +603,7 @@ static void waiting_insert(struct disk *d, unsigned slot)
 	pos = n && d->cands[base]->where.cyl <= c->where.cyl ? base + 1 : base;
 	memmove(&d->cands[pos + 1], &d->cands[pos], (n - pos) * sizeof(d->cands[0]));
 	d->cands[pos] = c;
+	d->near += pos <= d->near;
 	d->nwaiting++;
 	d->nhigh += c->high;
 	d->starts[c->ps % STARTS_BUCKETS]++;
@@ -622,6 +624,8 @@ static inline __attribute__((always_inline)) void waiting_remove(struct disk *d,
 	ilist_unlink(&d->by_age, d->cands[pos]->tag);
 	memmove(&d->cands[pos], &d->cands[pos + 1], (d->nwaiting - pos - 1) * sizeof(d->cands[0]));
 	d->nwaiting--;
+	/* The head goes to its cylinder: the next choice's walk starts here. */
+	d->near = pos;
 }
 
 /*
@@ -642,6 +646,7 @@ static inline __attribute__((always_inline)) unsigned gather(struct disk *d,
 	q->cands = d->cands;
 	q->n = n;
 	q->nsorted = d->nwaiting;
+	q->near = d->near;
 	q->nhigh = d->nhigh;
 	/* A new batch once nothing of the last one waits: everything received so far. */
 	if (n && q->oldest->seq >= d->batch_end)

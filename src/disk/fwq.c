@@ -362,18 +362,18 @@ static inline __attribute__((always_inline)) void one_walk_sorted(struct one_wal
 	}
 }
 
-/* The first sorted candidate at or beyond the head's cylinder (branch-free search). */
+/*
+ * The first sorted candidate at or beyond the head's cylinder, searched
+ * from q->near: usually a comparison each way.
+ */
 static inline unsigned walk_start(const struct fwq_ctx *ctx, const struct fwq_queue *q)
 {
-	unsigned lo = 0, len = q->nsorted;
+	unsigned lo = q->near < q->nsorted ? q->near : q->nsorted;
+	uint32_t cyl = ctx->head.cyl;
 
-	while (len > 1) {
-		unsigned half = len / 2;
-
-		lo = q->cands[lo + half - 1]->where.cyl < ctx->head.cyl ? lo + half : lo;
-		len -= half;
-	}
-	if (len == 1 && q->cands[lo]->where.cyl < ctx->head.cyl)
+	while (lo > 0 && q->cands[lo - 1]->where.cyl >= cyl)
+		lo--;
+	while (lo < q->nsorted && q->cands[lo]->where.cyl < cyl)
 		lo++;
 	return lo;
 }

@@ -144,6 +144,13 @@ struct fwq_queue {
 	const struct fwq_cmd *const *cands;
 	unsigned n;		/* > 0 */
 	unsigned nsorted;	/* cands[0, nsorted) are in order of cylinder */
+	/*
+	 * Where the first sorted candidate at or past the head's cylinder
+	 * probably is (the drive keeps the place of the command just served,
+	 * whose cylinder the head is on): the walk starts its search there.
+	 * Any value gives the same choice.
+	 */
+	unsigned near;
 	const struct fwq_cmd *oldest;	/* the oldest candidate (fwq_older) */
 	unsigned nhigh;		/* candidates with PRIO high */
 	uint32_t batch_end;	/* batched policies: a normal command with seq >= this waits */

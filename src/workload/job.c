@@ -702,8 +702,9 @@ static unsigned batch_bucket(unsigned n)
 /* The bucket of v < 1000 among edges 2, 4, 10, 20, 50, 100, 250, 500, 750: how many it reaches. */
 static unsigned lat_edge(uint64_t v)
 {
-	return (unsigned)(v >= 2) + (v >= 4) + (v >= 10) + (v >= 20) + (v >= 50) + (v >= 100) +
-		(v >= 250) + (v >= 500) + (v >= 750);
+	if (v < 50)
+		return v < 10 ? (v >= 2) + (v >= 4) : v < 20 ? 3 : 4;
+	return v < 250 ? (v < 100 ? 5 : 6) : v < 500 ? 7 : v < 750 ? 8 : 9;
 }
 
 static void mark_latency(struct report_job *r, uint64_t ns)

@@ -87,6 +87,110 @@ int ata_rw_parse(const struct ata_taskfile *tf, struct ata_rw *rw)
 	return ATA_OK;
 }
 
+/*
+ * The FIS bytes of the taskfile fields (fis.c, Register H2D): 0 type 27h,
+ * 1 C bit, 2 command, 3 FEATURE 7:0, 4-6 LBA 23:0, 7 DEVICE, 8-10 LBA 47:24,
+ * 11 FEATURE 15:8, 12-13 COUNT, 14 ICC, 15 CONTROL, 16-19 AUXILIARY.
+ */
+int ata_rw_fis_build(const struct ata_rw *rw, uint8_t fis[ATA_FIS_H2D_LEN])
+{
+	uint16_t features, count;
+	uint8_t command, device = ATA_DEVICE_LBA, aux = 0;
+
+	if (rw->sectors < 1 || rw->sectors > 65536)
+		return ATA_E_COUNT;
+	if (rw->lba >= ATA_LBA48_LIMIT || rw->lba + rw->sectors > ATA_LBA48_LIMIT)
+		return ATA_E_LBA;
+	if (rw->cdl > 7)
+		return ATA_E_CDL;
+	if (rw->ncq) {
+		if (rw->tag >= ATA_MAX_TAGS)
+			return ATA_E_TAG;
+		if (rw->prio > ATA_PRIO_HIGH)
+			return ATA_E_PRIO;
+		command = rw->write ? ATA_CMD_FPDMA_WRITE : ATA_CMD_FPDMA_READ;
+		features = (uint16_t)(rw->sectors & 0xffff);
+		count = (uint16_t)(rw->tag << 3 | (unsigned)rw->prio << 14);
+		device |= rw->fua ? ATA_DEVICE_FUA : 0;
+		aux = rw->cdl;
+	} else {
+		if (rw->prio != ATA_PRIO_NORMAL)
+			return ATA_E_PRIO;
+		if (rw->fua && !rw->write)
+			return ATA_E_COMMAND;
+		command = rw->write ? (rw->fua ? ATA_CMD_WRITE_DMA_FUA_EXT : ATA_CMD_WRITE_DMA_EXT) :
+			ATA_CMD_READ_DMA_EXT;
+		count = (uint16_t)(rw->sectors & 0xffff);
+		features = rw->cdl;
+	}
+	fis[0] = ATA_FIS_REG_H2D;
+	fis[1] = 0x80;
+	fis[2] = command;
+	fis[3] = (uint8_t)features;
+	fis[4] = (uint8_t)rw->lba;
+	fis[5] = (uint8_t)(rw->lba >> 8);
+	fis[6] = (uint8_t)(rw->lba >> 16);
+	fis[7] = device;
+	fis[8] = (uint8_t)(rw->lba >> 24);
+	fis[9] = (uint8_t)(rw->lba >> 32);
+	fis[10] = (uint8_t)(rw->lba >> 40);
+	fis[11] = (uint8_t)(features >> 8);
+	fis[12] = (uint8_t)count;
+	fis[13] = (uint8_t)(count >> 8);
+	fis[14] = rw->icc;
+	fis[15] = 0;
+	fis[16] = aux;
+	fis[17] = fis[18] = fis[19] = 0;
+	return ATA_OK;
+}
+
+int ata_rw_fis_parse(const uint8_t *fis, size_t len, struct ata_rw *rw)
+{
+	uint16_t features, count;
+
+	if (len != ATA_FIS_H2D_LEN)
+		return ATA_E_LENGTH;
+	if (fis[0] != ATA_FIS_REG_H2D)
+		return ATA_E_FIS_TYPE;
+	if (!(fis[1] & 0x80))
+		return ATA_E_COMMAND;	/* a Device Control update */
+	features = (uint16_t)(fis[3] | fis[11] << 8);
+	count = (uint16_t)(fis[12] | fis[13] << 8);
+	rw->lba = (uint64_t)fis[4] | (uint64_t)fis[5] << 8 | (uint64_t)fis[6] << 16 |
+		(uint64_t)fis[8] << 24 | (uint64_t)fis[9] << 32 | (uint64_t)fis[10] << 40;
+	rw->icc = fis[14];
+	switch (fis[2]) {
+	case ATA_CMD_FPDMA_READ:
+	case ATA_CMD_FPDMA_WRITE:
+		rw->ncq = true;
+		rw->write = fis[2] == ATA_CMD_FPDMA_WRITE;
+		rw->sectors = features ? features : 65536;
+		rw->tag = (uint8_t)((count >> 3) & 0x1f);
+		rw->prio = (enum ata_prio)((count >> 14) & 3);
+		rw->fua = (fis[7] & ATA_DEVICE_FUA) != 0;
+		rw->cdl = fis[16] & 7;
+		if (rw->prio > ATA_PRIO_HIGH)
+			return ATA_E_PRIO;
+		break;
+	case ATA_CMD_READ_DMA_EXT:
+	case ATA_CMD_WRITE_DMA_EXT:
+	case ATA_CMD_WRITE_DMA_FUA_EXT:
+		rw->ncq = false;
+		rw->tag = 0;
+		rw->prio = ATA_PRIO_NORMAL;
+		rw->write = fis[2] != ATA_CMD_READ_DMA_EXT;
+		rw->fua = fis[2] == ATA_CMD_WRITE_DMA_FUA_EXT;
+		rw->sectors = count ? count : 65536;
+		rw->cdl = (uint8_t)(features & 7);
+		break;
+	default:
+		return ATA_E_COMMAND;
+	}
+	if (rw->lba + rw->sectors > ATA_LBA48_LIMIT)
+		return ATA_E_LBA;
+	return ATA_OK;
+}
+
 void ata_cmd_identify(struct ata_taskfile *tf)
 {
 	memset(tf, 0, sizeof(*tf));

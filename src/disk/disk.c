@@ -1129,6 +1129,29 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 		decode_later(d, slot);
 }
 
+/* A queued command, parsed; its FEATURE and DEVICE fields for the error log. */
+static void ncq_rw(struct disk *d, const struct ata_rw *rw, uint16_t features, uint8_t device)
+{
+	SIM_ASSERT(rw->tag < d->model.queue_depth, "host used NCQ tag %u; the drive's queue "
+		   "depth is %u", rw->tag, d->model.queue_depth);
+	SIM_ASSERT(!(d->tags_in_use & (1u << rw->tag)) && !(d->sdb_done & (1u << rw->tag)),
+		   "host reused NCQ tag %u while it is outstanding", rw->tag);
+	SIM_ASSERT(!d->nonqueued_busy, "host queued tag %u while a non-queued command is "
+		   "outstanding", rw->tag);
+	SIM_ASSERT(!d->ncq_halted, "host queued tag %u before reading the NCQ error log", rw->tag);
+	d->tags_in_use |= 1u << rw->tag;
+	if (rw->lba + rw->sectors > d->layout.logical_sectors) {
+		struct ata_ncq_error err = { .tag = rw->tag, .status = ATA_STAT_DRDY | ATA_STAT_ERR,
+			.error = ATA_ERR_IDNF, .lba = rw->lba, .count = features, .device = device };
+
+		d->stats.errors++;
+		ata_ncq_error_build(&err, d->ncq_error_log);
+		ncq_halt(d);
+		return;
+	}
+	queue_rw(d, rw, rw->tag, rw->prio == ATA_PRIO_HIGH);
+}
+
 static void ncq_command(struct disk *d, const struct ata_taskfile *tf)
 {
 	struct ata_rw rw;
@@ -1137,25 +1160,7 @@ static void ncq_command(struct disk *d, const struct ata_taskfile *tf)
 		abort_command(d);
 		return;
 	}
-	SIM_ASSERT(rw.tag < d->model.queue_depth, "host used NCQ tag %u; the drive's queue "
-		   "depth is %u", rw.tag, d->model.queue_depth);
-	SIM_ASSERT(!(d->tags_in_use & (1u << rw.tag)) && !(d->sdb_done & (1u << rw.tag)),
-		   "host reused NCQ tag %u while it is outstanding", rw.tag);
-	SIM_ASSERT(!d->nonqueued_busy, "host queued tag %u while a non-queued command is "
-		   "outstanding", rw.tag);
-	SIM_ASSERT(!d->ncq_halted, "host queued tag %u before reading the NCQ error log", rw.tag);
-	d->tags_in_use |= 1u << rw.tag;
-	if (rw.lba + rw.sectors > d->layout.logical_sectors) {
-		struct ata_ncq_error err = { .tag = rw.tag, .status = ATA_STAT_DRDY | ATA_STAT_ERR,
-			.error = ATA_ERR_IDNF, .lba = rw.lba, .count = tf->features,
-			.device = tf->device };
-
-		d->stats.errors++;
-		ata_ncq_error_build(&err, d->ncq_error_log);
-		ncq_halt(d);
-		return;
-	}
-	queue_rw(d, &rw, rw.tag, rw.prio == ATA_PRIO_HIGH);
+	ncq_rw(d, &rw, tf->features, tf->device);
 }
 
 static void dma_command(struct disk *d, const struct ata_taskfile *tf)
@@ -1456,8 +1461,21 @@ static void submit(struct disk *d, const uint8_t *fis, size_t len)
 
 void disk_submit(struct disk *d, const uint8_t *fis, size_t len)
 {
+	struct ata_rw rw;
+
 	decode_due(d);
-	submit(d, fis, len);
+	/*
+	 * Every I/O's command, READ/WRITE FPDMA QUEUED, is read straight from
+	 * the bytes into its fields (ata_rw_fis_parse: what submit() gets
+	 * through the taskfile); anything else goes through submit().
+	 */
+	if (ata_rw_fis_parse(fis, len, &rw) == ATA_OK && rw.ncq && d->model.ncq) {
+		d->stats.commands++;
+		SIM_ASSERT(!d->in_reset && !d->reset_ending, "host sent a command during a reset");
+		ncq_rw(d, &rw, (uint16_t)(fis[3] | fis[11] << 8), fis[7]);
+	} else {
+		submit(d, fis, len);
+	}
 	decode_wake_check(d);
 }
 

@@ -87,6 +87,34 @@ int ata_rw_parse(const struct ata_taskfile *tf, struct ata_rw *rw)
 	return ATA_OK;
 }
 
+/* A FIS as little-endian words: bytes 8k.. are bits 0.. of word k (one load or store each). */
+static inline uint64_t get_le64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
+
+static inline void put_le64(uint8_t *p, uint64_t v)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	memcpy(p, &v, sizeof(v));
+}
+
+static inline void put_le32(uint8_t *p, uint32_t v)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap32(v);
+#endif
+	memcpy(p, &v, sizeof(v));
+}
+
 /*
  * The FIS bytes of the taskfile fields (fis.c, Register H2D): 0 type 27h,
  * 1 C bit, 2 command, 3 FEATURE 7:0, 4-6 LBA 23:0, 7 DEVICE, 8-10 LBA 47:24,
@@ -123,51 +151,43 @@ int ata_rw_fis_build(const struct ata_rw *rw, uint8_t fis[ATA_FIS_H2D_LEN])
 		count = (uint16_t)(rw->sectors & 0xffff);
 		features = rw->cdl;
 	}
-	fis[0] = ATA_FIS_REG_H2D;
-	fis[1] = 0x80;
-	fis[2] = command;
-	fis[3] = (uint8_t)features;
-	fis[4] = (uint8_t)rw->lba;
-	fis[5] = (uint8_t)(rw->lba >> 8);
-	fis[6] = (uint8_t)(rw->lba >> 16);
-	fis[7] = device;
-	fis[8] = (uint8_t)(rw->lba >> 24);
-	fis[9] = (uint8_t)(rw->lba >> 32);
-	fis[10] = (uint8_t)(rw->lba >> 40);
-	fis[11] = (uint8_t)(features >> 8);
-	fis[12] = (uint8_t)count;
-	fis[13] = (uint8_t)(count >> 8);
-	fis[14] = rw->icc;
-	fis[15] = 0;
-	fis[16] = aux;
-	fis[17] = fis[18] = fis[19] = 0;
+	put_le64(fis, ATA_FIS_REG_H2D | 0x80u << 8 | (uint64_t)command << 16 |
+		 (uint64_t)(features & 0xff) << 24 | (rw->lba & 0xffffff) << 32 |
+		 (uint64_t)device << 56);
+	put_le64(fis + 8, rw->lba >> 24 | (uint64_t)(features >> 8) << 24 | (uint64_t)count << 32 |
+		 (uint64_t)rw->icc << 48);
+	put_le32(fis + 16, aux);
 	return ATA_OK;
 }
 
 int ata_rw_fis_parse(const uint8_t *fis, size_t len, struct ata_rw *rw)
 {
+	uint64_t w0, w1;
 	uint16_t features, count;
+	uint8_t command;
 
 	if (len != ATA_FIS_H2D_LEN)
 		return ATA_E_LENGTH;
-	if (fis[0] != ATA_FIS_REG_H2D)
+	w0 = get_le64(fis);
+	w1 = get_le64(fis + 8);
+	if ((uint8_t)w0 != ATA_FIS_REG_H2D)
 		return ATA_E_FIS_TYPE;
-	if (!(fis[1] & 0x80))
+	if (!(w0 & 0x8000))
 		return ATA_E_COMMAND;	/* a Device Control update */
-	features = (uint16_t)(fis[3] | fis[11] << 8);
-	count = (uint16_t)(fis[12] | fis[13] << 8);
-	rw->lba = (uint64_t)fis[4] | (uint64_t)fis[5] << 8 | (uint64_t)fis[6] << 16 |
-		(uint64_t)fis[8] << 24 | (uint64_t)fis[9] << 32 | (uint64_t)fis[10] << 40;
-	rw->icc = fis[14];
-	switch (fis[2]) {
+	command = (uint8_t)(w0 >> 16);
+	features = (uint16_t)((w0 >> 24 & 0xff) | (w1 >> 16 & 0xff00));
+	count = (uint16_t)(w1 >> 32);
+	rw->lba = (w0 >> 32 & 0xffffff) | (w1 & 0xffffff) << 24;
+	rw->icc = (uint8_t)(w1 >> 48);
+	switch (command) {
 	case ATA_CMD_FPDMA_READ:
 	case ATA_CMD_FPDMA_WRITE:
 		rw->ncq = true;
-		rw->write = fis[2] == ATA_CMD_FPDMA_WRITE;
+		rw->write = command == ATA_CMD_FPDMA_WRITE;
 		rw->sectors = features ? features : 65536;
 		rw->tag = (uint8_t)((count >> 3) & 0x1f);
 		rw->prio = (enum ata_prio)((count >> 14) & 3);
-		rw->fua = (fis[7] & ATA_DEVICE_FUA) != 0;
+		rw->fua = (w0 >> 56 & ATA_DEVICE_FUA) != 0;
 		rw->cdl = fis[16] & 7;
 		if (rw->prio > ATA_PRIO_HIGH)
 			return ATA_E_PRIO;
@@ -178,8 +198,8 @@ int ata_rw_fis_parse(const uint8_t *fis, size_t len, struct ata_rw *rw)
 		rw->ncq = false;
 		rw->tag = 0;
 		rw->prio = ATA_PRIO_NORMAL;
-		rw->write = fis[2] != ATA_CMD_READ_DMA_EXT;
-		rw->fua = fis[2] == ATA_CMD_WRITE_DMA_FUA_EXT;
+		rw->write = command != ATA_CMD_READ_DMA_EXT;
+		rw->fua = command == ATA_CMD_WRITE_DMA_FUA_EXT;
 		rw->sectors = count ? count : 65536;
 		rw->cdl = (uint8_t)(features & 7);
 		break;

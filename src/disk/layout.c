@@ -225,8 +225,8 @@ static int build_datasheet(struct disk_layout *l, const struct disk_model *m, st
 	return 0;
 }
 
-uint32_t disk_layout_track_offset(const struct disk_layout *l, const struct disk_zone *z,
-				  uint32_t cyl, uint32_t head)
+static inline uint32_t track_offset(const struct disk_layout *l, const struct disk_zone *z,
+				   uint32_t cyl, uint32_t head)
 {
 	uint64_t rel_cyl = cyl - z->first_cyl, off;
 
@@ -242,6 +242,12 @@ uint32_t disk_layout_track_offset(const struct disk_layout *l, const struct disk
 	}
 	off += z->first_offset;
 	return (uint32_t)(off >> 32 ? off % z->spt : (uint32_t)off % z->spt);
+}
+
+uint32_t disk_layout_track_offset(const struct disk_layout *l, const struct disk_zone *z,
+				  uint32_t cyl, uint32_t head)
+{
+	return track_offset(l, z, cyl, head);
 }
 
 void disk_layout_locate(const struct disk_layout *l, uint64_t ps, struct disk_chs *c)
@@ -268,6 +274,6 @@ void disk_layout_locate(const struct disk_layout *l, uint64_t ps, struct disk_ch
 		c->head = (uint32_t)(track / z->cyls);
 		c->cyl = z->first_cyl + (uint32_t)(c->head % 2 ? z->cyls - 1 - t : t);
 	}
-	pos = (c->sector + disk_layout_track_offset(l, z, c->cyl, c->head)) % z->spt;
+	pos = (c->sector + track_offset(l, z, c->cyl, c->head)) % z->spt;
 	c->angle = (int64_t)(pos * (uint64_t)l->rev_ns / z->spt);
 }

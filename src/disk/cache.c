@@ -40,14 +40,11 @@ static inline void filter_mark(struct disk_cache *c, unsigned seg, int by)
 		c->filter[b % DISK_CACHE_FILTER] += (uint16_t)by;
 }
 
-bool disk_cache_read_hit(struct disk_cache *c, uint64_t lba, uint64_t n)
+/* disk_cache_read_hit() past its filter: the segments themselves. */
+bool disk_cache_read_hit_scan(struct disk_cache *c, uint64_t lba, uint64_t n)
 {
 	unsigned i, end = (c->nseg + 3) & ~3u;
 	bool any = false;
-
-	/* A hit's first sector is in a segment: its block is counted. */
-	if (!c->wide && !c->filter[(lba >> DISK_CACHE_BLOCK_SHIFT) % DISK_CACHE_FILTER])
-		return false;
 
 	/*
 	 * Every read asks, and almost none hits: first a pass with no branch

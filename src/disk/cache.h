@@ -57,8 +57,15 @@ struct disk_cache {
 };
 
 void disk_cache_init(struct disk_cache *c, unsigned segments, uint64_t write_buffer);
+bool disk_cache_read_hit_scan(struct disk_cache *c, uint64_t lba, uint64_t n);
 /* Whether [lba, lba + n) is wholly in a read segment (marks it used). */
-bool disk_cache_read_hit(struct disk_cache *c, uint64_t lba, uint64_t n);
+static inline bool disk_cache_read_hit(struct disk_cache *c, uint64_t lba, uint64_t n)
+{
+	/* A hit's first sector is in a segment: its block is counted. */
+	if (!c->wide && !c->filter[(lba >> DISK_CACHE_BLOCK_SHIFT) % DISK_CACHE_FILTER])
+		return false;
+	return disk_cache_read_hit_scan(c, lba, n);
+}
 /* A media read of [lba, lba + n) has filled a segment. */
 void disk_cache_fill(struct disk_cache *c, uint64_t lba, uint64_t n);
 /*

@@ -1019,7 +1019,8 @@ static __attribute__((noinline)) void decode_passed_ones(struct disk *d)
 		d->decoding_count--;
 		d->stats.overhead_ns += d->model.command_overhead;
 		waiting_insert(d, slot);
-		dispatch(d);
+		if (!d->busy)
+			dispatch(d);
 	} while (decode_passed(d));
 }
 

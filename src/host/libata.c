@@ -692,7 +692,8 @@ void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
 		return;
 	}
 	timer_idle(la);
-	eh_maybe_start(la);
+	if (la->eh == EH_WAIT)
+		eh_maybe_start(la);
 }
 
 void libata_receive_d2h(struct libata *la, const uint8_t *fis, size_t len,

@@ -285,12 +285,76 @@ static void test_fis_layout(void)
 	      s2.pm_port == s.pm_port && s2.interrupt && s2.notification);
 }
 
+/*
+ * The direct codecs (ata_rw_fis_build, ata_rw_fis_parse) against the two
+ * steps they stand for, over fields of every kind, bad ones included, and
+ * over frames of random bytes: the same result, the same bytes, the same
+ * fields.
+ */
+static void test_rw_direct(void)
+{
+	static const uint8_t commands[] = { ATA_CMD_FPDMA_READ, ATA_CMD_FPDMA_WRITE,
+		ATA_CMD_READ_DMA_EXT, ATA_CMD_WRITE_DMA_EXT, ATA_CMD_WRITE_DMA_FUA_EXT,
+		ATA_CMD_IDENTIFY, ATA_CMD_FLUSH_EXT };
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	unsigned i, k, bad_build = 0, bad_parse = 0, parsed = 0;
+
+	for (i = 0; i < 200000; i++) {
+		struct ata_rw in, a, b;
+		struct ata_taskfile tf;
+		uint8_t f1[ATA_FIS_H2D_LEN], f2[ATA_FIS_H2D_LEN];
+		int r1, r2;
+
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		memset(&in, 0, sizeof(in));
+		in.ncq = x >> 63;
+		in.write = x >> 62 & 1;
+		in.fua = x >> 61 & 1;
+		in.tag = (uint8_t)(x >> 55 & 0x3f);		/* up to 63: some bad */
+		in.prio = (enum ata_prio)(x >> 53 & 3);
+		in.cdl = (uint8_t)(x >> 49 & 0xf);		/* up to 15 */
+		in.icc = (uint8_t)(x >> 41);
+		in.sectors = (uint32_t)(x >> 24 & 0x1ffff);	/* 0 .. 131071 */
+		in.lba = (x & 3) == 0 ? ATA_LBA48_LIMIT - (x >> 20 & 0xffff) :
+			(x * 31) & (ATA_LBA48_LIMIT - 1);
+		memset(f1, 0xee, sizeof(f1));
+		memset(f2, 0xee, sizeof(f2));
+		r1 = ata_rw_fis_build(&in, f1);
+		r2 = ata_rw_build(&in, &tf);
+		if (!r2)
+			r2 = ata_h2d_encode(&tf, f2);
+		bad_build += r1 != r2 || (!r1 && memcmp(f1, f2, sizeof(f1)));
+
+		/* A frame: this one, or random bytes with a command from the list. */
+		if (r1 || (x >> 40 & 1)) {
+			for (k = 0; k < ATA_FIS_H2D_LEN; k++)
+				f1[k] = (uint8_t)((x >> (k % 8 * 8)) ^ (k * 37) ^ (i >> (k % 3)));
+			f1[0] = (x >> 39 & 7) ? ATA_FIS_REG_H2D : f1[0];
+			f1[2] = commands[(x >> 33) % sizeof(commands)];
+		}
+		memset(&a, 0, sizeof(a));
+		memset(&b, 0, sizeof(b));
+		r1 = ata_rw_fis_parse(f1, sizeof(f1), &a);
+		r2 = ata_h2d_decode(f1, sizeof(f1), &tf);
+		if (!r2)
+			r2 = !tf.c_bit ? ATA_E_COMMAND : ata_rw_parse(&tf, &b);
+		parsed += !r1;
+		bad_parse += r1 != r2 || (!r1 && !rw_equal(&a, &b));
+	}
+	CHECK_EQ_INT(bad_build, 0);
+	CHECK_EQ_INT(bad_parse, 0);
+	CHECK_MSG(parsed > 50000, "only %u frames parsed", parsed);
+	CHECK_EQ_INT(ata_rw_fis_parse((const uint8_t *)"\x27", 1, &(struct ata_rw){ 0 }),
+		     ATA_E_LENGTH);
+}
+
 int main(void)
 {
 	test_fis_layout();
 	test_rw_table();
 	test_rw_exhaustive();
 	test_rw_errors();
+	test_rw_direct();
 	test_other_commands();
 	test_fis_codecs();
 	return test_done();

@@ -49,6 +49,15 @@ static unsigned ref_fill(struct ref *r, uint64_t lba, uint64_t n)
 	return victim;
 }
 
+static void ref_extend(struct ref *r, unsigned seg, uint64_t end, uint64_t seg_size)
+{
+	if (end <= r->end[seg])
+		return;
+	r->end[seg] = end;
+	if (end - r->start[seg] > seg_size)
+		r->start[seg] = end - seg_size;
+}
+
 static void ref_invalidate(struct ref *r, uint64_t lba, uint64_t n)
 {
 	unsigned i;
@@ -63,7 +72,7 @@ int main(void)
 	static struct disk_cache c;
 	struct ref r;
 	struct rng rng;
-	unsigned i, bad_hit = 0, bad_victim = 0, hits = 0, invalidations = 0;
+	unsigned i, pass, bad_hit = 0, bad_victim = 0, hits = 0, invalidations = 0;
 
 	/* By hand: 3 segments. */
 	disk_cache_init(&c, 3, 1 << 20);
@@ -97,34 +106,62 @@ int main(void)
 	CHECK(disk_cache_read_hit(&c, 100, 8) && disk_cache_read_hit(&c, 400, 8));
 	CHECK(disk_cache_read_hit(&c, 500, 8));
 
-	/* Against the reference: 16 segments over a small span, so hits and overlaps are common. */
-	memset(&r, 0, sizeof(r));
-	r.nseg = 16;
-	disk_cache_init(&c, 16, 1 << 20);
-	rng_seed(&rng, 3, "t_disk_cache");
-	for (i = 0; i < 200000; i++) {
-		uint64_t lba = rng_below(&rng, 1024), n = 1 + rng_below(&rng, 64);
-		unsigned op = (unsigned)rng_below(&rng, 10);
+	/*
+	 * Against the reference: 16 segments over a small span, so hits and
+	 * overlaps are common; then over spans and lengths that put segments
+	 * across blocks of the hit filter (DISK_CACHE_BLOCK_SHIFT), over more
+	 * than DISK_CACHE_SPAN_MAX of them, and onto counters that alias
+	 * (DISK_CACHE_FILTER), with read-ahead extending the last fill.
+	 */
+	for (pass = 0; pass < 3; pass++) {
+		static const uint64_t span[] = { 1024, 1ull << 21, 1ull << 30 };
+		static const uint64_t len[] = { 64, 40000, 300000 };
+		unsigned wides = 0;
 
-		if (op < 6) {
-			bool a = disk_cache_read_hit(&c, lba, n), b = ref_hit(&r, lba, n);
+		memset(&r, 0, sizeof(r));
+		r.nseg = 16;
+		disk_cache_init(&c, 16, 1 << 20);
+		rng_seed(&rng, 3 + pass, "t_disk_cache");
+		hits = invalidations = 0;
+		for (i = 0; i < 200000; i++) {
+			uint64_t lba = rng_below(&rng, span[pass]), n = 1 + rng_below(&rng, len[pass]);
+			unsigned op = (unsigned)rng_below(&rng, 12);
 
-			bad_hit += a != b;
-			hits += a;
-		} else if (op < 9) {
-			unsigned want = ref_fill(&r, lba, n);
+			/* Reads near the segments, so that some hit. */
+			if (pass && op < 6 && r.valid[op] && rng_below(&rng, 2))
+				lba = r.start[op] + rng_below(&rng, r.end[op] - r.start[op] + 1);
+			if (op < 6) {
+				bool a = disk_cache_read_hit(&c, lba, n), b = ref_hit(&r, lba, n);
 
-			disk_cache_fill(&c, lba, n);
-			bad_victim += c.last_filled != (int)want;
-		} else {
-			disk_cache_invalidate(&c, lba, n);
-			ref_invalidate(&r, lba, n);
-			invalidations++;
+				bad_hit += a != b;
+				hits += a;
+			} else if (op < 9) {
+				unsigned want = ref_fill(&r, lba, n);
+
+				disk_cache_fill(&c, lba, n);
+				bad_victim += c.last_filled != (int)want;
+			} else if (op < 11) {
+				if (c.last_filled >= 0) {
+					unsigned seg = (unsigned)c.last_filled;
+					uint64_t end = r.end[seg] + rng_below(&rng, len[pass]);
+
+					disk_cache_extend(&c, seg, end, 4 * len[pass]);
+					ref_extend(&r, seg, end, 4 * len[pass]);
+				}
+			} else {
+				disk_cache_invalidate(&c, lba, n);
+				ref_invalidate(&r, lba, n);
+				invalidations++;
+			}
+			wides += c.wide > 0;
 		}
+		CHECK_EQ_INT(bad_hit, 0);
+		CHECK_EQ_INT(bad_victim, 0);
+		CHECK_MSG(hits > 5000, "pass %u: only %u hits: the comparison proves little", pass,
+			  hits);
+		CHECK(invalidations > 10000);
+		if (pass == 2)
+			CHECK_MSG(wides > 1000, "the filter was never off (%u)", wides);
 	}
-	CHECK_EQ_INT(bad_hit, 0);
-	CHECK_EQ_INT(bad_victim, 0);
-	CHECK_MSG(hits > 10000, "only %u hits: the comparison proves little", hits);
-	CHECK(invalidations > 10000);
 	return test_done();
 }

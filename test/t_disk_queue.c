@@ -25,6 +25,17 @@ struct watch {
 	uint64_t streams;		/* continuations without a choice (FWQ_PICK_STREAM) */
 	unsigned bad_stream;
 	uint64_t last_end;		/* physical sector after the last access */
+	/*
+	 * Decoding (disk.c decodes most commands without an event): at every
+	 * choice each candidate has had its command_overhead, and — with
+	 * check_decoded, for runs where every command goes to the actuator —
+	 * every command that has had it is a candidate.
+	 */
+	const struct drivelab *lab;
+	bool check_decoded;
+	int64_t picked_arrival[32];	/* per tag: the arrival of the command last chosen */
+	unsigned bad_early, bad_missing;
+	uint64_t decode_checks;
 };
 
 
@@ -119,6 +130,28 @@ static void observe(void *ctx, const struct disk_pick_event *ev)
 	bool high_waiting = false;
 	unsigned i;
 
+	for (i = 0; i < ev->n; i++)
+		w->bad_early += !ev->cands[i]->destage &&
+			ev->cands[i]->arrival + w->m->command_overhead > ev->now;
+	if (w->check_decoded) {
+		unsigned tag;
+
+		for (tag = 0; tag < w->lab->qd; tag++) {
+			bool found = false;
+
+			if ((w->lab->free_tags >> tag & 1) ||
+			    w->lab->issue_time[tag] == w->picked_arrival[tag] ||
+			    w->lab->issue_time[tag] + w->m->command_overhead >= ev->now)
+				continue;
+			for (i = 0; i < ev->n && !found; i++)
+				found = ev->cands[i]->tag == tag &&
+					ev->cands[i]->arrival == w->lab->issue_time[tag];
+			w->bad_missing += !found;
+			w->decode_checks++;
+		}
+	}
+	if (!c->destage && c->tag < 32)
+		w->picked_arrival[c->tag] = c->arrival;
 	if (ev->reason == FWQ_PICK_STREAM) {
 		w->streams++;
 		w->bad_stream += !stream_ok(w, ev);
@@ -197,8 +230,15 @@ static void run_seq(struct disk_model *m, unsigned qd, unsigned high_every, uint
 {
 	struct drivelab lab;
 
+	bool check_decoded = w->check_decoded;
+	unsigned tag;
+
 	memset(w, 0, sizeof(*w));
 	w->m = m;
+	w->lab = &lab;
+	w->check_decoded = check_decoded;
+	for (tag = 0; tag < 32; tag++)
+		w->picked_arrival[tag] = -1;
 	CHECK(drivelab_init_model(&lab, m, 7) == 0);
 	lab.qd = qd;
 	lab.write = write;
@@ -215,6 +255,10 @@ static void run_seq(struct disk_model *m, unsigned qd, unsigned high_every, uint
 		  w->bad_timing, (unsigned long long)w->picks);
 	CHECK_MSG(w->bad_stream == 0, "%u of %llu continuations break the rule", w->bad_stream,
 		  (unsigned long long)w->streams);
+	CHECK_MSG(w->bad_early == 0, "%u candidates not yet decoded", w->bad_early);
+	CHECK_MSG(w->bad_missing == 0, "%u decoded commands missing from a choice (of %llu)",
+		  w->bad_missing, (unsigned long long)w->decode_checks);
+	w->check_decoded = false;
 }
 
 static void run_rw(struct disk_model *m, unsigned qd, unsigned high_every, uint64_t ios,
@@ -235,6 +279,7 @@ int main(void)
 	struct watch w;
 	struct err e;
 
+	memset(&w, 0, sizeof(w));
 	CHECK(disk_model_load("he8", &he8, &e) == 0);
 
 	/* satf, no priority: every choice is the brute-force minimum. */
@@ -243,6 +288,26 @@ int main(void)
 	run(&m, 32, 0, 20000, &w);
 	CHECK(w.checked_satf > 19000);
 	CHECK_EQ_INT(w.bad_satf, 0);
+
+	/*
+	 * Decoding without events: a command is a candidate from the moment its
+	 * command_overhead is over, never before — at QD 1 (the actuator idle:
+	 * the event in its place), QD 2 and QD 32 (decoded while it is busy).
+	 * Reads only and no read-ahead: every command goes to the actuator.
+	 */
+	m = he8;
+	m.read_ahead = false;
+	w.check_decoded = true;
+	run(&m, 1, 0, 2000, &w);
+	CHECK(w.picks >= 2000);
+	w.check_decoded = true;
+	run(&m, 2, 0, 4000, &w);
+	CHECK_MSG(w.decode_checks > 3000, "%llu decoded commands checked at QD 2",
+		  (unsigned long long)w.decode_checks);
+	w.check_decoded = true;
+	run(&m, 32, 4, 4000, &w);
+	CHECK_MSG(w.decode_checks > 100000, "%llu decoded commands checked at QD 32",
+		  (unsigned long long)w.decode_checks);
 
 	/*
 	 * An rpo_guard longer than a revolution (the model allows up to 100 ms):

@@ -1,6 +1,7 @@
 /*
  * Event engine: order under random insert/cancel against a sorted
- * reference, FIFO order at equal times, stale handles, run(until).
+ * reference, FIFO order at equal times, stale handles, run(until), events
+ * scheduled in reserved places.
  */
 #include "testlib.h"
 #include "sim/rng.h"
@@ -204,6 +205,65 @@ static void test_run_until(void)
 	sim_destroy(&sim);
 }
 
+/*
+ * Reserved places (sim_reserve_seq, sim_key_passed, sim_at_key): an event
+ * scheduled later in the place reserved for it runs where it would have
+ * run had it been scheduled at the reservation, among events at the same
+ * time; a key has passed once the event before or at it has run, and
+ * every key due by sim_run()'s limit has passed when the clock stands
+ * there.
+ */
+static uint64_t key_seq[4];
+
+static void late_scheduler(struct sim *sim, void *arg)
+{
+	(void)arg;
+	fifo_seen[fifo_n++] = 100;
+	/* Event 1's place was taken before events 2 and 3 were scheduled. */
+	CHECK(!sim_key_passed(sim, 50, key_seq[1]));
+	sim_at_key(sim, 50, key_seq[1], fifo_cb, (void *)1);
+}
+
+static void key_check(struct sim *sim, void *arg)
+{
+	unsigned i = (unsigned)(uintptr_t)arg;
+
+	fifo_seen[fifo_n++] = (int)i;
+	CHECK(sim_key_passed(sim, 50, key_seq[i]));
+	CHECK(i == 3 || !sim_key_passed(sim, 50, key_seq[i + 1]));
+	CHECK(sim_key_passed(sim, 49, UINT64_MAX));
+	CHECK(!sim_key_passed(sim, 51, 0));
+}
+
+static void test_reserved_keys(void)
+{
+	struct sim sim;
+	int i;
+
+	sim_init(&sim);
+	fifo_n = 0;
+	CHECK(!sim_key_passed(&sim, 0, sim_reserve_seq(&sim)));	/* nothing has run */
+	sim_at(&sim, 40, late_scheduler, NULL);
+	key_seq[0] = sim.next_seq;
+	sim_at(&sim, 50, key_check, (void *)0);
+	key_seq[1] = sim_reserve_seq(&sim);
+	key_seq[2] = sim.next_seq;
+	sim_at(&sim, 50, key_check, (void *)2);
+	key_seq[3] = sim.next_seq;
+	sim_at(&sim, 50, key_check, (void *)3);
+	sim_run(&sim, SIM_FOREVER);
+	CHECK_EQ_INT(fifo_n, 5);
+	CHECK_EQ_INT(fifo_seen[0], 100);
+	for (i = 0; i < 4 && fifo_n == 5; i++)
+		CHECK_EQ_INT(fifo_seen[i + 1], i);
+	/* The clock moved to the limit: everything due by then has passed. */
+	key_seq[0] = sim_reserve_seq(&sim);
+	sim_run(&sim, 80);
+	CHECK(sim_key_passed(&sim, 80, key_seq[0]));
+	CHECK(!sim_key_passed(&sim, 81, key_seq[0]));
+	sim_destroy(&sim);
+}
+
 int main(void)
 {
 	test_random_against_sorted(1, 1);
@@ -212,5 +272,6 @@ int main(void)
 	test_chain(SIM_MSEC / 4);	/* 0 to 250 ms: near and far */
 	test_equal_time_fifo();
 	test_run_until();
+	test_reserved_keys();
 	return test_done();
 }

@@ -87,6 +87,130 @@ int ata_rw_parse(const struct ata_taskfile *tf, struct ata_rw *rw)
 	return ATA_OK;
 }
 
+/* A FIS as little-endian words: bytes 8k.. are bits 0.. of word k (one load or store each). */
+static inline uint64_t get_le64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
+
+static inline void put_le64(uint8_t *p, uint64_t v)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	memcpy(p, &v, sizeof(v));
+}
+
+static inline void put_le32(uint8_t *p, uint32_t v)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap32(v);
+#endif
+	memcpy(p, &v, sizeof(v));
+}
+
+/*
+ * The FIS bytes of the taskfile fields (fis.c, Register H2D): 0 type 27h,
+ * 1 C bit, 2 command, 3 FEATURE 7:0, 4-6 LBA 23:0, 7 DEVICE, 8-10 LBA 47:24,
+ * 11 FEATURE 15:8, 12-13 COUNT, 14 ICC, 15 CONTROL, 16-19 AUXILIARY.
+ */
+int ata_rw_fis_build(const struct ata_rw *rw, uint8_t fis[ATA_FIS_H2D_LEN])
+{
+	uint16_t features, count;
+	uint8_t command, device = ATA_DEVICE_LBA, aux = 0;
+
+	if (rw->sectors < 1 || rw->sectors > 65536)
+		return ATA_E_COUNT;
+	if (rw->lba >= ATA_LBA48_LIMIT || rw->lba + rw->sectors > ATA_LBA48_LIMIT)
+		return ATA_E_LBA;
+	if (rw->cdl > 7)
+		return ATA_E_CDL;
+	if (rw->ncq) {
+		if (rw->tag >= ATA_MAX_TAGS)
+			return ATA_E_TAG;
+		if (rw->prio > ATA_PRIO_HIGH)
+			return ATA_E_PRIO;
+		command = rw->write ? ATA_CMD_FPDMA_WRITE : ATA_CMD_FPDMA_READ;
+		features = (uint16_t)(rw->sectors & 0xffff);
+		count = (uint16_t)(rw->tag << 3 | (unsigned)rw->prio << 14);
+		device |= rw->fua ? ATA_DEVICE_FUA : 0;
+		aux = rw->cdl;
+	} else {
+		if (rw->prio != ATA_PRIO_NORMAL)
+			return ATA_E_PRIO;
+		if (rw->fua && !rw->write)
+			return ATA_E_COMMAND;
+		command = rw->write ? (rw->fua ? ATA_CMD_WRITE_DMA_FUA_EXT : ATA_CMD_WRITE_DMA_EXT) :
+			ATA_CMD_READ_DMA_EXT;
+		count = (uint16_t)(rw->sectors & 0xffff);
+		features = rw->cdl;
+	}
+	put_le64(fis, ATA_FIS_REG_H2D | 0x80u << 8 | (uint64_t)command << 16 |
+		 (uint64_t)(features & 0xff) << 24 | (rw->lba & 0xffffff) << 32 |
+		 (uint64_t)device << 56);
+	put_le64(fis + 8, rw->lba >> 24 | (uint64_t)(features >> 8) << 24 | (uint64_t)count << 32 |
+		 (uint64_t)rw->icc << 48);
+	put_le32(fis + 16, aux);
+	return ATA_OK;
+}
+
+int ata_rw_fis_parse(const uint8_t *fis, size_t len, struct ata_rw *rw)
+{
+	uint64_t w0, w1;
+	uint16_t features, count;
+	uint8_t command;
+
+	if (len != ATA_FIS_H2D_LEN)
+		return ATA_E_LENGTH;
+	w0 = get_le64(fis);
+	w1 = get_le64(fis + 8);
+	if ((uint8_t)w0 != ATA_FIS_REG_H2D)
+		return ATA_E_FIS_TYPE;
+	if (!(w0 & 0x8000))
+		return ATA_E_COMMAND;	/* a Device Control update */
+	command = (uint8_t)(w0 >> 16);
+	features = (uint16_t)((w0 >> 24 & 0xff) | (w1 >> 16 & 0xff00));
+	count = (uint16_t)(w1 >> 32);
+	rw->lba = (w0 >> 32 & 0xffffff) | (w1 & 0xffffff) << 24;
+	rw->icc = (uint8_t)(w1 >> 48);
+	switch (command) {
+	case ATA_CMD_FPDMA_READ:
+	case ATA_CMD_FPDMA_WRITE:
+		rw->ncq = true;
+		rw->write = command == ATA_CMD_FPDMA_WRITE;
+		rw->sectors = features ? features : 65536;
+		rw->tag = (uint8_t)((count >> 3) & 0x1f);
+		rw->prio = (enum ata_prio)((count >> 14) & 3);
+		rw->fua = (w0 >> 56 & ATA_DEVICE_FUA) != 0;
+		rw->cdl = fis[16] & 7;
+		if (rw->prio > ATA_PRIO_HIGH)
+			return ATA_E_PRIO;
+		break;
+	case ATA_CMD_READ_DMA_EXT:
+	case ATA_CMD_WRITE_DMA_EXT:
+	case ATA_CMD_WRITE_DMA_FUA_EXT:
+		rw->ncq = false;
+		rw->tag = 0;
+		rw->prio = ATA_PRIO_NORMAL;
+		rw->write = command != ATA_CMD_READ_DMA_EXT;
+		rw->fua = command == ATA_CMD_WRITE_DMA_FUA_EXT;
+		rw->sectors = count ? count : 65536;
+		rw->cdl = (uint8_t)(features & 7);
+		break;
+	default:
+		return ATA_E_COMMAND;
+	}
+	if (rw->lba + rw->sectors > ATA_LBA48_LIMIT)
+		return ATA_E_LBA;
+	return ATA_OK;
+}
+
 void ata_cmd_identify(struct ata_taskfile *tf)
 {
 	memset(tf, 0, sizeof(*tf));

@@ -19,6 +19,7 @@
 #define NCQSIM_ATA_CMD_H
 
 #include "ata/ata.h"
+#include "ata/fis.h"
 
 #define ATA_CMD_WRITE_DMA_FUA_EXT 0x3d
 
@@ -37,6 +38,17 @@ struct ata_rw {
 int ata_rw_build(const struct ata_rw *rw, struct ata_taskfile *tf);
 /* Parse a read/write taskfile (60h, 61h, 25h, 35h, 3Dh). */
 int ata_rw_parse(const struct ata_taskfile *tf, struct ata_rw *rw);
+/*
+ * The same straight to and from the 20 bytes of a Register H2D FIS, for
+ * the command every I/O sends: ata_rw_fis_build() writes what
+ * ata_rw_build() then ata_h2d_encode() write (and refuses what they
+ * refuse); ata_rw_fis_parse() reads a command FIS (C = 1) as
+ * ata_h2d_decode() then ata_rw_parse() do, returning ATA_E_LENGTH,
+ * ATA_E_FIS_TYPE or ATA_E_COMMAND for a FIS that is not a read or write
+ * command, and ata_rw_parse()'s error for one that is but is malformed.
+ */
+int ata_rw_fis_build(const struct ata_rw *rw, uint8_t fis[ATA_FIS_H2D_LEN]);
+int ata_rw_fis_parse(const uint8_t *fis, size_t len, struct ata_rw *rw);
 static inline bool ata_is_ncq(uint8_t command)
 {
 	return command == ATA_CMD_FPDMA_READ || command == ATA_CMD_FPDMA_WRITE;

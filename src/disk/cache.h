@@ -23,6 +23,16 @@
 #include "util/ilist.h"
 
 #define DISK_CACHE_MAX_SEGMENTS 256	/* <= ILIST_MAX; a multiple of 4 (the hit test reads 4 at a time) */
+/*
+ * The hit filter: the logical sectors in blocks of 2^DISK_CACHE_BLOCK_SHIFT,
+ * DISK_CACHE_FILTER counters (block number modulo the count), each the
+ * number of segments holding a sector of a block that lands there. A read
+ * whose first sector's counter is 0 is in no segment — almost every random
+ * read, told with one load instead of a pass over every segment.
+ */
+#define DISK_CACHE_BLOCK_SHIFT	14
+#define DISK_CACHE_FILTER	4096
+#define DISK_CACHE_SPAN_MAX	8	/* blocks a segment may mark; a longer one turns the filter off */
 
 /*
  * Segment i holds logical sectors [start[i], end[i]); an empty one has
@@ -42,11 +52,20 @@ struct disk_cache {
 	struct ilist lru;
 	int last_filled;	/* segment the last media read filled; -1 none or dropped */
 	uint64_t dirty_bytes, write_buffer;
+	uint16_t filter[DISK_CACHE_FILTER];
+	unsigned wide;		/* segments over DISK_CACHE_SPAN_MAX blocks: every read scans */
 };
 
 void disk_cache_init(struct disk_cache *c, unsigned segments, uint64_t write_buffer);
+bool disk_cache_read_hit_scan(struct disk_cache *c, uint64_t lba, uint64_t n);
 /* Whether [lba, lba + n) is wholly in a read segment (marks it used). */
-bool disk_cache_read_hit(struct disk_cache *c, uint64_t lba, uint64_t n);
+static inline bool disk_cache_read_hit(struct disk_cache *c, uint64_t lba, uint64_t n)
+{
+	/* A hit's first sector is in a segment: its block is counted. */
+	if (!c->wide && !c->filter[(lba >> DISK_CACHE_BLOCK_SHIFT) % DISK_CACHE_FILTER])
+		return false;
+	return disk_cache_read_hit_scan(c, lba, n);
+}
 /* A media read of [lba, lba + n) has filled a segment. */
 void disk_cache_fill(struct disk_cache *c, uint64_t lba, uint64_t n);
 /*

@@ -14,6 +14,7 @@
 
 #define MAX_LOG_PAGES 16
 #define STARTS_BUCKETS 256
+#define DECODING_RING 64	/* a power of two >= FWQ_SLOTS */
 
 /*
  * From a soft reset's end (SRST cleared) to the device's D2H: spin-up is
@@ -48,6 +49,7 @@ struct disk {
 	 * (aging looks at its head).
 	 */
 	unsigned nwaiting, nhigh;
+	unsigned near;			/* fwq_queue.near: where the last command served was in cands[] */
 	/*
 	 * Waiting slots by their first sector modulo STARTS_BUCKETS: whether
 	 * one could start where the head is, without a search. Random
@@ -55,6 +57,20 @@ struct disk {
 	 */
 	uint8_t starts[STARTS_BUCKETS];
 	struct ilist by_age;
+	/*
+	 * Commands being decoded (command_overhead after arrival), oldest
+	 * first, each with the key its `decoded` event would have
+	 * (sim_reserve_seq()): it starts waiting when the drive is next
+	 * called after that key (decode_due()), and only an idle actuator
+	 * needs the event itself (decode_wake).
+	 */
+	struct decoding {
+		int64_t ready;
+		uint64_t seq;
+		unsigned slot;
+	} decoding[DECODING_RING];
+	unsigned decoding_head, decoding_count;
+	bool decode_wake_set;
 	uint32_t seq;			/* commands received, for fwq_cmd.seq */
 	uint32_t batch_end;		/* the first seq of the next batch */
 	uint32_t tags_in_use;		/* NCQ tags the host has outstanding */
@@ -128,6 +144,8 @@ struct disk {
 };
 
 static void dispatch(struct disk *d);
+static inline void decode_due(struct disk *d);
+static inline void decode_wake_check(struct disk *d);
 static void reset_try_end(struct disk *d);
 static void aborted_try_end(struct disk *d);
 static void ncq_halt(struct disk *d);
@@ -187,14 +205,17 @@ static void sdb_flush(struct sim *sim, void *arg)
  * event now, queued behind them. When media_done() asks and nothing else
  * is due (the usual case: one completion per instant), that event would be
  * the next to run, after the rest of media_done() — so media_done() sends
- * it itself as it returns, in the same order, without the event.
+ * it itself as it returns, in the same order, without the event. A command
+ * whose decoding ends now counts as due: its `decoded` event would come
+ * first (decode_due()).
  */
 static void sdb_schedule(struct disk *d)
 {
 	if (d->sdb_scheduled)
 		return;
 	d->sdb_scheduled = true;
-	if (d->in_media_done && sim_next_time(d->sim) > sim_now(d->sim)) {
+	if (d->in_media_done && sim_next_time(d->sim) > sim_now(d->sim) &&
+	    !(d->decoding_count && d->decoding[d->decoding_head].ready == sim_now(d->sim))) {
 		d->sdb_at_return = true;
 		return;
 	}
@@ -295,6 +316,7 @@ static void front_end_done(struct sim *sim, void *arg)
 	struct slot_ref *ref = arg;
 
 	(void)sim;
+	decode_due(ref->d);
 	ref->d->front_pending--;
 	if (ref->d->in_reset || ref->d->reset_ending || ref->d->ncq_halted) {
 		aborted_try_end(ref->d);	/* a reset or an NCQ error aborted it */
@@ -365,6 +387,7 @@ static void media_done(struct sim *sim, void *arg)
 {
 	struct disk *d = arg;
 
+	decode_due(d);
 	d->in_media_done = true;
 	media_access_ends(d);
 	d->in_media_done = false;
@@ -372,6 +395,7 @@ static void media_done(struct sim *sim, void *arg)
 		d->sdb_at_return = false;
 		sdb_flush(sim, d);
 	}
+	decode_wake_check(d);
 }
 
 /* ---- the actuator ---- */
@@ -536,6 +560,7 @@ static void cdl_expire(struct sim *sim, void *arg)
 	unsigned pos;
 	uint8_t end = 0;
 
+	decode_due(d);
 	s->timer_set = false;
 	if (s->inactive_by <= now && cdl_ends(s->ipol))
 		end = s->ipol;
@@ -556,6 +581,7 @@ static void cdl_expire(struct sim *sim, void *arg)
 	d->nhigh += c->high;
 	cdl_arm(d, ref->slot);
 	dispatch(d);
+	decode_wake_check(d);
 }
 
 _Static_assert(FWQ_SLOTS <= ILIST_MAX, "the age list indexes slots");
@@ -577,6 +603,7 @@ static void waiting_insert(struct disk *d, unsigned slot)
 	pos = n && d->cands[base]->where.cyl <= c->where.cyl ? base + 1 : base;
 	memmove(&d->cands[pos + 1], &d->cands[pos], (n - pos) * sizeof(d->cands[0]));
 	d->cands[pos] = c;
+	d->near += pos <= d->near;
 	d->nwaiting++;
 	d->nhigh += c->high;
 	d->starts[c->ps % STARTS_BUCKETS]++;
@@ -597,6 +624,8 @@ static inline __attribute__((always_inline)) void waiting_remove(struct disk *d,
 	ilist_unlink(&d->by_age, d->cands[pos]->tag);
 	memmove(&d->cands[pos], &d->cands[pos + 1], (d->nwaiting - pos - 1) * sizeof(d->cands[0]));
 	d->nwaiting--;
+	/* The head goes to its cylinder: the next choice's walk starts here. */
+	d->near = pos;
 }
 
 /*
@@ -617,6 +646,7 @@ static inline __attribute__((always_inline)) unsigned gather(struct disk *d,
 	q->cands = d->cands;
 	q->n = n;
 	q->nsorted = d->nwaiting;
+	q->near = d->near;
 	q->nhigh = d->nhigh;
 	/* A new batch once nothing of the last one waits: everything received so far. */
 	if (n && q->oldest->seq >= d->batch_end)
@@ -878,7 +908,7 @@ static void prepare(struct disk *d, struct fwq_cmd *c, const struct ata_rw *rw, 
 {
 	const struct disk_layout *l = &d->layout;
 
-	memset(c, 0, sizeof(*c));
+	/* Every field set (no memset: this runs for every command). */
 	c->lba = rw->lba;
 	c->nlb = rw->sectors;
 	disk_layout_physical(l, rw->lba, rw->sectors, &c->ps, &c->nps);
@@ -889,6 +919,8 @@ static void prepare(struct disk *d, struct fwq_cmd *c, const struct ata_rw *rw, 
 	c->write = rw->write;
 	c->fua = rw->fua;
 	c->high = high;
+	c->destage = false;
+	c->cdl = 0;
 	c->cdl_start_by = INT64_MAX;
 	/* A 512e write that does not cover whole physical sectors reads first. */
 	c->rmw = rw->write && (rw->lba % l->lpp || (rw->lba + rw->sectors) % l->lpp);
@@ -954,9 +986,81 @@ static void decoded(struct sim *sim, void *arg)
 	struct slot_ref *ref = arg;
 
 	(void)sim;
+	decode_due(ref->d);
 	ref->d->stats.overhead_ns += ref->d->model.command_overhead;
 	waiting_insert(ref->d, ref->slot);
 	dispatch(ref->d);
+	decode_wake_check(ref->d);
+}
+
+/*
+ * Most commands are decoded without an event of their own: one arriving
+ * while the actuator is busy is not needed before the actuator is free,
+ * and the drive is always called (disk_submit() or one of its events)
+ * before anything could look at its queue. So each is kept with its
+ * event's key and starts waiting, as `decoded` would have made it, at the
+ * first call after that key; the order of everything is as with the
+ * events. A command under a duration limit keeps its event (its timers
+ * are armed when it is decoded).
+ */
+static bool decode_passed(const struct disk *d)
+{
+	const struct decoding *e = &d->decoding[d->decoding_head];
+
+	return d->decoding_count && sim_key_passed(d->sim, e->ready, e->seq);
+}
+
+static __attribute__((noinline)) void decode_passed_ones(struct disk *d)
+{
+	do {
+		unsigned slot = d->decoding[d->decoding_head].slot;
+
+		d->decoding_head = (d->decoding_head + 1) % DECODING_RING;
+		d->decoding_count--;
+		d->stats.overhead_ns += d->model.command_overhead;
+		waiting_insert(d, slot);
+		if (!d->busy)
+			dispatch(d);
+	} while (decode_passed(d));
+}
+
+static inline void decode_due(struct disk *d)
+{
+	if (decode_passed(d))
+		decode_passed_ones(d);
+}
+
+static void decode_wake(struct sim *sim, void *arg)
+{
+	struct disk *d = arg;
+
+	(void)sim;
+	d->decode_wake_set = false;
+	decode_due(d);
+	decode_wake_check(d);
+}
+
+/* An idle actuator waits for the oldest command being decoded: its event, in its place. */
+static inline void decode_wake_check(struct disk *d)
+{
+	const struct decoding *e = &d->decoding[d->decoding_head];
+
+	if (d->busy || !d->decoding_count || d->decode_wake_set)
+		return;
+	d->decode_wake_set = true;
+	sim_at_key(d->sim, e->ready, e->seq, decode_wake, d);
+}
+
+static void decode_later(struct disk *d, unsigned slot)
+{
+	struct decoding *e = &d->decoding[(d->decoding_head + d->decoding_count) % DECODING_RING];
+
+	SIM_ASSERT(d->decoding_count < DECODING_RING, "%u commands being decoded",
+		   d->decoding_count);
+	e->ready = sim_now(d->sim) + d->model.command_overhead;
+	e->seq = sim_reserve_seq(d->sim);
+	e->slot = slot;
+	d->decoding_count++;
 }
 
 static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, bool high)
@@ -1020,7 +1124,33 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 		dispatch(d);
 		return;
 	}
-	sim_after(d->sim, d->model.command_overhead, decoded, &d->ref[slot]);
+	if (c->cdl)
+		sim_after(d->sim, d->model.command_overhead, decoded, &d->ref[slot]);
+	else
+		decode_later(d, slot);
+}
+
+/* A queued command, parsed; its FEATURE and DEVICE fields for the error log. */
+static void ncq_rw(struct disk *d, const struct ata_rw *rw, uint16_t features, uint8_t device)
+{
+	SIM_ASSERT(rw->tag < d->model.queue_depth, "host used NCQ tag %u; the drive's queue "
+		   "depth is %u", rw->tag, d->model.queue_depth);
+	SIM_ASSERT(!(d->tags_in_use & (1u << rw->tag)) && !(d->sdb_done & (1u << rw->tag)),
+		   "host reused NCQ tag %u while it is outstanding", rw->tag);
+	SIM_ASSERT(!d->nonqueued_busy, "host queued tag %u while a non-queued command is "
+		   "outstanding", rw->tag);
+	SIM_ASSERT(!d->ncq_halted, "host queued tag %u before reading the NCQ error log", rw->tag);
+	d->tags_in_use |= 1u << rw->tag;
+	if (rw->lba + rw->sectors > d->layout.logical_sectors) {
+		struct ata_ncq_error err = { .tag = rw->tag, .status = ATA_STAT_DRDY | ATA_STAT_ERR,
+			.error = ATA_ERR_IDNF, .lba = rw->lba, .count = features, .device = device };
+
+		d->stats.errors++;
+		ata_ncq_error_build(&err, d->ncq_error_log);
+		ncq_halt(d);
+		return;
+	}
+	queue_rw(d, rw, rw->tag, rw->prio == ATA_PRIO_HIGH);
 }
 
 static void ncq_command(struct disk *d, const struct ata_taskfile *tf)
@@ -1031,25 +1161,7 @@ static void ncq_command(struct disk *d, const struct ata_taskfile *tf)
 		abort_command(d);
 		return;
 	}
-	SIM_ASSERT(rw.tag < d->model.queue_depth, "host used NCQ tag %u; the drive's queue "
-		   "depth is %u", rw.tag, d->model.queue_depth);
-	SIM_ASSERT(!(d->tags_in_use & (1u << rw.tag)) && !(d->sdb_done & (1u << rw.tag)),
-		   "host reused NCQ tag %u while it is outstanding", rw.tag);
-	SIM_ASSERT(!d->nonqueued_busy, "host queued tag %u while a non-queued command is "
-		   "outstanding", rw.tag);
-	SIM_ASSERT(!d->ncq_halted, "host queued tag %u before reading the NCQ error log", rw.tag);
-	d->tags_in_use |= 1u << rw.tag;
-	if (rw.lba + rw.sectors > d->layout.logical_sectors) {
-		struct ata_ncq_error err = { .tag = rw.tag, .status = ATA_STAT_DRDY | ATA_STAT_ERR,
-			.error = ATA_ERR_IDNF, .lba = rw.lba, .count = tf->features,
-			.device = tf->device };
-
-		d->stats.errors++;
-		ata_ncq_error_build(&err, d->ncq_error_log);
-		ncq_halt(d);
-		return;
-	}
-	queue_rw(d, &rw, rw.tag, rw.prio == ATA_PRIO_HIGH);
+	ncq_rw(d, &rw, tf->features, tf->device);
 }
 
 static void dma_command(struct disk *d, const struct ata_taskfile *tf)
@@ -1299,7 +1411,7 @@ static void control_update(struct disk *d, const struct ata_taskfile *tf)
 	}
 }
 
-void disk_submit(struct disk *d, const uint8_t *fis, size_t len)
+static void submit(struct disk *d, const uint8_t *fis, size_t len)
 {
 	struct ata_taskfile tf;
 	/* Decoded once: a control FIS (C bit clear) and a command share the frame format. */
@@ -1346,6 +1458,26 @@ void disk_submit(struct disk *d, const uint8_t *fis, size_t len)
 	default:
 		abort_command(d);
 	}
+}
+
+void disk_submit(struct disk *d, const uint8_t *fis, size_t len)
+{
+	struct ata_rw rw;
+
+	decode_due(d);
+	/*
+	 * Every I/O's command, READ/WRITE FPDMA QUEUED, is read straight from
+	 * the bytes into its fields (ata_rw_fis_parse: what submit() gets
+	 * through the taskfile); anything else goes through submit().
+	 */
+	if (ata_rw_fis_parse(fis, len, &rw) == ATA_OK && rw.ncq && d->model.ncq) {
+		d->stats.commands++;
+		SIM_ASSERT(!d->in_reset && !d->reset_ending, "host sent a command during a reset");
+		ncq_rw(d, &rw, (uint16_t)(fis[3] | fis[11] << 8), fis[7]);
+	} else {
+		submit(d, fis, len);
+	}
+	decode_wake_check(d);
 }
 
 /* ---- life cycle ---- */

@@ -4,14 +4,6 @@
 
 #include <string.h>
 
-void fwq_ctx_init(struct fwq_ctx *ctx, const struct disk_mech *mech, int64_t start,
-		  struct disk_head head)
-{
-	ctx->mech = mech;
-	ctx->phase = start % mech->layout->rev_ns;
-	ctx->head = head;
-}
-
 static int64_t satf_cost(const struct fwq_ctx *ctx, const struct fwq_cmd *c)
 {
 	return fwq_positioning_ns(ctx, c);
@@ -362,18 +354,18 @@ static inline __attribute__((always_inline)) void one_walk_sorted(struct one_wal
 	}
 }
 
-/* The first sorted candidate at or beyond the head's cylinder (branch-free search). */
+/*
+ * The first sorted candidate at or beyond the head's cylinder, searched
+ * from q->near: usually a comparison each way.
+ */
 static inline unsigned walk_start(const struct fwq_ctx *ctx, const struct fwq_queue *q)
 {
-	unsigned lo = 0, len = q->nsorted;
+	unsigned lo = q->near < q->nsorted ? q->near : q->nsorted;
+	uint32_t cyl = ctx->head.cyl;
 
-	while (len > 1) {
-		unsigned half = len / 2;
-
-		lo = q->cands[lo + half - 1]->where.cyl < ctx->head.cyl ? lo + half : lo;
-		len -= half;
-	}
-	if (len == 1 && q->cands[lo]->where.cyl < ctx->head.cyl)
+	while (lo > 0 && q->cands[lo - 1]->where.cyl >= cyl)
+		lo--;
+	while (lo < q->nsorted && q->cands[lo]->where.cyl < cyl)
 		lo++;
 	return lo;
 }
@@ -389,9 +381,11 @@ static inline unsigned walk_start(const struct fwq_ctx *ctx, const struct fwq_qu
  * across both sides (one_walk_sorted); on the seed's 30-deep random queue
  * that visits about 8, works out the rotational floor of 7 and prices 2.
  */
-static unsigned satf_walk_pick(const struct fwq_rules *r, const struct fwq_ctx *ctx,
-			       const struct fwq_queue *q, int64_t now, bool batched,
-			       enum fwq_reason *reason)
+static inline __attribute__((always_inline)) unsigned satf_walk_pick(const struct fwq_rules *r,
+								     const struct fwq_ctx *ctx,
+								     const struct fwq_queue *q,
+								     int64_t now, bool batched,
+								     enum fwq_reason *reason)
 {
 	uint32_t batch_end = q->batch_end;
 	bool honour = r->prio->honours;
@@ -480,9 +474,3 @@ static const struct plugin *const builtin_policies[] = {
 };
 
 struct plugin_registry fwq_policies = { "firmware policy", builtin_policies, { NULL }, 0 };
-
-unsigned fwq_pick(const struct fwq_rules *r, const struct fwq_ctx *ctx, const struct fwq_queue *q,
-		  int64_t now, enum fwq_reason *reason)
-{
-	return r->ops->pick(r, ctx, q, now, reason);
-}

@@ -64,8 +64,13 @@ struct fwq_ctx {
 	struct disk_head head;
 };
 
-void fwq_ctx_init(struct fwq_ctx *ctx, const struct disk_mech *mech, int64_t start,
-		  struct disk_head head);
+static inline void fwq_ctx_init(struct fwq_ctx *ctx, const struct disk_mech *mech, int64_t start,
+				struct disk_head head)
+{
+	ctx->mech = mech;
+	ctx->phase = start % mech->layout->rev_ns;
+	ctx->head = head;
+}
 
 /* w mod one revolution, in [0, rev), for |w| up to a few revolutions. */
 static inline int64_t fwq_mod_rev(const struct fwq_ctx *ctx, int64_t w)
@@ -144,6 +149,13 @@ struct fwq_queue {
 	const struct fwq_cmd *const *cands;
 	unsigned n;		/* > 0 */
 	unsigned nsorted;	/* cands[0, nsorted) are in order of cylinder */
+	/*
+	 * Where the first sorted candidate at or past the head's cylinder
+	 * probably is (the drive keeps the place of the command just served,
+	 * whose cylinder the head is on): the walk starts its search there.
+	 * Any value gives the same choice.
+	 */
+	unsigned near;
 	const struct fwq_cmd *oldest;	/* the oldest candidate (fwq_older) */
 	unsigned nhigh;		/* candidates with PRIO high */
 	uint32_t batch_end;	/* batched policies: a normal command with seq >= this waits */
@@ -235,7 +247,10 @@ unsigned fwq_decide(const struct fwq_rules *r, const struct fwq_queue *q, int64_
  * destages) are priced in any order. The choice does not depend on the
  * order or on nsorted.
  */
-unsigned fwq_pick(const struct fwq_rules *r, const struct fwq_ctx *ctx, const struct fwq_queue *q,
-		  int64_t now, enum fwq_reason *reason);
+static inline unsigned fwq_pick(const struct fwq_rules *r, const struct fwq_ctx *ctx,
+				const struct fwq_queue *q, int64_t now, enum fwq_reason *reason)
+{
+	return r->ops->pick(r, ctx, q, now, reason);
+}
 
 #endif

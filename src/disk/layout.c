@@ -141,11 +141,30 @@ uint64_t disk_layout_map(const struct disk_layout *l, uint64_t lbn)
 	return z->first_ps + p;
 }
 
+_Static_assert(DISK_MAX_ZONES <= 256, "disk_layout.zone_at holds zone numbers in a byte");
+
+/* disk_layout.zone_at: the zone of each stretch's first sector. */
+static void index_zones(struct disk_layout *l)
+{
+	unsigned i, z = 0;
+
+	l->zone_shift = 0;
+	while ((l->physical_sectors >> l->zone_shift) >= DISK_LAYOUT_ZONE_INDEX)
+		l->zone_shift++;
+	for (i = 0; i < DISK_LAYOUT_ZONE_INDEX; i++) {
+		uint64_t ps = (uint64_t)i << l->zone_shift;
+
+		while (z + 1 < l->nzones && l->zone[z + 1].first_ps <= ps)
+			z++;
+		l->zone_at[i] = (uint8_t)z;
+	}
+}
+
+static int build_datasheet(struct disk_layout *l, const struct disk_model *m, struct err *e);
+
 int disk_layout_build(struct disk_layout *l, const struct disk_model *m, struct err *e)
 {
-	uint64_t spt_sum = 0, placed = 0, cpz;
-	uint32_t cyl = 0;
-	unsigned z;
+	int rc;
 
 	memset(l, 0, sizeof(*l));
 	l->order = m->layout;
@@ -155,8 +174,17 @@ int disk_layout_build(struct disk_layout *l, const struct disk_model *m, struct 
 	l->logical_sectors = (uint64_t)m->sectors;
 	l->physical_sectors = ((uint64_t)m->sectors + l->lpp - 1) / l->lpp;
 	l->rev_ns = (int64_t)llround(60e9 / m->rpm);
-	if (m->form == DISK_FORM_MEASURED)
-		return build_measured(l, m, e);
+	rc = m->form == DISK_FORM_MEASURED ? build_measured(l, m, e) : build_datasheet(l, m, e);
+	if (!rc)
+		index_zones(l);
+	return rc;
+}
+
+static int build_datasheet(struct disk_layout *l, const struct disk_model *m, struct err *e)
+{
+	uint64_t spt_sum = 0, placed = 0, cpz;
+	uint32_t cyl = 0;
+	unsigned z;
 
 	for (z = 0; z < m->zones; z++) {
 		double frac = m->zones > 1 ? (double)z / (m->zones - 1) : 0.0;
@@ -197,22 +225,8 @@ int disk_layout_build(struct disk_layout *l, const struct disk_model *m, struct 
 	return 0;
 }
 
-unsigned disk_layout_zone(const struct disk_layout *l, uint64_t ps)
-{
-	unsigned base = 0, len = l->nzones;
-
-	/* The last zone starting at or before ps; a select, not a branch, at each step. */
-	while (len > 1) {
-		unsigned half = len / 2;
-
-		base = l->zone[base + half].first_ps <= ps ? base + half : base;
-		len -= half;
-	}
-	return base;
-}
-
-uint32_t disk_layout_track_offset(const struct disk_layout *l, const struct disk_zone *z,
-				  uint32_t cyl, uint32_t head)
+static inline uint32_t track_offset(const struct disk_layout *l, const struct disk_zone *z,
+				   uint32_t cyl, uint32_t head)
 {
 	uint64_t rel_cyl = cyl - z->first_cyl, off;
 
@@ -228,6 +242,12 @@ uint32_t disk_layout_track_offset(const struct disk_layout *l, const struct disk
 	}
 	off += z->first_offset;
 	return (uint32_t)(off >> 32 ? off % z->spt : (uint32_t)off % z->spt);
+}
+
+uint32_t disk_layout_track_offset(const struct disk_layout *l, const struct disk_zone *z,
+				  uint32_t cyl, uint32_t head)
+{
+	return track_offset(l, z, cyl, head);
 }
 
 void disk_layout_locate(const struct disk_layout *l, uint64_t ps, struct disk_chs *c)
@@ -254,6 +274,6 @@ void disk_layout_locate(const struct disk_layout *l, uint64_t ps, struct disk_ch
 		c->head = (uint32_t)(track / z->cyls);
 		c->cyl = z->first_cyl + (uint32_t)(c->head % 2 ? z->cyls - 1 - t : t);
 	}
-	pos = (c->sector + disk_layout_track_offset(l, z, c->cyl, c->head)) % z->spt;
+	pos = (c->sector + track_offset(l, z, c->cyl, c->head)) % z->spt;
 	c->angle = (int64_t)(pos * (uint64_t)l->rev_ns / z->spt);
 }

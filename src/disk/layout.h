@@ -66,6 +66,8 @@ struct disk_chs {
 	int64_t angle;		/* ns after the index mark at which it starts */
 };
 
+#define DISK_LAYOUT_ZONE_INDEX	4096
+
 struct disk_layout {
 	int order;		/* enum disk_layout_order */
 	unsigned heads, nzones;
@@ -78,12 +80,27 @@ struct disk_layout {
 	bool slips_per_track;	/* a slip moves only the rest of its track */
 	struct disk_zone zone[DISK_MAX_ZONES];
 	uint32_t marks[DISK_MAX_MARKS];
+	/*
+	 * The zone of physical sector i << zone_shift, for disk_layout_zone():
+	 * a load and, where a zone boundary falls inside that stretch, a step
+	 * or two on, instead of a binary search over the zones.
+	 */
+	unsigned zone_shift;
+	uint8_t zone_at[DISK_LAYOUT_ZONE_INDEX];
 };
 
 int disk_layout_build(struct disk_layout *l, const struct disk_model *m, struct err *e);
 
-/* The zone holding physical sector ps (binary search). */
-unsigned disk_layout_zone(const struct disk_layout *l, uint64_t ps);
+/* The zone holding physical sector ps: the last one starting at or before it. */
+static inline unsigned disk_layout_zone(const struct disk_layout *l, uint64_t ps)
+{
+	uint64_t i = ps >> l->zone_shift;
+	unsigned z = l->zone_at[i < DISK_LAYOUT_ZONE_INDEX ? i : DISK_LAYOUT_ZONE_INDEX - 1];
+
+	while (z + 1 < l->nzones && l->zone[z + 1].first_ps <= ps)
+		z++;
+	return z;
+}
 void disk_layout_locate(const struct disk_layout *l, uint64_t ps, struct disk_chs *c);
 
 /* Skew offset (in sectors) of a track within its zone. */

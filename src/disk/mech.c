@@ -266,13 +266,6 @@ void disk_mech_access(const struct disk_mech *mc, struct disk_head *head, int64_
 	disk_mech_access_at(mc, head, t0, &where, n, write, extra_revs, acc);
 }
 
-void disk_mech_access_at(const struct disk_mech *mc, struct disk_head *head, int64_t t0,
-			 const struct disk_chs *where, uint64_t n, bool write, unsigned extra_revs,
-			 struct disk_access *acc)
-{
-	disk_mech_access_after(mc, head, t0, INT64_MIN, where, n, write, extra_revs, acc);
-}
-
 void disk_mech_access_after(const struct disk_mech *mc, struct disk_head *head, int64_t t0,
 			    int64_t not_before, const struct disk_chs *where, uint64_t n,
 			    bool write, unsigned extra_revs, struct disk_access *acc)

@@ -193,18 +193,22 @@ static inline int64_t disk_mech_bus_ns(const struct disk_mech *mc, bool write, u
 void disk_mech_access(const struct disk_mech *mc, struct disk_head *head, int64_t t0,
 		      uint64_t ps, uint64_t n, bool write, unsigned extra_revs,
 		      struct disk_access *acc);
-/* The same, from the first sector's location already found by disk_layout_locate(). */
-void disk_mech_access_at(const struct disk_mech *mc, struct disk_head *head, int64_t t0,
-			 const struct disk_chs *where, uint64_t n, bool write, unsigned extra_revs,
-			 struct disk_access *acc);
 /*
- * The same, the media transfer starting no sooner than `not_before` (a
- * write whose data is still coming over the bus): the head, once there,
- * waits for the first sector's next pass after that time.
+ * The same, from the first sector's location already found by
+ * disk_layout_locate(), the media transfer starting no sooner than
+ * `not_before` (a write whose data is still coming over the bus): the head,
+ * once there, waits for the first sector's next pass after that time.
  */
 void disk_mech_access_after(const struct disk_mech *mc, struct disk_head *head, int64_t t0,
 			    int64_t not_before, const struct disk_chs *where, uint64_t n,
 			    bool write, unsigned extra_revs, struct disk_access *acc);
+/* The same with no such wait. */
+static inline void disk_mech_access_at(const struct disk_mech *mc, struct disk_head *head,
+				       int64_t t0, const struct disk_chs *where, uint64_t n,
+				       bool write, unsigned extra_revs, struct disk_access *acc)
+{
+	disk_mech_access_after(mc, head, t0, INT64_MIN, where, n, write, extra_revs, acc);
+}
 
 /*
  * A sequential transfer in progress — read-ahead, or destaging contiguous

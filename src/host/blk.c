@@ -342,7 +342,27 @@ static struct blk_request *next_request(struct blk_queue *q)
 	return rq ? rq : q->sched->dispatch(q->sched_data);
 }
 
+/*
+ * Whether blk_run_queue() has anything to do: a tag and budget to dispatch
+ * with, or 4.10's peek with the dispatch list empty. With the device full
+ * and a request already peeked — every submission at queue depth — it
+ * has not, and the call is skipped.
+ */
+static inline bool run_queue_can_act(const struct blk_queue *q)
+{
+	return (q->free_tags && q->inflight < q->budget) ||
+		(q->peek_before_budget && !q->dispatch_head);
+}
+
+static void run_queue(struct blk_queue *q);
+
 void blk_run_queue(struct blk_queue *q)
+{
+	if (run_queue_can_act(q))
+		run_queue(q);
+}
+
+static void run_queue(struct blk_queue *q)
 {
 	if (q->running || q->stopped || !q->ata)
 		return;

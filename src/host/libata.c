@@ -438,6 +438,7 @@ int libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
 	struct ata_rw rw = { .write = rq->write, .sectors = rq->nlb, .lba = rq->lba,
 		.fua = rq->fua };
 	struct ata_taskfile tf;
+	uint8_t fis[ATA_FIS_H2D_LEN];
 	bool ncq = la->ncq_on && !rq->flush;
 	int rc;
 
@@ -481,10 +482,18 @@ int libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
 		la->cdl_tags |= 1u << tag;
 		la->stats.cdl_cmds++;
 	}
-	rc = ata_rw_build(&rw, &tf);
+	/* The FIS built straight from the fields (ata_rw_fis_build: ata_rw_build's, encoded). */
+	rc = ata_rw_fis_build(&rw, fis);
 	SIM_ASSERT(rc == ATA_OK, "cannot build a command for lba %llu +%u: %s",
 		   (unsigned long long)rq->lba, rq->nlb, ata_strerror(rc));
-	send_tf(la, &tf, tag);
+	if (sim_debugging(la->sim, SIM_DBG_ATA)) {
+		char line[160];
+
+		ata_h2d_decode(fis, sizeof(fis), &tf);
+		ata_libata_line(&tf, tag, line, sizeof(line));
+		sim_debug_print(la->sim, SIM_DBG_ATA, "issue %s", line);
+	}
+	la->ops->send(la->link, fis, sizeof(fis));
 	timer_start(la, tag);
 	return 0;
 }
@@ -683,7 +692,8 @@ void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
 		return;
 	}
 	timer_idle(la);
-	eh_maybe_start(la);
+	if (la->eh == EH_WAIT)
+		eh_maybe_start(la);
 }
 
 void libata_receive_d2h(struct libata *la, const uint8_t *fis, size_t len,

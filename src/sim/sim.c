@@ -238,22 +238,19 @@ static uint32_t handle_slot(const struct sim *sim, sim_handle_t h)
 	return slot;
 }
 
-sim_handle_t sim_at(struct sim *sim, sim_time_t when, sim_fn fn, void *arg)
+static inline sim_handle_t schedule(struct sim *sim, sim_time_t when, uint64_t seq, sim_fn fn,
+				    void *arg)
 {
 	struct sim_heap_entry e;
 	struct sim_heap *hp;
 	uint32_t slot;
 
-	/* (sim->now is never negative) */
-	SIM_ASSERT(when >= sim->now,
-		   "event scheduled in the past (at %lld ns, now %lld ns)",
-		   (long long)when, (long long)sim->now);
 	SIM_ASSERT(fn != NULL, "event without a callback");
 	slot = slot_get(sim);
 	sim->slots[slot].fn = fn;
 	sim->slots[slot].arg = arg;
 	e.when = (uint64_t)when;
-	e.seq = sim->next_seq++;
+	e.seq = seq;
 	e.slot = slot;
 	e.gen = sim->slots[slot].gen;
 	sim->live_events++;
@@ -268,6 +265,23 @@ sim_handle_t sim_at(struct sim *sim, sim_time_t when, sim_fn fn, void *arg)
 		heap_push(hp, &e);
 	}
 	return (uint64_t)e.gen << 32 | (slot + 1);
+}
+
+sim_handle_t sim_at(struct sim *sim, sim_time_t when, sim_fn fn, void *arg)
+{
+	/* (sim->now is never negative) */
+	SIM_ASSERT(when >= sim->now,
+		   "event scheduled in the past (at %lld ns, now %lld ns)",
+		   (long long)when, (long long)sim->now);
+	return schedule(sim, when, sim->next_seq++, fn, arg);
+}
+
+sim_handle_t sim_at_key(struct sim *sim, sim_time_t when, uint64_t seq, sim_fn fn, void *arg)
+{
+	SIM_ASSERT(!sim_key_passed(sim, when, seq) && seq < sim->next_seq,
+		   "event keyed (%lld ns, %llu) scheduled after its place (now %lld ns)",
+		   (long long)when, (unsigned long long)seq, (long long)sim->now);
+	return schedule(sim, when, seq, fn, arg);
 }
 
 bool sim_cancel(struct sim *sim, sim_handle_t h)
@@ -314,6 +328,7 @@ static inline void run_root(struct sim *sim, struct sim_heap *hp)
 	slot_put(sim, top.slot);
 	sim->live_events--;
 	sim->now = entry_when(&top);
+	sim->run_seq_end = top.seq + 1;
 	sim->events_run++;
 	fn(sim, arg);
 }
@@ -337,8 +352,10 @@ void sim_run(struct sim *sim, sim_time_t until)
 			break;
 		run_root(sim, hp);
 	}
-	if (until != SIM_FOREVER && sim->now < until)
+	if (until != SIM_FOREVER && sim->now < until) {
 		sim->now = until;
+		sim->run_seq_end = UINT64_MAX;	/* every event due by `until` has run */
+	}
 }
 
 /* ---- debug tracing ---- */

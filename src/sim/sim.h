@@ -88,6 +88,12 @@ struct sim {
 	struct sim_slot *slots;
 	uint32_t slots_cap, free_head;
 	uint64_t next_seq;
+	/*
+	 * Events at `now` with a sequence below this have run (the running
+	 * one included): sim_key_passed(). UINT64_MAX once the clock has
+	 * moved to sim_run()'s `until`, past every event due by then.
+	 */
+	uint64_t run_seq_end;
 	uint64_t events_run;
 	uint32_t live_events;
 	uint32_t dead_entries;	/* cancelled events still in a heap */
@@ -112,6 +118,28 @@ static inline sim_handle_t sim_after(struct sim *sim, sim_time_t delay,
 {
 	return sim_at(sim, sim->now + delay, fn, arg);
 }
+
+/*
+ * An event's place in the order, taken now for an event that may never be
+ * scheduled. A component that can tell from the key alone whether the
+ * event would have run by now (sim_key_passed()) does the event's work
+ * when it is next called instead, and schedules the event (sim_at_key())
+ * only when nothing would call it in time — in the place it would have
+ * had, so the order of everything else is what it would have been.
+ */
+static inline uint64_t sim_reserve_seq(struct sim *sim)
+{
+	return sim->next_seq++;
+}
+
+/* Whether an event keyed (when, seq) would have run by now (or be the one running). */
+static inline bool sim_key_passed(const struct sim *sim, sim_time_t when, uint64_t seq)
+{
+	return when < sim->now || (when == sim->now && seq < sim->run_seq_end);
+}
+
+/* Schedule fn at (when, seq), a sequence from sim_reserve_seq() whose key has not passed. */
+sim_handle_t sim_at_key(struct sim *sim, sim_time_t when, uint64_t seq, sim_fn fn, void *arg);
 
 /* Cancel a pending event; false if it already ran or was cancelled. */
 bool sim_cancel(struct sim *sim, sim_handle_t h);

@@ -164,6 +164,10 @@ struct job {
 	unsigned nlogs;
 	bool writes_logs;		/* to its own log files or ones it shares (per_job_logs=0) */
 	const char *iolog_name;
+	/* Worked out once (job_setup), for every I/O. */
+	uint64_t fixed_bs[DDIR_COUNT];		/* the block size when it never varies, else 0 */
+	uint16_t prio_eff_task;			/* io->prio_eff of an I/O without its own priority */
+	bool rate_min_checked;			/* rate_min or rate_iops_min in a direction */
 };
 
 /* fio's struct fio_flow: the jobs sharing a flow_id, their passes and weights. */
@@ -271,13 +275,15 @@ static uint64_t draw_len(struct job *j, int d, uint64_t off)
 	const struct job_options *o = j->o;
 	uint64_t lo, hi, len = 0;
 
-	job_bs_extent(o, d, &lo, &hi);
 	/*
 	 * A fixed size is not fitted to the region: on a block device fio
 	 * checks it against the device's end only (fill_io_u()'s
 	 * real_file_size), so the last sequential I/O of a region that is
 	 * not a multiple of bs runs past the region's end.
 	 */
+	if (j->fixed_bs[d])
+		return off + j->fixed_bs[d] <= j->t->capacity ? j->fixed_bs[d] : 0;
+	job_bs_extent(o, d, &lo, &hi);
 	if (lo == hi)
 		return off + lo <= j->t->capacity ? lo : 0;
 	if (off + lo > j->end)
@@ -748,23 +754,24 @@ static unsigned batch_bucket(unsigned n)
 }
 
 /* fio's io_u_mark_latency: lower-bound buckets in ns, us and ms. */
+/* The bucket of v < 1000 among edges 2, 4, 10, 20, 50, 100, 250, 500, 750: how many it reaches. */
+static unsigned lat_edge(uint64_t v)
+{
+	if (v < 50)
+		return v < 10 ? (v >= 2) + (v >= 4) : v < 20 ? 3 : 4;
+	return v < 250 ? (v < 100 ? 5 : 6) : v < 500 ? 7 : v < 750 ? 8 : 9;
+}
+
 static void mark_latency(struct report_job *r, uint64_t ns)
 {
-	static const unsigned edges[] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000 };
 	uint64_t v;
-	unsigned i;
 
 	if (ns < 1000) {
-		for (i = 0; ns >= edges[i]; i++)
-			;
-		r->lat_n[i]++;
+		r->lat_n[lat_edge(ns)]++;
 		return;
 	}
 	if (ns < 1000000) {
-		v = ns / 1000;
-		for (i = 0; v >= edges[i]; i++)
-			;
-		r->lat_u[i]++;
+		r->lat_u[lat_edge(ns / 1000)]++;
 		return;
 	}
 	v = ns / 1000000;
@@ -772,11 +779,8 @@ static void mark_latency(struct report_job *r, uint64_t ns)
 		r->lat_m[11]++;
 	else if (v >= 1000)
 		r->lat_m[10]++;
-	else {
-		for (i = 0; v >= edges[i]; i++)
-			;
-		r->lat_m[i]++;
-	}
+	else
+		r->lat_m[lat_edge(v)]++;
 }
 
 static void log_line(FILE *f, const struct job *j, int64_t now, uint64_t value,
@@ -1209,6 +1213,11 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 	uint64_t clat = (uint64_t)(now - io->t_issue), lat = (uint64_t)(now - io->t_start);
 	bool sync = j->o->engine_kind == JOB_ENGINE_SYNC;
 
+	/*
+	 * rd as an opaque value: otherwise gcc rebuilds it (a multiplication)
+	 * for every field of the five summaries below instead of keeping it.
+	 */
+	__asm__("" : "+r"(rd));
 	io->in_flight = false;
 	j->inflight--;
 	j->t_finish = now;
@@ -1275,7 +1284,7 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 		if (j->o->max_latency[io->ddir] && (sync ? clat : lat) >
 		    (uint64_t)j->o->max_latency[io->ddir])
 			latency_exceeded(j, io, sync ? clat : lat, j->o->max_latency[io->ddir]);
-		else if (rate_below_min(j, now)) {
+		else if (j->rate_min_checked && rate_below_min(j, now)) {
 			job_error(j, EIO, "backend.c, func=check_min_rate");
 			/* fio's do_io() ends the others at once, before the job itself drains. */
 			if (j->run->exitall || j->o->exitall_on_error)
@@ -1442,8 +1451,9 @@ static void issue(struct job *j, const struct job_io_desc *want)
 	io->offset = off;
 	io->len = len;
 	io->prio_report = per_io ? per_io : j->job_prio;
-	io->prio_eff = host_kernel_io_prio(j->t->kernel, per_io, j->task_prio, (int)j->o->nice,
-					   (enum sched_policy)j->o->sched_policy);
+	io->prio_eff = !per_io ? j->prio_eff_task :
+		host_kernel_io_prio(j->t->kernel, per_io, j->task_prio, (int)j->o->nice,
+				    (enum sched_policy)j->o->sched_policy);
 	io->prio_index = -1;
 	io->error = 0;
 	if (j->rep->multi_prio) {
@@ -2620,6 +2630,15 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 		j->task_prio = ioprio_value(o->prioclass_set ? o->prioclass : IOPRIO_CLASS_BE,
 					    o->priohint, o->prio);
 		j->job_prio = j->task_prio;
+	}
+	j->prio_eff_task = host_kernel_io_prio(j->t->kernel, 0, j->task_prio, (int)o->nice,
+					       (enum sched_policy)o->sched_policy);
+	for (d = 0; d < DDIR_COUNT; d++) {
+		uint64_t lo, hi;
+
+		job_bs_extent(o, (int)d, &lo, &hi);
+		j->fixed_bs[d] = lo == hi ? lo : 0;
+		j->rate_min_checked |= o->rate_min[d] || o->rate_iops_min[d];
 	}
 	j->ios = calloc(j->depth, sizeof(*j->ios));
 	j->bio_pool = calloc((size_t)j->depth * j->bios_per_io, sizeof(*j->bio_pool));

@@ -36,6 +36,11 @@ void report_job_free(struct report_job *j)
 {
 	unsigned d;
 
+	if (j->ss) {
+		steady_free(j->ss);
+		free(j->ss);
+		j->ss = NULL;
+	}
 	for (d = 0; d < REPORT_DIRS; d++) {
 		free(j->dir[d].prios);
 		j->dir[d].prios = NULL;
@@ -472,9 +477,82 @@ static void show_lat(FILE *out, const double *v, unsigned n, const char *const *
 		fprintf(out, "\n");
 }
 
+/*
+ * The error fio shows for a job (err= in its header, the JSON's and the
+ * terse line's error): the one that ended it, else, under
+ * continue_on_error, the first it carried on past (fio's
+ * __show_run_stats()) — the exit status counts only the former.
+ */
+static int shown_error(const struct report_job *j)
+{
+	return j->error ? j->error : j->continue_on_error ? j->first_error : 0;
+}
+
+static const char *shown_site(const struct report_job *j)
+{
+	if (j->error)
+		return j->error_site ? j->error_site : "io_u.c, func=io_u error";
+	/* fio names where its engine raised the last error it carried on past. */
+	return j->async ? "io_u.c, func=io_u error" : "engines/sync.c, func=xfer";
+}
+
 static uint64_t total_ios(const struct report_job *j)
 {
 	return j->dir[0].total_ios + j->dir[1].total_ios;
+}
+
+/*
+ * fio's show_ss_normal(): the window's mean bandwidth (in KiB, both ways
+ * of writing the unit from the same number, as fio does) and IOPS, and the
+ * criterion as last judged.
+ */
+static void show_ss_normal(FILE *out, const struct report_job *j)
+{
+	const struct steady *ss = j->ss;
+	int i2p = is_pow2(j->kb_base);
+	char bw[32], bwalt[32], iops[32];
+	uint64_t bw_mean = steady_bw_mean(ss) / j->kb_base;
+
+	report_num2str(bw, sizeof(bw), bw_mean, (int)j->sig_figs, (int)j->kb_base, i2p, "B/s");
+	report_num2str(bwalt, sizeof(bwalt), bw_mean, (int)j->sig_figs, (int)j->kb_base, !i2p, "B/s");
+	report_num2str(iops, sizeof(iops), steady_iops_mean(ss), (int)j->sig_figs, 1, 0, "");
+	fprintf(out, "  steadystate  : attained=%s, bw=%s (%s), iops=%s, %s%s=%.3f%s\n",
+		ss->attained ? "yes" : "no", bw, bwalt, iops, ss->flags & STEADY_IOPS ? "iops" : "bw",
+		ss->flags & STEADY_SLOPE ? " slope" : " mean dev", ss->criterion,
+		ss->flags & STEADY_PCT ? "%" : "");
+}
+
+/* fio's JSON "steadystate" object; fio prints its floats as floats (float casts kept). */
+static void json_ss(struct json_writer *w, const struct report_job *j)
+{
+	const struct steady *ss = j->ss;
+	char buf[64];
+	unsigned i;
+
+	snprintf(buf, sizeof(buf), "%s%s:%f%s", ss->flags & STEADY_IOPS ? "iops" : "bw",
+		 ss->flags & STEADY_SLOPE ? "_slope" : "", (float)ss->limit,
+		 ss->flags & STEADY_PCT ? "%" : "");
+	json_object_begin(w, "steadystate");
+	json_string(w, "ss", buf);
+	json_int(w, "duration", j->ss_dur);
+	json_int(w, "attained", ss->attained);
+	snprintf(buf, sizeof(buf), "%f%s", (float)ss->criterion, ss->flags & STEADY_PCT ? "%" : "");
+	json_string(w, "criterion", buf);
+	json_double(w, "max_deviation", ss->deviation);
+	json_double(w, "slope", ss->slope);
+	json_object_begin(w, "data");
+	json_uint(w, "bw_mean", steady_bw_mean(ss));
+	json_uint(w, "iops_mean", steady_iops_mean(ss));
+	json_array_begin(w, "iops");
+	for (i = 0; i < ss->dur; i++)
+		json_uint(w, NULL, ss->iops[steady_slot(ss, i)]);
+	json_array_end(w);
+	json_array_begin(w, "bw");
+	for (i = 0; i < ss->dur; i++)
+		json_uint(w, NULL, ss->bw[steady_slot(ss, i)]);
+	json_array_end(w);
+	json_object_end(w);
+	json_object_end(w);
 }
 
 static void show_job_normal(FILE *out, const struct report_job *j, const struct group_stats *g,
@@ -488,14 +566,13 @@ static void show_job_normal(FILE *out, const struct report_job *j, const struct 
 
 	if (!j->dir[0].io_bytes && !j->dir[1].io_bytes && !total)
 		return;
-	if (j->error)
+	if (shown_error(j))
 		fprintf(out, "%s: (groupid=%d, jobs=%u): err=%2d (file:%s, error=%s): pid=%u: %s",
-			j->name, j->groupid, j->members, j->error,
-			j->error_site ? j->error_site : "io_u.c, func=io_u error", strerror(j->error),
-			j->number, time_buf);
+			j->name, j->groupid, j->members, shown_error(j), shown_site(j),
+			strerror(shown_error(j)), j->number, time_buf);
 	else
 		fprintf(out, "%s: (groupid=%d, jobs=%u): err=%2d: pid=%u: %s", j->name, j->groupid,
-			j->members, j->error, j->number, time_buf);
+			j->members, 0, j->number, time_buf);
 	if (j->description[0])
 		fprintf(out, "  Description  : [%s]\n", j->description);
 	for (d = 0; d < REPORT_DIRS; d++)
@@ -530,14 +607,17 @@ static void show_job_normal(FILE *out, const struct report_job *j, const struct 
 		(unsigned long long)j->dir[0].total_ios, (unsigned long long)j->dir[1].total_ios,
 		(unsigned long long)j->dir[0].short_ios, (unsigned long long)j->dir[1].short_ios,
 		(unsigned long long)j->dir[0].drop_ios, (unsigned long long)j->dir[1].drop_ios);
-	fprintf(out, "     latency   : target=%llu, window=%llu, percentile=%.2f%%, depth=%u\n",
-		(unsigned long long)j->latency_target_ns, (unsigned long long)j->latency_window_us,
-		j->latency_percentile ? j->latency_percentile : 100.0,
-		j->latency_depth ? j->latency_depth : j->iodepth);
+	/* fio 3.33's order: the errors line, then the latency line. */
 	if (j->continue_on_error)
 		fprintf(out, "     errors    : total=%llu, first_error=%d/<%s>\n",
 			(unsigned long long)j->total_err, j->first_error,
 			strerror(j->first_error));
+	fprintf(out, "     latency   : target=%llu, window=%llu, percentile=%.2f%%, depth=%u\n",
+		(unsigned long long)j->latency_target_ns, (unsigned long long)j->latency_window_us,
+		j->latency_percentile ? j->latency_percentile : 100.0,
+		j->latency_depth ? j->latency_depth : j->iodepth);
+	if (j->ss && j->ss_dur)
+		show_ss_normal(out, j);
 }
 
 static void show_group_normal(FILE *out, const struct group_stats *g)
@@ -710,7 +790,7 @@ static void terse_job(FILE *out, const struct report *r, const struct report_job
 
 	if (!j->dir[0].io_bytes && !j->dir[1].io_bytes && !total)
 		return;
-	fprintf(out, "3;%s;%s;%d;%d", r->version, j->name, j->groupid, j->error);
+	fprintf(out, "3;%s;%s;%d;%d", r->version, j->name, j->groupid, shown_error(j));
 	terse_dir(out, j, &j->dir[0], g->agg[0]);
 	if (j->unified != REPORT_UNIFIED_MIXED)
 		terse_dir(out, j, &j->dir[1], g->agg[1]);
@@ -966,7 +1046,7 @@ static void json_job(struct json_writer *w, const struct report_job *j,
 	json_object_begin(w, NULL);
 	json_string(w, "jobname", j->name);
 	json_int(w, "groupid", j->groupid);
-	json_int(w, "error", j->error);
+	json_int(w, "error", shown_error(j));
 	json_int(w, "eta", 0);
 	json_int(w, "elapsed", (long long)ceil(j->elapsed_s));
 	if (j->nopts) {
@@ -1017,6 +1097,8 @@ static void json_job(struct json_writer *w, const struct report_job *j,
 	json_uint(w, "latency_window", j->latency_window_us);
 	if (j->description[0])
 		json_string(w, "desc", j->description);
+	if (j->ss && j->ss_dur)
+		json_ss(w, j);
 	/* ncqsim: where the completion latency went (clat = host queue + drive). */
 	json_object_begin(w, "ncqsim");
 	for (i = 0; i < REPORT_DIRS; i++) {
@@ -1278,6 +1360,21 @@ static void merge_job(struct report_job *dst, const struct report_job *src, bool
 	dst->total_err += src->total_err;
 	if (!dst->first_error)
 		dst->first_error = src->first_error;
+	/* fio's group entry takes each member's steady state in turn: the last one's. */
+	if (src->ss) {
+		struct steady *copy = malloc(sizeof(*copy));
+
+		if (copy && steady_copy(copy, src->ss) == 0) {
+			if (dst->ss) {
+				steady_free(dst->ss);
+				free(dst->ss);
+			}
+			dst->ss = copy;
+			dst->ss_dur = src->ss_dur;
+		} else {
+			free(copy);
+		}
+	}
 }
 
 struct report_job *report_groups(const struct report *r, unsigned *n_out)

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "stats/hist.h"
+#include "stats/steady.h"
 #include "util/json.h"
 
 #define REPORT_DIRS 2		/* read, write (trim and sync stay zero) */
@@ -85,6 +86,9 @@ struct report_job {
 	unsigned clone;			/* 0 for the first of a numjobs set */
 	struct report_opt opts[REPORT_MAX_OPTS];
 	unsigned nopts;
+	/* steadystate: the window and criterion (NULL: no steady-state detection) */
+	struct steady *ss;
+	unsigned ss_dur;		/* its window in seconds, as fio reports it */
 };
 
 struct report_disk {

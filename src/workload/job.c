@@ -39,6 +39,7 @@ struct job_io {
 	int prio_index;			/* in the report's priority entries, or -1 */
 	int error;			/* errno of the first failed part, 0 when all went well */
 	int64_t t_start, t_issue, t_dispatch;
+	bool in_flight;			/* submitted, not reaped: fio's IO_U_F_FLIGHT (serialize_overlap) */
 	struct job_io *next;
 };
 
@@ -86,13 +87,42 @@ struct job {
 	bool map_oom;				/* the random map ran out of memory */
 	bool started, issuing_done, finished, in_ramp;
 	bool timed_out;				/* its runtime ended its issuing */
+	/* Job control (i13a). */
+	bool waiting;				/* wait_for: its waitee has not finished yet */
+	bool terminated;			/* ended by another's exitall (fio's td->terminate) */
+	bool never_ran;				/* terminated before it started */
+	bool offload;				/* io_submit_mode=offload: a worker thread per I/O */
+	bool serialize;				/* serialize_overlap, where fio keeps it */
+	struct job_io *parked_head, *parked_tail;	/* inline: an I/O overlapping one in flight */
+	/* flow, flow_id, flow_sleep: fio's token-based flow control between jobs. */
+	int flow_index;				/* in run->flows, -1: none */
+	uint64_t flow_count;			/* fio's td->flow_counter: its passes */
+	bool flow_passed;			/* the next I/O passed the check already */
+	bool flow_waiting;			/* held, woken when its flow's counts change */
+	bool flow_drain;			/* held with flow_sleep: draining before the sleep */
+	int64_t flow_until;			/* held with flow_sleep: checks again then */
+	/* steadystate (stats/steady): fio's td->ss; the window itself is j->rep->ss. */
+	bool ss_holder;				/* its window is judged (fio's FIO_SS_DATA) */
+	bool ss_ramp_over;
+	int64_t ss_epoch, ss_prev_time;		/* its start (or ramp_time's end); the last sample */
+	uint64_t ss_prev_ios, ss_prev_bytes;
+	bool paced;				/* think times, flow control or a rate's drain to check */
+	bool rate_drain;			/* ahead of its rate: inline mode drains the queue first */
+	int64_t rate_left, rate_until;		/* then sleeps what was left, until then */
 	/* fsync, fdatasync, end_fsync: a flush the job waits for. */
 	uint64_t writes_issued;
 	bool syncing, last_was_sync, end_synced;
 	struct blk_bio sync_bio;
 	int64_t sync_start;
 	int64_t next_issue[DDIR_COUNT], think_until;
-	unsigned since_think;			/* I/Os issued since the last think time */
+	/*
+	 * fio's handle_thinktime(): checked after each I/O against the I/Os
+	 * issued or completed (thinktime_blocks_type) since the last think;
+	 * both counts restart after ramp_time, as fio's reset_all_stats().
+	 */
+	uint64_t think_issued, think_done, think_b, last_think_b;
+	bool think_check, think_pending;	/* an I/O to check after; a think waiting for the drain */
+	int think_dir;				/* the direction of the I/O it follows */
 	/* Pacing and submission (i13b). */
 	struct rng r_rate;			/* rate_process=poisson's gaps */
 	int64_t think_start;			/* when the last think began (thinktime_iotime) */
@@ -140,15 +170,30 @@ struct job {
 	bool rate_min_checked;			/* rate_min or rate_iops_min in a direction */
 };
 
+/* fio's struct fio_flow: the jobs sharing a flow_id, their passes and weights. */
+struct job_flow {
+	unsigned id;
+	uint64_t counter;		/* starts at 1, as fio's */
+	uint64_t weight;		/* of every job with it not yet ended */
+};
+
 struct workload_runner {
 	const struct workload *w;
 	const struct workload_run_opts *ro;
 	struct job *jobs;
 	unsigned njobs;
 	const struct job_target *t;
+	int64_t t0;			/* the run's start: fio's genesis, startdelay counts from it */
 	unsigned segment, nsegments;
 	unsigned running;
 	bool interrupted;		/* by ro->stop */
+	bool exitall;			/* some job has exitall: fio's global exitall_on_terminate */
+	/* serialize_overlap in offload mode: waiting I/Os of every such job, oldest first. */
+	struct job_io *parked_head, *parked_tail;
+	struct job_flow *flows;
+	unsigned nflows;
+	const struct job *flow_stuck;	/* held by flow control for ever: the run is refused */
+	sim_handle_t ss_tick;		/* steady-state samples, every second (fio's helper thread) */
 	uint64_t ios_done;
 	int error;
 	struct err *e;
@@ -565,23 +610,26 @@ static int64_t poisson_gap(struct job *j, int d)
 }
 
 /*
- * fio 3.33's handle_thinktime(): think after every thinktime_blocks I/Os
- * (1 when unset) or, with thinktime_iotime, once iotime + thinktime have
- * passed since the last think began (since the job's start for the first:
- * fio's first stall comes after iotime + thinktime of I/O, each later one
- * after iotime); with thinktime_iotime alone the block count is not
- * checked.
+ * fio 3.33's handle_thinktime(), called after every I/O: think once
+ * thinktime_blocks I/Os (1 when unset) were issued or completed
+ * (thinktime_blocks_type) since the count the last think took or, with
+ * thinktime_iotime, once iotime + thinktime have passed since the last
+ * think began (since the job's start for the first: fio's first stall
+ * comes after iotime + thinktime of I/O, each later one after iotime);
+ * with thinktime_iotime alone the block count is not checked. fio takes
+ * the count before it drains the queue, so with an async engine and the
+ * default (complete) a think may follow the next I/O at once.
  */
 static bool think_due(struct job *j, int64_t now)
 {
 	const struct job_options *o = j->o;
 
-	j->since_think++;
+	j->think_b = o->thinktime_blocks_type == JOB_THINK_ISSUE ? j->think_issued : j->think_done;
 	if (o->thinktime_iotime && now - j->think_start >= o->thinktime_iotime + o->thinktime)
 		return true;
 	if (o->thinktime_iotime && !o->thinktime_blocks)
 		return false;
-	return j->since_think >= (o->thinktime_blocks ? o->thinktime_blocks : 1);
+	return j->think_b >= j->last_think_b + (o->thinktime_blocks ? o->thinktime_blocks : 1);
 }
 
 /*
@@ -591,22 +639,42 @@ static bool think_due(struct job *j, int64_t now)
  * rate's schedule skips the think (fio counts the bytes it would have
  * done meanwhile), so no burst follows it.
  */
-static void think(struct job *j, int d, int64_t now)
+static void think(struct job *j, int64_t now)
 {
 	const struct job_options *o = j->o;
+	int d = j->think_dir;
 
 	j->think_until = now + o->thinktime;
 	j->think_start = now;
-	j->since_think = 0;
+	j->last_think_b = j->think_b;
 	if (o->rate_ignore_thinktime && (o->rate[d] || o->rate_iops[d]) &&
 	    j->next_issue[d] < j->think_until)
 		j->next_issue[d] = j->think_until;
 }
 
 /*
+ * fio's rate_ddir(): a job ahead of its rate sleeps until its next I/O is
+ * due, but in io_submit_mode=inline it first waits for its I/Os in flight
+ * (io_u_quiesce()) and then sleeps the whole wait it had computed — so an
+ * async job at a rate issues in bursts and late; offload mode skips the
+ * drain.
+ */
+static enum job_source_status rate_wait(struct job *j, int64_t now, int64_t until,
+					int64_t *wake_at)
+{
+	if (!j->offload && j->inflight) {
+		j->rate_drain = true;	/* the engine waits for the drain, then rate_left */
+		j->rate_left = until - now;
+	}
+	*wake_at = until;
+	return JOB_SOURCE_WAIT;
+}
+
+/*
  * fio's generator as a source (workload/source.h): stop at size or
- * number_ios, wait out thinktime and rate_iops, then draw direction, block
- * size, offset and cmdprio, each from its own random stream.
+ * number_ios, wait out the rate (think times are the engine's: they
+ * drain the queue first), then draw direction, block size, offset and
+ * cmdprio, each from its own random stream.
  */
 static enum job_source_status fio_next(void *state, int64_t now, struct job_io_desc *io,
 				       int64_t *wake_at)
@@ -617,29 +685,19 @@ static enum job_source_status fio_next(void *state, int64_t now, struct job_io_d
 	if ((j->size_limit && j->issued_bytes >= j->size_limit) ||
 	    (j->ios_limit && j->issued_ios >= j->ios_limit) || j->map_oom)
 		return JOB_SOURCE_END;
-	if (now < j->think_until) {
-		*wake_at = j->think_until;
-		return JOB_SOURCE_WAIT;
-	}
 	d = next_ddir(j);
 	if (j->o->rate_process == JOB_RATE_POISSON && (j->o->rate_iops[d] || j->o->rate[d])) {
-		if (now < j->next_issue[d]) {
-			*wake_at = j->next_issue[d];
-			return JOB_SOURCE_WAIT;
-		}
+		if (now < j->next_issue[d])
+			return rate_wait(j, now, j->next_issue[d], wake_at);
 		j->next_issue[d] += poisson_gap(j, d);
 	} else if (j->o->rate_iops[d]) {
-		if (now < j->next_issue[d]) {
-			*wake_at = j->next_issue[d];
-			return JOB_SOURCE_WAIT;
-		}
+		if (now < j->next_issue[d])
+			return rate_wait(j, now, j->next_issue[d], wake_at);
 		j->next_issue[d] = (j->next_issue[d] > now - 1000000000LL ? j->next_issue[d] :
 				    now) + 1000000000LL / (int64_t)j->o->rate_iops[d];
 	}
-	if (j->o->rate[d] && j->o->rate_process == JOB_RATE_LINEAR && now < j->next_issue[d]) {
-		*wake_at = j->next_issue[d];
-		return JOB_SOURCE_WAIT;
-	}
+	if (j->o->rate[d] && j->o->rate_process == JOB_RATE_LINEAR && now < j->next_issue[d])
+		return rate_wait(j, now, j->next_issue[d], wake_at);
 	io->ddir = d;
 	while (!next_io(j, d, &io->offset, &io->len)) {
 		if (j->map_oom || !pass_again(j))
@@ -658,9 +716,6 @@ static enum job_source_status fio_next(void *state, int64_t now, struct job_io_d
 		j->next_issue[d] = base + (int64_t)(io->len * 1000000000ULL / j->o->rate[d]);
 	}
 	io->due = 0;
-	/* The I/O is issued at once: thinktime runs from now, after every thinktime_blocks. */
-	if (j->o->thinktime && think_due(j, now))
-		think(j, d, now);
 	return JOB_SOURCE_IO;
 }
 
@@ -840,6 +895,37 @@ static void log_tick(struct sim *sim, void *arg)
 }
 
 /* ---- errors that end a job: max_latency, rate_min (fio's) ---- */
+
+static void terminate_jobs(struct job *by);
+
+/*
+ * fio's break_on_this_error(): an error of a kind continue_on_error does
+ * not cover (EILSEQ verify, else read or write: a flush counts as a write)
+ * ends the job uncounted; one it covers is counted (update_error_count())
+ * and carries the job on only when it is one of the kind's ignore_error
+ * list, by default EIO and EILSEQ (td_non_fatal_error()). ETIME from a
+ * Command Duration Limit, say, ends the job unless ignore_error lists 62.
+ * Returns true when it is fatal.
+ */
+static bool count_error(struct job *j, bool write, int err)
+{
+	static const int fio_non_fatal[] = { EIO, EILSEQ };
+	const struct job_options *o = j->o;
+	unsigned kind = err == EILSEQ ? 2 : write ? 1 : 0, n = o->nignore_error[kind], i;
+	const int *list = n ? o->ignore_error[kind] : fio_non_fatal;
+
+	if (!n)
+		n = sizeof(fio_non_fatal) / sizeof(fio_non_fatal[0]);
+	if (!(o->continue_on_error & (1u << kind)))
+		return true;
+	j->rep->total_err++;
+	if (!j->rep->first_error)
+		j->rep->first_error = err;
+	for (i = 0; i < n; i++)
+		if (list[i] == err)
+			return false;
+	return true;
+}
 
 /* The job stops issuing with this error, as fio's td_verror() + the loop's break. */
 static void job_error(struct job *j, int error, const char *site)
@@ -1040,6 +1126,80 @@ static void hist_log_io(struct job *j, int64_t now, const struct job_io *io, uin
 	j->hist_last[io->ddir] = ms - (window - (int64_t)j->o->log_hist_msec);
 }
 
+/* ---- serialize_overlap ---- */
+
+static bool io_overlaps(const struct job *k, const struct job_io *io)
+{
+	unsigned i;
+
+	for (i = 0; i < k->depth; i++) {
+		const struct job_io *f = &k->ios[i];
+
+		if (f->in_flight && io->offset < f->offset + f->len && f->offset < io->offset + io->len)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * fio's in_flight_overlap(): an I/O overlapping one in flight waits (fio's
+ * FIO_Q_BUSY, retried after a completion). In offload mode fio's
+ * check_overlap() looks at the in-flight I/O of every offload job with
+ * serialize_overlap, and only the worker holding it waits.
+ */
+static bool overlaps_in_flight(const struct job *j, const struct job_io *io)
+{
+	const struct workload_runner *run = j->run;
+	unsigned i;
+
+	if (!j->offload)
+		return io_overlaps(j, io);
+	for (i = 0; i < run->njobs; i++) {
+		const struct job *k = &run->jobs[i];
+
+		if (k->offload && k->serialize && k->ios && io_overlaps(k, io))
+			return true;
+	}
+	return false;
+}
+
+/* Waiting I/Os queue up in order: the job's own (inline), or every offload job's. */
+static void park(struct job_io **head, struct job_io **tail, struct job_io *io)
+{
+	io->next = NULL;
+	if (*head)
+		(*tail)->next = io;
+	else
+		*head = io;
+	*tail = io;
+}
+
+static void submit_bios(struct job *j, struct job_io *io);
+
+/*
+ * Offload: each waiting I/O is a worker retrying fio's check_overlap()
+ * after others complete; the one that has waited longest goes first.
+ */
+static void unpark_offload(struct workload_runner *run)
+{
+	struct job_io **link = &run->parked_head, *io;
+
+	run->parked_tail = NULL;
+	while ((io = *link)) {
+		struct job *k = io->job;
+
+		if (k->blocked_io || overlaps_in_flight(k, io)) {
+			run->parked_tail = io;
+			link = &io->next;
+			continue;
+		}
+		*link = io->next;
+		io->t_dispatch = sim_now(run->t->sim);
+		io->in_flight = true;
+		submit_bios(k, io);
+	}
+}
+
 /*
  * An I/O fio has reaped: its latencies, counts and logs (a reap of one
  * counts in the "complete" distribution as one call, as fio's
@@ -1058,27 +1218,22 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 	 * for every field of the five summaries below instead of keeping it.
 	 */
 	__asm__("" : "+r"(rd));
+	io->in_flight = false;
 	j->inflight--;
 	j->t_finish = now;
 	j->run->ios_done++;
+	j->think_done += !io->error;	/* fio's io_blocks, ramp included (thinktime_blocks_type) */
 	if (io->error) {
 		/*
-		 * As fio's io_completed(): a failed I/O adds no sample. With
-		 * continue_on_error covering its direction it is counted
-		 * (total_err, first_error) and the job carries on; otherwise the
+		 * As fio's io_completed(): a failed I/O adds no sample, but was
+		 * issued (total_ios); it is counted (total_err, first_error) and
+		 * the job carries on when continue_on_error covers it, else the
 		 * error is the job's and it stops issuing.
 		 */
-		int kind = io->ddir == DDIR_READ ? JOB_ERR_READ : JOB_ERR_WRITE;
-
-		if (j->o->continue_on_error & kind) {
-			r->total_err++;
-			if (!r->first_error)
-				r->first_error = io->error;
-		} else {
-			if (!r->error)
-				r->error = io->error;
-			j->issuing_done = true;
-		}
+		if (!j->in_ramp)
+			rd->total_ios++;
+		if (count_error(j, io->ddir == DDIR_WRITE, io->error))
+			job_error(j, io->error, NULL);
 	} else if (!j->in_ramp) {
 		/*
 		 * fio reports slat and lat as min/max/mean/stddev, with percentiles
@@ -1129,8 +1284,12 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 		if (j->o->max_latency[io->ddir] && (sync ? clat : lat) >
 		    (uint64_t)j->o->max_latency[io->ddir])
 			latency_exceeded(j, io, sync ? clat : lat, j->o->max_latency[io->ddir]);
-		else if (j->rate_min_checked && rate_below_min(j, now))
+		else if (j->rate_min_checked && rate_below_min(j, now)) {
 			job_error(j, EIO, "backend.c, func=check_min_rate");
+			/* fio's do_io() ends the others at once, before the job itself drains. */
+			if (j->run->exitall || j->o->exitall_on_error)
+				terminate_jobs(j);
+		}
 		if (j->o->latency_target && !j->rep->error) {
 			if ((sync ? clat : lat) > (uint64_t)j->o->latency_target) {
 				if (j->o->latency_percentile < 100.0)
@@ -1276,6 +1435,8 @@ static void commit(struct job *j)
 	j->held = 0;
 }
 
+static inline void account_issue(struct job *j, const struct job_io *io);
+
 static void issue(struct job *j, const struct job_io_desc *want)
 {
 	struct job_io *io = j->free_ios;
@@ -1324,10 +1485,39 @@ static void issue(struct job *j, const struct job_io_desc *want)
 	io->next_bio = 0;
 	io->left = k;
 	j->inflight++;
+	if (j->serialize && overlaps_in_flight(j, io)) {
+		/*
+		 * fio's FIO_Q_BUSY: inline, the job retries this I/O after a
+		 * completion and counts it only then; offload counted it when
+		 * it handed it to the worker, which waits.
+		 */
+		if (j->offload) {
+			account_issue(j, io);
+			park(&j->run->parked_head, &j->run->parked_tail, io);
+		} else {
+			park(&j->parked_head, &j->parked_tail, io);
+		}
+		return;
+	}
+	account_issue(j, io);
+	io->in_flight = true;
+	submit_bios(j, io);
+}
+
+/* An I/O submitted (or handed to an offload worker): fio's counts, depths and logs of it. */
+static inline __attribute__((always_inline)) void account_issue(struct job *j,
+								    const struct job_io *io)
+{
+	int64_t now = sim_now(j->t->sim);
+	uint64_t len = io->len, off = io->offset;
+	int d = io->ddir;
+
 	j->issued_bytes += len;
 	j->issued_ios++;
+	j->think_issued++;
 	if (!j->in_ramp && j->submit_batch <= 1) {
-		j->rep->io_u_map[depth_bucket(j->inflight)]++;
+		/* In offload mode each worker has one I/O in flight: fio counts depth 1. */
+		j->rep->io_u_map[depth_bucket(j->offload ? 1 : j->inflight)]++;
 		j->rep->io_u_submit[batch_bucket(1)]++;
 		j->rep->total_submit++;
 	} else if (!j->in_ramp && ++j->held == j->submit_batch) {
@@ -1340,8 +1530,39 @@ static void issue(struct job *j, const struct job_io_desc *want)
 	sim_debug(j->t->sim, SIM_DBG_JOB, "job %s.%u: %s offset %llu len %llu prio %u/%u%s",
 		  j->o->name, j->clone, d == DDIR_READ ? "read" : "write", (unsigned long long)off,
 		  (unsigned long long)len, ioprio_class(io->prio_eff), ioprio_level(io->prio_eff),
-		  per_io ? " (cmdprio)" : "");
-	submit_bios(j, io);
+		  io->prio_report != j->job_prio ? " (cmdprio)" : "");
+}
+
+/*
+ * An inline job's parked I/O is submitted once it no longer overlaps one
+ * in flight; true while it still waits (the job issues nothing else: fio
+ * retries that I/O first).
+ */
+static bool unpark(struct job *j)
+{
+	while (j->parked_head && !j->blocked_io && !overlaps_in_flight(j, j->parked_head)) {
+		struct job_io *io = j->parked_head;
+
+		j->parked_head = io->next;
+		io->t_dispatch = sim_now(j->t->sim);
+		account_issue(j, io);
+		io->in_flight = true;
+		submit_bios(j, io);
+	}
+	return j->parked_head != NULL;
+}
+
+/* The job ends with an inline I/O still parked: fio drops a requeued I/O (never counted). */
+static void drop_parked(struct job *j)
+{
+	while (j->parked_head) {
+		struct job_io *io = j->parked_head;
+
+		j->parked_head = io->next;
+		j->inflight--;
+		io->next = j->free_ios;
+		j->free_ios = io;
+	}
 }
 
 static void job_finish(struct job *j);
@@ -1398,6 +1619,8 @@ static bool sync_due(const struct job *j)
 /* Nothing in flight and nothing more to issue: end_fsync's flush, then the end. */
 static void finish_when_idle(struct job *j)
 {
+	if (j->parked_head)
+		drop_parked(j);
 	if (j->inflight || j->syncing)
 		return;
 	if (j->o->end_fsync && !j->end_synced && j->writes_issued) {
@@ -1412,8 +1635,8 @@ static void sync_done(void *owner, struct blk_bio *bio)
 {
 	struct job *j = owner;
 
-	if (bio->error)
-		j->rep->error = EIO;
+	if (bio->error && count_error(j, true, -bio->error))
+		job_error(j, -bio->error, NULL);
 	j->syncing = false;
 	j->t_finish = sim_now(j->t->sim);
 	if (!j->in_ramp)
@@ -1446,6 +1669,144 @@ static void job_fill(struct job *j)
 	}
 }
 
+/* ---- flow control ---- */
+
+/* A job of the flow passed a check or ended: those held by it check again. */
+static void flow_wake(struct workload_runner *run, int index)
+{
+	unsigned i;
+
+	for (i = 0; i < run->njobs; i++) {
+		struct job *k = &run->jobs[i];
+
+		if (k->flow_index == index && k->flow_waiting) {
+			k->flow_waiting = false;
+			schedule_wake(k, sim_now(run->t->sim));
+		}
+	}
+}
+
+/*
+ * Held, with nothing to let it go: no other job of its flow is running
+ * (or about to, in this segment) to move the flow's count or to end, and
+ * no runtime ends it — its partners wait in a later segment, for it.
+ */
+static bool flow_stuck(const struct job *j)
+{
+	const struct workload_runner *run = j->run;
+	unsigned i;
+
+	if (j->t_end != INT64_MAX)
+		return false;
+	for (i = 0; i < run->njobs; i++) {
+		const struct job *k = &run->jobs[i];
+
+		if (k == j || k->finished || k->flow_index != j->flow_index)
+			continue;
+		if (k->started ? !k->flow_waiting || k->t_end != INT64_MAX :
+		    k->def->segment < run->segment)
+			return false;
+	}
+	return true;
+}
+
+static void interrupt(struct workload_runner *run);
+
+/*
+ * fio's flow_threshold_exceeded(), before each I/O: a job whose share of
+ * its flow's passes exceeds its share of the flow's weight is held (fio
+ * spins on it; with flow_sleep it drains its queue and sleeps that long);
+ * otherwise the flow's count and its own go up and the I/O goes ahead.
+ * The weights are those of every job with the flow_id that has not ended,
+ * started or not, as fio counts them from its start. True while held.
+ */
+static bool flow_held(struct job *j, int64_t now)
+{
+	struct job_flow *f = &j->run->flows[j->flow_index];
+
+	if (j->flow_drain || now < j->flow_until) {
+		if (j->flow_drain) {
+			if (j->inflight)
+				return true;	/* a completion calls job_fill() again */
+			j->flow_drain = false;
+			j->flow_until = now + j->o->flow_sleep * 1000LL;
+		}
+		if (now < j->flow_until) {
+			schedule_wake(j, j->flow_until);
+			return true;
+		}
+	}
+	if ((double)j->flow_count / (double)f->counter > (double)j->o->flow / (double)f->weight) {
+		if (flow_stuck(j)) {
+			/* fio 3.33 spins here for ever: refuse the job file instead. */
+			j->run->flow_stuck = j;
+			interrupt(j->run);
+			return true;
+		}
+		if (j->o->flow_sleep)
+			j->flow_drain = true;
+		else
+			j->flow_waiting = true;
+		return j->flow_waiting || flow_held(j, now);
+	}
+	f->counter++;
+	j->flow_count++;
+	j->flow_passed = true;
+	flow_wake(j->run, j->flow_index);
+	return false;
+}
+
+/* fio's flow_exit_job(): an ending job takes its passes and weight out of its flow. */
+static void flow_exit(struct job *j)
+{
+	struct job_flow *f;
+
+	if (j->flow_index < 0)
+		return;
+	f = &j->run->flows[j->flow_index];
+	f->counter -= j->flow_count;
+	f->weight -= j->o->flow;
+	j->flow_count = 0;
+	flow_wake(j->run, j->flow_index);
+	j->flow_index = -1;
+}
+
+/*
+ * After an I/O, fio checks whether to think (think_due()); a think first
+ * drains the queue (io_u_quiesce(): what completes meanwhile is reaped at
+ * once), then lasts thinktime. True while the job must wait: for its
+ * in-flight I/O (a completion calls job_fill() again) or the think's end.
+ */
+static bool think_wait(struct job *j, int64_t now)
+{
+	if (j->think_check) {
+		j->think_check = false;
+		j->think_pending = think_due(j, now);
+	}
+	if (j->think_pending) {
+		if (j->full_wait) {
+			/* Completions held for a batched reap are reaped now (fio's quiesce). */
+			j->full_wait = false;
+			while (j->done_head) {
+				struct job_io *io = j->done_head;
+
+				j->done_head = io->next;
+				j->unreaped--;
+				io_reaped(j, io, true);
+			}
+		}
+		if (j->inflight || j->syncing)
+			return true;
+		j->think_pending = false;
+		think(j, now);
+	}
+	if (now < j->think_until) {
+		schedule_wake(j, j->think_until);
+		return true;
+	}
+	return false;
+}
+
 static void job_fill_queue(struct job *j)
 {
 	int64_t now = sim_now(j->t->sim);
@@ -1458,6 +1819,13 @@ static void job_fill_queue(struct job *j)
 		j->lat_quiesce = false;	/* drained: the new depth starts now */
 		lat_new_cycle(j, now);
 	}
+	if (j->serialize) {
+		/* An inline job issues nothing past an I/O still parked. */
+		if (j->parked_head && unpark(j) && !j->issuing_done)
+			return;
+		if (j->run->parked_head)
+			unpark_offload(j->run);
+	}
 	while (!j->blocked_io && !j->syncing && !j->issuing_done && j->inflight < j->qd) {
 		struct job_io_desc io;
 		int64_t wake_at;
@@ -1466,19 +1834,48 @@ static void job_fill_queue(struct job *j)
 			j->issuing_done = true;
 			break;
 		}
+		/* Think times, flow control, a rate's drain: one test when a job has none. */
+		if (j->paced && (j->think_check || j->think_pending || now < j->think_until) &&
+		    think_wait(j, now))
+			return;
+		if (j->paced && j->flow_index >= 0 && !j->flow_passed && flow_held(j, now))
+			return;
 		if (sync_due(j)) {
+			j->flow_passed = false;
 			start_sync(j);
 			return;
+		}
+		if (j->paced && (j->rate_drain || now < j->rate_until)) {
+			if (j->rate_drain) {
+				if (j->inflight)
+					return;	/* a completion calls job_fill() again */
+				j->rate_drain = false;
+				j->rate_until = now + j->rate_left;
+			}
+			if (now < j->rate_until) {
+				schedule_wake(j, j->rate_until);
+				return;
+			}
 		}
 		switch (j->source->next(j->source_state, now, &io, &wake_at)) {
 		case JOB_SOURCE_IO:
 			issue(j, &io);
+			if (j->paced) {
+				j->flow_passed = false;
+				/* fio's handle_thinktime() after each I/O */
+				j->think_check = j->o->thinktime != 0;
+				j->think_dir = io.ddir;
+			}
 			continue;
 		case JOB_SOURCE_WAIT:
-			schedule_wake(j, wake_at);
+			if (!j->rate_drain)
+				schedule_wake(j, wake_at);
 			return;
 		case JOB_SOURCE_END:
 			j->issuing_done = true;
+			/* After a think the job ends now, not at its last completion (fio's runtime). */
+			if (j->t_finish < now)
+				j->t_finish = now;
 			break;
 		}
 	}
@@ -1514,12 +1911,108 @@ static void sample_tick(struct sim *sim, void *arg)
 	sim_after(sim, 500 * SIM_MSEC, sample_tick, j);
 }
 
+/* ---- steady state: fio's steadystate_check(), every second ---- */
+
+static void end_job(struct job *k, int64_t now);
+
+/* Attained: the job ends, or with group_reporting every job of its group (fio's). */
+static void ss_attained(struct job *j, int64_t now)
+{
+	struct workload_runner *run = j->run;
+	unsigned i;
+
+	if (!j->o->group_reporting) {
+		end_job(j, now);
+		return;
+	}
+	for (i = 0; i < run->njobs; i++) {
+		struct job *k = &run->jobs[i];
+
+		if (k->def->groupid != j->def->groupid)
+			continue;
+		if (k->rep->ss)
+			k->rep->ss->attained = true;
+		if (!k->finished && !k->terminated)
+			end_job(k, now);
+	}
+}
+
+/*
+ * fio's steadystate_check(): each second, every running job past
+ * ramp_time (and past ss_ramp + 1 s) takes the I/Os and bytes it completed
+ * since its last sample, per second; with group_reporting the jobs of a
+ * group add theirs up and the group's last job judges the sum; without,
+ * each job its own.
+ */
+static void ss_tick(struct sim *sim, void *arg)
+{
+	struct workload_runner *run = arg;
+	int64_t now = sim_now(sim);
+	uint64_t group_bw = 0, group_iops = 0;
+	unsigned i, over = 0;
+	int prev_group = -1;
+	bool watching = false;
+
+	run->ss_tick = 0;
+	for (i = 0; i < run->njobs; i++) {
+		struct job *j = &run->jobs[i];
+		struct steady *ss = j->rep->ss;
+		uint64_t ios, bytes, ms;
+
+		if (!ss)
+			continue;
+		watching |= !j->finished;
+		if (!ss->dur || !j->started || j->in_ramp || j->finished || ss->attained)
+			continue;
+		if (!j->o->group_reporting || j->def->groupid != prev_group) {
+			group_bw = group_iops = 0;
+			over = 0;
+		}
+		prev_group = j->def->groupid;
+		if (!j->ss_ramp_over && now - j->ss_epoch >= j->o->ss_ramp + SIM_SEC)
+			j->ss_ramp_over = true;
+		ios = j->done_ios[DDIR_READ] + j->done_ios[DDIR_WRITE];
+		bytes = j->done_bytes[DDIR_READ] + j->done_bytes[DDIR_WRITE];
+		ms = (uint64_t)(now - j->ss_prev_time) / 1000000;
+		j->ss_prev_time = now;
+		if (j->ss_ramp_over && ms) {
+			group_bw += 1000 * (bytes - j->ss_prev_bytes) / ms;
+			group_iops += 1000 * (ios - j->ss_prev_ios) / ms;
+			over++;
+		}
+		j->ss_prev_ios = ios;
+		j->ss_prev_bytes = bytes;
+		if ((j->o->group_reporting && !j->ss_holder) || !over)
+			continue;
+		if (steady_add(ss, group_iops, group_bw))
+			ss_attained(j, now);
+	}
+	if (watching)
+		run->ss_tick = sim_after(sim, SIM_SEC, ss_tick, run);
+}
+
 static void ramp_end(struct sim *sim, void *arg)
 {
 	struct job *j = arg;
 
 	j->in_ramp = false;
 	j->t_stats = sim_now(sim);
+	/*
+	 * fio's reset_all_stats(): the steady-state samples count from here,
+	 * and its helper thread's second starts again (helper_reset()).
+	 */
+	j->ss_epoch = j->ss_prev_time = j->t_stats;
+	if (j->run->ss_tick) {
+		sim_cancel(sim, j->run->ss_tick);
+		j->run->ss_tick = sim_after(sim, SIM_SEC, ss_tick, j->run);
+	}
+	/*
+	 * fio's reset_all_stats() zeroes the counts thinktime_blocks compares,
+	 * not the count the last think took: the job issues that many I/Os
+	 * without a think after ramp_time (fio 3.33: ramp_time=1 thinktime=10ms
+	 * on a fast device, 297 I/Os in the next 2 s where 198 would follow).
+	 */
+	j->think_issued = j->think_done = 0;
 	lat_target_init(j, j->t_stats);
 	report_job_reset(j->rep);
 	j->sample_t = j->t_stats;
@@ -1532,20 +2025,55 @@ static void time_up(struct sim *sim, void *arg)
 {
 	struct job *j = arg;
 
-	(void)sim;
 	if (!j->finished && !j->issuing_done) {
+		/*
+		 * fio's runtime runs to here even when the job was waiting (for
+		 * its rate, a think time) with nothing in flight: it leaves its
+		 * loop at the runtime, not at its last completion.
+		 */
+		if (j->t_finish < sim_now(sim))
+			j->t_finish = sim_now(sim);
 		j->timed_out = true;
 		stop_issuing(j);
 	}
 }
 
+/*
+ * fio's waitee_running(): a job with wait_for=NAME starts only once every
+ * job of that name (each numjobs clone) has finished; jobs sharing its own
+ * name do not count.
+ */
+static bool waitee_running(const struct job *j)
+{
+	const struct workload_runner *run = j->run;
+	unsigned i;
+
+	if (!j->o->wait_for[0])
+		return false;
+	for (i = 0; i < run->njobs; i++) {
+		const struct job *k = &run->jobs[i];
+
+		if (!strcmp(k->o->name, j->o->name) || strcmp(k->o->name, j->o->wait_for))
+			continue;
+		if (!k->finished)
+			return true;
+	}
+	return false;
+}
+
 static void job_start(struct sim *sim, void *arg)
 {
 	struct job *j = arg;
-	const struct job_options *o = j->o;
 	int64_t now = sim_now(sim), runtime = j->o->runtime;
 	int d;
 
+	if (j->finished)
+		return;		/* ended before it started (exitall) */
+	if (!j->run->interrupted && waitee_running(j)) {
+		/* Started again by job_finish() when the last of its waitees ends. */
+		j->waiting = true;
+		return;
+	}
 	if (j->run->interrupted) {
 		/* Its startdelay ran past the interruption: it ends without an I/O. */
 		j->started = true;
@@ -1557,10 +2085,12 @@ static void job_start(struct sim *sim, void *arg)
 	j->started = true;
 	j->t_begin = now;
 	j->think_start = now;
+	j->ss_epoch = j->ss_prev_time = now;
+	j->ss_ramp_over = !j->o->ss_ramp;
 	lat_target_init(j, now);
+	/* fio's rate schedule counts from the job's start (its epoch), not from 0. */
 	for (d = 0; d < DDIR_COUNT; d++)
-		if (o->rate_process == JOB_RATE_POISSON)
-			j->next_issue[d] = now;	/* fio's schedule counts from the job's start */
+		j->next_issue[d] = now;
 	j->t_stats = now + j->o->ramp_time;
 	j->in_ramp = j->o->ramp_time > 0;
 	j->t_end = INT64_MAX;
@@ -1580,6 +2110,81 @@ static void job_start(struct sim *sim, void *arg)
 	sim_debug(sim, SIM_DBG_JOB, "job %s.%u starts: depth %u, region %llu..%llu", j->o->name,
 		  j->clone, j->depth, (unsigned long long)j->start, (unsigned long long)j->end);
 	job_fill(j);
+}
+
+/*
+ * fio's fio_terminate_threads(), as exitall and exitall_on_error call it
+ * when a job ends (exit_what is the ending job's): group ends the jobs of
+ * its reporting group, stonewall every job running now (not those in
+ * ramp_time, waiting for their startdelay or wait_for, or in later
+ * segments: fio's runstate >= TD_RUNNING), all every job, started or not.
+ * A job that is running stops issuing and drains, as at its runtime; one
+ * that has not started never does, and ends with no I/O.
+ *
+ * fio 3.33 counts such a never-started job off its list of jobs to start
+ * again on every pass of its start loop, so that later stonewall segments
+ * may never start either; ncqsim starts them.
+ */
+/*
+ * fio's fio_mark_td_terminate(): a running job stops issuing and drains,
+ * its runtime ending now even if it was waiting; one not started never
+ * does, and ends with no I/O.
+ */
+static void end_job(struct job *k, int64_t now)
+{
+	k->terminated = true;
+	if (k->started) {
+		if (!k->issuing_done) {
+			if (k->t_finish < now)
+				k->t_finish = now;
+			stop_issuing(k);
+		}
+	} else if (k->def->segment < k->run->segment) {
+		/* Its segment began: counted as running, it ends now without an I/O. */
+		k->waiting = false;
+		k->never_ran = true;
+		k->started = true;
+		k->t_begin = k->t_stats = k->t_finish = now;
+		k->issuing_done = true;
+		job_finish(k);
+	} else {
+		k->finished = true;	/* a later segment: never counted, never started */
+	}
+}
+
+static void terminate_jobs(struct job *by)
+{
+	struct workload_runner *run = by->run;
+	int mode = by->o->exit_what;
+	int64_t now = sim_now(run->t->sim);
+	unsigned i;
+
+	for (i = 0; i < run->njobs; i++) {
+		struct job *k = &run->jobs[i];
+		bool hit = mode == JOB_EXIT_ALL ||
+			(mode == JOB_EXIT_GROUP && k->def->groupid == by->def->groupid) ||
+			(mode == JOB_EXIT_STONEWALL && k->started && !k->in_ramp);
+
+		if (hit && !k->terminated && !k->finished)
+			end_job(k, now);
+	}
+	if (mode == JOB_EXIT_ALL)
+		run->segment = run->nsegments;	/* no later segment starts */
+}
+
+/* Jobs held by wait_for whose waitees have all finished start now (fio polls for it). */
+static void wake_waiters(struct workload_runner *run)
+{
+	unsigned i;
+
+	for (i = 0; i < run->njobs; i++) {
+		struct job *k = &run->jobs[i];
+
+		if (k->waiting && !waitee_running(k)) {
+			k->waiting = false;
+			sim_after(run->t->sim, 0, job_start, k);
+		}
+	}
 }
 
 static void job_finish(struct job *j)
@@ -1605,6 +2210,11 @@ static void job_finish(struct job *j)
 		log_window(j, j->timed_out && j->t_end > j->t_finish ? j->t_end : j->t_finish, true);
 	sim_debug(j->t->sim, SIM_DBG_JOB, "job %s.%u done: %llu I/Os", j->o->name, j->clone,
 		  (unsigned long long)j->issued_ios);
+	flow_exit(j);
+	/* fio's thread_main() end: a job that ran ends the others (one never started does not). */
+	if (!j->never_ran && (run->exitall || (j->o->exitall_on_error && j->rep->error)))
+		terminate_jobs(j);
+	wake_waiters(run);
 	if (--run->running == 0)
 		start_segment(run);
 }
@@ -1639,7 +2249,13 @@ static void start_segment(struct workload_runner *run)
 			if (j->def->segment != seg)
 				continue;
 			run->running++;
-			sim_after(run->t->sim, j->o->startdelay, job_start, j);
+			/*
+			 * fio's startdelay counts from its start (genesis), not from
+			 * the segment's: a job whose delay has passed by the time its
+			 * stonewall lets it go starts at once.
+			 */
+			sim_at(run->t->sim, run->t0 + j->o->startdelay > sim_now(run->t->sim) ?
+			       run->t0 + j->o->startdelay : sim_now(run->t->sim), job_start, j);
 		}
 		if (run->running)
 			return;
@@ -1877,7 +2493,8 @@ static void batch_setup(struct job *j)
 	j->submit_batch = 1;
 	j->complete_min = j->complete_max = 1;
 	j->depth_low = j->depth;
-	if (o->engine_kind == JOB_ENGINE_SYNC)
+	/* A sync engine, or offload's workers (each with iodepth 1): one I/O a call. */
+	if (o->engine_kind == JOB_ENGINE_SYNC || j->offload)
 		return;
 	j->submit_batch = !o->iodepth_batch || o->iodepth_batch > j->depth ? j->depth :
 		o->iodepth_batch;
@@ -1959,7 +2576,22 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 	randmap_init(&j->map, (o->zonemode == JOB_ZONEMODE_STRIDED ? j->zone_range :
 			       j->end - j->start) / j->map_unit);
 	j->passes = 1;
-	j->depth = o->engine_kind == JOB_ENGINE_SYNC ? 1 : o->iodepth;
+	/*
+	 * io_submit_mode=offload: fio hands each I/O to one of iodepth worker
+	 * threads, so even a sync engine keeps iodepth in flight.
+	 */
+	j->offload = o->io_submit_mode == JOB_SUBMIT_OFFLOAD;
+	j->depth = o->engine_kind == JOB_ENGINE_SYNC && !j->offload ? 1 : o->iodepth;
+	/*
+	 * fio's fixup_options() keeps serialize_overlap only where I/Os can
+	 * overlap with effect: writes at an iodepth above 1, a replay, offload.
+	 */
+	j->paced = o->thinktime || o->flow || (j->depth > 1 && !j->offload &&
+					       (o->rate[0] || o->rate[1] || o->rate_iops[0] ||
+						o->rate_iops[1]));
+	j->serialize = o->serialize_overlap &&
+		(j->offload || o->read_iolog[0] ||
+		 (o->rw != JOB_RW_READ && o->rw != JOB_RW_RANDREAD && o->iodepth != 1));
 	j->qd = j->depth;
 	batch_setup(j);
 	j->source = &fio_source;
@@ -2152,7 +2784,8 @@ static int check_memory(const struct workload *w, const struct job_target *t, st
 
 	for (i = 0; i < w->ndefs; i++) {
 		const struct job_options *o = &w->defs[i].o;
-		uint64_t depth = o->engine_kind == JOB_ENGINE_SYNC ? 1 : o->iodepth, bios = 1, each;
+		uint64_t depth = o->engine_kind == JOB_ENGINE_SYNC &&
+			o->io_submit_mode != JOB_SUBMIT_OFFLOAD ? 1 : o->iodepth, bios = 1, each;
 
 		for (d = 0; d < DDIR_COUNT; d++) {
 			uint64_t lo, hi;
@@ -2162,6 +2795,8 @@ static int check_memory(const struct workload *w, const struct job_target *t, st
 				bios = (hi + t->max_request - 1) / t->max_request;
 		}
 		each = o->numjobs * depth * (sizeof(struct job_io) + bios * sizeof(struct blk_bio));
+		/* A steady-state window: an IOPS and a bandwidth sample per second of it. */
+		each += o->numjobs * (uint64_t)(o->ss_dur / SIM_SEC) * 2 * sizeof(uint64_t);
 		units += o->numjobs * depth;
 		bytes += each;
 		if (each > worst_bytes) {
@@ -2171,11 +2806,89 @@ static int check_memory(const struct workload *w, const struct job_target *t, st
 	}
 	if (bytes > WORKLOAD_MAX_IO_MEMORY)
 		return err_set(e, "%s:%d: job '%s': the jobs' %llu I/O units (iodepth x numjobs over "
-			       "every job) would take %llu MiB, this job's %llu MiB of it; ncqsim "
-			       "allows %llu MiB", worst->file, worst->line, worst->o.name,
+			       "every job) and steady-state windows would take %llu MiB, this job's "
+			       "%llu MiB of it; ncqsim allows %llu MiB", worst->file, worst->line, worst->o.name,
 			       (unsigned long long)units, (unsigned long long)(bytes >> 20),
 			       (unsigned long long)(worst_bytes >> 20),
 			       (unsigned long long)(WORKLOAD_MAX_IO_MEMORY >> 20));
+	return 0;
+}
+
+/* A steady-state window for a job with steadystate_duration, in whole seconds as fio's. */
+static int ss_setup(struct job *j, struct err *e)
+{
+	struct steady *ss = malloc(sizeof(*ss));
+	unsigned dur = (unsigned)(j->o->ss_dur / SIM_SEC);
+
+	/* Under a second: no sample, and no window (fio keeps whole seconds). */
+	if (!ss || steady_init(ss, j->o->ss_flags, j->o->ss_limit, dur ? dur : 1)) {
+		free(ss);
+		return err_set(e, "job '%s': out of memory for its steady-state window", j->o->name);
+	}
+	if (!dur)
+		ss->dur = 0;
+	j->rep->ss = ss;
+	j->rep->ss_dur = dur;
+	return 0;
+}
+
+/*
+ * fio's steadystate_setup(): a job judges its own window, but with
+ * group_reporting only the last job of each group does (its sum). True
+ * when any job has a window to sample.
+ */
+static bool ss_holders(struct workload_runner *run)
+{
+	struct job *prev = NULL;
+	bool any = false;
+	unsigned i;
+
+	for (i = 0; i < run->njobs; i++) {
+		struct job *j = &run->jobs[i];
+
+		if (!j->rep->ss || !j->rep->ss->dur)
+			continue;
+		any = true;
+		if (!j->o->group_reporting) {
+			j->ss_holder = true;
+			continue;
+		}
+		if (prev && prev->def->groupid != j->def->groupid)
+			prev->ss_holder = true;
+		prev = j;
+	}
+	if (prev && prev->o->group_reporting)
+		prev->ss_holder = true;
+	return any;
+}
+
+/* fio's flow_init_job() for every job with a flow weight, at its start: one flow per flow_id. */
+static int flows_setup(struct workload_runner *run, struct err *e)
+{
+	unsigned i, k;
+
+	for (i = 0; i < run->njobs; i++) {
+		struct job *j = &run->jobs[i];
+
+		j->flow_index = -1;
+		if (!j->o->flow)
+			continue;
+		for (k = 0; k < run->nflows && run->flows[k].id != j->o->flow_id; k++)
+			;
+		if (k == run->nflows) {
+			struct job_flow *nf = realloc(run->flows, (k + 1) * sizeof(*nf));
+
+			if (!nf)
+				return err_set(e, "out of memory for flow control");
+			run->flows = nf;
+			run->flows[k].id = j->o->flow_id;
+			run->flows[k].counter = 1;
+			run->flows[k].weight = 0;
+			run->nflows++;
+		}
+		run->flows[k].weight += j->o->flow;
+		j->flow_index = (int)k;
+	}
 	return 0;
 }
 
@@ -2231,12 +2944,25 @@ int workload_run(const struct workload *w, const struct job_target *t,
 				goto done;
 			}
 			report_setup(j);
+			if (opts[n].ss_dur && ss_setup(j, e)) {
+				rc = -1;
+				goto done;
+			}
 			if (w->defs[i].segment + 1 > run.nsegments)
 				run.nsegments = w->defs[i].segment + 1;
 		}
 	}
 	run.njobs = n;
 	out->njobs = n;
+	for (i = 0; i < w->ndefs; i++)
+		run.exitall |= w->defs[i].o.exitall;
+	if (flows_setup(&run, e)) {
+		rc = -1;
+		goto done;
+	}
+	if (ss_holders(&run))
+		run.ss_tick = sim_after(t->sim, SIM_SEC, ss_tick, &run);
+	run.t0 = sim_now(t->sim);
 	start_segment(&run);
 	next_progress = sim_now(t->sim) + SIM_SEC;
 	for (;;) {
@@ -2254,6 +2980,14 @@ int workload_run(const struct workload *w, const struct job_target *t,
 		if (run.jobs[i].map_oom)
 			rc = err_set(e, "job '%s': out of memory for its random map",
 				     run.jobs[i].o->name);
+	if (!rc && run.flow_stuck) {
+		const struct job *j = run.flow_stuck;
+
+		err_set(e, "%s:%d: job '%s': option 'flow': flow control holds the job for ever: "
+			"the other jobs of flow_id %u cannot run before it ends (fio 3.33 hangs here)",
+			j->def->file, j->def->line, j->o->name, j->o->flow_id);
+		rc = WORKLOAD_REFUSED;
+	}
 	for (i = 0; i < n && !rc; i++)
 		if (!run.jobs[i].finished) {
 			rc = err_set(e, "job '%s' did not finish: the simulation ran out of events "
@@ -2282,6 +3016,7 @@ done:
 		randmap_free(&run.jobs[i].map);
 	}
 	free(run.jobs);
+	free(run.flows);
 	free(opts);
 	if (rc) {
 		report_jobs_free(out->jobs, n);

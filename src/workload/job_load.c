@@ -13,10 +13,13 @@
 
 static void echo_opt(struct report_opt *opts, unsigned *n, const char *key, const char *value)
 {
+	const struct opt_def *d = opt_find(job_option_table(), key);
 	unsigned i;
 
 	if (!value)
 		return;		/* fio drops bare flags from "job options" */
+	if (d)
+		key = d->name;	/* fio echoes an alias under the option's own name (timeout: runtime) */
 	for (i = 0; i < *n; i++)
 		if (!strcmp(opts[i].key, key))
 			break;
@@ -112,6 +115,73 @@ static int validate(const struct job_def *d, struct err *e)
 		if (o->bsrange && o->bs_min[dir] == 0)
 			return err_set(e, "%s:%d: job '%s': option 'bsrange' is empty", d->file, d->line,
 				       o->name);
+	}
+	return 0;
+}
+
+/*
+ * fio's wait_for_ok(): the job waited for is one defined before this one,
+ * not this one itself, and the only one of its name (fio 3.33 refuses two
+ * earlier ones, and waits forever for a later one of the same name).
+ */
+static int check_wait_for(const struct workload *w, struct err *e)
+{
+	unsigned i, k;
+
+	for (i = 0; i < w->ndefs; i++) {
+		const struct job_def *d = &w->defs[i];
+		const char *want = d->o.wait_for;
+		unsigned before = 0, all = 0;
+
+		if (!want[0])
+			continue;
+		if (!strcmp(want, d->o.name))
+			return err_set(e, "%s:%d: job '%s': option 'wait_for': a job cannot wait for "
+				       "itself", d->file, d->line, d->o.name);
+		for (k = 0; k < w->ndefs; k++) {
+			if (strcmp(w->defs[k].o.name, want))
+				continue;
+			all++;
+			before += k < i;
+		}
+		if (!before)
+			return err_set(e, "%s:%d: job '%s': option 'wait_for': no job '%s' before this "
+				       "one (fio waits only for a job defined earlier)", d->file, d->line,
+				       d->o.name, want);
+		if (all > 1)
+			return err_set(e, "%s:%d: job '%s': option 'wait_for': %u jobs are named '%s'; "
+				       "the job waited for must be the only one of its name, as fio 3.33 "
+				       "requires", d->file, d->line, d->o.name, all, want);
+	}
+	return 0;
+}
+
+/* What fio's td_steadystate_init() keeps of the options: all zero without a window. */
+static bool same_steadystate(const struct job_options *a, const struct job_options *b)
+{
+	if (!a->ss_dur || !b->ss_dur)
+		return !a->ss_dur && !b->ss_dur;
+	return a->ss_dur / 1000000000LL == b->ss_dur / 1000000000LL && a->ss_flags == b->ss_flags &&
+		a->ss_limit == b->ss_limit && a->ss_ramp / 1000 == b->ss_ramp / 1000;
+}
+
+/*
+ * fio: "steadystate options must be consistent within reporting groups".
+ * A group's jobs follow each other, so each is compared with the one before.
+ */
+static int check_steadystate(const struct workload *w, struct err *e)
+{
+	unsigned i;
+
+	for (i = 1; i < w->ndefs; i++) {
+		const struct job_def *d = &w->defs[i], *o = &w->defs[i - 1];
+
+		if (d->groupid == o->groupid && !same_steadystate(&d->o, &o->o))
+			return err_set(e, "%s:%d: job '%s': option 'steadystate': the steady-state "
+				       "options (steadystate, steadystate_duration, "
+				       "steadystate_ramp_time) differ from job '%s''s in reporting group "
+				       "%d; fio 3.33 rejects the job: they must be the same within a "
+				       "group", d->file, d->line, d->o.name, o->o.name, d->groupid);
 	}
 	return 0;
 }
@@ -254,6 +324,10 @@ static int build(struct workload *w, const struct jobfile *jf, const struct sect
 	if (!w->ndefs)
 		return err_set(e, "%s: no jobs (only [global] sections, or nothing at all)",
 			       jf->nfiles ? jf->files[0] : "job file");
+	if (check_wait_for(w, e) || check_steadystate(w, e)) {
+		workload_free(w);
+		return -1;
+	}
 	if (jf->keywords_used && warn) {
 		char note[160];
 

@@ -2,6 +2,7 @@
 
 #include "host/ioprio.h"
 #include "sim/rng.h"
+#include "stats/steady.h"
 #include "util/parse.h"
 
 #include <ctype.h>
@@ -1094,6 +1095,212 @@ static void gtod_reduce_format(const struct opt_def *d, const void *base, char *
 		 o->disable_bw);
 }
 
+/* ---- job control (i13a) ---- */
+
+/*
+ * exitall: fio 3.33's option takes no value and turns on whatever value it
+ * is given (exitall=0 too); ncqsim takes a bool, the same way.
+ */
+static int exitall_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	struct job_options *o = base;
+	bool on;
+
+	(void)d;
+	if (value && parse_bool(value, &on))
+		return err_set(e, "expected 0 or 1 (fio turns exitall on either way), got '%s'", value);
+	o->exitall = true;
+	return 0;
+}
+
+static void exitall_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	(void)d;
+	snprintf(buf, len, "%d", o->exitall);
+}
+
+static const struct opt_choice exit_whats[] = {
+	{ "group", JOB_EXIT_GROUP, "the jobs of the ending job's reporting group (fio's default)" },
+	{ "stonewall", JOB_EXIT_STONEWALL, "every job running now; the next stonewall segment starts" },
+	{ "all", JOB_EXIT_ALL, "every job, and none of those not started yet will" },
+	{ NULL, 0, NULL },
+};
+
+/* The errno names fio 3.33's ignore_error knows (its str2error()): 1..34 in Linux order. */
+static const char *const errno_names[] = {
+	"EPERM", "ENOENT", "ESRCH", "EINTR", "EIO", "ENXIO", "E2BIG", "ENOEXEC", "EBADF",
+	"ECHILD", "EAGAIN", "ENOMEM", "EACCES", "EFAULT", "ENOTBLK", "EBUSY", "EEXIST", "EXDEV",
+	"ENODEV", "ENOTDIR", "EISDIR", "EINVAL", "ENFILE", "EMFILE", "ENOTTY", "ETXTBSY", "EFBIG",
+	"ENOSPC", "ESPIPE", "EROFS", "EMLINK", "EPIPE", "EDOM", "ERANGE",
+};
+
+/*
+ * ignore_error=READ,WRITE,VERIFY: per kind a ':' list of errnos, by fio
+ * 3.33's names (EPERM..ERANGE) or numbers (a minus sign is dropped, as
+ * fio's); a list replaces fio's EIO, EILSEQ for that kind and turns on
+ * continue_on_error for it, as fio's str_ignore_error_cb(). An empty list
+ * leaves its kind alone.
+ */
+static int ignore_error_parse(const struct opt_def *d, void *base, const char *value,
+			      struct err *e)
+{
+	static const char *const kinds[] = { "read", "write", "verify" };
+	struct job_options *o = base;
+	struct parse_fields lists, items;
+	const char *p, *q;
+	size_t len, qlen;
+	unsigned kind = 0;
+
+	(void)d;
+	parse_fields_init(&lists, value, ',');
+	while (parse_fields_next(&lists, &p, &len)) {
+		unsigned n = 0;
+		char list[512];
+
+		if (kind == JOB_ERR_KINDS)
+			return err_set(e, "expected at most three lists, read,write,verify, got '%s'",
+				       value);
+		if (len >= sizeof(list))
+			return err_set(e, "the %s list is too long", kinds[kind]);
+		memcpy(list, p, len);
+		list[len] = '\0';
+		if (!len) {
+			kind++;
+			continue;
+		}
+		parse_fields_init(&items, list, ':');
+		while (parse_fields_next(&items, &q, &qlen)) {
+			char item[64];
+			uint64_t v = 0;
+			size_t i;
+
+			if (!qlen || qlen >= sizeof(item))
+				return err_set(e, "expected errors separated by ':' such as EIO:EAGAIN:62 "
+					       "in the %s list, got '%s'", kinds[kind], list);
+			memcpy(item, q, qlen);
+			item[qlen] = '\0';
+			if (n == JOB_MAX_IGNORE)
+				return err_set(e, "more than %d errors in the %s list", JOB_MAX_IGNORE,
+					       kinds[kind]);
+			if (item[0] == 'E') {
+				for (i = 0; i < sizeof(errno_names) / sizeof(errno_names[0]); i++)
+					if (!strcmp(item, errno_names[i]))
+						v = i + 1;
+				if (!v)
+					return err_set(e, "unknown error '%s': fio 3.33 knows EPERM..ERANGE by "
+						       "name, give others as numbers (ETIME is 62)", item);
+			} else if (parse_u64(item[0] == '-' ? item + 1 : item, &v) || !v || v > 4095) {
+				return err_set(e, "expected an error name such as EIO or a number 1..4095, "
+					       "got '%s'", item);
+			}
+			o->ignore_error[kind][n++] = (int)v;
+		}
+		o->nignore_error[kind] = n;
+		o->continue_on_error |= 1 << kind;
+		kind++;
+	}
+	return 0;
+}
+
+static void ignore_error_format(const struct opt_def *d, const void *base, char *buf,
+				size_t len)
+{
+	const struct job_options *o = base;
+	size_t at = 0;
+	unsigned k, i;
+
+	(void)d;
+	buf[0] = '\0';
+	for (k = 0; k < JOB_ERR_KINDS && at < len; k++) {
+		if (k)
+			at += (size_t)snprintf(buf + at, len - at, ",");
+		for (i = 0; i < o->nignore_error[k] && at < len; i++)
+			at += (size_t)snprintf(buf + at, len - at, i ? ":%d" : "%d",
+					       o->ignore_error[k][i]);
+	}
+}
+
+static const struct opt_choice think_types[] = {
+	{ "complete", JOB_THINK_COMPLETE, "thinktime_blocks counts completed I/Os (fio's default)" },
+	{ "issue", JOB_THINK_ISSUE, "thinktime_blocks counts issued I/Os" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt_choice submit_modes[] = {
+	{ "inline", JOB_SUBMIT_INLINE, "the job submits and reaps its I/O itself (fio's default)" },
+	{ "offload", JOB_SUBMIT_OFFLOAD, "iodepth worker threads submit one I/O each" },
+	{ NULL, 0, NULL },
+};
+
+/*
+ * steadystate=CRITERION:LIMIT, as fio's str_steadystate_cb(): iops or bw
+ * (the largest deviation from the window's mean), iops_slope or bw_slope
+ * (the least-squares slope); the limit a percentage of the mean with '%',
+ * else IOPS or bytes/s (bw takes a size: 10m).
+ */
+static int steadystate_parse(const struct opt_def *d, void *base, const char *value,
+			     struct err *e)
+{
+	static const struct { const char *name; unsigned flags; } criteria[] = {
+		{ "iops", STEADY_IOPS }, { "iops_slope", STEADY_IOPS | STEADY_SLOPE },
+		{ "bw", 0 }, { "bw_slope", STEADY_SLOPE },
+	};
+	struct job_options *o = base;
+	const char *colon = strchr(value, ':');
+	size_t len = colon ? (size_t)(colon - value) : strlen(value), i;
+	char limit[64];
+	unsigned flags;
+	double v;
+
+	(void)d;
+	for (i = 0; i < sizeof(criteria) / sizeof(criteria[0]); i++)
+		if (strlen(criteria[i].name) == len && !strncmp(value, criteria[i].name, len))
+			break;
+	if (i == sizeof(criteria) / sizeof(criteria[0]))
+		return err_set(e, "expected iops, iops_slope, bw or bw_slope and a limit, such as "
+			       "iops_slope:0.1%%, got '%s'", value);
+	if (!colon || !colon[1])
+		return err_set(e, "'%s' needs a limit after ':' (fio: the threshold must be "
+			       "specified), such as %.*s:0.1%%", value, (int)len, value);
+	flags = criteria[i].flags;
+	snprintf(limit, sizeof(limit), "%s", colon + 1);
+	if (strlen(colon + 1) >= sizeof(limit))
+		return err_set(e, "the limit '%s' is too long", colon + 1);
+	if (limit[strlen(limit) - 1] == '%') {
+		limit[strlen(limit) - 1] = '\0';
+		if (parse_double(limit, &v) || v < 0)
+			return err_set(e, "expected a percentage of 0 or more before '%%', got '%s'",
+				       colon + 1);
+		flags |= STEADY_PCT;
+	} else if (flags & STEADY_IOPS) {
+		if (parse_double(limit, &v) || v < 0)
+			return err_set(e, "expected an IOPS limit of 0 or more (or N%%), got '%s'",
+				       colon + 1);
+	} else {
+		uint64_t bytes;
+
+		if (parse_size(limit, o->kb_base, &bytes, NULL))
+			return err_set(e, "expected a bandwidth limit in bytes/s such as 10m (or N%%), "
+				       "got '%s'", colon + 1);
+		v = (double)bytes;
+	}
+	o->ss_flags = flags;
+	o->ss_limit = v;
+	return 0;
+}
+
+static void steadystate_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	(void)d;
+	snprintf(buf, len, "%s%s:%g%s", o->ss_flags & STEADY_IOPS ? "iops" : "bw",
+		 o->ss_flags & STEADY_SLOPE ? "_slope" : "", o->ss_limit,
+		 o->ss_flags & STEADY_PCT ? "%" : "");
+}
+
 #define CUSTOM(n, p, f, h) { .name = n, .type = OPT_CUSTOM, .parse = p, .format = f, .help = h }
 
 static const struct opt_def options[] = {
@@ -1144,7 +1351,8 @@ static const struct opt_def options[] = {
 	{ .name = "filename", .type = OPT_STRING, .offset = F(filename), .size = JOB_PATH_MAX,
 	  .help = "accepted and echoed; the simulated drive is the target" },
 	{ .name = "runtime", .type = OPT_TIME, .offset = F(runtime), .min = 0,
-	  .max = 1000000LL * SEC, .time_unit = SEC, .help = "stop after this long (seconds)" },
+	  .max = 1000000LL * SEC, .time_unit = SEC, .alias = "timeout",
+	  .help = "stop after this long (seconds); alias timeout" },
 	{ .name = "time_based", .type = OPT_FLAG, .offset = F(time_based),
 	  .help = "run for runtime, looping over the region" },
 	{ .name = "ramp_time", .type = OPT_TIME, .offset = F(ramp_time), .min = 0,
@@ -1355,6 +1563,50 @@ static const struct opt_def options[] = {
 	  .help = "rw=randread:N: sequential (the next I/Os follow on) or identical (the same offset N times)" },
 	{ .name = "offset_align", .type = OPT_SIZE, .offset = F(offset_align), .min = 0,
 	  .max = 1LL << 40, .help = "offset=N% rounds up to this (default: the smallest block)" },
+	/* Job control (i13a). */
+	{ .name = "allrandrepeat", .type = OPT_BOOL, .offset = F(allrandrepeat),
+	  .help = "accepted: ncqsim's random streams all repeat from --seed (or randseed), "
+		  "whatever randrepeat and allrandrepeat say" },
+	{ .name = "wait_for", .type = OPT_STRING, .offset = F(wait_for), .size = JOB_NAME_MAX,
+	  .help = "start once every job of this name (defined before this one) has finished" },
+	CUSTOM("exitall", exitall_parse, exitall_format,
+	       "when any job ends, end the jobs exit_what names (set in any job: every job's, as fio)"),
+	{ .name = "exitall_on_error", .type = OPT_FLAG, .offset = F(exitall_on_error),
+	  .help = "when this job ends with an error, end the jobs exit_what names" },
+	{ .name = "exit_what", .type = OPT_ENUM, .offset = F(exit_what), .choices = exit_whats,
+	  .help = "the jobs exitall ends: group (default), stonewall, all" },
+	{ .name = "thinktime_blocks_type", .type = OPT_ENUM, .offset = F(thinktime_blocks_type),
+	  .choices = think_types,
+	  .help = "what thinktime_blocks counts: complete (default) or issue" },
+	{ .name = "io_submit_mode", .type = OPT_ENUM, .offset = F(io_submit_mode),
+	  .choices = submit_modes,
+	  .help = "inline, or offload: iodepth I/Os in flight even with a sync engine, and a rate "
+		  "that does not wait for the queue to drain" },
+	{ .name = "serialize_overlap", .type = OPT_BOOL, .offset = F(serialize_overlap),
+	  .help = "an I/O overlapping one in flight waits until that completes" },
+	{ .name = "flow", .type = OPT_UINT, .offset = F(flow), .min = 0, .max = 1000,
+	  .help = "weight in flow control: jobs of one flow_id issue in the ratio of their weights" },
+	{ .name = "flow_id", .type = OPT_UINT, .offset = F(flow_id), .min = 0, .max = UINT32_MAX,
+	  .help = "the flow a job's weight counts in (default 0)" },
+	{ .name = "flow_sleep", .type = OPT_UINT, .offset = F(flow_sleep), .min = 0,
+	  .max = 1000000000, .unit = "us",
+	  .help = "microseconds a job held by flow control sleeps (after its I/O drains) before "
+		  "checking again; 0: it checks whenever its flow moves" },
+	{ .name = "steadystate", .type = OPT_CUSTOM, .parse = steadystate_parse,
+	  .format = steadystate_format, .alias = "ss",
+	  .help = "steady-state criterion and limit: iops, iops_slope, bw or bw_slope, then :N or "
+		  ":N% (default iops_slope:0.01%); alias ss" },
+	{ .name = "steadystate_duration", .type = OPT_TIME, .offset = F(ss_dur), .min = 0,
+	  .max = 1000000LL * SEC, .time_unit = SEC, .alias = "ss_dur",
+	  .help = "end the job once its last this many seconds (whole, one sample each) are "
+		  "steady; 0: no steady-state detection; alias ss_dur" },
+	{ .name = "steadystate_ramp_time", .type = OPT_TIME, .offset = F(ss_ramp), .min = 0,
+	  .max = 1000000LL * SEC, .time_unit = SEC, .alias = "ss_ramp",
+	  .help = "start the steady-state samples this long (and a second) after the job starts; "
+		  "alias ss_ramp" },
+	CUSTOM("ignore_error", ignore_error_parse, ignore_error_format,
+	       "READ,WRITE,VERIFY lists of errors (EIO:EAGAIN:62) to count and carry on past, "
+	       "instead of EIO, EILSEQ; turns on continue_on_error for each"),
 	OPT_END,
 };
 
@@ -1389,6 +1641,8 @@ void job_options_defaults(struct job_options *o)
 	o->iodepth_batch = 1;
 	o->iodepth_batch_complete_min = 1;
 	o->per_job_logs = true;
+	o->ss_flags = STEADY_IOPS | STEADY_SLOPE | STEADY_PCT;	/* fio's iops_slope:0.01% */
+	o->ss_limit = 0.01;
 }
 
 /*
@@ -1461,8 +1715,16 @@ int job_option_set(struct job_options *o, const char *key, const char *value, st
 		return err_set(e, "unknown option '%s' (neither ncqsim nor fio 3.33 has it)", key);
 	}
 	/* Bare flags of bool type are fio's "=1". */
-	if (!value && (d->type == OPT_BOOL || d->parse == gtod_reduce_parse))
+	if (!value && (d->type == OPT_BOOL || d->parse == gtod_reduce_parse ||
+		       d->parse == exitall_parse))
 		value = "1";
+	if (strcmp(d->name, key)) {
+		/* Given by its alias (timeout): messages name the option as written. */
+		struct opt_def as_written = *d;
+
+		as_written.name = key;
+		return opt_set(&as_written, o, value, "option", o->kb_base, e);
+	}
 	return opt_set(d, o, value, "option", o->kb_base, e);
 }
 
@@ -1472,6 +1734,20 @@ const char *job_option_warning(const char *key, const char *value)
 	    (!strcmp(key, "buffered") && (!value || !strcmp(value, "1"))))
 		return "buffered I/O: ncqsim simulates I/O that reaches the drive, as with direct=1 "
 		       "(no page cache)";
+	if (!strcmp(key, "exitall") && value && !strcmp(value, "0"))
+		return "exitall=0 turns exitall on, as in fio 3.33 (its option takes no value); leave "
+		       "it out to keep jobs running";
+	if ((!strcmp(key, "steadystate_duration") || !strcmp(key, "ss_dur")) && value) {
+		int64_t ns;
+
+		/* fio keeps whole seconds of it: under one, no sample is ever judged. */
+		if (!parse_time(value, 1000000000LL, &ns) && ns > 0 && ns < 1000000000LL)
+			return "a steady-state window under a second has no sample (fio 3.33 keeps "
+			       "whole seconds): steady state is not detected";
+		if (!parse_time(value, 1000000000LL, &ns) && ns % 1000000000LL)
+			return "the steady-state window counts whole seconds (one sample each), as "
+			       "fio's: the rest is dropped";
+	}
 	if (!strcmp(key, "replay_redirect"))
 		return "replay_redirect is ignored: ncqsim replays onto its one simulated drive";
 	if (!strcmp(key, "randrepeat") && value && !strcmp(value, "0"))

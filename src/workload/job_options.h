@@ -65,6 +65,9 @@ enum {
 	JOB_ERR_WRITE	= 1 << 1,
 	JOB_ERR_VERIFY	= 1 << 2,
 };
+/* ignore_error: an errno list per kind (read, write, verify: bit N of JOB_ERR_*). */
+#define JOB_ERR_KINDS 3
+#define JOB_MAX_IGNORE 64
 
 struct job_cmdprio_entry {
 	uint64_t bs;
@@ -171,7 +174,35 @@ struct job_options {
 	bool slat_percentiles;
 	int unified_rw_reporting;	/* enum job_unified */
 	bool disable_lat, disable_clat, disable_slat, disable_bw;
+	/* Job control (i13a): fio's exits, waits, steady state, flow, error lists, submission. */
+	bool allrandrepeat;		/* accepted: every stream repeats from the seed anyway */
+	char wait_for[JOB_NAME_MAX];	/* start once every job of this name has finished */
+	bool exitall;			/* fio's global: when any job ends, end others (exit_what) */
+	bool exitall_on_error;		/* the same when this job ends with an error */
+	int exit_what;			/* enum job_exit_what: which jobs end */
+	/* ignore_error: errnos continue_on_error carries on past, per kind (none: EIO, EILSEQ) */
+	int ignore_error[JOB_ERR_KINDS][JOB_MAX_IGNORE];
+	unsigned nignore_error[JOB_ERR_KINDS];
+	int thinktime_blocks_type;	/* enum job_think_type */
+	int io_submit_mode;		/* enum job_submit_mode */
+	bool serialize_overlap;		/* an I/O overlapping one in flight waits for it */
+	unsigned flow;			/* weight in its flow_id's token flow control, 0: none */
+	unsigned flow_id;
+	unsigned flow_sleep;		/* us a held job sleeps before it checks again, 0: spin */
+	/* steadystate: STEADY_* (stats/steady.h) criterion and limit, window, delay */
+	unsigned ss_flags;
+	double ss_limit;
+	int64_t ss_dur, ss_ramp;	/* ns; the window counts whole seconds, 0: off */
 };
+
+/* thinktime_blocks_type: what thinktime_blocks counts, completed or issued I/Os. */
+enum job_think_type { JOB_THINK_COMPLETE, JOB_THINK_ISSUE };
+
+/* io_submit_mode: fio's job thread submits (inline) or hands I/Os to worker threads. */
+enum job_submit_mode { JOB_SUBMIT_INLINE, JOB_SUBMIT_OFFLOAD };
+
+/* exit_what: the jobs exitall ends (fio's TERMINATE_GROUP, _STONEWALL, _ALL). */
+enum job_exit_what { JOB_EXIT_GROUP, JOB_EXIT_STONEWALL, JOB_EXIT_ALL };
 
 /* unified_rw_reporting: reads and writes apart, merged into "mixed", or both. */
 enum job_unified { JOB_UNIFIED_NONE, JOB_UNIFIED_MIXED, JOB_UNIFIED_BOTH };

@@ -6,6 +6,7 @@
 #include "ata/identify.h"
 #include "ata/log.h"
 #include "disk/cache.h"
+#include "disk/dirty.h"
 #include "disk/layout.h"
 #include "util/ilist.h"
 
@@ -82,9 +83,8 @@ struct disk {
 	bool ncq_halted;		/* an NCQ error: everything aborted until log 10h is read */
 	bool log_pending;		/* READ LOG EXT 10h, answered once the aborted work stopped */
 
-	/* Write-cache destages: a ring, oldest first. */
-	struct fwq_cmd *destage;
-	unsigned destage_cap, destage_head, destage_count;
+	/* The write cache's dirty ranges, each a destage (disk/dirty.h). */
+	struct disk_dirty dirty;
 
 	/* The actuator. */
 	bool busy;
@@ -637,12 +637,14 @@ static inline __attribute__((always_inline)) unsigned gather(struct disk *d,
 {
 	unsigned n = d->nwaiting, i;
 
+	const struct disk_dirty_range *r = disk_dirty_oldest(&d->dirty);
+
 	/* Destages follow the waiting slots, oldest first; the first may be older than any slot. */
 	q->oldest = d->nwaiting ? &d->slot[d->by_age.head] : NULL;
-	if (d->destage_count && (!q->oldest || fwq_older(&d->destage[d->destage_head], q->oldest)))
-		q->oldest = &d->destage[d->destage_head];
-	for (i = 0; i < d->destage_count && i < FWQ_DESTAGE_WINDOW; i++)
-		d->cands[n++] = &d->destage[(d->destage_head + i) % d->destage_cap];
+	if (r && (!q->oldest || fwq_older(&r->cmd, q->oldest)))
+		q->oldest = &r->cmd;
+	for (i = 0; r && i < FWQ_DESTAGE_WINDOW; i++, r = disk_dirty_newer(&d->dirty, r))
+		d->cands[n++] = &r->cmd;
 	q->cands = d->cands;
 	q->n = n;
 	q->nsorted = d->nwaiting;
@@ -656,20 +658,10 @@ static inline __attribute__((always_inline)) unsigned gather(struct disk *d,
 	return n;
 }
 
-/* The chosen destage leaves the ring; only the oldest are candidates, so by position. */
+/* The chosen destage leaves the dirty data (its bytes stay counted until it is on the media). */
 static void destage_remove(struct disk *d, const struct fwq_cmd *c)
 {
-	unsigned pos = (unsigned)(c - d->destage);
-	unsigned k = (pos + d->destage_cap - d->destage_head) % d->destage_cap;
-
-	for (; k > 0; k--) {
-		unsigned to = (d->destage_head + k) % d->destage_cap;
-		unsigned from = (d->destage_head + k - 1) % d->destage_cap;
-
-		d->destage[to] = d->destage[from];
-	}
-	d->destage_head = (d->destage_head + 1) % d->destage_cap;
-	d->destage_count--;
+	disk_dirty_remove(&d->dirty, disk_dirty_of(c));
 	d->stats.destages++;
 }
 
@@ -745,9 +737,10 @@ static void stream_start(struct disk *d, const struct fwq_cmd *const *cands, uns
 /* Whether a queued command or destage has waited age_limit: the choice must serve it. */
 static bool any_aged(const struct disk *d, int64_t now)
 {
+	const struct disk_dirty_range *r = disk_dirty_oldest(&d->dirty);
+
 	return (d->nwaiting && now - d->slot[d->by_age.head].arrival >= d->rules.age_limit) ||
-		(d->destage_count &&
-		 now - d->destage[d->destage_head].arrival >= d->rules.age_limit);
+		(r && now - r->cmd.arrival >= d->rules.age_limit);
 }
 
 /*
@@ -793,6 +786,7 @@ static bool stream_continue(struct disk *d)
 	bool write = d->current.write;
 	struct fwq_queue q;
 	struct fwq_cmd c;
+	struct disk_dirty_range *r;
 	int pos;
 	unsigned i;
 
@@ -829,19 +823,17 @@ static bool stream_continue(struct disk *d)
 		return true;
 	}
 	/* Destages: only those the firmware can see (FWQ_DESTAGE_WINDOW). */
-	if (!write || !d->destage_count || any_aged(d, now))
+	if (!write || !d->dirty.count || any_aged(d, now))
 		return false;
-	for (i = 0; write && i < d->destage_count && i < FWQ_DESTAGE_WINDOW; i++) {
-		unsigned at = (d->destage_head + i) % d->destage_cap;
-
-		c = d->destage[at];
-		if (c.ps != d->stream.ps || c.rmw)
+	r = disk_dirty_oldest(&d->dirty);
+	for (i = 0; r && i < FWQ_DESTAGE_WINDOW; i++, r = disk_dirty_newer(&d->dirty, r)) {
+		if (r->cmd.ps != d->stream.ps || r->cmd.rmw)
 			continue;
 		stream_locate(d);
-		disk_mech_stream_run(&d->mech, &d->stream, c.ps + c.nps, INT64_MAX, true);
+		disk_mech_stream_run(&d->mech, &d->stream, r->cmd.ps + r->cmd.nps, INT64_MAX, true);
 		d->stats.stream_writes++;
 		stream_start(d, d->cands, gather(d, &q), i, d->stream.t);
-		destage_remove(d, &d->destage[at]);
+		destage_remove(d, &r->cmd);
 		return true;
 	}
 	return false;
@@ -932,44 +924,42 @@ static void prepare(struct disk *d, struct fwq_cmd *c, const struct ata_rw *rw, 
 	}
 }
 
-/* Try the write cache; true when the write completes from the buffer. */
+/* A write that bypasses the cache goes to the media: the dirty sectors it covers give way. */
+static void dirty_drop(struct disk *d, uint64_t lba, uint64_t n)
+{
+	uint64_t held = d->dirty.sectors;
+
+	disk_dirty_drop(&d->dirty, lba, n);
+	d->cache.dirty_bytes -= (held - d->dirty.sectors) * d->layout.logical_size;
+}
+
+/*
+ * Try the write cache; true when the write completes from the buffer. Its
+ * data goes into the dirty data (disk/dirty.h): over dirty sectors in
+ * place, after the newest range when it continues it (up to a segment's
+ * size, so a sequential stream destages in one pass), else as a range of
+ * its own. Room is counted for the whole write, and a range must be free.
+ */
 static bool write_cached(struct disk *d, const struct fwq_cmd *c)
 {
-	uint64_t bytes = c->nlb * d->layout.logical_size;
-	struct fwq_cmd *ds;
+	uint64_t bytes = c->nlb * d->layout.logical_size, held = d->dirty.sectors;
 
-	if (!d->write_cache || c->fua || d->cache.dirty_bytes + bytes > d->cache.write_buffer)
+	if (!d->write_cache || c->fua || d->cache.dirty_bytes + bytes > d->cache.write_buffer ||
+	    d->dirty.count == d->dirty.cap)
 		return false;
-	/*
-	 * Coalesce: a write that continues the newest dirty range joins it (up
-	 * to a segment's size), so a sequential stream destages in one pass.
-	 */
-	if (d->destage_count) {
-		ds = &d->destage[(d->destage_head + d->destage_count - 1) % d->destage_cap];
-		if (ds->lba + ds->nlb == c->lba && ds->nlb + c->nlb <= d->seg_size) {
-			const struct disk_layout *l = &d->layout;
-
-			ds->nlb += c->nlb;
-			disk_layout_physical(l, ds->lba, ds->nlb, &ds->ps, &ds->nps);
-			ds->rmw = ds->lba % l->lpp || (ds->lba + ds->nlb) % l->lpp;
-			d->cache.dirty_bytes += bytes;
-			disk_cache_invalidate(&d->cache, c->lba, c->nlb);
-			d->stats.write_cached++;
-			d->stats.coalesced_writes++;
-			return true;
-		}
+	d->stats.dirty_overwrites += disk_dirty_overlaps(&d->dirty, c->lba, c->nlb);
+	switch (disk_dirty_put(&d->dirty, c, d->seg_size)) {
+	case DISK_DIRTY_COALESCED:
+		d->stats.coalesced_writes++;
+		break;
+	case DISK_DIRTY_IN_PLACE:
+		d->stats.in_place_writes++;
+		break;
+	case DISK_DIRTY_ADDED:
+		break;
 	}
-	if (d->destage_count == d->destage_cap)
-		return false;
-	ds = &d->destage[(d->destage_head + d->destage_count) % d->destage_cap];
-	*ds = *c;
-	ds->destage = true;
-	ds->high = false;
-	ds->cdl = 0;			/* the host has its completion: no limit is left */
-	ds->cdl_start_by = INT64_MAX;
-	ds->tag = (uint8_t)FWQ_SLOTS;
-	d->destage_count++;
-	d->cache.dirty_bytes += bytes;
+	/* What it added: its sectors less those it rewrote (the set only grows by this much). */
+	d->cache.dirty_bytes += (d->dirty.sectors - held) * d->layout.logical_size;
 	disk_cache_invalidate(&d->cache, c->lba, c->nlb);
 	d->stats.write_cached++;
 	return true;
@@ -1119,6 +1109,8 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 		dispatch(d);
 		return;
 	}
+	if (rw->write && d->dirty.count)
+		dirty_drop(d, c->lba, c->nlb);
 	if (!d->model.command_overhead) {
 		waiting_insert(d, slot);
 		dispatch(d);
@@ -1321,7 +1313,7 @@ static void set_features_command(struct disk *d, const struct ata_taskfile *tf)
 /* FLUSH CACHE EXT: answered when nothing dirty is left and the actuator rests. */
 static void flush_try_end(struct disk *d)
 {
-	if (!d->flushing || d->destage_count || d->busy)
+	if (!d->flushing || d->dirty.count || d->busy)
 		return;
 	d->flushing = false;
 	respond(d, d->model.command_overhead, ATA_STAT_DRDY, 0, 0);
@@ -1332,7 +1324,7 @@ static void flush_command(struct disk *d)
 	d->stats.flushes++;
 	d->nonqueued_busy = true;
 	d->flushing = true;
-	sim_debug(d->sim, SIM_DBG_DISK, "FLUSH CACHE EXT: %u destages to write", d->destage_count);
+	sim_debug(d->sim, SIM_DBG_DISK, "FLUSH CACHE EXT: %u destages to write", d->dirty.count);
 	dispatch(d);
 	flush_try_end(d);
 }
@@ -1519,12 +1511,9 @@ struct disk *disk_new(struct sim *sim, const struct disk_model *m,
 		d->ref[i].d = d;
 		d->ref[i].slot = i;
 	}
-	/* One destage entry per 4 KiB of write buffer, at least one window. */
-	d->destage_cap = (unsigned)(m->write_buffer / 4096);
-	if (d->destage_cap < FWQ_DESTAGE_WINDOW)
-		d->destage_cap = FWQ_DESTAGE_WINDOW;
-	d->destage = calloc(d->destage_cap, sizeof(*d->destage));
-	if (!d->destage) {
+	/* One dirty range per 4 KiB of write buffer, at least one window. */
+	if (disk_dirty_init(&d->dirty, m->write_buffer / 4096 > FWQ_DESTAGE_WINDOW ?
+			    (uint32_t)(m->write_buffer / 4096) : FWQ_DESTAGE_WINDOW, &d->layout)) {
 		free(d);
 		err_set(e, "out of memory");
 		return NULL;
@@ -1536,7 +1525,7 @@ void disk_free(struct disk *d)
 {
 	if (!d)
 		return;
-	free(d->destage);
+	disk_dirty_destroy(&d->dirty);
 	free(d);
 }
 

@@ -52,6 +52,8 @@ struct disk_stats {
 	uint64_t cache_hits, write_cached;
 	uint64_t stream_reads;		/* reads that continued the read before them or read-ahead */
 	uint64_t coalesced_writes;	/* cached writes that joined the newest dirty range */
+	uint64_t dirty_overwrites;	/* cached writes over dirty sectors (they replace them) */
+	uint64_t in_place_writes;	/* ... of those, wholly inside one dirty range */
 	uint64_t stream_writes;		/* writes and destages that continued the write before them */
 	uint64_t aborted, errors;
 	uint64_t flushes, resets;	/* FLUSH CACHE EXT received; soft resets */

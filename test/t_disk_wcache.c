@@ -1,0 +1,217 @@
+/*
+ * The write cache (docs/DRIVES.md, "Cache") under patterns that stress it.
+ *
+ *  - Rewriting the same few blocks over and over: the data is rewritten in
+ *    the buffer in place, so it never fills and every write completes from
+ *    it — at QD1 in command_overhead plus its transfer, each one (before
+ *    the fix, the buffer filled with 2048 copies of 16 KiB and one write
+ *    waited 17 s for all of them to reach the media).
+ *  - The dirty data itself (disk/dirty.c) against the rule written the
+ *    plain way, over random writes, rewrites and drops: the same ranges in
+ *    the same age order, none overlapping another.
+ */
+#include "testlib.h"
+#include "runlab.h"
+
+#include "disk/dirty.h"
+#include "disk/disk.h"
+#include "disk/layout.h"
+#include "run/runner.h"
+#include "sim/rng.h"
+
+#include <stdio.h>
+
+/* A cached write at QD1 with room in the buffer: the front end's time, nothing more. */
+static int64_t front_ns(const struct disk_model *m, uint64_t bytes)
+{
+	return m->command_overhead + (int64_t)((double)bytes * 1000.0 / m->interface_mbs);
+}
+
+static void check_rewrites(const char *what, const char *job)
+{
+	struct runner_result res;
+	const struct report_dir *w;
+	int64_t bound;
+
+	if (runlab_run(job, NULL, 1, &res))
+		return;
+	w = &res.report.jobs[0].dir[1];
+	bound = front_ns(&res.model, 4096);
+	CHECK_MSG(res.model.write_cache, "%s: he8's write cache is on", what);
+	CHECK_MSG(w->total_ios > 10000, "%s: %llu writes", what, (unsigned long long)w->total_ios);
+	CHECK_MSG((int64_t)w->clat.sum.max <= bound + 1000,
+		  "%s: a write took %.3f ms; a cached write takes %.3f ms", what,
+		  (double)w->clat.sum.max / 1e6, (double)bound / 1e6);
+	CHECK_EQ_U64(res.disk.write_cached, w->total_ios);
+	/* Rewrites land on dirty data far more often than they go to the media. */
+	CHECK_MSG(res.disk.dirty_overwrites > w->total_ios / 2, "%s: %llu of %llu writes over "
+		  "dirty data", what, (unsigned long long)res.disk.dirty_overwrites,
+		  (unsigned long long)w->total_ios);
+	CHECK_MSG(res.disk.destages < w->total_ios / 4, "%s: %llu destages for %llu writes", what,
+		  (unsigned long long)res.disk.destages, (unsigned long long)w->total_ios);
+	runner_result_free(&res);
+}
+
+/* ---- the dirty ranges against the plain rule ---- */
+
+#define REF_MAX 256
+
+/* The rule of dirty.h the plain way: ranges oldest first in an array, every one scanned. */
+struct ref {
+	unsigned n;
+	uint64_t lba[REF_MAX], nlb[REF_MAX];
+	int64_t arrival[REF_MAX];
+};
+
+static void ref_delete(struct ref *r, unsigned i)
+{
+	memmove(&r->lba[i], &r->lba[i + 1], (r->n - i - 1) * sizeof(r->lba[0]));
+	memmove(&r->nlb[i], &r->nlb[i + 1], (r->n - i - 1) * sizeof(r->nlb[0]));
+	memmove(&r->arrival[i], &r->arrival[i + 1], (r->n - i - 1) * sizeof(r->arrival[0]));
+	r->n--;
+}
+
+static bool ref_inside(const struct ref *r, uint64_t lba, uint64_t n)
+{
+	unsigned i;
+
+	for (i = 0; i < r->n; i++)
+		if (lba >= r->lba[i] && lba + n <= r->lba[i] + r->nlb[i])
+			return true;
+	return false;
+}
+
+static void ref_give_way(struct ref *r, uint64_t lba, uint64_t n)
+{
+	unsigned i = 0;
+
+	while (i < r->n) {
+		uint64_t s = r->lba[i], e = s + r->nlb[i];
+
+		if (e <= lba || s >= lba + n) {
+			i++;
+		} else if (s >= lba && e <= lba + n) {
+			ref_delete(r, i);
+		} else if (s < lba) {
+			r->nlb[i] = lba - s;
+			i++;
+		} else {
+			r->lba[i] = lba + n;
+			r->nlb[i] = e - (lba + n);
+			i++;
+		}
+	}
+}
+
+static enum disk_dirty_put ref_put(struct ref *r, uint64_t lba, uint64_t n, int64_t arrival,
+				   uint64_t coalesce_max)
+{
+	if (ref_inside(r, lba, n))
+		return DISK_DIRTY_IN_PLACE;
+	ref_give_way(r, lba, n);
+	if (r->n && r->lba[r->n - 1] + r->nlb[r->n - 1] == lba && r->nlb[r->n - 1] + n <= coalesce_max) {
+		r->nlb[r->n - 1] += n;
+		return DISK_DIRTY_COALESCED;
+	}
+	r->lba[r->n] = lba;
+	r->nlb[r->n] = n;
+	r->arrival[r->n] = arrival;
+	r->n++;
+	return DISK_DIRTY_ADDED;
+}
+
+static unsigned ref_same(const struct ref *r, const struct disk_dirty *d,
+			 const struct disk_layout *l)
+{
+	const struct disk_dirty_range *x = disk_dirty_oldest(d);
+	uint64_t sectors = 0, ps, nps;
+	unsigned i, j, bad = 0;
+
+	for (i = 0; i < r->n; i++, x = disk_dirty_newer(d, x)) {
+		if (!x)
+			return bad + 1;
+		disk_layout_physical(l, x->cmd.lba, x->cmd.nlb, &ps, &nps);
+		bad += x->cmd.lba != r->lba[i] || x->cmd.nlb != r->nlb[i] ||
+			x->cmd.arrival != r->arrival[i] || !x->cmd.destage || x->cmd.ps != ps ||
+			x->cmd.nps != nps;
+		sectors += r->nlb[i];
+	}
+	bad += x != NULL;
+	bad += d->count != r->n || d->sectors != sectors;
+	/* No sector held twice. */
+	for (i = 0; i < r->n; i++)
+		for (j = i + 1; j < r->n; j++)
+			bad += r->lba[i] < r->lba[j] + r->nlb[j] && r->lba[j] < r->lba[i] + r->nlb[i];
+	return bad;
+}
+
+static void test_dirty_ranges(void)
+{
+	struct disk_model m;
+	struct disk_layout l;
+	struct disk_dirty d;
+	struct ref r = { 0 };
+	struct rng g;
+	struct err e;
+	unsigned op, bad = 0, kinds[3] = { 0 }, drops = 0;
+	uint64_t maxsec = 0;
+
+	CHECK(disk_model_load("he8", &m, &e) == 0);
+	CHECK(disk_layout_build(&l, &m, &e) == 0);
+	CHECK(disk_dirty_init(&d, REF_MAX, &l) == 0);
+	rng_seed(&g, 1, "t_disk_wcache/dirty");
+	for (op = 0; op < 100000; op++) {
+		/* A small region (1024 sectors), so writes keep landing on dirty data. */
+		uint64_t lba = rng_below(&g, 1024), n = 1 + rng_below(&g, 64);
+		unsigned what = (unsigned)rng_below(&g, 10);
+
+		if (what == 0 && d.count) {
+			/* The oldest goes to the media (a destage was chosen). */
+			disk_dirty_remove(&d, disk_dirty_oldest(&d));
+			ref_delete(&r, 0);
+		} else if (what == 1) {
+			disk_dirty_drop(&d, lba, n);
+			if (!ref_inside(&r, lba, n))
+				ref_give_way(&r, lba, n);
+			drops++;
+		} else if (d.count < d.cap) {
+			struct fwq_cmd w;
+			enum disk_dirty_put got, want;
+
+			memset(&w, 0, sizeof(w));
+			w.lba = lba;
+			w.nlb = n;
+			w.write = true;
+			w.arrival = op;
+			disk_layout_physical(&l, lba, n, &w.ps, &w.nps);
+			disk_layout_locate(&l, w.ps, &w.where);
+			got = disk_dirty_put(&d, &w, 96);
+			want = ref_put(&r, lba, n, op, 96);
+			bad += got != want;
+			kinds[got]++;
+		}
+		bad += ref_same(&r, &d, &l) != 0;
+		/* However often it is rewritten, a sector is held once. */
+		maxsec = d.sectors > maxsec ? d.sectors : maxsec;
+	}
+	CHECK_MSG(bad == 0, "%u of 100000 operations left the dirty ranges unlike the plain rule's",
+		  bad);
+	CHECK_MSG(maxsec <= 1024 + 64, "%llu sectors held in a region of 1088",
+		  (unsigned long long)maxsec);
+	CHECK_MSG(kinds[DISK_DIRTY_ADDED] > 10000 && kinds[DISK_DIRTY_COALESCED] > 1000 &&
+		  kinds[DISK_DIRTY_IN_PLACE] > 10000 && drops > 5000,
+		  "added %u, coalesced %u, in place %u, drops %u", kinds[DISK_DIRTY_ADDED],
+		  kinds[DISK_DIRTY_COALESCED], kinds[DISK_DIRTY_IN_PLACE], drops);
+	disk_dirty_destroy(&d);
+}
+
+int main(void)
+{
+	test_dirty_ranges();
+	/* The two jobs of the report: time_based over 16 KiB, and loops over it with psync. */
+	check_rewrites("time_based rewrites", "[w]\nioengine=libaio\ndirect=1\nrw=write\nbs=4k\n"
+		       "size=16k\ntime_based\nruntime=5\niodepth=1\n");
+	check_rewrites("psync loops", "[w]\nioengine=psync\nrw=write\nbs=4k\nsize=16k\n"
+		       "loops=5000\n");
+	return test_done();
+}

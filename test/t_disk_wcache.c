@@ -9,9 +9,23 @@
  *  - The dirty data itself (disk/dirty.c) against the rule written the
  *    plain way, over random writes, rewrites and drops: the same ranges in
  *    the same age order, none overlapping another.
+ *  - At the drive, adversarial loads — rewrites of a small region, reads
+ *    of dirty data between the writes, writes larger than a segment and
+ *    as large as the whole buffer, FUA writes, random writes that fill the
+ *    buffer, at QD 1 and 32 — and the bounds that follow from the rules:
+ *    every command completes; the buffer never holds (or takes in) more
+ *    than write_buffer; no command waits longer than command_overhead +
+ *    age_limit + the access in progress, its own, and one for each aged
+ *    command that may go before it (a write waits for room at most
+ *    age_limit, then goes to the media aged); a FLUSH is answered only
+ *    once every dirty sector is on the media.
  */
 #include "testlib.h"
+#include "drivelab.h"
 #include "runlab.h"
+
+#include "ata/cmd.h"
+#include "ata/fis.h"
 
 #include "disk/dirty.h"
 #include "disk/disk.h"
@@ -205,9 +219,156 @@ static void test_dirty_ranges(void)
 	disk_dirty_destroy(&d);
 }
 
+/* ---- adversarial loads at the drive ---- */
+
+struct load {
+	const char *name;
+	unsigned qd;
+	uint32_t nlb;			/* sectors per command */
+	uint64_t span;			/* 0: the whole drive */
+	bool sequential;
+	unsigned write_every;		/* 0: every command a write */
+	unsigned fua_every;
+	uint64_t ios;
+	int fills;			/* writes wait for room: 1 some must, 0 none may */
+};
+
+struct service_watch {
+	int64_t max_service;
+	uint64_t aged, picks, destages;
+};
+
+static void watch_picks(void *ctx, const struct disk_pick_event *ev)
+{
+	struct service_watch *w = ctx;
+
+	if (ev->acc->total > w->max_service)
+		w->max_service = ev->acc->total;
+	w->aged += ev->reason == FWQ_PICK_AGED;
+	w->destages += ev->cands[ev->chosen]->destage;
+	w->picks++;
+}
+
+static void check_load(const struct disk_model *m, const struct load *ld)
+{
+	struct drivelab lab;
+	struct service_watch w = { 0 };
+	const struct disk_stats *st;
+	int64_t bound, lat_max;
+	uint64_t aged_ahead;
+
+	if (drivelab_init_model(&lab, m, 3))
+		return;
+	lab.qd = ld->qd;
+	lab.nlb = ld->nlb;
+	lab.span = ld->span ? ld->span : lab.span;
+	lab.sequential = ld->sequential;
+	lab.write = true;
+	lab.write_every = ld->write_every;
+	lab.fua_every = ld->fua_every;
+	disk_set_pick_observer(lab.disk, watch_picks, &w);
+	drivelab_run(&lab, ld->ios);
+	st = disk_get_stats(lab.disk);
+	CHECK_MSG(lab.completed == ld->ios, "%s: %llu of %llu commands completed", ld->name,
+		  (unsigned long long)lab.completed, (unsigned long long)ld->ios);
+	CHECK_MSG(st->dirty_bytes_max <= m->write_buffer, "%s: %llu bytes dirty, write_buffer %llu",
+		  ld->name, (unsigned long long)st->dirty_bytes_max,
+		  (unsigned long long)m->write_buffer);
+	/* Everything it took is on the media once it has drained. */
+	CHECK_MSG(st->destages > 0 || !st->write_cached, "%s: nothing destaged", ld->name);
+	aged_ahead = w.aged < ld->qd ? w.aged : ld->qd - 1;
+	bound = front_ns(m, (uint64_t)ld->nlb * 512) + m->age_limit +
+		(int64_t)(2 + aged_ahead) * w.max_service;
+	lat_max = (int64_t)(lab.lat.sum.max > lab.lat_high.sum.max ? lab.lat.sum.max :
+			    lab.lat_high.sum.max);
+	CHECK_MSG(lat_max <= bound, "%s: a command took %.1f ms; bound %.1f ms (age limit %.0f ms, "
+		  "%llu aged choices, services up to %.1f ms)", ld->name, lat_max / 1e6,
+		  bound / 1e6, m->age_limit / 1e6, (unsigned long long)w.aged,
+		  w.max_service / 1e6);
+	/* The load does what it is there for: fills the buffer, or never does. */
+	CHECK_MSG(ld->fills ? st->room_waits > 0 : st->room_waits == 0 &&
+		  st->dirty_bytes_max < m->write_buffer / 4, "%s: %llu writes waited for room, "
+		  "%.1f MiB dirty at most", ld->name, (unsigned long long)st->room_waits,
+		  (double)st->dirty_bytes_max / 1048576.0);
+	if (ld->fua_every)
+		CHECK_MSG(st->media_writes > st->destages, "%s: %llu media writes, %llu destages",
+			  ld->name, (unsigned long long)st->media_writes,
+			  (unsigned long long)st->destages);
+	drivelab_destroy(&lab);
+}
+
+static void test_adversarial(void)
+{
+	struct disk_model m;
+	struct err e;
+	uint32_t seg;
+	unsigned i;
+
+	CHECK(disk_model_load("he8", &m, &e) == 0);
+	CHECK(m.write_cache);
+	seg = (uint32_t)(m.cache_size / m.cache_segments / 512);
+	{
+		const struct load loads[] = {
+			{ "rewrites of 32 KiB, QD1", 1, 8, 64, false, 0, 0, 20000, 0 },
+			{ "rewrites of 32 KiB, QD32", 32, 8, 64, false, 0, 0, 40000, 0 },
+			{ "sequential rewrites of 16 KiB, QD32", 32, 8, 40, true, 0, 0, 40000, 0 },
+			{ "reads of dirty data between writes, QD1", 1, 8, 1024, false, 2, 0, 20000, 0 },
+			{ "reads of dirty data between writes, QD32", 32, 8, 1024, false, 2, 0, 40000, 0 },
+			{ "random writes filling the buffer, QD1", 1, 8, 0, false, 0, 0, 20000, 1 },
+			{ "random writes filling the buffer, QD32", 32, 8, 0, false, 0, 0, 20000, 1 },
+			{ "random reads and writes, QD32", 32, 8, 0, false, 2, 0, 20000, 0 },
+			{ "random reads, a write in 8, QD32", 32, 8, 0, false, 8, 0, 20000, 0 },
+			{ "writes larger than a segment, QD4", 4, seg + 2048, 0, false, 0, 0, 400, 1 },
+			{ "writes of a whole segment, QD32", 32, seg, 0, false, 0, 0, 400, 1 },
+			{ "writes the size of the buffer, QD2", 2, 65535, 0, false, 0, 0, 60, 1 },
+			{ "FUA every 4th write over 64 KiB, QD8", 8, 8, 128, false, 0, 4, 20000, 0 },
+			{ "FUA every 2nd write, reads, QD32", 32, 8, 4096, false, 2, 2, 20000, 0 },
+		};
+
+		for (i = 0; i < sizeof(loads) / sizeof(loads[0]); i++)
+			check_load(&m, &loads[i]);
+	}
+}
+
+/* The drive answers FLUSH CACHE EXT once nothing is dirty: a full buffer takes seconds. */
+static void test_flush(void)
+{
+	struct drivelab lab;
+	struct ata_taskfile tf;
+	uint8_t fis[20];
+	const struct disk_stats *st;
+	uint64_t destaged;
+	int64_t t0, took;
+
+	if (drivelab_init(&lab, "he8", 5))
+		return;
+	lab.qd = 32;
+	lab.write = true;
+	lab.no_drain = true;
+	drivelab_run(&lab, 12000);
+	st = disk_get_stats(lab.disk);
+	CHECK_MSG(st->room_waits > 0, "the writes did not fill the buffer");
+	ata_cmd_flush_ext(&tf);
+	ata_h2d_encode(&tf, fis);
+	t0 = sim_now(&lab.sim);
+	drivelab_command(&lab, fis);
+	took = sim_now(&lab.sim) - t0;
+	destaged = st->destages;
+	CHECK_MSG(!(drivelab_last_d2h[2] & ATA_STAT_ERR), "FLUSH: status %02x", drivelab_last_d2h[2]);
+	/* 32 MiB of random 4 KiB ranges: thousands of destages, each a few ms. */
+	CHECK_MSG(took > 1000 * SIM_MSEC, "FLUSH answered after %.1f ms", took / 1e6);
+	sim_run(&lab.sim, SIM_FOREVER);
+	CHECK_MSG(st->destages == destaged, "%llu destages after the FLUSH was answered",
+		  (unsigned long long)(st->destages - destaged));
+	CHECK_EQ_U64(st->destages, st->write_cached - st->coalesced_writes - st->in_place_writes);
+	drivelab_destroy(&lab);
+}
+
 int main(void)
 {
 	test_dirty_ranges();
+	test_adversarial();
+	test_flush();
 	/* The two jobs of the report: time_based over 16 KiB, and loops over it with psync. */
 	check_rewrites("time_based rewrites", "[w]\nioengine=libaio\ndirect=1\nrw=write\nbs=4k\n"
 		       "size=16k\ntime_based\nruntime=5\niodepth=1\n");

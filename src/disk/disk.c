@@ -77,7 +77,7 @@ struct disk {
 	uint32_t tags_in_use;		/* NCQ tags the host has outstanding */
 	bool nonqueued_busy;		/* a non-queued command is outstanding */
 	sim_handle_t resp_ev;		/* its pending answer */
-	unsigned front_pending;		/* cache hits and buffered writes not yet answered */
+	unsigned front_pending;		/* cache hits and cached writes not yet answered */
 	bool in_reset, reset_ending;	/* SRST set; SRST cleared, waiting to be idle */
 	bool flushing;			/* FLUSH CACHE EXT: answered once nothing is dirty */
 	bool ncq_halted;		/* an NCQ error: everything aborted until log 10h is read */
@@ -85,6 +85,16 @@ struct disk {
 
 	/* The write cache's dirty ranges, each a destage (disk/dirty.h). */
 	struct disk_dirty dirty;
+	/*
+	 * Cached writes decoded while the buffer had no room for them, oldest
+	 * first: their data is taken (and they complete) once destages have
+	 * made room. Room is counted for a write's whole size and one range
+	 * from when its data is taken until it is in (incoming_*).
+	 */
+	uint8_t room_wait[FWQ_SLOTS];
+	unsigned room_head, room_count;
+	uint64_t incoming_bytes;
+	unsigned incoming_ranges;
 
 	/* The actuator. */
 	bool busy;
@@ -331,6 +341,8 @@ static int64_t interface_ns(const struct disk *d, uint64_t bytes)
 }
 
 static bool stream_continue(struct disk *d);
+static void room_admit(struct disk *d);
+static void room_aged(struct disk *d);
 
 static void media_access_ends(struct disk *d)
 {
@@ -361,9 +373,10 @@ static void media_access_ends(struct disk *d)
 		d->ra_limit = c->ps + c->nps + d->ra_max;
 	}
 	d->current_streamed = false;
-	if (c->destage)
+	if (c->destage) {
 		d->cache.dirty_bytes -= c->nlb * d->layout.logical_size;
-	else if (d->in_reset || d->reset_ending || d->ncq_halted)
+		room_admit(d);
+	} else if (d->in_reset || d->reset_ending || d->ncq_halted)
 		;	/* a reset or NCQ error aborted it: no answer */
 	else if (d->current_abort)
 		complete_cdl_timeout(d, c, d->current_abort, true);
@@ -636,13 +649,13 @@ static inline __attribute__((always_inline)) unsigned gather(struct disk *d,
 								struct fwq_queue *q)
 {
 	unsigned n = d->nwaiting, i;
-
 	const struct disk_dirty_range *r = disk_dirty_oldest(&d->dirty);
+	const struct fwq_cmd *first;
 
-	/* Destages follow the waiting slots, oldest first; the first may be older than any slot. */
+	/* Aging looks at the queued commands (destages do not age); the batch at destages too. */
 	q->oldest = d->nwaiting ? &d->slot[d->by_age.head] : NULL;
-	if (r && (!q->oldest || fwq_older(&r->cmd, q->oldest)))
-		q->oldest = &r->cmd;
+	first = r && (!q->oldest || fwq_older(&r->cmd, q->oldest)) ? &r->cmd : q->oldest;
+	/* Destages follow the waiting slots, oldest first. */
 	for (i = 0; r && i < FWQ_DESTAGE_WINDOW; i++, r = disk_dirty_newer(&d->dirty, r))
 		d->cands[n++] = &r->cmd;
 	q->cands = d->cands;
@@ -651,7 +664,7 @@ static inline __attribute__((always_inline)) unsigned gather(struct disk *d,
 	q->near = d->near;
 	q->nhigh = d->nhigh;
 	/* A new batch once nothing of the last one waits: everything received so far. */
-	if (n && q->oldest->seq >= d->batch_end)
+	if (n && first->seq >= d->batch_end)
 		d->batch_end = d->seq;
 	q->batch_end = d->batch_end;
 	q->now = sim_now(d->sim);
@@ -734,13 +747,15 @@ static void stream_start(struct disk *d, const struct fwq_cmd *const *cands, uns
 		  (unsigned long long)c->nps, (done - now) / 1e6);
 }
 
-/* Whether a queued command or destage has waited age_limit: the choice must serve it. */
+/*
+ * Whether a queued command has waited age_limit: the choice must serve it.
+ * Destages do not age — the host has their completion; dirty data that
+ * waits costs only room, and a write waiting for room ages instead
+ * (room_aged()).
+ */
 static bool any_aged(const struct disk *d, int64_t now)
 {
-	const struct disk_dirty_range *r = disk_dirty_oldest(&d->dirty);
-
-	return (d->nwaiting && now - d->slot[d->by_age.head].arrival >= d->rules.age_limit) ||
-		(r && now - r->cmd.arrival >= d->rules.age_limit);
+	return d->nwaiting && now - d->slot[d->by_age.head].arrival >= d->rules.age_limit;
 }
 
 /*
@@ -792,6 +807,8 @@ static bool stream_continue(struct disk *d)
 
 	if (d->busy || !d->rules.ops->positional)
 		return false;
+	if (d->room_count)
+		room_aged(d);	/* an aged write written through stops the stream */
 	if (d->nwaiting) {
 		/* The cheap test first: random commands almost never qualify. */
 		if (!d->starts[d->stream.ps % STARTS_BUCKETS] ||
@@ -823,7 +840,7 @@ static bool stream_continue(struct disk *d)
 		return true;
 	}
 	/* Destages: only those the firmware can see (FWQ_DESTAGE_WINDOW). */
-	if (!write || !d->dirty.count || any_aged(d, now))
+	if (!write || !d->dirty.count)
 		return false;
 	r = disk_dirty_oldest(&d->dirty);
 	for (i = 0; r && i < FWQ_DESTAGE_WINDOW; i++, r = disk_dirty_newer(&d->dirty, r)) {
@@ -850,7 +867,11 @@ static void dispatch(struct disk *d)
 	const struct fwq_cmd *c;
 	int64_t now = sim_now(d->sim);
 
-	if (d->busy || !(n = gather(d, &q)))
+	if (d->busy)
+		return;
+	if (d->room_count)
+		room_aged(d);
+	if (!(n = gather(d, &q)))
 		return;
 	if (d->reading_ahead)
 		read_ahead_stop(d);
@@ -931,22 +952,70 @@ static void dirty_drop(struct disk *d, uint64_t lba, uint64_t n)
 
 	disk_dirty_drop(&d->dirty, lba, n);
 	d->cache.dirty_bytes -= (held - d->dirty.sectors) * d->layout.logical_size;
+	room_admit(d);
 }
 
 /*
- * Try the write cache; true when the write completes from the buffer. Its
- * data goes into the dirty data (disk/dirty.h): over dirty sectors in
- * place, after the newest range when it continues it (up to a segment's
- * size, so a sequential stream destages in one pass), else as a range of
- * its own. Room is counted for the whole write, and a range must be free.
+ * Whether the buffer has room for a cached write of `bytes`: its whole
+ * size (what it rewrites in place is known only once its data is in) and
+ * one range, beside the writes whose data is on its way.
  */
-static bool write_cached(struct disk *d, const struct fwq_cmd *c)
+static bool write_fits(const struct disk *d, uint64_t bytes)
 {
-	uint64_t bytes = c->nlb * d->layout.logical_size, held = d->dirty.sectors;
+	return d->cache.dirty_bytes + d->incoming_bytes + bytes <= d->cache.write_buffer &&
+		d->dirty.count + d->incoming_ranges < d->dirty.cap;
+}
 
-	if (!d->write_cache || c->fua || d->cache.dirty_bytes + bytes > d->cache.write_buffer ||
-	    d->dirty.count == d->dirty.cap)
-		return false;
+static void write_in(struct sim *sim, void *arg);
+
+/* The write's data comes over; its room is held until the data is in (write_in()). */
+static void write_take(struct disk *d, unsigned slot)
+{
+	uint64_t bytes = d->slot[slot].nlb * d->layout.logical_size;
+
+	d->incoming_bytes += bytes;
+	d->incoming_ranges++;
+	if (d->cache.dirty_bytes + d->incoming_bytes > d->stats.dirty_bytes_max)
+		d->stats.dirty_bytes_max = d->cache.dirty_bytes + d->incoming_bytes;
+	sim_after(d->sim, interface_ns(d, bytes), write_in, &d->ref[slot]);
+}
+
+/* Destages made room, or a write took less than it held: the writes waiting for it, in order. */
+static void room_admit(struct disk *d)
+{
+	while (d->room_count) {
+		unsigned slot = d->room_wait[d->room_head];
+
+		if (!write_fits(d, d->slot[slot].nlb * d->layout.logical_size))
+			return;
+		d->room_head = (d->room_head + 1) % FWQ_SLOTS;
+		d->room_count--;
+		write_take(d, slot);
+	}
+}
+
+/*
+ * A cached write's data is in the buffer: it goes into the dirty data
+ * (disk/dirty.h) — over dirty sectors in place, after the newest range
+ * when it continues it (up to a segment's size, so a sequential stream
+ * destages in one pass), else as a range of its own — and completes.
+ */
+static void write_in(struct sim *sim, void *arg)
+{
+	struct slot_ref *ref = arg;
+	struct disk *d = ref->d;
+	const struct fwq_cmd *c = &d->slot[ref->slot];
+	uint64_t held = d->dirty.sectors;
+
+	(void)sim;
+	decode_due(d);
+	d->incoming_bytes -= c->nlb * d->layout.logical_size;
+	d->incoming_ranges--;
+	d->front_pending--;
+	if (d->in_reset || d->reset_ending || d->ncq_halted) {
+		aborted_try_end(d);	/* a reset or an NCQ error aborted it: its data is dropped */
+		return;
+	}
 	d->stats.dirty_overwrites += disk_dirty_overlaps(&d->dirty, c->lba, c->nlb);
 	switch (disk_dirty_put(&d->dirty, c, d->seg_size)) {
 	case DISK_DIRTY_COALESCED:
@@ -958,11 +1027,85 @@ static bool write_cached(struct disk *d, const struct fwq_cmd *c)
 	case DISK_DIRTY_ADDED:
 		break;
 	}
-	/* What it added: its sectors less those it rewrote (the set only grows by this much). */
+	/* What it added: its sectors less those it rewrote. */
 	d->cache.dirty_bytes += (d->dirty.sectors - held) * d->layout.logical_size;
 	disk_cache_invalidate(&d->cache, c->lba, c->nlb);
 	d->stats.write_cached++;
-	return true;
+	complete_ok(d, ref->slot);
+	room_admit(d);
+	dispatch(d);
+	decode_wake_check(d);
+}
+
+/*
+ * A decoded write the buffer does not take goes to the media as a queued
+ * command (the dirty sectors it covers give way: no older destage follows
+ * it onto the media).
+ */
+static void write_through(struct disk *d, unsigned slot)
+{
+	const struct fwq_cmd *c = &d->slot[slot];
+
+	d->front_pending--;
+	d->stats.overhead_ns += d->model.command_overhead;
+	d->stats.written_through++;
+	dirty_drop(d, c->lba, c->nlb);
+	waiting_insert(d, slot);
+}
+
+/*
+ * The writes that have waited age_limit for room are written through: the
+ * aging rule, for a write the buffer could not take in time. Queued with
+ * their arrival, they are aged, so the choice serves them next (a choice
+ * calls this first).
+ */
+static void room_aged(struct disk *d)
+{
+	int64_t now = sim_now(d->sim);
+
+	while (d->room_count) {
+		unsigned slot = d->room_wait[d->room_head];
+
+		if (now - d->slot[slot].arrival < d->rules.age_limit)
+			return;
+		d->room_head = (d->room_head + 1) % FWQ_SLOTS;
+		d->room_count--;
+		write_through(d, slot);
+	}
+}
+
+/*
+ * A cached write is decoded. With room in the buffer (and no write waiting
+ * for it before this one) its data comes over; otherwise it waits for
+ * destages to make room, in order — the drive takes no data it cannot
+ * hold — until age_limit (room_aged()). One under a duration limit is not
+ * left waiting: it goes to the media at once, where its limits apply.
+ */
+static void write_decoded(struct sim *sim, void *arg)
+{
+	struct slot_ref *ref = arg;
+	struct disk *d = ref->d;
+	struct fwq_cmd *c = &d->slot[ref->slot];
+
+	(void)sim;
+	decode_due(d);
+	if (d->in_reset || d->reset_ending || d->ncq_halted) {
+		d->front_pending--;
+		aborted_try_end(d);
+		return;
+	}
+	if (!d->room_count && write_fits(d, c->nlb * d->layout.logical_size)) {
+		write_take(d, ref->slot);
+	} else if (c->cdl) {
+		write_through(d, ref->slot);
+		dispatch(d);
+	} else {
+		d->room_wait[(d->room_head + d->room_count) % FWQ_SLOTS] = (uint8_t)ref->slot;
+		d->room_count++;
+		d->stats.room_waits++;
+		dispatch(d);
+	}
+	decode_wake_check(d);
 }
 
 /*
@@ -1103,10 +1246,10 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 		stream_start(d, &only, 1, 0, done);
 		return;
 	}
-	if (rw->write && write_cached(d, c)) {
+	if (rw->write && d->write_cache && !rw->fua &&
+	    (uint64_t)rw->sectors * d->layout.logical_size <= d->cache.write_buffer) {
 		d->front_pending++;
-		sim_after(d->sim, front, front_end_done, &d->ref[slot]);
-		dispatch(d);
+		sim_after(d->sim, d->model.command_overhead, write_decoded, &d->ref[slot]);
 		return;
 	}
 	if (rw->write && d->dirty.count)
@@ -1345,6 +1488,8 @@ static void reset_begin(struct disk *d)
 	d->tags_in_use = 0;
 	d->sdb_done = 0;
 	d->sdb_error = false;
+	d->front_pending -= d->room_count;	/* writes waiting for room: aborted */
+	d->room_count = 0;
 	cdl_forget_all(d);
 	if (d->nonqueued_busy && sim_is_pending(d->sim, d->resp_ev))
 		sim_cancel(d->sim, d->resp_ev);
@@ -1375,6 +1520,8 @@ static void ncq_halt(struct disk *d)
 	ilist_init(&d->by_age);
 	d->tags_in_use = 0;
 	d->sdb_done = 0;
+	d->front_pending -= d->room_count;	/* writes waiting for room: aborted */
+	d->room_count = 0;
 	cdl_forget_all(d);
 	d->ncq_halted = true;
 	d->sdb_error = true;

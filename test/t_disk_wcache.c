@@ -17,7 +17,8 @@
  *    than write_buffer; no command waits longer than command_overhead +
  *    age_limit + the access in progress, its own, and one for each aged
  *    command that may go before it (a write waits for room at most
- *    age_limit, then goes to the media aged); a FLUSH is answered only
+ *    age_limit, then goes to the media aged), + its transfer and one for
+ *    each other command outstanding (the link); a FLUSH is answered only
  *    once every dirty sector is on the media.
  */
 #include "testlib.h"
@@ -277,7 +278,9 @@ static void check_load(const struct disk_model *m, const struct load *ld)
 	/* Everything it took is on the media once it has drained. */
 	CHECK_MSG(st->destages > 0 || !st->write_cached, "%s: nothing destaged", ld->name);
 	aged_ahead = w.aged < ld->qd ? w.aged : ld->qd - 1;
+	/* The link serves transfers in order: at most the other qd - 1 commands' go first. */
 	bound = front_ns(m, (uint64_t)ld->nlb * 512) + m->age_limit +
+		(int64_t)(ld->qd - 1) * (front_ns(m, (uint64_t)ld->nlb * 512) - m->command_overhead) +
 		(int64_t)(2 + aged_ahead) * w.max_service;
 	lat_max = (int64_t)(lab.lat.sum.max > lab.lat_high.sum.max ? lab.lat.sum.max :
 			    lab.lat_high.sum.max);

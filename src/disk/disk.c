@@ -77,7 +77,16 @@ struct disk {
 	uint32_t tags_in_use;		/* NCQ tags the host has outstanding */
 	bool nonqueued_busy;		/* a non-queued command is outstanding */
 	sim_handle_t resp_ev;		/* its pending answer */
-	unsigned front_pending;		/* cache hits and cached writes not yet answered */
+	unsigned front_pending;		/* cache hits, cached writes and data on the link, unanswered */
+	/*
+	 * The SATA link: one data transfer at a time, either direction (a
+	 * DMA Setup FIS names the tag, its data FISes follow). The time it is
+	 * free once every transfer asked for so far is over: transfers go in
+	 * the order they were asked for (link_reserve()).
+	 */
+	int64_t link_free;
+	/* A write for the media: when its data is in the buffer; [FWQ_SLOTS], destages', stays 0. */
+	int64_t data_in[FWQ_SLOTS + 1];
 	bool in_reset, reset_ending;	/* SRST set; SRST cleared, waiting to be idle */
 	bool flushing;			/* FLUSH CACHE EXT: answered once nothing is dirty */
 	bool ncq_halted;		/* an NCQ error: everything aborted until log 10h is read */
@@ -337,11 +346,66 @@ static void front_end_done(struct sim *sim, void *arg)
 
 static int64_t interface_ns(const struct disk *d, uint64_t bytes)
 {
-	return (int64_t)((double)bytes * 1000.0 / d->model.interface_mbs);
+	/* Converted as signed (one instruction, the same value): bytes are far below 2^63. */
+	return (int64_t)((double)(int64_t)bytes * 1000.0 / d->model.interface_mbs);
+}
+
+/*
+ * A transfer of `xfer` ns crosses the link, starting no sooner than
+ * `earliest` and once the transfers asked for before are over; returns
+ * when it has crossed. `earliest` may be in the past for a media read,
+ * whose data went out as the head read it: its transfer is the last
+ * stretch before the read ended, if the link was free then (nothing was
+ * reserved past link_free).
+ */
+static inline int64_t link_reserve(struct disk *d, int64_t earliest, int64_t xfer)
+{
+	d->link_free = (earliest > d->link_free ? earliest : d->link_free) + xfer;
+	return d->link_free;
+}
+
+/*
+ * A write for the media is decoded at `when`: its data comes over the link
+ * into the buffer (none for a command a reset or an NCQ error has aborted).
+ */
+static inline void take_write_data(struct disk *d, unsigned slot, int64_t when)
+{
+	const struct fwq_cmd *c = &d->slot[slot];
+
+	if (!c->write)
+		return;
+	d->data_in[slot] = d->in_reset || d->reset_ending || d->ncq_halted ? 0 :
+		link_reserve(d, when, interface_ns(d, c->nlb * d->layout.logical_size));
+}
+
+/* A reset or an NCQ error aborted every command: the link carries nothing more for them. */
+static void link_abort(struct disk *d)
+{
+	if (d->link_free > sim_now(d->sim))
+		d->link_free = sim_now(d->sim);
 }
 
 static bool stream_continue(struct disk *d);
 static void room_admit(struct disk *d);
+
+/*
+ * A read from the media has ended: its data went to the host as the head
+ * read it, over the last stretch before now if the link was free, else
+ * once it is — and the read completes then.
+ */
+static void read_sent(struct disk *d, const struct fwq_cmd *c)
+{
+	int64_t now = sim_now(d->sim), xfer = interface_ns(d, c->nlb * d->layout.logical_size);
+	int64_t sent = link_reserve(d, now - xfer, xfer);
+
+	if (sent <= now) {
+		complete_ok(d, c->tag);
+		return;
+	}
+	d->front_pending++;
+	sim_at(d->sim, sent, front_end_done, &d->ref[c->tag]);
+}
+
 static void room_aged(struct disk *d);
 
 static void media_access_ends(struct disk *d)
@@ -380,8 +444,10 @@ static void media_access_ends(struct disk *d)
 		;	/* a reset or NCQ error aborted it: no answer */
 	else if (d->current_abort)
 		complete_cdl_timeout(d, c, d->current_abort, true);
-	else
+	else if (c->write)
 		complete_ok(d, c->tag);
+	else
+		read_sent(d, c);
 	d->current_abort = 0;
 	if (d->in_reset || d->reset_ending || d->ncq_halted) {
 		d->reading_ahead = false;
@@ -821,9 +887,9 @@ static bool stream_continue(struct disk *d)
 		/* A batched policy: not before the commands of the batch in progress. */
 		if (d->rules.ops->batched && c.seq >= d->batch_end && !c.high)
 			return false;
-		done = c.arrival + d->model.command_overhead +
-			interface_ns(d, c.nlb * d->layout.logical_size);
 		/* A write's data must be in the buffer before its first sector comes. */
+		done = write ? d->data_in[c.tag] : c.arrival + d->model.command_overhead +
+			interface_ns(d, c.nlb * d->layout.logical_size);
 		if (write && done > d->stream.t)
 			return false;
 		d->reading_ahead = false;
@@ -856,6 +922,34 @@ static bool stream_continue(struct disk *d)
 	return false;
 }
 
+/*
+ * A write to the media is not written ahead of its data, which crosses the
+ * link until data_in. The head may start on the first sector once that
+ * sector's data is in, and must reach no sector before its data: with the
+ * link faster than the media (SATA and every model) the first sector
+ * binds, with a slower one the last. Its data late, the write takes its
+ * first sector's next pass. (A read-modify-write is held to the same time,
+ * though it writes a revolution later.)
+ */
+static void write_waits_for_data(struct disk *d, int64_t now, struct disk_access *acc)
+{
+	const struct fwq_cmd *c = &d->current;
+	int64_t in = d->data_in[c->tag], first = now + acc->overhead + acc->seek + acc->rotate;
+	int64_t ready, turns;
+
+	if (in <= first)
+		return;		/* all in before the head is there: the usual case */
+	ready = in - interface_ns(d, c->nlb * d->layout.logical_size) +
+		interface_ns(d, (uint64_t)d->layout.lpp * d->layout.logical_size);
+	if (in - acc->transfer > ready)
+		ready = in - acc->transfer;
+	if (ready <= first)
+		return;
+	turns = (ready - first + d->layout.rev_ns - 1) / d->layout.rev_ns;
+	acc->rotate += turns * d->layout.rev_ns;
+	acc->total += turns * d->layout.rev_ns;
+}
+
 /* The actuator is free: choose the next command and start its access. */
 static void dispatch(struct disk *d)
 {
@@ -881,6 +975,8 @@ static void dispatch(struct disk *d)
 	d->current = *c;
 	disk_mech_access_at(&d->mech, &d->head, now, &d->current.where, d->current.nps,
 			 d->current.write, d->current.rmw, &acc);
+	if (d->current.write)
+		write_waits_for_data(d, now, &acc);
 	/* The observer sees the queue as the choice did, before the chosen leaves it. */
 	if (d->pick_fn) {
 		struct disk_pick_event ev = { now, &ctx, d->cands, n, chosen, q.batch_end, reason,
@@ -977,7 +1073,8 @@ static void write_take(struct disk *d, unsigned slot)
 	d->incoming_ranges++;
 	if (d->cache.dirty_bytes + d->incoming_bytes > d->stats.dirty_bytes_max)
 		d->stats.dirty_bytes_max = d->cache.dirty_bytes + d->incoming_bytes;
-	sim_after(d->sim, interface_ns(d, bytes), write_in, &d->ref[slot]);
+	sim_at(d->sim, link_reserve(d, sim_now(d->sim), interface_ns(d, bytes)), write_in,
+	       &d->ref[slot]);
 }
 
 /* Destages made room, or a write took less than it held: the writes waiting for it, in order. */
@@ -1050,6 +1147,7 @@ static void write_through(struct disk *d, unsigned slot)
 	d->stats.overhead_ns += d->model.command_overhead;
 	d->stats.written_through++;
 	dirty_drop(d, c->lba, c->nlb);
+	take_write_data(d, slot, sim_now(d->sim));
 	waiting_insert(d, slot);
 }
 
@@ -1121,6 +1219,7 @@ static void decoded(struct sim *sim, void *arg)
 	(void)sim;
 	decode_due(ref->d);
 	ref->d->stats.overhead_ns += ref->d->model.command_overhead;
+	take_write_data(ref->d, ref->slot, sim_now(sim));
 	waiting_insert(ref->d, ref->slot);
 	dispatch(ref->d);
 	decode_wake_check(ref->d);
@@ -1146,8 +1245,11 @@ static bool decode_passed(const struct disk *d)
 static __attribute__((noinline)) void decode_passed_ones(struct disk *d)
 {
 	do {
-		unsigned slot = d->decoding[d->decoding_head].slot;
+		const struct decoding *e = &d->decoding[d->decoding_head];
+		unsigned slot = e->slot;
 
+		/* Its data is asked for when its decoding ended, in that order. */
+		take_write_data(d, slot, e->ready);
 		d->decoding_head = (d->decoding_head + 1) % DECODING_RING;
 		d->decoding_count--;
 		d->stats.overhead_ns += d->model.command_overhead;
@@ -1196,11 +1298,26 @@ static void decode_later(struct disk *d, unsigned slot)
 	d->decoding_count++;
 }
 
+/* A read hit is decoded: its data goes out over the link, and it completes once sent. */
+static void hit_decoded(struct sim *sim, void *arg)
+{
+	struct slot_ref *ref = arg;
+	struct disk *d = ref->d;
+
+	decode_due(d);
+	if (d->in_reset || d->reset_ending || d->ncq_halted) {
+		d->front_pending--;
+		aborted_try_end(d);	/* a reset or an NCQ error aborted it */
+		return;
+	}
+	sim_at(sim, link_reserve(d, sim_now(sim),
+				 interface_ns(d, d->slot[ref->slot].nlb * d->layout.logical_size)),
+	       front_end_done, ref);
+}
+
 static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, bool high)
 {
 	struct fwq_cmd *c = &d->slot[slot];
-	int64_t front = d->model.command_overhead +
-		interface_ns(d, (uint64_t)rw->sectors * d->layout.logical_size);
 
 	prepare(d, c, rw, slot, high);
 	if (d->reading_ahead)
@@ -1222,7 +1339,7 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 				d->ra_limit = want;
 			}
 		}
-		sim_after(d->sim, front, front_end_done, &d->ref[slot]);
+		sim_after(d->sim, d->model.command_overhead, hit_decoded, &d->ref[slot]);
 		return;
 	}
 	/*
@@ -1239,7 +1356,8 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 		d->reading_ahead = false;
 		stream_locate(d);
 		disk_mech_stream_run(&d->mech, &d->stream, c->ps + c->nps, INT64_MAX, false);
-		done = sim_now(d->sim) + front;
+		done = sim_now(d->sim) + d->model.command_overhead +
+			interface_ns(d, c->nlb * d->layout.logical_size);
 		if (d->stream.t > done)
 			done = d->stream.t;
 		d->stats.stream_reads++;
@@ -1255,6 +1373,7 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 	if (rw->write && d->dirty.count)
 		dirty_drop(d, c->lba, c->nlb);
 	if (!d->model.command_overhead) {
+		take_write_data(d, slot, sim_now(d->sim));
 		waiting_insert(d, slot);
 		dispatch(d);
 		return;
@@ -1496,6 +1615,7 @@ static void reset_begin(struct disk *d)
 	d->nonqueued_busy = false;
 	d->flushing = false;
 	d->ncq_halted = d->log_pending = false;	/* a reset ends an NCQ error too */
+	link_abort(d);
 	sim_debug(d->sim, SIM_DBG_DISK, "SRST: every command aborted");
 }
 
@@ -1523,6 +1643,7 @@ static void ncq_halt(struct disk *d)
 	d->front_pending -= d->room_count;	/* writes waiting for room: aborted */
 	d->room_count = 0;
 	cdl_forget_all(d);
+	link_abort(d);
 	d->ncq_halted = true;
 	d->sdb_error = true;
 	sdb_schedule(d);

@@ -49,6 +49,24 @@ struct perm {
 	uint64_t keys[4];
 };
 
+/*
+ * fio's bw and iops samples, behind the report's bw and iops lines (stat.c
+ * __add_samples(), run by fio's helper thread): at the end of every
+ * window, for each direction that completed anything in it, KiB/s or I/Os
+ * per second over the window; a window without I/O gives no sample. With
+ * a log of that kind written per I/O (no log_avg_msec, or a compressed
+ * log: fio's per_unit_log()) fio samples each I/O instead: its bytes *
+ * 10^6 / clat ns (add_bw_sample()), or 1 (add_iops_sample()).
+ */
+struct rate_sampler {
+	struct job *job;
+	bool iops;			/* I/Os, else bytes */
+	bool per_io;			/* a sample per I/O, no window */
+	int64_t period, start;		/* ns: the window, and when this one began */
+	uint64_t acc[DDIR_COUNT];	/* completed in this window */
+	sim_handle_t tick;
+};
+
 struct job {
 	const struct job_def *def;
 	const struct job_options *o;
@@ -117,12 +135,16 @@ struct job {
 	void *source_state;
 	bool source_prios;			/* the source sets each I/O's priority */
 	sim_handle_t wake;
-	int64_t sample_t;
-	uint64_t sample_bytes[DDIR_COUNT], sample_ios[DDIR_COUNT];
-	uint64_t win_bytes[DDIR_COUNT], win_ios[DDIR_COUNT];
+	struct rate_sampler bw_s, iops_s;
 	FILE *clat_log, *slat_log, *lat_log, *iolog;	/* the files of logs[] below */
 	FILE *bw_log, *iops_log;
-	/* log_avg_msec: this window's sums, per log (enum log_kind) and direction. */
+	/*
+	 * Logs of a value per I/O averaged over windows (log_avg_msec): each
+	 * log's window (0: a row per I/O), when its current one ends, and its
+	 * sums, per log (enum log_kind) and direction.
+	 */
+	unsigned lw_ms[LOG_KINDS];
+	int64_t lw_due[LOG_KINDS];
 	uint64_t lw_sum[LOG_KINDS][DDIR_COUNT], lw_n[LOG_KINDS][DDIR_COUNT];
 	uint64_t lw_max[LOG_KINDS][DDIR_COUNT];	/* log_max_value */
 	/* write_hist_log: clat counts in fio's buckets since the direction's last row. */
@@ -728,104 +750,114 @@ static void mark_latency(struct report_job *r, uint64_t ns)
 		r->lat_m[lat_edge(v)]++;
 }
 
-static void log_line(FILE *f, const struct job *j, int64_t now, uint64_t value,
-		     const struct job_io *io)
+/*
+ * One row of a time-series log, as fio's flush_samples() prints it: time
+ * (ms since the job began), value, direction, block size[, offset], and
+ * the priority — the whole ioprio in hex with log_prio, else 1 for a
+ * real-time I/O and 0 for any other. Window rows have no block size,
+ * offset or priority (0).
+ */
+static void log_row(FILE *f, const struct job *j, int64_t now, uint64_t value, int ddir,
+		    uint64_t bs, uint64_t offset, uint16_t ioprio)
 {
-	unsigned prio = j->o->log_prio ? io->prio_eff :
-		ioprio_class(io->prio_eff) == IOPRIO_CLASS_RT;
-	/* fio's flush_samples(): log_prio writes the whole ioprio in hex (class, hint, level). */
-	const char *last = j->o->log_prio ? "0x%04x\n" : "%u\n";
+	long long ms = (long long)((now - j->t_begin) / 1000000);
 
 	if (j->o->log_offset)
-		fprintf(f, "%lld, %llu, %d, %llu, %llu, ", (long long)((now - j->t_begin) / 1000000),
-			(unsigned long long)value, io->ddir, (unsigned long long)io->len,
-			(unsigned long long)io->offset);
+		fprintf(f, "%lld, %llu, %d, %llu, %llu, ", ms, (unsigned long long)value, ddir,
+			(unsigned long long)bs, (unsigned long long)offset);
 	else
-		fprintf(f, "%lld, %llu, %d, %llu, ", (long long)((now - j->t_begin) / 1000000),
-			(unsigned long long)value, io->ddir, (unsigned long long)io->len);
-	fprintf(f, last, prio);
+		fprintf(f, "%lld, %llu, %d, %llu, ", ms, (unsigned long long)value, ddir,
+			(unsigned long long)bs);
+	if (j->o->log_prio)
+		fprintf(f, "0x%04x\n", ioprio);
+	else
+		fprintf(f, "%u\n", ioprio_class(ioprio) == IOPRIO_CLASS_RT);
+}
+
+/* fio's per-I/O bandwidth (add_bw_sample()): bytes * 10^6 / clat in ns, 0 for no time. */
+static uint64_t io_bw(uint64_t len, uint64_t clat)
+{
+	return clat ? len * 1000000 / clat : 0;
 }
 
 /*
- * One completed I/O in the logs: a row each (fio's logs without
- * log_avg_msec: the bw row is this I/O's KiB/s over its latency, the iops
- * row 1), or into this window's sums.
+ * One completed I/O in the logs written per I/O: a row each, or with
+ * log_avg_msec into this window's sums. The bw and iops logs are of this
+ * kind only when fio writes them per I/O (their samplers' per_io); else
+ * their rows are the samples (sampler_tick).
  */
 static void log_io(struct job *j, int64_t now, const struct job_io *io, uint64_t clat,
 		   uint64_t lat, uint64_t slat)
 {
 	const struct job_options *o = j->o;
-	uint64_t v[LOG_KINDS] = { clat, slat, lat, io->len, 1 };
+	uint64_t v[LOG_KINDS] = { clat, slat, lat, io_bw(io->len, clat), 1 };
 	FILE *f[LOG_KINDS] = { j->clat_log, j->slat_log, j->lat_log, j->bw_log, j->iops_log };
 	/*
 	 * fio logs only what it measures: no clat, slat or lat rows when that
 	 * latency is disabled; per-I/O bw rows only without
 	 * disable_bw_measurement, per-I/O iops rows only when not all three of
-	 * clat, slat and bw are off (its gtod_reduce()). Windows of bw and iops
-	 * are counted whatever these say, as fio 3.33 does.
+	 * clat, slat and bw are off (its gtod_reduce()).
 	 */
 	bool reduced = o->disable_clat && o->disable_slat && o->disable_bw;
 	bool measured[LOG_KINDS] = {
 		!o->disable_clat, !o->disable_slat, !o->disable_lat,
-		o->log_avg_msec || !o->disable_bw, o->log_avg_msec || !reduced,
+		j->bw_s.per_io && !o->disable_bw, j->iops_s.per_io && !reduced,
 	};
 	int k;
 
 	for (k = 0; k < LOG_KINDS; k++) {
 		if (!f[k] || !measured[k] || (k == LOG_SLAT && o->engine_kind == JOB_ENGINE_SYNC))
 			continue;
-		if (o->log_avg_msec) {
+		if (j->lw_ms[k]) {
 			j->lw_sum[k][io->ddir] += v[k];
 			j->lw_n[k][io->ddir]++;
 			if (v[k] > j->lw_max[k][io->ddir])
 				j->lw_max[k][io->ddir] = v[k];
 		} else {
-			log_line(f[k], j, now, k == LOG_BW ? io->len * 1000000000ULL / 1024 /
-				 (lat ? lat : 1) : v[k], io);
+			log_row(f[k], j, now, v[k], io->ddir, io->len, io->offset, io->prio_eff);
 		}
 	}
 }
 
 /*
- * log_avg_msec: one row per direction at the end of each window, as fio
- * writes them: "time, value, direction, 0, 0" (an offset column of 0 with
- * log_offset). Latency rows give the window's mean and only where it had
- * I/Os; bw (KiB/s) and iops rows are written for every direction the job
- * does, at windows that end while it runs.
+ * log_avg_msec: at the end of a log's window, a row per direction that
+ * had I/Os in it, "time, value, direction, 0, 0": the window's mean
+ * (rounded, as fio adds 0.5 to it) or with log_max_value its largest
+ * value. `final`: every log's open window, at the job's end (fio's
+ * finalize_logs()); else those due by now.
  */
 static void log_window(struct job *j, int64_t now, bool final)
 {
-	int rw = j->o->rw, k, d;
-	bool does[DDIR_COUNT] = {
-		rw != JOB_RW_WRITE && rw != JOB_RW_RANDWRITE,
-		rw != JOB_RW_READ && rw != JOB_RW_RANDREAD,
-	};
 	FILE *f[LOG_KINDS] = { j->clat_log, j->slat_log, j->lat_log, j->bw_log, j->iops_log };
-	uint64_t ms = j->o->log_avg_msec;
+	int k, d;
 
 	for (k = 0; k < LOG_KINDS; k++) {
+		if (!f[k] || !j->lw_ms[k] || (!final && j->lw_due[k] > now))
+			continue;
 		for (d = 0; d < DDIR_COUNT; d++) {
-			uint64_t value;
+			uint64_t n = j->lw_n[k][d];
 
-			if (!f[k])
+			if (!n)
 				continue;
-			if (k == LOG_BW || k == LOG_IOPS) {
-				if (final || !does[d])
-					continue;
-				value = k == LOG_BW ? j->lw_sum[k][d] * 1000 / ms / 1024 :
-					j->lw_n[k][d] * 1000 / ms;
-			} else {
-				if (!j->lw_n[k][d])
-					continue;
-				value = j->o->log_max_value ? j->lw_max[k][d] :
-					j->lw_sum[k][d] / j->lw_n[k][d];
-			}
-			fprintf(f[k], j->o->log_offset ? "%lld, %llu, %d, 0, 0, 0\n" :
-				"%lld, %llu, %d, 0, 0\n", (long long)((now - j->t_begin) / 1000000),
-				(unsigned long long)value, d);
+			log_row(f[k], j, now, j->o->log_max_value ? j->lw_max[k][d] :
+				(2 * j->lw_sum[k][d] + n) / (2 * n), d, 0, 0, 0);
 			j->lw_sum[k][d] = j->lw_n[k][d] = j->lw_max[k][d] = 0;
 		}
+		j->lw_due[k] += (int64_t)j->lw_ms[k] * SIM_MSEC;
 	}
+}
+
+/* When the next log window ends, or INT64_MAX for none. */
+static int64_t log_next_due(const struct job *j)
+{
+	FILE *f[LOG_KINDS] = { j->clat_log, j->slat_log, j->lat_log, j->bw_log, j->iops_log };
+	int64_t due = INT64_MAX;
+	int k;
+
+	for (k = 0; k < LOG_KINDS; k++)
+		if (f[k] && j->lw_ms[k] && j->lw_due[k] < due)
+			due = j->lw_due[k];
+	return due;
 }
 
 static void log_tick(struct sim *sim, void *arg)
@@ -836,7 +868,94 @@ static void log_tick(struct sim *sim, void *arg)
 	if (j->finished || j->issuing_done || now >= j->t_end)
 		return;
 	log_window(j, now, false);
-	sim_after(sim, (int64_t)j->o->log_avg_msec * SIM_MSEC, log_tick, j);
+	sim_at(sim, log_next_due(j), log_tick, j);
+}
+
+/* ---- bw and iops samples (struct rate_sampler) ---- */
+
+static void sampler_tick(struct sim *sim, void *arg);
+
+/* A window starts now (the job's start, the end of ramp_time, a restart of its statistics). */
+static void sampler_restart(struct rate_sampler *s, int64_t now)
+{
+	struct sim *sim = s->job->t->sim;
+
+	memset(s->acc, 0, sizeof(s->acc));
+	s->start = now;
+	if (s->tick)
+		sim_cancel(sim, s->tick);
+	s->tick = s->per_io ? 0 : sim_at(sim, now + s->period, sampler_tick, s);
+}
+
+/*
+ * The end of a window: a sample per direction with I/O in it, which a
+ * bw or iops log not written per I/O also gets as a row (fio logs each
+ * sample: "time, value, direction, 0, 0").
+ */
+static void sampler_tick(struct sim *sim, void *arg)
+{
+	struct rate_sampler *s = arg;
+	struct job *j = s->job;
+	int64_t now = sim_now(sim);
+	uint64_t spent = (uint64_t)(now - s->start) / 1000000;
+	FILE *log = s->iops ? j->iops_log : j->bw_log;
+	int d;
+
+	s->tick = 0;
+	if (j->finished || j->issuing_done)
+		return;
+	for (d = 0; d < DDIR_COUNT; d++) {
+		struct report_dir *rd = &j->rep->dir[d];
+		uint64_t rate;
+
+		if (!s->acc[d])
+			continue;
+		rate = s->iops ? s->acc[d] * 1000 / spent : s->acc[d] * 1000 / spent / 1024;
+		hist_summary_add(s->iops ? &rd->iops : &rd->bw, rate);
+		if (log)
+			log_row(log, j, now, rate, d, 0, 0, 0);
+		s->acc[d] = 0;
+	}
+	s->start = now;
+	s->tick = sim_at(sim, now + s->period, sampler_tick, s);
+}
+
+/* A completed I/O: into the window, or a sample of its own. */
+static void sampler_io(struct rate_sampler *s, const struct job_io *io, uint64_t clat)
+{
+	const struct job_options *o = s->job->o;
+	struct report_dir *rd = &s->job->rep->dir[io->ddir];
+
+	if (!s->per_io)
+		s->acc[io->ddir] += s->iops ? 1 : io->len;
+	else if (s->iops && !(o->disable_clat && o->disable_slat && o->disable_bw))
+		hist_summary_add(&rd->iops, 1);
+	else if (!s->iops && !o->disable_bw)
+		hist_summary_add(&rd->bw, io_bw(io->len, clat));
+}
+
+/*
+ * fio's windows (init.c, setup_log()): a bw (iops) log takes log_avg_msec
+ * as the window unless bwavgtime (iopsavgtime) was given, and then
+ * averages over the smaller of the two; per I/O when that is 0.
+ */
+static void sampler_setup(struct job *j, struct rate_sampler *s, bool iops)
+{
+	const struct job_options *o = j->o;
+	bool logged = iops ? j->iops_log != NULL : j->bw_log != NULL;
+	unsigned window = iops ? o->iops_avg_time : o->bw_avg_time, log_ms = o->log_avg_msec;
+
+	s->job = j;
+	s->iops = iops;
+	if (logged) {
+		if (iops ? o->iops_avg_time_set : o->bw_avg_time_set)
+			log_ms = log_ms < window ? log_ms : window;
+		else
+			window = log_ms;
+		s->per_io = !log_ms;
+		j->lw_ms[iops ? LOG_IOPS : LOG_BW] = s->per_io ? log_ms : 0;
+	}
+	s->period = (int64_t)window * SIM_MSEC;
 }
 
 /* ---- errors that end a job: max_latency, rate_min (fio's) ---- */
@@ -979,9 +1098,9 @@ static void lat_target_up(struct job *j, int64_t now)
 			j->lat_quiesce = true;
 			j->lat_end_run = true;
 			report_job_reset(j->rep);
-			j->t_stats = j->sample_t = now;
-			memset(j->win_bytes, 0, sizeof(j->win_bytes));
-			memset(j->win_ios, 0, sizeof(j->win_ios));
+			j->t_stats = now;
+			sampler_restart(&j->bw_s, now);
+			sampler_restart(&j->iops_s, now);
 		}
 	}
 	lat_new_cycle(j, now);
@@ -1109,8 +1228,8 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 		hist_summary_add(&rd->drive, (uint64_t)(now - io->t_dispatch));
 		rd->io_bytes += io->len;
 		rd->total_ios++;
-		j->win_bytes[io->ddir] += io->len;
-		j->win_ios[io->ddir]++;
+		sampler_io(&j->bw_s, io, clat);
+		sampler_io(&j->iops_s, io, clat);
 		if (!o->disable_clat) {
 			mark_latency(r, clat);	/* fio's lat buckets count clat samples */
 			if (j->hist_log)
@@ -1488,32 +1607,6 @@ static void job_fill_queue(struct job *j)
 
 /* ---- time: start, ramp, samples, end ---- */
 
-static void sample_tick(struct sim *sim, void *arg)
-{
-	struct job *j = arg;
-	int64_t now = sim_now(sim), spent = (now - j->sample_t) / 1000000;
-	int rw = j->o->rw, d;
-	bool does[DDIR_COUNT] = {
-		rw != JOB_RW_WRITE && rw != JOB_RW_RANDWRITE,
-		rw != JOB_RW_READ && rw != JOB_RW_RANDREAD,
-	};
-
-	if (j->finished || j->issuing_done)
-		return;
-	for (d = 0; d < DDIR_COUNT; d++) {
-		struct report_dir *rd = &j->rep->dir[d];
-
-		if (!spent || !does[d])
-			continue;
-		/* fio's bw sample: KiB/s over the window; iops: I/Os per second. */
-		hist_summary_add(&rd->bw, j->win_bytes[d] * 1000 / (uint64_t)spent / 1024);
-		hist_summary_add(&rd->iops, j->win_ios[d] * 1000 / (uint64_t)spent);
-		j->win_bytes[d] = j->win_ios[d] = 0;
-	}
-	j->sample_t = now;
-	sim_after(sim, 500 * SIM_MSEC, sample_tick, j);
-}
-
 static void ramp_end(struct sim *sim, void *arg)
 {
 	struct job *j = arg;
@@ -1522,10 +1615,8 @@ static void ramp_end(struct sim *sim, void *arg)
 	j->t_stats = sim_now(sim);
 	lat_target_init(j, j->t_stats);
 	report_job_reset(j->rep);
-	j->sample_t = j->t_stats;
-	memset(j->win_bytes, 0, sizeof(j->win_bytes));
-	memset(j->win_ios, 0, sizeof(j->win_ios));
-	sim_after(sim, 500 * SIM_MSEC, sample_tick, j);
+	sampler_restart(&j->bw_s, j->t_stats);
+	sampler_restart(&j->iops_s, j->t_stats);
 }
 
 static void time_up(struct sim *sim, void *arg)
@@ -1544,7 +1635,7 @@ static void job_start(struct sim *sim, void *arg)
 	struct job *j = arg;
 	const struct job_options *o = j->o;
 	int64_t now = sim_now(sim), runtime = j->o->runtime;
-	int d;
+	int d, k;
 
 	if (j->run->interrupted) {
 		/* Its startdelay ran past the interruption: it ends without an I/O. */
@@ -1566,17 +1657,20 @@ static void job_start(struct sim *sim, void *arg)
 	j->t_end = INT64_MAX;
 	if (runtime)
 		j->t_end = now + j->o->ramp_time + runtime;
-	j->sample_t = now;
 	if (j->iolog)
 		fprintf(j->iolog, "0 %s add\n0 %s open\n", j->iolog_name, j->iolog_name);
-	if (j->in_ramp)
+	if (j->in_ramp) {
 		sim_at(sim, j->t_stats, ramp_end, j);
-	else
-		sim_after(sim, 500 * SIM_MSEC, sample_tick, j);
+	} else {
+		sampler_restart(&j->bw_s, now);
+		sampler_restart(&j->iops_s, now);
+	}
 	if (j->t_end != INT64_MAX)
 		sim_at(sim, j->t_end, time_up, j);
-	if (j->o->log_avg_msec && (j->clat_log || j->bw_log || j->iops_log))
-		sim_after(sim, (int64_t)j->o->log_avg_msec * SIM_MSEC, log_tick, j);
+	for (k = 0; k < LOG_KINDS; k++)
+		j->lw_due[k] = now + (int64_t)j->lw_ms[k] * SIM_MSEC;
+	if (log_next_due(j) != INT64_MAX)
+		sim_at(sim, log_next_due(j), log_tick, j);
 	sim_debug(sim, SIM_DBG_JOB, "job %s.%u starts: depth %u, region %llu..%llu", j->o->name,
 		  j->clone, j->depth, (unsigned long long)j->start, (unsigned long long)j->end);
 	job_fill(j);
@@ -1601,8 +1695,8 @@ static void job_finish(struct job *j)
 	if (j->iolog)
 		fprintf(j->iolog, "%lld %s close\n", (long long)((j->t_finish - j->t_begin) / 1000),
 			j->iolog_name);
-	if (j->o->log_avg_msec)	/* the latencies of the last window, at the job's end (fio's) */
-		log_window(j, j->timed_out && j->t_end > j->t_finish ? j->t_end : j->t_finish, true);
+	/* The last windows of the logs averaged per I/O, at the job's end (fio's finalize_logs()). */
+	log_window(j, j->timed_out && j->t_end > j->t_finish ? j->t_end : j->t_finish, true);
 	sim_debug(j->t->sim, SIM_DBG_JOB, "job %s.%u done: %llu I/Os", j->o->name, j->clone,
 		  (unsigned long long)j->issued_ios);
 	if (--run->running == 0)
@@ -2022,10 +2116,10 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 		/* Latency logs are written as I/Os complete: no memory held per I/O. */
 		const char *p = o->write_lat_log, *opt = "write_lat_log";
 
+		/* fio writes the slat log of a sync engine too, empty: it has no slat. */
 		if (!(j->clat_log = open_log(j, p, "clat", opt, e)) ||
+		    !(j->slat_log = open_log(j, p, "slat", opt, e)) ||
 		    !(j->lat_log = open_log(j, p, "lat", opt, e)))
-			return -1;
-		if (o->engine_kind == JOB_ENGINE_ASYNC && !(j->slat_log = open_log(j, p, "slat", opt, e)))
 			return -1;
 	}
 	if (o->write_bw_log[0] &&
@@ -2048,6 +2142,10 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 		if (!o->log_hist_msec)
 			j->hist_log = NULL;	/* the empty file is still put in place */
 	}
+	for (d = LOG_CLAT; d <= LOG_LAT; d++)
+		j->lw_ms[d] = o->log_avg_msec;
+	sampler_setup(j, &j->bw_s, false);
+	sampler_setup(j, &j->iops_s, true);
 	if (o->write_iolog[0]) {
 		const char *tag = j->run->ro->log_tag;
 		char path[JOB_PATH_MAX + 128];

@@ -1094,6 +1094,42 @@ static void gtod_reduce_format(const struct opt_def *d, const void *base, char *
 		 o->disable_bw);
 }
 
+/* ---- reporting and logging: bwavgtime, iopsavgtime, ... (i13b) ---- */
+
+/*
+ * bwavgtime, iopsavgtime: the window of the bw and iops samples, in ms.
+ * Whether it was given matters: fio takes a bw (iops) log's log_avg_msec
+ * as the window when it was not. fio accepts 0 and then samples whenever
+ * its helper thread wakes, which a simulation has no equivalent of.
+ */
+static int avg_time_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	struct job_options *o = base;
+	bool iops = !strcmp(d->name, "iopsavgtime");
+	uint64_t v;
+
+	if (parse_u64(value, &v) || v < 1 || v > 86400000)
+		return err_set(e, "expected a window of 1..86400000 milliseconds, got '%s'%s", value,
+			       !parse_u64(value, &v) && !v ? " (fio's 0 samples at its helper "
+			       "thread's wake-ups, which a simulation does not have)" : "");
+	if (iops) {
+		o->iops_avg_time = (unsigned)v;
+		o->iops_avg_time_set = true;
+	} else {
+		o->bw_avg_time = (unsigned)v;
+		o->bw_avg_time_set = true;
+	}
+	return 0;
+}
+
+static void avg_time_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	snprintf(buf, len, "%u", !strcmp(d->name, "iopsavgtime") ? o->iops_avg_time :
+		 o->bw_avg_time);
+}
+
 #define CUSTOM(n, p, f, h) { .name = n, .type = OPT_CUSTOM, .parse = p, .format = f, .help = h }
 
 static const struct opt_def options[] = {
@@ -1355,6 +1391,12 @@ static const struct opt_def options[] = {
 	  .help = "rw=randread:N: sequential (the next I/Os follow on) or identical (the same offset N times)" },
 	{ .name = "offset_align", .type = OPT_SIZE, .offset = F(offset_align), .min = 0,
 	  .max = 1LL << 40, .help = "offset=N% rounds up to this (default: the smallest block)" },
+	/* reporting and logging (i13b) */
+	CUSTOM("bwavgtime", avg_time_parse, avg_time_format,
+	       "ms between bandwidth samples (the bw line's min/max/avg/samples; default 500, "
+	       "or a bw log's log_avg_msec)"),
+	CUSTOM("iopsavgtime", avg_time_parse, avg_time_format,
+	       "ms between IOPS samples (the iops line; default 500, or an iops log's log_avg_msec)"),
 	OPT_END,
 };
 
@@ -1389,6 +1431,7 @@ void job_options_defaults(struct job_options *o)
 	o->iodepth_batch = 1;
 	o->iodepth_batch_complete_min = 1;
 	o->per_job_logs = true;
+	o->bw_avg_time = o->iops_avg_time = 500;
 }
 
 /*

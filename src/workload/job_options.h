@@ -171,6 +171,9 @@ struct job_options {
 	bool slat_percentiles;
 	int unified_rw_reporting;	/* enum job_unified */
 	bool disable_lat, disable_clat, disable_slat, disable_bw;
+	/* Reporting and logging (i13b): fio's bwavgtime, iopsavgtime, ... */
+	unsigned bw_avg_time, iops_avg_time;	/* ms between bw / iops samples (default 500) */
+	bool bw_avg_time_set, iops_avg_time_set;	/* given: fio then keeps them beside a log's log_avg_msec */
 };
 
 /* unified_rw_reporting: reads and writes apart, merged into "mixed", or both. */

@@ -581,7 +581,8 @@ static int max_groupid(const struct report_job *jobs, unsigned n)
 static void write_normal(FILE *out, const struct report *r, const struct report_job *jobs,
 			 unsigned n, const char *time_buf)
 {
-	int gid, gmax = max_groupid(jobs, n);
+	/* Every group's status line, even one whose jobs all have stats=0 (fio's). */
+	int gid, gmax = max_groupid(r->jobs, r->njobs);
 	unsigned i;
 
 	fprintf(out, "\n");
@@ -1292,6 +1293,14 @@ struct report_job *report_groups(const struct report *r, unsigned *n_out)
 		struct report_job *dst;
 		bool prio_stats = false;
 
+		/*
+		 * stats=0: left out, as fio's __show_run_stats() leaves it out
+		 * (fio 3.33 still writes an empty JSON and terse entry for such a
+		 * job outside group_reporting — no name, group 4294967295 —
+		 * which no reader can use: ncqsim writes none).
+		 */
+		if (j->no_stats)
+			continue;
 		/* fio: a job joins the previous entry when it reports by group and
 		 * belongs to the same group; otherwise it opens an entry. */
 		if (n && j->group_reporting && out[n - 1].groupid == j->groupid) {
@@ -1322,6 +1331,8 @@ struct report_job *report_groups(const struct report *r, unsigned *n_out)
 		for (k = i; k < r->njobs; k++) {
 			const struct report_job *m = &r->jobs[k];
 
+			if (m->no_stats)
+				continue;
 			if (k > i && !(m->group_reporting && m->groupid == j->groupid))
 				break;
 			if (m->multi_prio || m->ioprio != j->ioprio)

@@ -78,6 +78,7 @@ struct report_job {
 	unsigned sig_figs, kb_base;
 	unsigned iodepth;
 	bool group_reporting;
+	bool no_stats;			/* fio's stats=0: left out of the report */
 	/* The header line: rw, block sizes, engine. */
 	char rw[16];
 	uint64_t bs_min[3], bs_max[3];

@@ -1198,6 +1198,16 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 				r->error = io->error;
 			j->issuing_done = true;
 		}
+	} else if (!j->in_ramp && !j->o->stats) {
+		/*
+		 * stats=0: fio's account_io_completion() returns at once: no
+		 * sample, no log row, no max_latency or latency_target check; the
+		 * job still counts what it did, for rate_min.
+		 */
+		j->done_bytes[io->ddir] += io->len;
+		j->done_ios[io->ddir]++;
+		if (rate_below_min(j, now))
+			job_error(j, EIO, "backend.c, func=check_min_rate");
 	} else if (!j->in_ramp) {
 		/*
 		 * fio reports slat and lat as min/max/mean/stddev, with percentiles
@@ -2190,6 +2200,7 @@ static void report_setup(struct job *j)
 	r->latency_window_us = (uint64_t)o->latency_window / 1000;
 	r->latency_percentile = o->latency_percentile;
 	r->group_reporting = o->group_reporting;
+	r->no_stats = !o->stats;
 	r->ioprio = j->job_prio;
 	r->multi_prio = o->cmdprio_percentage[0] || o->cmdprio_percentage[1] ||
 		o->ncmdprio_bssplit[0] || o->ncmdprio_bssplit[1] || j->source_prios;

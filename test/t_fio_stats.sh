@@ -124,6 +124,32 @@ printf '[q]\nrw=read\nsize=1m\nstats=2\n' >q.fio
 expect_rc 2 "$NCQSIM" run q.fio
 err_has "q.fio:4: option 'stats': expected"
 
+# disk_util=0 in every job: no "Disk stats" section, no JSON disk_util,
+# a terse line without the disk's 9 fields (fio 3.33: 121 fields, 130
+# with them); one job keeping it on keeps the section. The entry is named
+# after the device the jobs name (filename=/dev/sdb: sdb), else sda.
+printf '[a]\nrw=read\nsize=64k\ndisk_util=0\n' >du.fio
+expect_rc 0 "$NCQSIM" run --output-format=normal,json,terse du.fio
+checks=$((checks + 1))
+! grep -q 'Disk stats\|"disk_util" : \[' "$tmp/out" || fail "disk_util=0: the disk's statistics are still there"
+checks=$((checks + 1))
+[ "$(grep '^3;' "$tmp/out" | awk -F';' '{ print NF }')" = 121 ] || fail "disk_util=0: terse line not of 121 fields"
+if [ -n "$fio_ok" ]; then
+	checks=$((checks + 1))
+	[ "$(fio --ioengine=psync --filename=dev --output-format=terse du.fio | awk -F';' '{ print NF }')" = 121 ] ||
+		fail "fio's terse line with disk_util=0 is not of 121 fields"
+fi
+printf '[b]\nrw=read\nsize=64k\nfilename=/dev/sdb\n' >>du.fio
+expect_rc 0 "$NCQSIM" run --output-format=normal,terse du.fio
+out_has "Disk stats (read/write):"
+out_has "  sdb: ios="
+checks=$((checks + 1))
+[ "$(grep '^3;' "$tmp/out" | head -n 1 | awk -F';' '{ print NF, $122 }')" = "130 sdb" ] ||
+	fail "terse line: the disk's fields are not there, named sdb"
+printf '[a]\nrw=read\nsize=64k\ndisk_util=yes please\n' >du.fio
+expect_rc 2 "$NCQSIM" run du.fio
+err_has "du.fio:4: option 'disk_util': expected"
+
 # Broken values: file, line, option and what was expected.
 for c in 'bwavgtime=0|option '"'"'bwavgtime'"'"': expected a window of 1..86400000 milliseconds, got '"'"'0'"'"' (fio'"'"'s 0 samples' \
 	'iopsavgtime=5s|option '"'"'iopsavgtime'"'"': expected a window of 1..86400000 milliseconds, got '"'"'5s'"'"'' \

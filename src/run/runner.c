@@ -45,6 +45,39 @@ static const struct job_def *job_ioscheduler(const struct workload *w, struct ho
 	return first;
 }
 
+/*
+ * fio's disk_util (on by default): the "Disk stats" of the device under
+ * the jobs that keep it on, from the block layer's counts — none when
+ * every job turns it off. fio names the entry after the block device;
+ * the simulated drive is the device every job's I/O reaches, named as
+ * the first such job's filename names one (/dev/sdb: sdb), else sda.
+ */
+static bool disk_util_name(const struct workload *w, char *name, size_t len)
+{
+	bool any = false, named = false;
+	unsigned i;
+
+	snprintf(name, len, "sda");
+	for (i = 0; i < w->ndefs; i++) {
+		const char *f = w->defs[i].o.filename, *base;
+		size_t n;
+
+		if (!w->defs[i].o.disk_util)
+			continue;
+		any = true;
+		if (named || strncmp(f, "/dev/", 5))
+			continue;
+		n = strcspn(f, ":");	/* fio's list of files: the first */
+		for (base = f + n; base > f && base[-1] != '/'; base--)
+			;
+		if (base < f + n) {
+			snprintf(name, len, "%.*s", (int)(f + n - base), base);
+			named = true;
+		}
+	}
+	return any;
+}
+
 int runner_run(const struct workload *w, const struct host_config *cfg,
 	       const struct runner_opts *ro, struct runner_result *res, struct err *e)
 {
@@ -111,8 +144,7 @@ int runner_run(const struct workload *w, const struct host_config *cfg,
 		res->sim_seconds = elapsed / 1e9;
 		res->ncq = libata_ncq_enabled(sys.ata);
 		res->ios = bs->completed;
-		dk->present = true;
-		snprintf(dk->name, sizeof(dk->name), "sda");
+		dk->present = disk_util_name(w, dk->name, sizeof(dk->name));
 		for (d = 0; d < 2; d++) {
 			dk->ios[d] = bs->ios[d];
 			dk->merges[d] = bs->merges[d];

@@ -89,8 +89,8 @@ struct report_job {
 };
 
 struct report_disk {
-	bool present;
-	char name[16];
+	bool present;			/* fio's disk_util: the "Disk stats" section */
+	char name[64];
 	uint64_t ios[2], merges[2], sectors[2], ticks_ms[2], in_queue_ms;
 	double util;
 };

@@ -1397,6 +1397,9 @@ static const struct opt_def options[] = {
 	       "or a bw log's log_avg_msec)"),
 	CUSTOM("iopsavgtime", avg_time_parse, avg_time_format,
 	       "ms between IOPS samples (the iops line; default 500, or an iops log's log_avg_msec)"),
+	{ .name = "disk_util", .type = OPT_BOOL, .offset = F(disk_util), .def = "1",
+	  .help = "the report's \"Disk stats\" of the drive (its block layer's counts; 0 in "
+		  "every job: none)" },
 	{ .name = "stats", .type = OPT_BOOL, .offset = F(stats), .def = "1",
 	  .help = "0: the job runs but is left out of the report and its group's sums, its logs "
 		  "stay empty (fio's)" },
@@ -1436,6 +1439,7 @@ void job_options_defaults(struct job_options *o)
 	o->per_job_logs = true;
 	o->bw_avg_time = o->iops_avg_time = 500;
 	o->stats = true;
+	o->disk_util = true;
 }
 
 /*

@@ -175,6 +175,7 @@ struct job_options {
 	unsigned bw_avg_time, iops_avg_time;	/* ms between bw / iops samples (default 500) */
 	bool bw_avg_time_set, iops_avg_time_set;	/* given: fio then keeps them beside a log's log_avg_msec */
 	bool stats;				/* 0: the job is left out of the report */
+	bool disk_util;				/* the report's disk statistics (default on) */
 };
 
 /* unified_rw_reporting: reads and writes apart, merged into "mixed", or both. */

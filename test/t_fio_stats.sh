@@ -150,6 +150,31 @@ printf '[a]\nrw=read\nsize=64k\ndisk_util=yes please\n' >du.fio
 expect_rc 2 "$NCQSIM" run du.fio
 err_has "du.fio:4: option 'disk_util': expected"
 
+# unit_base=1: the BW and group lines in bits per second (fio's num2str()
+# with N2S_BITPERSEC: bytes x 8), the bw line, JSON and terse unchanged, as
+# fio 3.33 prints them; the units of each line compared with fio's.
+units() {
+	grep -E '^ *(read|write): IOPS|^ *(READ|WRITE): bw=|^ *bw \(' "$1" |
+		sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/ +/ /g'
+}
+for u in 1 8; do
+	printf '[u]\nrw=read\nbs=64k\nsize=8m\nrate=1m\nruntime=1200ms\ntime_based\nunit_base=%s\n' "$u" >u.fio
+	expect_rc 0 "$NCQSIM" run u.fio
+	units "$tmp/out" >units.ours
+	want=" read: IOPS=N, BW=NKibit/s (Nkbit/s)(NKiB/Nmsec)| bw ( KiB/s): min= N, max= N, per=N%, avg=N, stdev=N, samples=N| READ: bw=NKibit/s (Nkbit/s), NKibit/s-NKibit/s (Nkbit/s-Nkbit/s), io=NKiB (NkB), run=N-Nmsec|"
+	[ "$u" = 8 ] && want=$(echo "$want" | sed "s/Kibit/KiB/g; s/kbit/kB/g")
+	checks=$((checks + 1))
+	[ "$(tr '\n' '|' <units.ours)" = "$want" ] || fail "unit_base=$u: $(tr '\n' '|' <units.ours)"
+	if [ -n "$fio_ok" ]; then
+		fio --ioengine=psync --filename=dev u.fio >fio.txt 2>/dev/null
+		checks=$((checks + 1))
+		[ "$(units fio.txt | tr '\n' '|')" = "$want" ] || fail "fio's unit_base=$u: $(units fio.txt | tr '\n' '|')"
+	fi
+done
+printf '[u]\nrw=read\nsize=1m\nunit_base=16\n' >u.fio
+expect_rc 2 "$NCQSIM" run u.fio
+err_has "u.fio:4: option 'unit_base': expected one of 0, 8, 1, got '16'"
+
 # Broken values: file, line, option and what was expected.
 for c in 'bwavgtime=0|option '"'"'bwavgtime'"'"': expected a window of 1..86400000 milliseconds, got '"'"'0'"'"' (fio'"'"'s 0 samples' \
 	'iopsavgtime=5s|option '"'"'iopsavgtime'"'"': expected a window of 1..86400000 milliseconds, got '"'"'5s'"'"'' \

@@ -135,6 +135,17 @@ void report_num2str(char *buf, size_t len, uint64_t num, int maxlen, int base, i
 	snprintf(buf, len, "%llu.%s%s%s", (unsigned long long)num, tmp + 2, prefix[post], unit);
 }
 
+/*
+ * A rate in the text's BW and group lines: bytes per second, or with
+ * unit_base=1 bits (fio's num2str() with N2S_BITPERSEC multiplies by 8).
+ */
+static void rate2str(char *buf, size_t len, uint64_t bytes_per_s, unsigned sig_figs, int pow2,
+		     bool bits)
+{
+	report_num2str(buf, len, bits ? bytes_per_s * 8 : bytes_per_s, (int)sig_figs, 1, pow2,
+		       bits ? "bit/s" : "B/s");
+}
+
 static bool calc_lat(const struct hist_summary *s, uint64_t *min, uint64_t *max, double *mean,
 		     double *dev)
 {
@@ -236,6 +247,7 @@ struct group_stats {
 	uint64_t min_bw[REPORT_DIRS + 1], max_bw[REPORT_DIRS + 1];
 	uint64_t min_run[REPORT_DIRS + 1], max_run[REPORT_DIRS + 1];
 	unsigned kb_base, sig_figs;
+	bool unit_bits;			/* the group's last entry's unit_base=1, as fio */
 };
 
 static void group_stats(const struct report_job *jobs, unsigned n, int groupid,
@@ -255,6 +267,7 @@ static void group_stats(const struct report_job *jobs, unsigned n, int groupid,
 		g->unified = j->unified;	/* fio labels the group lines after its last job */
 		g->kb_base = j->kb_base;
 		g->sig_figs = j->sig_figs;
+		g->unit_bits = j->unit_bits;
 		for (d = 0; d < REPORT_DIRS; d++) {
 			uint64_t bw;
 
@@ -365,8 +378,8 @@ static void show_ddir_status(FILE *out, const struct report_job *j, const struct
 		return;
 	bw = 1000 * rd->io_bytes / runt;
 	report_num2str(io_p, sizeof(io_p), rd->io_bytes, (int)j->sig_figs, 1, i2p, "B");
-	report_num2str(bw_p, sizeof(bw_p), bw, (int)j->sig_figs, 1, i2p, "B/s");
-	report_num2str(bw_alt, sizeof(bw_alt), bw, (int)j->sig_figs, 1, !i2p, "B/s");
+	rate2str(bw_p, sizeof(bw_p), bw, j->sig_figs, i2p, j->unit_bits);
+	rate2str(bw_alt, sizeof(bw_alt), bw, j->sig_figs, !i2p, j->unit_bits);
 	iops = 1000 * rd->total_ios / runt;
 	report_num2str(iops_p, sizeof(iops_p), iops, (int)j->sig_figs, 1, 0, "");
 	/* fio 3.33 ends the write line with its zoned-device counter (zbd_write_status()). */
@@ -554,12 +567,12 @@ static void show_group_normal(FILE *out, const struct group_stats *g)
 			continue;
 		report_num2str(io, sizeof(io), g->iobytes[d], (int)g->sig_figs, 1, i2p, "B");
 		report_num2str(ioalt, sizeof(ioalt), g->iobytes[d], (int)g->sig_figs, 1, !i2p, "B");
-		report_num2str(agg, sizeof(agg), g->agg[d], (int)g->sig_figs, 1, i2p, "B/s");
-		report_num2str(aggalt, sizeof(aggalt), g->agg[d], (int)g->sig_figs, 1, !i2p, "B/s");
-		report_num2str(min, sizeof(min), g->min_bw[d], (int)g->sig_figs, 1, i2p, "B/s");
-		report_num2str(minalt, sizeof(minalt), g->min_bw[d], (int)g->sig_figs, 1, !i2p, "B/s");
-		report_num2str(max, sizeof(max), g->max_bw[d], (int)g->sig_figs, 1, i2p, "B/s");
-		report_num2str(maxalt, sizeof(maxalt), g->max_bw[d], (int)g->sig_figs, 1, !i2p, "B/s");
+		rate2str(agg, sizeof(agg), g->agg[d], g->sig_figs, i2p, g->unit_bits);
+		rate2str(aggalt, sizeof(aggalt), g->agg[d], g->sig_figs, !i2p, g->unit_bits);
+		rate2str(min, sizeof(min), g->min_bw[d], g->sig_figs, i2p, g->unit_bits);
+		rate2str(minalt, sizeof(minalt), g->min_bw[d], g->sig_figs, !i2p, g->unit_bits);
+		rate2str(max, sizeof(max), g->max_bw[d], g->sig_figs, i2p, g->unit_bits);
+		rate2str(maxalt, sizeof(maxalt), g->max_bw[d], g->sig_figs, !i2p, g->unit_bits);
 		fprintf(out, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%llu-%llumsec\n",
 			names[g->unified == REPORT_UNIFIED_MIXED ? MIXED_DIR : d],
 			agg, aggalt, min, max, minalt, maxalt, io, ioalt,
@@ -1322,6 +1335,7 @@ struct report_job *report_groups(const struct report *r, unsigned *n_out)
 		dst->percentile_precision = j->percentile_precision;
 		dst->sig_figs = j->sig_figs;
 		dst->kb_base = j->kb_base;
+		dst->unit_bits = j->unit_bits;	/* a group's first member's, as fio */
 		dst->async = j->async;
 		dst->group_reporting = j->group_reporting;
 		dst->ioprio = j->ioprio;

@@ -76,6 +76,7 @@ struct report_job {
 	double percentiles[HIST_MAX_PERCENTILES];
 	unsigned npercentiles, percentile_precision;
 	unsigned sig_figs, kb_base;
+	bool unit_bits;			/* unit_base=1: BW in bits per second (text only, as fio 3.33) */
 	unsigned iodepth;
 	bool group_reporting;
 	bool no_stats;			/* fio's stats=0: left out of the report */

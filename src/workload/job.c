@@ -2194,6 +2194,7 @@ static void report_setup(struct job *j)
 	r->percentile_precision = o->percentile_precision;
 	r->sig_figs = o->significant_figures;
 	r->kb_base = o->kb_base;
+	r->unit_bits = o->unit_base == 1;
 	r->iodepth = o->iodepth;
 	/* fio reports latency_target in ns, latency_window in us. */
 	r->latency_target_ns = (uint64_t)o->latency_target;

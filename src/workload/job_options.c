@@ -1130,6 +1130,13 @@ static void avg_time_format(const struct opt_def *d, const void *base, char *buf
 		 o->bw_avg_time);
 }
 
+static const struct opt_choice unit_bases[] = {
+	{ "0", 0, "auto-detect: bytes" },
+	{ "8", 8, "bytes per second" },
+	{ "1", 1, "bits per second" },
+	{ NULL, 0, NULL },
+};
+
 #define CUSTOM(n, p, f, h) { .name = n, .type = OPT_CUSTOM, .parse = p, .format = f, .help = h }
 
 static const struct opt_def options[] = {
@@ -1400,6 +1407,9 @@ static const struct opt_def options[] = {
 	{ .name = "disk_util", .type = OPT_BOOL, .offset = F(disk_util), .def = "1",
 	  .help = "the report's \"Disk stats\" of the drive (its block layer's counts; 0 in "
 		  "every job: none)" },
+	{ .name = "unit_base", .type = OPT_ENUM, .offset = F(unit_base), .choices = unit_bases,
+	  .help = "the text's BW and group bw= figures in bytes (8, or 0: auto) or bits (1) per "
+		  "second, as fio 3.33 (the bw line, JSON and terse stay in KiB)" },
 	{ .name = "stats", .type = OPT_BOOL, .offset = F(stats), .def = "1",
 	  .help = "0: the job runs but is left out of the report and its group's sums, its logs "
 		  "stay empty (fio's)" },

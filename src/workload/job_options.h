@@ -176,6 +176,7 @@ struct job_options {
 	bool bw_avg_time_set, iops_avg_time_set;	/* given: fio then keeps them beside a log's log_avg_msec */
 	bool stats;				/* 0: the job is left out of the report */
 	bool disk_util;				/* the report's disk statistics (default on) */
+	int unit_base;				/* 8 (or 0: auto) bytes, 1 bits: the text's BW (OPT_ENUM) */
 };
 
 /* unified_rw_reporting: reads and writes apart, merged into "mixed", or both. */

@@ -155,13 +155,13 @@ err_has "du.fio:4: option 'disk_util': expected"
 # fio 3.33 prints them; the units of each line compared with fio's.
 units() {
 	grep -E '^ *(read|write): IOPS|^ *(READ|WRITE): bw=|^ *bw \(' "$1" |
-		sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/ +/ /g'
+		sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/= +/=/g; s/ +/ /g'
 }
 for u in 1 8; do
 	printf '[u]\nrw=read\nbs=64k\nsize=8m\nrate=1m\nruntime=1200ms\ntime_based\nunit_base=%s\n' "$u" >u.fio
 	expect_rc 0 "$NCQSIM" run u.fio
 	units "$tmp/out" >units.ours
-	want=" read: IOPS=N, BW=NKibit/s (Nkbit/s)(NKiB/Nmsec)| bw ( KiB/s): min= N, max= N, per=N%, avg=N, stdev=N, samples=N| READ: bw=NKibit/s (Nkbit/s), NKibit/s-NKibit/s (Nkbit/s-Nkbit/s), io=NKiB (NkB), run=N-Nmsec|"
+	want=" read: IOPS=N, BW=NKibit/s (Nkbit/s)(NKiB/Nmsec)| bw ( KiB/s): min=N, max=N, per=N%, avg=N, stdev=N, samples=N| READ: bw=NKibit/s (Nkbit/s), NKibit/s-NKibit/s (Nkbit/s-Nkbit/s), io=NKiB (NkB), run=N-Nmsec|"
 	[ "$u" = 8 ] && want=$(echo "$want" | sed "s/Kibit/KiB/g; s/kbit/kB/g")
 	checks=$((checks + 1))
 	[ "$(tr '\n' '|' <units.ours)" = "$want" ] || fail "unit_base=$u: $(tr '\n' '|' <units.ours)"

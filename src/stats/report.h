@@ -80,6 +80,7 @@ struct report_job {
 	unsigned iodepth;
 	bool group_reporting;
 	bool no_stats;			/* fio's stats=0: left out of the report */
+	bool block_error_pct;		/* block_error_percentiles: the block lifetime section */
 	/* The header line: rw, block sizes, engine. */
 	char rw[16];
 	uint64_t bs_min[3], bs_max[3];

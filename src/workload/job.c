@@ -2202,6 +2202,7 @@ static void report_setup(struct job *j)
 	r->latency_percentile = o->latency_percentile;
 	r->group_reporting = o->group_reporting;
 	r->no_stats = !o->stats;
+	r->block_error_pct = o->block_error_percentiles;
 	r->ioprio = j->job_prio;
 	r->multi_prio = o->cmdprio_percentage[0] || o->cmdprio_percentage[1] ||
 		o->ncmdprio_bssplit[0] || o->ncmdprio_bssplit[1] || j->source_prios;

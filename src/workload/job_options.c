@@ -1410,6 +1410,10 @@ static const struct opt_def options[] = {
 	{ .name = "unit_base", .type = OPT_ENUM, .offset = F(unit_base), .choices = unit_bases,
 	  .help = "the text's BW and group bw= figures in bytes (8, or 0: auto) or bits (1) per "
 		  "second, as fio 3.33 (the bw line, JSON and terse stay in KiB)" },
+	{ .name = "block_error_percentiles", .type = OPT_BOOL,
+	  .offset = F(block_error_percentiles),
+	  .help = "fio's histogram of trims per block: ncqsim's jobs trim nothing, so its section "
+		  "shows no percentile and no block state, as fio's does then" },
 	{ .name = "stats", .type = OPT_BOOL, .offset = F(stats), .def = "1",
 	  .help = "0: the job runs but is left out of the report and its group's sums, its logs "
 		  "stay empty (fio's)" },

@@ -177,6 +177,7 @@ struct job_options {
 	bool stats;				/* 0: the job is left out of the report */
 	bool disk_util;				/* the report's disk statistics (default on) */
 	int unit_base;				/* 8 (or 0: auto) bytes, 1 bits: the text's BW (OPT_ENUM) */
+	bool block_error_percentiles;		/* fio's trim-count histogram section */
 };
 
 /* unified_rw_reporting: reads and writes apart, merged into "mixed", or both. */

@@ -2,8 +2,11 @@
 
 #include "run/replay.h"
 #include "util/clock.h"
+#include "util/parse.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /*
  * fio's ioscheduler: each job writes the device's queue/scheduler as it
@@ -78,6 +81,31 @@ static bool disk_util_name(const struct workload *w, char *name, size_t len)
 	return any;
 }
 
+/*
+ * The run's start on the wall clock, ms since 1970: the report's
+ * timestamps and the logs' epoch (log_unix_epoch), which the simulation
+ * otherwise lacks. SOURCE_DATE_EPOCH (whole seconds, the
+ * reproducible-builds convention) fixes it, so that every output is the
+ * same from run to run.
+ */
+static int run_start_ms(int64_t *ms, struct err *e)
+{
+	const char *fixed = getenv("SOURCE_DATE_EPOCH");
+	struct timespec ts;
+	uint64_t s;
+
+	if (fixed) {
+		if (parse_u64(fixed, &s) || s > INT64_MAX / 1000)
+			return err_set(e, "SOURCE_DATE_EPOCH: expected whole seconds since 1970, got "
+				       "'%s'", fixed);
+		*ms = (int64_t)s * 1000;
+		return 0;
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	*ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return 0;
+}
+
 int runner_run(const struct workload *w, const struct host_config *cfg,
 	       const struct runner_opts *ro, struct runner_result *res, struct err *e)
 {
@@ -91,6 +119,8 @@ int runner_run(const struct workload *w, const struct host_config *cfg,
 
 	memset(res, 0, sizeof(*res));
 	e->msg[0] = '\0';
+	if (run_start_ms(&res->report.wall_ms, e))
+		return RUNNER_REFUSED;
 	job_cfg = *cfg;
 	sched_job = job_ioscheduler(w, &job_cfg, e);
 	if (sched_job)
@@ -125,6 +155,7 @@ int runner_run(const struct workload *w, const struct host_config *cfg,
 	wo.nprotect = ro->nprotect;
 	wo.stop = ro->stop;
 	wo.sources = ro->sources ? ro->sources : &replay_iolog_sources;
+	wo.wall_ms = res->report.wall_ms;
 	/* Job times count from the end of the drive's probe. */
 	rc = workload_run(w, &t, &wo, &res->report, e);
 	if (rc == WORKLOAD_REFUSED)

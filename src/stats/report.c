@@ -1115,9 +1115,9 @@ static void now_stamp(const struct report *r, time_t *now_s, long long *now_ms, 
 {
 	struct timespec ts;
 
-	if (r->wall_time) {
-		*now_s = (time_t)r->wall_time;
-		*now_ms = (long long)r->wall_time * 1000;
+	if (r->wall_ms) {
+		*now_s = (time_t)(r->wall_ms / 1000);
+		*now_ms = (long long)r->wall_ms;
 	} else {
 		clock_gettime(CLOCK_REALTIME, &ts);
 		*now_s = ts.tv_sec;

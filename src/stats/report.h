@@ -104,7 +104,7 @@ struct report {
 	struct report_opt global_opts[REPORT_MAX_OPTS];
 	unsigned nglobal;
 	struct report_disk disk;
-	int64_t wall_time;		/* for the timestamp fields (0: now) */
+	int64_t wall_ms;		/* the run's start, ms since 1970, for the timestamps (0: now) */
 	bool interrupted;		/* stopped by a signal: covers the time until then */
 	/* ncqsim's own JSON object (drive, knobs, seed, ...), written by the caller. */
 	void (*ncqsim_json)(struct json_writer *w, void *ctx);

@@ -143,6 +143,7 @@ struct job {
 	 * log's window (0: a row per I/O), when its current one ends, and its
 	 * sums, per log (enum log_kind) and direction.
 	 */
+	int64_t log_epoch_ms;			/* added to every log time (log_unix_epoch) */
 	unsigned lw_ms[LOG_KINDS];
 	int64_t lw_due[LOG_KINDS];
 	uint64_t lw_sum[LOG_KINDS][DDIR_COUNT], lw_n[LOG_KINDS][DDIR_COUNT];
@@ -760,7 +761,7 @@ static void mark_latency(struct report_job *r, uint64_t ns)
 static void log_row(FILE *f, const struct job *j, int64_t now, uint64_t value, int ddir,
 		    uint64_t bs, uint64_t offset, uint16_t ioprio)
 {
-	long long ms = (long long)((now - j->t_begin) / 1000000);
+	long long ms = (long long)((now - j->t_begin) / 1000000 + j->log_epoch_ms);
 
 	if (j->o->log_offset)
 		fprintf(f, "%lld, %llu, %d, %llu, %llu, ", ms, (unsigned long long)value, ddir,
@@ -1145,7 +1146,7 @@ static void hist_log_io(struct job *j, int64_t now, const struct job_io *io, uin
 	window = ms - j->hist_last[io->ddir];
 	if (window < (int64_t)j->o->log_hist_msec)
 		return;
-	fprintf(j->hist_log, "%lld, %d, %llu", (long long)ms, io->ddir,
+	fprintf(j->hist_log, "%lld, %d, %llu", (long long)(ms + j->log_epoch_ms), io->ddir,
 		(unsigned long long)io->len);
 	for (i = 0; i < HIST_FIO_NR; i += stride) {
 		uint64_t sum = 0;
@@ -1640,6 +1641,34 @@ static void time_up(struct sim *sim, void *arg)
 	}
 }
 
+/*
+ * log_unix_epoch, log_alternate_epoch: fio adds the job's start on a clock
+ * (log_alternate_epoch_clock_id's, in ms; log_unix_epoch is the same
+ * thing in fio 3.33) to every log time. The simulation's clocks, by
+ * Linux's clock ids: the wall clock (REALTIME, REALTIME_COARSE,
+ * REALTIME_ALARM, TAI — whose offset is 0, as on a machine NTP has not
+ * set) is the run's start plus simulated time; the monotonic and boot
+ * clocks (MONOTONIC, MONOTONIC_RAW, MONOTONIC_COARSE, BOOTTIME,
+ * BOOTTIME_ALARM) the simulated machine's uptime, simulated time itself;
+ * the CPU-time clocks (PROCESS_CPUTIME_ID, THREAD_CPUTIME_ID) stay at 0: a
+ * simulation spends no CPU time.
+ */
+static int64_t log_epoch(const struct job *j, int64_t now)
+{
+	const struct job_options *o = j->o;
+
+	if (!o->log_unix_epoch && !o->log_alternate_epoch)
+		return 0;
+	switch (o->log_alternate_epoch_clock_id) {
+	case 0: case 5: case 8: case 11:
+		return j->run->ro->wall_ms + now / 1000000;
+	case 2: case 3:
+		return 0;
+	default:
+		return now / 1000000;
+	}
+}
+
 static void job_start(struct sim *sim, void *arg)
 {
 	struct job *j = arg;
@@ -1657,6 +1686,7 @@ static void job_start(struct sim *sim, void *arg)
 
 	j->started = true;
 	j->t_begin = now;
+	j->log_epoch_ms = log_epoch(j, now);
 	j->think_start = now;
 	lat_target_init(j, now);
 	for (d = 0; d < DDIR_COUNT; d++)

@@ -135,6 +135,11 @@ struct workload_run_opts {
 	 */
 	const volatile sig_atomic_t *stop;	/* the report says so: report.interrupted */
 	const struct job_source_factory *sources;	/* NULL: fio's generator for all */
+	/*
+	 * The wall clock at simulated time 0, ms since 1970: the epoch of
+	 * log_unix_epoch and log_alternate_epoch (CLOCK_REALTIME). 0: 1970.
+	 */
+	int64_t wall_ms;
 };
 
 /*

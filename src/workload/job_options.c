@@ -1130,6 +1130,28 @@ static void avg_time_format(const struct opt_def *d, const void *base, char *buf
 		 o->bw_avg_time);
 }
 
+/* log_alternate_epoch_clock_id: a clock of Linux's clock_gettime() (10 is no clock). */
+static int clock_id_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	struct job_options *o = base;
+	uint64_t v;
+
+	(void)d;
+	if (parse_u64(value, &v) || v > 11 || v == 10)
+		return err_set(e, "expected a clock id of clock_gettime(): 0 (CLOCK_REALTIME) .. 9 or "
+			       "11 (CLOCK_TAI), got '%s'", value);
+	o->log_alternate_epoch_clock_id = (unsigned)v;
+	return 0;
+}
+
+static void clock_id_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	(void)d;
+	snprintf(buf, len, "%u", o->log_alternate_epoch_clock_id);
+}
+
 static const struct opt_choice unit_bases[] = {
 	{ "0", 0, "auto-detect: bytes" },
 	{ "8", 8, "bytes per second" },
@@ -1414,6 +1436,14 @@ static const struct opt_def options[] = {
 	  .offset = F(block_error_percentiles),
 	  .help = "fio's histogram of trims per block: ncqsim's jobs trim nothing, so its section "
 		  "shows no percentile and no block state, as fio's does then" },
+	{ .name = "log_unix_epoch", .type = OPT_BOOL, .offset = F(log_unix_epoch),
+	  .help = "log times count from 1970 (the run's start on the wall clock plus simulated "
+		  "time), as log_alternate_epoch does in fio 3.33" },
+	{ .name = "log_alternate_epoch", .type = OPT_BOOL, .offset = F(log_alternate_epoch),
+	  .help = "log times count from the epoch of log_alternate_epoch_clock_id's clock" },
+	CUSTOM("log_alternate_epoch_clock_id", clock_id_parse, clock_id_format,
+	       "the clock of log_unix_epoch and log_alternate_epoch: 0 realtime (default), 1 "
+	       "monotonic (the simulated machine's uptime), ... (docs/FIO.md)"),
 	{ .name = "stats", .type = OPT_BOOL, .offset = F(stats), .def = "1",
 	  .help = "0: the job runs but is left out of the report and its group's sums, its logs "
 		  "stay empty (fio's)" },

@@ -178,6 +178,8 @@ struct job_options {
 	bool disk_util;				/* the report's disk statistics (default on) */
 	int unit_base;				/* 8 (or 0: auto) bytes, 1 bits: the text's BW (OPT_ENUM) */
 	bool block_error_percentiles;		/* fio's trim-count histogram section */
+	bool log_unix_epoch, log_alternate_epoch;	/* log times from a clock's epoch */
+	unsigned log_alternate_epoch_clock_id;	/* that clock: clock_gettime()'s id */
 };
 
 /* unified_rw_reporting: reads and writes apart, merged into "mixed", or both. */

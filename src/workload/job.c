@@ -17,6 +17,7 @@
 #include "host/ioprio.h"
 #include "host/kernel.h"
 #include "util/outfile.h"
+#include "util/zstore.h"
 #include "sim/rng.h"
 
 #include <errno.h>
@@ -28,6 +29,16 @@ struct job;
 
 /* The time-series logs a job may write; bw and iops sum bytes and I/Os. */
 enum log_kind { LOG_CLAT, LOG_SLAT, LOG_LAT, LOG_BW, LOG_IOPS, LOG_KINDS };
+
+/*
+ * A log kept as fio's compressed store (log_store_compressed): zlib
+ * streams of fio's binary samples, a new stream every `per_stream`
+ * samples (log_compression's chunk; 0: the whole log in one).
+ */
+struct log_store {
+	struct zstore z;
+	uint64_t per_stream, in_stream;
+};
 
 struct job_io {
 	struct job *job;
@@ -136,8 +147,10 @@ struct job {
 	bool source_prios;			/* the source sets each I/O's priority */
 	sim_handle_t wake;
 	struct rate_sampler bw_s, iops_s;
-	FILE *clat_log, *slat_log, *lat_log, *iolog;	/* the files of logs[] below */
-	FILE *bw_log, *iops_log;
+	/* The time-series logs, NULL where not written, and those kept as fio's store. */
+	FILE *log_f[LOG_KINDS];
+	struct log_store *log_z[LOG_KINDS];
+	FILE *iolog;
 	/*
 	 * Logs of a value per I/O averaged over windows (log_avg_msec): each
 	 * log's window (0: a row per I/O), when its current one ends, and its
@@ -154,6 +167,7 @@ struct job {
 	int64_t hist_last[DDIR_COUNT];		/* ms of the last row, -1 before the first I/O */
 	/* Written under temporary names, put in place when the run ends well. */
 	struct outfile logs[7];
+	struct log_store stores[7];		/* logs[i]'s, when it is a compressed store */
 	unsigned nlogs;
 	bool writes_logs;		/* to its own log files or ones it shares (per_job_logs=0) */
 	const char *iolog_name;
@@ -172,6 +186,7 @@ struct workload_runner {
 	unsigned segment, nsegments;
 	unsigned running;
 	bool interrupted;		/* by ro->stop */
+	bool log_oom;			/* a compressed log ran out of memory */
 	uint64_t ios_done;
 	int error;
 	struct err *e;
@@ -752,17 +767,62 @@ static void mark_latency(struct report_job *r, uint64_t ns)
 }
 
 /*
- * One row of a time-series log, as fio's flush_samples() prints it: time
- * (ms since the job began), value, direction, block size[, offset], and
- * the priority — the whole ioprio in hex with log_prio, else 1 for a
- * real-time I/O and 0 for any other. Window rows have no block size,
- * offset or priority (0).
+ * fio 3.33's struct io_sample, as its compressed logs hold it (the host's
+ * byte order and layout, which fio writes and reads): time u64 (ms, any
+ * epoch included), value u64, direction u32 (| 0x80000000 when an offset
+ * follows, | 0x40000000 with log_prio), the whole ioprio u16, 2 bytes of
+ * padding, block size u64[, offset u64]. 32 or 40 bytes.
  */
-static void log_row(FILE *f, const struct job *j, int64_t now, uint64_t value, int ddir,
+#define FIO_SAMPLE_OFFSET	0x80000000u
+#define FIO_SAMPLE_PRIO		0x40000000u
+
+static size_t fio_sample(unsigned char *b, uint64_t ms, uint64_t value, int ddir, uint64_t bs,
+			 uint64_t offset, uint16_t ioprio, bool log_offset, bool log_prio)
+{
+	uint32_t dir = (uint32_t)ddir | (log_offset ? FIO_SAMPLE_OFFSET : 0) |
+		(log_prio ? FIO_SAMPLE_PRIO : 0);
+
+	memset(b, 0, 40);
+	memcpy(b, &ms, 8);
+	memcpy(b + 8, &value, 8);
+	memcpy(b + 16, &dir, 4);
+	memcpy(b + 20, &ioprio, 2);
+	memcpy(b + 24, &bs, 8);
+	if (!log_offset)
+		return 32;
+	memcpy(b + 32, &offset, 8);
+	return 40;
+}
+
+/*
+ * One row of a time-series log, as fio's flush_samples() prints it: time
+ * (ms since the job began, or since log_unix_epoch's epoch), value,
+ * direction, block size[, offset], and the priority — the whole ioprio in
+ * hex with log_prio, else 1 for a real-time I/O and 0 for any other.
+ * Window rows have no block size, offset or priority (0). A compressed
+ * store gets the sample fio would hold instead.
+ */
+static void log_row(const struct job *j, int kind, int64_t now, uint64_t value, int ddir,
 		    uint64_t bs, uint64_t offset, uint16_t ioprio)
 {
+	FILE *f = j->log_f[kind];
+	struct log_store *st = j->log_z[kind];
 	long long ms = (long long)((now - j->t_begin) / 1000000 + j->log_epoch_ms);
 
+	if (st) {
+		unsigned char b[40];
+		size_t n = fio_sample(b, (uint64_t)ms, value, ddir, bs, offset, ioprio,
+				      j->o->log_offset, j->o->log_prio);
+
+		if (st->per_stream && st->in_stream == st->per_stream) {
+			zstore_end(&st->z);
+			st->in_stream = 0;
+		}
+		if (zstore_write(&st->z, b, n))
+			j->run->log_oom = true;
+		st->in_stream++;
+		return;
+	}
 	if (j->o->log_offset)
 		fprintf(f, "%lld, %llu, %d, %llu, %llu, ", ms, (unsigned long long)value, ddir,
 			(unsigned long long)bs, (unsigned long long)offset);
@@ -792,7 +852,6 @@ static void log_io(struct job *j, int64_t now, const struct job_io *io, uint64_t
 {
 	const struct job_options *o = j->o;
 	uint64_t v[LOG_KINDS] = { clat, slat, lat, io_bw(io->len, clat), 1 };
-	FILE *f[LOG_KINDS] = { j->clat_log, j->slat_log, j->lat_log, j->bw_log, j->iops_log };
 	/*
 	 * fio logs only what it measures: no clat, slat or lat rows when that
 	 * latency is disabled; per-I/O bw rows only without
@@ -807,7 +866,8 @@ static void log_io(struct job *j, int64_t now, const struct job_io *io, uint64_t
 	int k;
 
 	for (k = 0; k < LOG_KINDS; k++) {
-		if (!f[k] || !measured[k] || (k == LOG_SLAT && o->engine_kind == JOB_ENGINE_SYNC))
+		if (!j->log_f[k] || !measured[k] ||
+		    (k == LOG_SLAT && o->engine_kind == JOB_ENGINE_SYNC))
 			continue;
 		if (j->lw_ms[k]) {
 			j->lw_sum[k][io->ddir] += v[k];
@@ -815,7 +875,7 @@ static void log_io(struct job *j, int64_t now, const struct job_io *io, uint64_t
 			if (v[k] > j->lw_max[k][io->ddir])
 				j->lw_max[k][io->ddir] = v[k];
 		} else {
-			log_row(f[k], j, now, v[k], io->ddir, io->len, io->offset, io->prio_eff);
+			log_row(j, k, now, v[k], io->ddir, io->len, io->offset, io->prio_eff);
 		}
 	}
 }
@@ -829,18 +889,17 @@ static void log_io(struct job *j, int64_t now, const struct job_io *io, uint64_t
  */
 static void log_window(struct job *j, int64_t now, bool final)
 {
-	FILE *f[LOG_KINDS] = { j->clat_log, j->slat_log, j->lat_log, j->bw_log, j->iops_log };
 	int k, d;
 
 	for (k = 0; k < LOG_KINDS; k++) {
-		if (!f[k] || !j->lw_ms[k] || (!final && j->lw_due[k] > now))
+		if (!j->log_f[k] || !j->lw_ms[k] || (!final && j->lw_due[k] > now))
 			continue;
 		for (d = 0; d < DDIR_COUNT; d++) {
 			uint64_t n = j->lw_n[k][d];
 
 			if (!n)
 				continue;
-			log_row(f[k], j, now, j->o->log_max_value ? j->lw_max[k][d] :
+			log_row(j, k, now, j->o->log_max_value ? j->lw_max[k][d] :
 				(2 * j->lw_sum[k][d] + n) / (2 * n), d, 0, 0, 0);
 			j->lw_sum[k][d] = j->lw_n[k][d] = j->lw_max[k][d] = 0;
 		}
@@ -851,12 +910,11 @@ static void log_window(struct job *j, int64_t now, bool final)
 /* When the next log window ends, or INT64_MAX for none. */
 static int64_t log_next_due(const struct job *j)
 {
-	FILE *f[LOG_KINDS] = { j->clat_log, j->slat_log, j->lat_log, j->bw_log, j->iops_log };
 	int64_t due = INT64_MAX;
 	int k;
 
 	for (k = 0; k < LOG_KINDS; k++)
-		if (f[k] && j->lw_ms[k] && j->lw_due[k] < due)
+		if (j->log_f[k] && j->lw_ms[k] && j->lw_due[k] < due)
 			due = j->lw_due[k];
 	return due;
 }
@@ -899,8 +957,7 @@ static void sampler_tick(struct sim *sim, void *arg)
 	struct job *j = s->job;
 	int64_t now = sim_now(sim);
 	uint64_t spent = (uint64_t)(now - s->start) / 1000000;
-	FILE *log = s->iops ? j->iops_log : j->bw_log;
-	int d;
+	int kind = s->iops ? LOG_IOPS : LOG_BW, d;
 
 	s->tick = 0;
 	if (j->finished || j->issuing_done)
@@ -913,8 +970,8 @@ static void sampler_tick(struct sim *sim, void *arg)
 			continue;
 		rate = s->iops ? s->acc[d] * 1000 / spent : s->acc[d] * 1000 / spent / 1024;
 		hist_summary_add(s->iops ? &rd->iops : &rd->bw, rate);
-		if (log)
-			log_row(log, j, now, rate, d, 0, 0, 0);
+		if (j->log_f[kind])
+			log_row(j, kind, now, rate, d, 0, 0, 0);
 		s->acc[d] = 0;
 	}
 	s->start = now;
@@ -938,12 +995,14 @@ static void sampler_io(struct rate_sampler *s, const struct job_io *io, uint64_t
 /*
  * fio's windows (init.c, setup_log()): a bw (iops) log takes log_avg_msec
  * as the window unless bwavgtime (iopsavgtime) was given, and then
- * averages over the smaller of the two; per I/O when that is 0.
+ * averages over the smaller of the two; per I/O when that is 0, or when
+ * the log is compressed (per_unit_log(): its rows are then that window's
+ * means of the per-I/O values, or a row per I/O).
  */
 static void sampler_setup(struct job *j, struct rate_sampler *s, bool iops)
 {
 	const struct job_options *o = j->o;
-	bool logged = iops ? j->iops_log != NULL : j->bw_log != NULL;
+	bool logged = j->log_f[iops ? LOG_IOPS : LOG_BW] != NULL;
 	unsigned window = iops ? o->iops_avg_time : o->bw_avg_time, log_ms = o->log_avg_msec;
 
 	s->job = j;
@@ -953,7 +1012,7 @@ static void sampler_setup(struct job *j, struct rate_sampler *s, bool iops)
 			log_ms = log_ms < window ? log_ms : window;
 		else
 			window = log_ms;
-		s->per_io = !log_ms;
+		s->per_io = !log_ms || o->log_compression || o->log_store_compressed;
 		j->lw_ms[iops ? LOG_IOPS : LOG_BW] = s->per_io ? log_ms : 0;
 	}
 	s->period = (int64_t)window * SIM_MSEC;
@@ -1782,13 +1841,11 @@ static void start_segment(struct workload_runner *run)
 
 /* ---- setting up ---- */
 
-/* A log file, refused when it would overwrite an input. */
-static FILE *open_out(struct job *j, const char *path, const char *option, struct err *e)
+/* An output that would overwrite an input of the run (job file, system, drive, trace): refused. */
+static int refuse_input(const struct job *j, const char *path, const char *option, struct err *e)
 {
 	const struct workload_run_opts *ro = j->run->ro;
 	const char *input = NULL;
-	struct outfile *o = &j->logs[j->nlogs];
-	char what[JOB_NAME_MAX + 64];
 	size_t i;
 
 	for (i = 0; i < j->run->w->ninputs && !input; i++)
@@ -1797,45 +1854,82 @@ static FILE *open_out(struct job *j, const char *path, const char *option, struc
 	for (i = 0; i < ro->nprotect && !input; i++)
 		if (outfile_same_target(path, ro->protect[i]))
 			input = ro->protect[i];
-	if (input) {
-		err_set(e, "%s:%d: job '%s': option '%s': %s is an input of this run (%s); "
-			"refusing to overwrite it", j->def->file, j->def->line, j->o->name, option,
-			path, input);
+	if (input)
+		return err_set(e, "%s:%d: job '%s': option '%s': %s is an input of this run (%s); "
+			       "refusing to overwrite it", j->def->file, j->def->line, j->o->name,
+			       option, path, input);
+	return 0;
+}
+
+/*
+ * A log file, refused when it would overwrite an input. With `store` the
+ * log is fio's compressed store: *store is its writer, shared like the
+ * file when jobs write one log (per_job_logs=0).
+ */
+static FILE *open_out(struct job *j, const char *path, const char *option,
+		      struct log_store **store, struct err *e)
+{
+	struct outfile *o = &j->logs[j->nlogs];
+	char what[JOB_NAME_MAX + 64];
+
+	if (refuse_input(j, path, option, e))
 		return NULL;
-	}
 	if (!j->o->per_job_logs) {
 		/* per_job_logs=0: jobs naming the same log write rows into one file (fio's). */
-		const struct job *k;
+		struct job *k;
 		unsigned l;
 
 		for (k = j->run->jobs; k < j; k++)
 			for (l = 0; l < k->nlogs; l++)
 				if (k->logs[l].path && !strcmp(k->logs[l].path, path)) {
 					j->writes_logs = true;
+					if (store)
+						*store = &k->stores[l];
 					return k->logs[l].f;
 				}
 	}
 	snprintf(what, sizeof(what), "job '%s': %s", j->o->name, option);
 	if (outfile_open(o, path, what, e))
 		return NULL;
+	if (store) {
+		struct log_store *st = &j->stores[j->nlogs];
+		/* log_compression's chunk: whole samples per zlib stream, as fio compresses them. */
+		uint64_t size = j->o->log_offset ? 40 : 32;
+
+		zstore_init(&st->z, o->f);
+		st->per_stream = j->o->log_compression ? j->o->log_compression / size : 0;
+		if (j->o->log_compression && !st->per_stream)
+			st->per_stream = 1;
+		st->in_stream = 0;
+		*store = st;
+	}
 	j->nlogs++;
 	j->writes_logs = true;
 	return o->f;
 }
 
-static FILE *open_log(struct job *j, const char *prefix, const char *kind, const char *option,
-		      struct err *e)
+/*
+ * PREFIX_KIND[.N][.TAG].log, or .log.fz for fio's compressed store; the
+ * time-series logs (kind < LOG_KINDS) may be compressed, the histogram
+ * log (LOG_KINDS) is not.
+ */
+static FILE *open_log(struct job *j, const char *prefix, const char *name, int kind,
+		      const char *option, struct err *e)
 {
 	char path[JOB_PATH_MAX + 192];
 	const char *tag = j->run->ro->log_tag;
-
+	bool store = kind < LOG_KINDS && j->o->log_store_compressed;
 	char number[16] = "";
+	FILE *f;
 
 	if (j->o->per_job_logs)
 		snprintf(number, sizeof(number), ".%u", j->number);
-	snprintf(path, sizeof(path), "%s_%s%s%s%s.log", prefix, kind, number, tag ? "." : "",
-		 tag ? tag : "");
-	return open_out(j, path, option, e);
+	snprintf(path, sizeof(path), "%s_%s%s%s%s.log%s", prefix, name, number, tag ? "." : "",
+		 tag ? tag : "", store ? ".fz" : "");
+	f = open_out(j, path, option, store ? &j->log_z[kind] : NULL, e);
+	if (kind < LOG_KINDS)
+		j->log_f[kind] = f;
+	return f;
 }
 
 /*
@@ -2157,19 +2251,19 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 		const char *p = o->write_lat_log, *opt = "write_lat_log";
 
 		/* fio writes the slat log of a sync engine too, empty: it has no slat. */
-		if (!(j->clat_log = open_log(j, p, "clat", opt, e)) ||
-		    !(j->slat_log = open_log(j, p, "slat", opt, e)) ||
-		    !(j->lat_log = open_log(j, p, "lat", opt, e)))
+		if (!open_log(j, p, "clat", LOG_CLAT, opt, e) ||
+		    !open_log(j, p, "slat", LOG_SLAT, opt, e) ||
+		    !open_log(j, p, "lat", LOG_LAT, opt, e))
 			return -1;
 	}
-	if (o->write_bw_log[0] &&
-	    !(j->bw_log = open_log(j, o->write_bw_log, "bw", "write_bw_log", e)))
+	if (o->write_bw_log[0] && !open_log(j, o->write_bw_log, "bw", LOG_BW, "write_bw_log", e))
 		return -1;
 	if (o->write_iops_log[0] &&
-	    !(j->iops_log = open_log(j, o->write_iops_log, "iops", "write_iops_log", e)))
+	    !open_log(j, o->write_iops_log, "iops", LOG_IOPS, "write_iops_log", e))
 		return -1;
 	if (o->write_hist_log[0]) {
-		if (!(j->hist_log = open_log(j, o->write_hist_log, "clat_hist", "write_hist_log", e)))
+		if (!(j->hist_log = open_log(j, o->write_hist_log, "clat_hist", LOG_KINDS,
+					     "write_hist_log", e)))
 			return -1;
 		for (d = 0; d < DDIR_COUNT; d++) {
 			j->hist_last[d] = -1;
@@ -2191,7 +2285,7 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 		char path[JOB_PATH_MAX + 128];
 
 		snprintf(path, sizeof(path), "%s%s%s", o->write_iolog, tag ? "." : "", tag ? tag : "");
-		j->iolog = open_out(j, path, "write_iolog", e);
+		j->iolog = open_out(j, path, "write_iolog", NULL, e);
 		if (!j->iolog)
 			return -1;
 		fprintf(j->iolog, "fio version 3 iolog\n");
@@ -2263,6 +2357,8 @@ static int close_logs(struct job *j, bool keep, struct err *e)
 	unsigned i;
 
 	for (i = 0; i < j->nlogs; i++) {
+		/* A compressed store's open stream ends with the log (a no-op for the others). */
+		zstore_close(&j->stores[i].z);
 		if (keep && !rc) {
 			rc = outfile_commit(&j->logs[i], e);
 			if (rc)
@@ -2273,7 +2369,9 @@ static int close_logs(struct job *j, bool keep, struct err *e)
 	}
 	j->nlogs = 0;
 	j->writes_logs = false;
-	j->clat_log = j->slat_log = j->lat_log = j->iolog = j->bw_log = j->iops_log = NULL;
+	memset(j->log_f, 0, sizeof(j->log_f));
+	memset(j->log_z, 0, sizeof(j->log_z));
+	j->iolog = NULL;
 	j->hist_log = NULL;
 	return rc;
 }
@@ -2391,6 +2489,8 @@ int workload_run(const struct workload *w, const struct job_target *t,
 			break;
 		next_progress += SIM_SEC;
 	}
+	if (run.log_oom)
+		rc = err_set(e, "out of memory for a compressed log's block");
 	for (i = 0; i < n && !rc; i++)
 		if (run.jobs[i].map_oom)
 			rc = err_set(e, "job '%s': out of memory for its random map",

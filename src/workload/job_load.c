@@ -79,6 +79,13 @@ static int validate(const struct job_def *d, struct err *e)
 	if ((o->rate_min[0] || o->rate_min[1]) && (o->rate_iops_min[0] || o->rate_iops_min[1]))
 		return err_set(e, "%s:%d: job '%s': options 'rate_min' and 'rate_iops_min' both set a "
 			       "minimum rate: give one", d->file, d->line, o->name);
+	/* fio 3.33 logs memory addresses in place of a compressed histogram log's counts. */
+	if (o->write_hist_log[0] && (o->log_compression || o->log_store_compressed))
+		return err_set(e, "%s:%d: job '%s': option 'write_hist_log': with %s fio 3.33 writes "
+			       "memory addresses in place of the histogram's counts, which a "
+			       "simulation cannot reproduce; give the histogram log in a job without "
+			       "it", d->file, d->line, o->name, o->log_compression ?
+			       "log_compression" : "log_store_compressed");
 	for (dir = 0; dir < DDIR_COUNT; dir++) {
 		unsigned i, sum = 0;
 

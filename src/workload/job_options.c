@@ -1444,6 +1444,13 @@ static const struct opt_def options[] = {
 	CUSTOM("log_alternate_epoch_clock_id", clock_id_parse, clock_id_format,
 	       "the clock of log_unix_epoch and log_alternate_epoch: 0 realtime (default), 1 "
 	       "monotonic (the simulated machine's uptime), ... (docs/FIO.md)"),
+	{ .name = "log_compression", .type = OPT_SIZE, .offset = F(log_compression),
+	  .min = 1024, .max = 536870912,
+	  .help = "fio compresses its logs in chunks of this size: the same rows (ncqsim streams "
+		  "them), but bw and iops logs per I/O, as fio's" },
+	{ .name = "log_store_compressed", .type = OPT_BOOL, .offset = F(log_store_compressed),
+	  .help = "keep the logs as fio's PREFIX_KIND.N.log.fz: zlib streams of fio's binary "
+		  "samples (fio --inflate-log prints them)" },
 	{ .name = "stats", .type = OPT_BOOL, .offset = F(stats), .def = "1",
 	  .help = "0: the job runs but is left out of the report and its group's sums, its logs "
 		  "stay empty (fio's)" },
@@ -1526,6 +1533,7 @@ static const struct job_no_effect no_effect[] = {
 	{ "nonvectored", "io_uring vectored or not: CPU cost only" },
 	{ "userspace_reap", "libaio reaping in user space: CPU cost only" },
 	{ "log_entries", "fio's initial log buffer size: memory only" },
+	{ "log_compression_cpus", "the CPUs of fio's log compression threads: the simulation has no CPU time" },
 	{ "allow_file_create", "the target is the simulated drive: nothing is created" },
 	{ "allow_mounted_write", "the target is the simulated drive: nothing is mounted" },
 	{ "create_on_open", "the target is the simulated drive: nothing is created" },

@@ -180,6 +180,8 @@ struct job_options {
 	bool block_error_percentiles;		/* fio's trim-count histogram section */
 	bool log_unix_epoch, log_alternate_epoch;	/* log times from a clock's epoch */
 	unsigned log_alternate_epoch_clock_id;	/* that clock: clock_gettime()'s id */
+	uint64_t log_compression;		/* bytes per compressed chunk, 0: none */
+	bool log_store_compressed;		/* logs kept as fio's .fz store */
 };
 
 /* unified_rw_reporting: reads and writes apart, merged into "mixed", or both. */

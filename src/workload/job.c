@@ -2195,9 +2195,13 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 	if (j->run->sources) {
 		struct job_source src = { NULL, NULL, 0, false };
 
-		if (j->run->sources->open(j->run->sources->ctx, &j->run->source_run, o,
-					  j->number - 1, j->t, &src, e))
+		/* merge_blktrace_file is an output: never over an input of the run. */
+		if (o->merge_blktrace_file[0] &&
+		    refuse_input(j, o->merge_blktrace_file, "merge_blktrace_file", e))
 			return -1;
+		if (j->run->sources->open(j->run->sources->ctx, &j->run->source_run, o,
+					  j->number - 1, j->clone, j->t, &src, e))
+			return err_prefix(e, "%s:%d: ", j->def->file, j->def->line);
 		if (src.ops) {
 			uint64_t per = (src.max_len + j->t->max_request - 1) / j->t->max_request;
 

@@ -1152,6 +1152,48 @@ static void clock_id_format(const struct opt_def *d, const void *base, char *buf
 	snprintf(buf, len, "%u", o->log_alternate_epoch_clock_id);
 }
 
+/*
+ * merge_blktrace_scalars, merge_blktrace_iters: a value per read_iolog
+ * file, ':' between them, as fio's float lists; fio uses each as a whole
+ * number (its int cast): a percentage of the file's times, and how many
+ * times the file runs.
+ */
+static int merge_list_parse(const struct opt_def *d, void *base, const char *value,
+			    struct err *e)
+{
+	struct job_options *o = base;
+	bool iters = !strcmp(d->name, "merge_blktrace_iters");
+	unsigned *out = iters ? o->merge_iters : o->merge_scalars, n = 0;
+	struct parse_fields f;
+	const char *p;
+	size_t len;
+
+	parse_fields_init(&f, value, ':');
+	while (parse_fields_next(&f, &p, &len)) {
+		char num[64];
+		double v;
+
+		if (len >= sizeof(num))
+			len = sizeof(num) - 1;
+		memcpy(num, p, len);
+		num[len] = '\0';
+		if (n == JOB_MAX_MERGE)
+			return err_set(e, "at most %d values, one per read_iolog file", JOB_MAX_MERGE);
+		if (parse_double(num, &v) || !(v >= 1) || v > 1e6)
+			return err_set(e, "expected %s per read_iolog file separated by ':', each 1..1000000, "
+				       "got '%s'", iters ? "a number of iterations" : "a percentage of its times",
+				       num);
+		out[n++] = (unsigned)v;
+	}
+	if (!n)
+		return err_set(e, "expected values separated by ':' such as 100:50");
+	if (iters)
+		o->nmerge_iters = n;
+	else
+		o->nmerge_scalars = n;
+	return 0;
+}
+
 static const struct opt_choice unit_bases[] = {
 	{ "0", 0, "auto-detect: bytes" },
 	{ "8", 8, "bytes per second" },
@@ -1451,6 +1493,15 @@ static const struct opt_def options[] = {
 	{ .name = "log_store_compressed", .type = OPT_BOOL, .offset = F(log_store_compressed),
 	  .help = "keep the logs as fio's PREFIX_KIND.N.log.fz: zlib streams of fio's binary "
 		  "samples (fio --inflate-log prints them)" },
+	{ .name = "read_iolog_chunked", .type = OPT_BOOL, .offset = F(read_iolog_chunked),
+	  .help = "fio parses read_iolog a part at a time: ncqsim always streams it, the same I/Os" },
+	{ .name = "merge_blktrace_file", .type = OPT_STRING, .offset = F(merge_blktrace_file),
+	  .size = JOB_PATH_MAX, .help = "merge read_iolog's blktrace files (FILE:FILE...) into this "
+	  "one blktrace file, in time order, and replay it" },
+	CUSTOM("merge_blktrace_scalars", merge_list_parse, split_format,
+	       "merge_blktrace_file: each file's times scaled by this percentage (50: twice as fast)"),
+	CUSTOM("merge_blktrace_iters", merge_list_parse, split_format,
+	       "merge_blktrace_file: how many times each file runs, one after another"),
 	{ .name = "stats", .type = OPT_BOOL, .offset = F(stats), .def = "1",
 	  .help = "0: the job runs but is left out of the report and its group's sums, its logs "
 		  "stay empty (fio's)" },

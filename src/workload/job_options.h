@@ -46,6 +46,7 @@ enum job_rw_sequencer { JOB_RW_SEQ_SEQUENTIAL, JOB_RW_SEQ_IDENTICAL };
 #define JOB_MAX_SPLIT 64
 #define JOB_NAME_MAX 128
 #define JOB_PATH_MAX 512
+#define JOB_MAX_MERGE 20		/* fio's FIO_IO_U_LIST_MAX_LEN: merge_blktrace_* values */
 
 struct job_bssplit {
 	uint64_t bs;
@@ -182,6 +183,10 @@ struct job_options {
 	unsigned log_alternate_epoch_clock_id;	/* that clock: clock_gettime()'s id */
 	uint64_t log_compression;		/* bytes per compressed chunk, 0: none */
 	bool log_store_compressed;		/* logs kept as fio's .fz store */
+	bool read_iolog_chunked;		/* accepted: ncqsim always streams the log */
+	char merge_blktrace_file[JOB_PATH_MAX];	/* read_iolog's blktrace files merged here */
+	unsigned merge_scalars[JOB_MAX_MERGE], merge_iters[JOB_MAX_MERGE];	/* per file */
+	unsigned nmerge_scalars, nmerge_iters;
 };
 
 /* unified_rw_reporting: reads and writes apart, merged into "mixed", or both. */

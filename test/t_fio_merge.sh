@@ -63,6 +63,11 @@ check() {
 # which counts down after the first: a, a, c, b.
 check list '2 12288 2 66048;2 12288 2 66048;1 512 0 0;2 20480 1 4096' \
 	'read_iolog=a.bt:b.bt:c.bt\nnumjobs=4\n'
+# A blktrace file named NAME.blktrace.0 is read alone, as fio reads it
+# (ncqsim replay merges the other CPUs' files beside it).
+cp a.bt t.blktrace.0
+cp b.bt t.blktrace.1
+check cpu0 '2 12288 2 66048' 'read_iolog=t.blktrace.0\n'
 # read_iolog_chunked: fio reads the log a part at a time; the same I/Os.
 check chunked '2 12288 2 66048' 'read_iolog=a.bt\nread_iolog_chunked=1\n'
 

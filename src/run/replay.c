@@ -799,6 +799,7 @@ static int iolog_open_source(const void *ctx, void **run, const struct job_optio
 	}
 	ro.format = "auto";
 	ro.trace.replay_skip = o->replay_skip;
+	ro.trace.one_file = true;	/* fio reads the blktrace file it is given, no other CPU's */
 	ro.trace.replay_align = o->replay_align;
 	ro.trace.replay_scale = o->replay_scale;
 	ro.relative = true;

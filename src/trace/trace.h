@@ -46,6 +46,7 @@ struct trace_record {
 struct trace_opts {
 	bool skip_bad;			/* count malformed lines and go on */
 	bool at_dispatch;		/* blkparse/blktrace: D (issue) events instead of Q */
+	bool one_file;			/* blktrace: the file given, not its other CPUs' beside it */
 	/* iolog (fio's replay_* options, as fio applies them while reading) */
 	unsigned replay_skip;		/* 1 << DDIR_READ | 1 << DDIR_WRITE: directions left out */
 	uint64_t replay_align;		/* offsets rounded down to this (0: as logged) */

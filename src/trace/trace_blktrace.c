@@ -9,8 +9,8 @@
  *
  * Written in the tracing host's byte order: a byte-swapped magic means
  * every field is swapped. Given NAME.blktrace.N, the other CPUs' files
- * beside it are read too and merged by time (fio reads only the file it
- * is given; `read_iolog` keeps to that). As fio does, only queue events
+ * beside it are read too and merged by time — but not with one_file:
+ * fio's read_iolog reads only the file it is given. As fio does, only queue events
  * of file-system requests are replayed (issue events with at_dispatch);
  * a process-notify record names its pid. Discards and empty requests
  * (flushes) move no data and are counted as ignored. read_iolog's
@@ -189,7 +189,7 @@ static int blktrace_begin(void *state, struct trace_in *in, const struct trace_o
 	s->cpus[0].in = in;
 	s->ncpus = 1;
 	/* The other CPUs' files: NAME.blktrace.0, .1, ... while they exist. */
-	if (sibling(trace_in_path(in), 0, path, sizeof(path))) {
+	if (!o->one_file && sibling(trace_in_path(in), 0, path, sizeof(path))) {
 		s->ncpus = 0;
 		for (k = 0; k < BT_MAX_CPUS; k++) {
 			struct stat st;

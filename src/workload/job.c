@@ -76,6 +76,9 @@ struct rate_sampler {
 	int64_t period, start;		/* ns: the window, and when this one began */
 	uint64_t acc[DDIR_COUNT];	/* completed in this window */
 	sim_handle_t tick;
+	/* Same windows: the iops sampler rides on the bw one's event (one event, not two). */
+	struct rate_sampler *rider;
+	bool carried;
 };
 
 struct job {
@@ -114,6 +117,7 @@ struct job {
 	uint64_t issued_bytes, issued_ios, size_limit, ios_limit;
 	bool map_oom;				/* the random map ran out of memory */
 	bool started, issuing_done, finished, in_ramp;
+	bool unsampled;				/* in_ramp, or stats=0: completions take no sample */
 	bool timed_out;				/* its runtime ended its issuing */
 	/* fsync, fdatasync, end_fsync: a flush the job waits for. */
 	uint64_t writes_issued;
@@ -147,6 +151,7 @@ struct job {
 	bool source_prios;			/* the source sets each I/O's priority */
 	sim_handle_t wake;
 	struct rate_sampler bw_s, iops_s;
+	bool per_io_samples;			/* either sampler's per_io */
 	/* The time-series logs, NULL where not written, and those kept as fio's store. */
 	FILE *log_f[LOG_KINDS];
 	struct log_store *log_z[LOG_KINDS];
@@ -943,7 +948,7 @@ static void sampler_restart(struct rate_sampler *s, int64_t now)
 	s->start = now;
 	if (s->tick)
 		sim_cancel(sim, s->tick);
-	s->tick = s->per_io ? 0 : sim_at(sim, now + s->period, sampler_tick, s);
+	s->tick = s->per_io || s->carried ? 0 : sim_at(sim, now + s->period, sampler_tick, s);
 }
 
 /*
@@ -951,17 +956,12 @@ static void sampler_restart(struct rate_sampler *s, int64_t now)
  * bw or iops log not written per I/O also gets as a row (fio logs each
  * sample: "time, value, direction, 0, 0").
  */
-static void sampler_tick(struct sim *sim, void *arg)
+static void sampler_window(struct rate_sampler *s, int64_t now)
 {
-	struct rate_sampler *s = arg;
 	struct job *j = s->job;
-	int64_t now = sim_now(sim);
 	uint64_t spent = (uint64_t)(now - s->start) / 1000000;
 	int kind = s->iops ? LOG_IOPS : LOG_BW, d;
 
-	s->tick = 0;
-	if (j->finished || j->issuing_done)
-		return;
 	for (d = 0; d < DDIR_COUNT; d++) {
 		struct report_dir *rd = &j->rep->dir[d];
 		uint64_t rate;
@@ -975,6 +975,20 @@ static void sampler_tick(struct sim *sim, void *arg)
 		s->acc[d] = 0;
 	}
 	s->start = now;
+}
+
+static void sampler_tick(struct sim *sim, void *arg)
+{
+	struct rate_sampler *s = arg;
+	struct job *j = s->job;
+	int64_t now = sim_now(sim);
+
+	s->tick = 0;
+	if (j->finished || j->issuing_done)
+		return;
+	sampler_window(s, now);
+	if (s->rider)
+		sampler_window(s->rider, now);
 	s->tick = sim_at(sim, now + s->period, sampler_tick, s);
 }
 
@@ -1258,17 +1272,20 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 				r->error = io->error;
 			j->issuing_done = true;
 		}
-	} else if (!j->in_ramp && !j->o->stats) {
+	} else if (j->unsampled) {
 		/*
-		 * stats=0: fio's account_io_completion() returns at once: no
-		 * sample, no log row, no max_latency or latency_target check; the
-		 * job still counts what it did, for rate_min.
+		 * In ramp_time, nothing. With stats=0, fio's
+		 * account_io_completion() returns at once: no sample, no log
+		 * row, no max_latency or latency_target check; the job still
+		 * counts what it did, for rate_min.
 		 */
-		j->done_bytes[io->ddir] += io->len;
-		j->done_ios[io->ddir]++;
-		if (rate_below_min(j, now))
-			job_error(j, EIO, "backend.c, func=check_min_rate");
-	} else if (!j->in_ramp) {
+		if (!j->in_ramp) {
+			j->done_bytes[io->ddir] += io->len;
+			j->done_ios[io->ddir]++;
+			if (j->rate_min_checked && rate_below_min(j, now))
+				job_error(j, EIO, "backend.c, func=check_min_rate");
+		}
+	} else {
 		/*
 		 * fio reports slat and lat as min/max/mean/stddev, with percentiles
 		 * only for lat_percentiles: only then do their buckets count (a
@@ -1298,8 +1315,13 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 		hist_summary_add(&rd->drive, (uint64_t)(now - io->t_dispatch));
 		rd->io_bytes += io->len;
 		rd->total_ios++;
-		sampler_io(&j->bw_s, io, clat);
-		sampler_io(&j->iops_s, io, clat);
+		if (!j->per_io_samples) {	/* the usual: windows only */
+			j->bw_s.acc[io->ddir] += io->len;
+			j->iops_s.acc[io->ddir]++;
+		} else {
+			sampler_io(&j->bw_s, io, clat);
+			sampler_io(&j->iops_s, io, clat);
+		}
 		if (!o->disable_clat) {
 			mark_latency(r, clat);	/* fio's lat buckets count clat samples */
 			if (j->hist_log)
@@ -1682,6 +1704,7 @@ static void ramp_end(struct sim *sim, void *arg)
 	struct job *j = arg;
 
 	j->in_ramp = false;
+	j->unsampled = !j->o->stats;
 	j->t_stats = sim_now(sim);
 	lat_target_init(j, j->t_stats);
 	report_job_reset(j->rep);
@@ -1753,6 +1776,7 @@ static void job_start(struct sim *sim, void *arg)
 			j->next_issue[d] = now;	/* fio's schedule counts from the job's start */
 	j->t_stats = now + j->o->ramp_time;
 	j->in_ramp = j->o->ramp_time > 0;
+	j->unsampled = j->in_ramp || !o->stats;
 	j->t_end = INT64_MAX;
 	if (runtime)
 		j->t_end = now + j->o->ramp_time + runtime;
@@ -2284,6 +2308,11 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 		j->lw_ms[d] = o->log_avg_msec;
 	sampler_setup(j, &j->bw_s, false);
 	sampler_setup(j, &j->iops_s, true);
+	j->per_io_samples = j->bw_s.per_io || j->iops_s.per_io;
+	if (!j->per_io_samples && j->bw_s.period == j->iops_s.period) {
+		j->bw_s.rider = &j->iops_s;
+		j->iops_s.carried = true;
+	}
 	if (o->write_iolog[0]) {
 		const char *tag = j->run->ro->log_tag;
 		char path[JOB_PATH_MAX + 128];

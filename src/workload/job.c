@@ -156,12 +156,12 @@ struct job {
 	FILE *log_f[LOG_KINDS];
 	struct log_store *log_z[LOG_KINDS];
 	FILE *iolog;
+	int64_t log_epoch_ms;			/* added to every log time (log_unix_epoch) */
 	/*
 	 * Logs of a value per I/O averaged over windows (log_avg_msec): each
 	 * log's window (0: a row per I/O), when its current one ends, and its
 	 * sums, per log (enum log_kind) and direction.
 	 */
-	int64_t log_epoch_ms;			/* added to every log time (log_unix_epoch) */
 	unsigned lw_ms[LOG_KINDS];
 	int64_t lw_due[LOG_KINDS];
 	uint64_t lw_sum[LOG_KINDS][DDIR_COUNT], lw_n[LOG_KINDS][DDIR_COUNT];

@@ -17,6 +17,7 @@
 #include "host/ioprio.h"
 #include "host/kernel.h"
 #include "util/outfile.h"
+#include "util/zstore.h"
 #include "sim/rng.h"
 
 #include <errno.h>
@@ -28,6 +29,16 @@ struct job;
 
 /* The time-series logs a job may write; bw and iops sum bytes and I/Os. */
 enum log_kind { LOG_CLAT, LOG_SLAT, LOG_LAT, LOG_BW, LOG_IOPS, LOG_KINDS };
+
+/*
+ * A log kept as fio's compressed store (log_store_compressed): zlib
+ * streams of fio's binary samples, a new stream every `per_stream`
+ * samples (log_compression's chunk; 0: the whole log in one).
+ */
+struct log_store {
+	struct zstore z;
+	uint64_t per_stream, in_stream;
+};
 
 struct job_io {
 	struct job *job;
@@ -48,6 +59,27 @@ struct perm {
 	uint64_t n, half_mask;
 	unsigned half_bits;
 	uint64_t keys[4];
+};
+
+/*
+ * fio's bw and iops samples, behind the report's bw and iops lines (stat.c
+ * __add_samples(), run by fio's helper thread): at the end of every
+ * window, for each direction that completed anything in it, KiB/s or I/Os
+ * per second over the window; a window without I/O gives no sample. With
+ * a log of that kind written per I/O (no log_avg_msec, or a compressed
+ * log: fio's per_unit_log()) fio samples each I/O instead: its bytes *
+ * 10^6 / clat ns (add_bw_sample()), or 1 (add_iops_sample()).
+ */
+struct rate_sampler {
+	struct job *job;
+	bool iops;			/* I/Os, else bytes */
+	bool per_io;			/* a sample per I/O, no window */
+	int64_t period, start;		/* ns: the window, and when this one began */
+	uint64_t acc[DDIR_COUNT];	/* completed in this window */
+	sim_handle_t tick;
+	/* Same windows: the iops sampler rides on the bw one's event (one event, not two). */
+	struct rate_sampler *rider;
+	bool carried;
 };
 
 struct job {
@@ -86,6 +118,7 @@ struct job {
 	uint64_t issued_bytes, issued_ios, size_limit, ios_limit;
 	bool map_oom;				/* the random map ran out of memory */
 	bool started, issuing_done, finished, in_ramp;
+	bool unsampled;				/* in_ramp, or stats=0: completions take no sample */
 	bool timed_out;				/* its runtime ended its issuing */
 	/* Job control (i13a). */
 	bool waiting;				/* wait_for: its waitee has not finished yet */
@@ -147,12 +180,20 @@ struct job {
 	void *source_state;
 	bool source_prios;			/* the source sets each I/O's priority */
 	sim_handle_t wake;
-	int64_t sample_t;
-	uint64_t sample_bytes[DDIR_COUNT], sample_ios[DDIR_COUNT];
-	uint64_t win_bytes[DDIR_COUNT], win_ios[DDIR_COUNT];
-	FILE *clat_log, *slat_log, *lat_log, *iolog;	/* the files of logs[] below */
-	FILE *bw_log, *iops_log;
-	/* log_avg_msec: this window's sums, per log (enum log_kind) and direction. */
+	struct rate_sampler bw_s, iops_s;
+	bool per_io_samples;			/* either sampler's per_io */
+	/* The time-series logs, NULL where not written, and those kept as fio's store. */
+	FILE *log_f[LOG_KINDS];
+	struct log_store *log_z[LOG_KINDS];
+	FILE *iolog;
+	int64_t log_epoch_ms;			/* added to every log time (log_unix_epoch) */
+	/*
+	 * Logs of a value per I/O averaged over windows (log_avg_msec): each
+	 * log's window (0: a row per I/O), when its current one ends, and its
+	 * sums, per log (enum log_kind) and direction.
+	 */
+	unsigned lw_ms[LOG_KINDS];
+	int64_t lw_due[LOG_KINDS];
 	uint64_t lw_sum[LOG_KINDS][DDIR_COUNT], lw_n[LOG_KINDS][DDIR_COUNT];
 	uint64_t lw_max[LOG_KINDS][DDIR_COUNT];	/* log_max_value */
 	/* write_hist_log: clat counts in fio's buckets since the direction's last row. */
@@ -161,6 +202,7 @@ struct job {
 	int64_t hist_last[DDIR_COUNT];		/* ms of the last row, -1 before the first I/O */
 	/* Written under temporary names, put in place when the run ends well. */
 	struct outfile logs[7];
+	struct log_store stores[7];		/* logs[i]'s, when it is a compressed store */
 	unsigned nlogs;
 	bool writes_logs;		/* to its own log files or ones it shares (per_job_logs=0) */
 	const char *iolog_name;
@@ -194,6 +236,7 @@ struct workload_runner {
 	unsigned nflows;
 	const struct job *flow_stuck;	/* held by flow control for ever: the run is refused */
 	sim_handle_t ss_tick;		/* steady-state samples, every second (fio's helper thread) */
+	bool log_oom;			/* a compressed log ran out of memory */
 	uint64_t ios_done;
 	int error;
 	struct err *e;
@@ -783,104 +826,157 @@ static void mark_latency(struct report_job *r, uint64_t ns)
 		r->lat_m[lat_edge(v)]++;
 }
 
-static void log_line(FILE *f, const struct job *j, int64_t now, uint64_t value,
-		     const struct job_io *io)
-{
-	unsigned prio = j->o->log_prio ? io->prio_eff :
-		ioprio_class(io->prio_eff) == IOPRIO_CLASS_RT;
-	/* fio's flush_samples(): log_prio writes the whole ioprio in hex (class, hint, level). */
-	const char *last = j->o->log_prio ? "0x%04x\n" : "%u\n";
+/*
+ * fio 3.33's struct io_sample, as its compressed logs hold it (the host's
+ * byte order and layout, which fio writes and reads): time u64 (ms, any
+ * epoch included), value u64, direction u32 (| 0x80000000 when an offset
+ * follows, | 0x40000000 with log_prio), the whole ioprio u16, 2 bytes of
+ * padding, block size u64[, offset u64]. 32 or 40 bytes.
+ */
+#define FIO_SAMPLE_OFFSET	0x80000000u
+#define FIO_SAMPLE_PRIO		0x40000000u
 
-	if (j->o->log_offset)
-		fprintf(f, "%lld, %llu, %d, %llu, %llu, ", (long long)((now - j->t_begin) / 1000000),
-			(unsigned long long)value, io->ddir, (unsigned long long)io->len,
-			(unsigned long long)io->offset);
-	else
-		fprintf(f, "%lld, %llu, %d, %llu, ", (long long)((now - j->t_begin) / 1000000),
-			(unsigned long long)value, io->ddir, (unsigned long long)io->len);
-	fprintf(f, last, prio);
+static size_t fio_sample(unsigned char *b, uint64_t ms, uint64_t value, int ddir, uint64_t bs,
+			 uint64_t offset, uint16_t ioprio, bool log_offset, bool log_prio)
+{
+	uint32_t dir = (uint32_t)ddir | (log_offset ? FIO_SAMPLE_OFFSET : 0) |
+		(log_prio ? FIO_SAMPLE_PRIO : 0);
+
+	memset(b, 0, 40);
+	memcpy(b, &ms, 8);
+	memcpy(b + 8, &value, 8);
+	memcpy(b + 16, &dir, 4);
+	memcpy(b + 20, &ioprio, 2);
+	memcpy(b + 24, &bs, 8);
+	if (!log_offset)
+		return 32;
+	memcpy(b + 32, &offset, 8);
+	return 40;
 }
 
 /*
- * One completed I/O in the logs: a row each (fio's logs without
- * log_avg_msec: the bw row is this I/O's KiB/s over its latency, the iops
- * row 1), or into this window's sums.
+ * One row of a time-series log, as fio's flush_samples() prints it: time
+ * (ms since the job began, or since log_unix_epoch's epoch), value,
+ * direction, block size[, offset], and the priority — the whole ioprio in
+ * hex with log_prio, else 1 for a real-time I/O and 0 for any other.
+ * Window rows have no block size, offset or priority (0). A compressed
+ * store gets the sample fio would hold instead.
+ */
+static void log_row(const struct job *j, int kind, int64_t now, uint64_t value, int ddir,
+		    uint64_t bs, uint64_t offset, uint16_t ioprio)
+{
+	FILE *f = j->log_f[kind];
+	struct log_store *st = j->log_z[kind];
+	long long ms = (long long)((now - j->t_begin) / 1000000 + j->log_epoch_ms);
+
+	if (st) {
+		unsigned char b[40];
+		size_t n = fio_sample(b, (uint64_t)ms, value, ddir, bs, offset, ioprio,
+				      j->o->log_offset, j->o->log_prio);
+
+		if (st->per_stream && st->in_stream == st->per_stream) {
+			zstore_end(&st->z);
+			st->in_stream = 0;
+		}
+		if (zstore_write(&st->z, b, n))
+			j->run->log_oom = true;
+		st->in_stream++;
+		return;
+	}
+	if (j->o->log_offset)
+		fprintf(f, "%lld, %llu, %d, %llu, %llu, ", ms, (unsigned long long)value, ddir,
+			(unsigned long long)bs, (unsigned long long)offset);
+	else
+		fprintf(f, "%lld, %llu, %d, %llu, ", ms, (unsigned long long)value, ddir,
+			(unsigned long long)bs);
+	if (j->o->log_prio)
+		fprintf(f, "0x%04x\n", ioprio);
+	else
+		fprintf(f, "%u\n", ioprio_class(ioprio) == IOPRIO_CLASS_RT);
+}
+
+/* fio's per-I/O bandwidth (add_bw_sample()): bytes * 10^6 / clat in ns, 0 for no time. */
+static uint64_t io_bw(uint64_t len, uint64_t clat)
+{
+	return clat ? len * 1000000 / clat : 0;
+}
+
+/*
+ * One completed I/O in the logs written per I/O: a row each, or with
+ * log_avg_msec into this window's sums. The bw and iops logs are of this
+ * kind only when fio writes them per I/O (their samplers' per_io); else
+ * their rows are the samples (sampler_tick).
  */
 static void log_io(struct job *j, int64_t now, const struct job_io *io, uint64_t clat,
 		   uint64_t lat, uint64_t slat)
 {
 	const struct job_options *o = j->o;
-	uint64_t v[LOG_KINDS] = { clat, slat, lat, io->len, 1 };
-	FILE *f[LOG_KINDS] = { j->clat_log, j->slat_log, j->lat_log, j->bw_log, j->iops_log };
+	uint64_t v[LOG_KINDS] = { clat, slat, lat, io_bw(io->len, clat), 1 };
 	/*
 	 * fio logs only what it measures: no clat, slat or lat rows when that
 	 * latency is disabled; per-I/O bw rows only without
 	 * disable_bw_measurement, per-I/O iops rows only when not all three of
-	 * clat, slat and bw are off (its gtod_reduce()). Windows of bw and iops
-	 * are counted whatever these say, as fio 3.33 does.
+	 * clat, slat and bw are off (its gtod_reduce()).
 	 */
 	bool reduced = o->disable_clat && o->disable_slat && o->disable_bw;
 	bool measured[LOG_KINDS] = {
 		!o->disable_clat, !o->disable_slat, !o->disable_lat,
-		o->log_avg_msec || !o->disable_bw, o->log_avg_msec || !reduced,
+		j->bw_s.per_io && !o->disable_bw, j->iops_s.per_io && !reduced,
 	};
 	int k;
 
 	for (k = 0; k < LOG_KINDS; k++) {
-		if (!f[k] || !measured[k] || (k == LOG_SLAT && o->engine_kind == JOB_ENGINE_SYNC))
+		if (!j->log_f[k] || !measured[k] ||
+		    (k == LOG_SLAT && o->engine_kind == JOB_ENGINE_SYNC))
 			continue;
-		if (o->log_avg_msec) {
+		if (j->lw_ms[k]) {
 			j->lw_sum[k][io->ddir] += v[k];
 			j->lw_n[k][io->ddir]++;
 			if (v[k] > j->lw_max[k][io->ddir])
 				j->lw_max[k][io->ddir] = v[k];
 		} else {
-			log_line(f[k], j, now, k == LOG_BW ? io->len * 1000000000ULL / 1024 /
-				 (lat ? lat : 1) : v[k], io);
+			log_row(j, k, now, v[k], io->ddir, io->len, io->offset, io->prio_eff);
 		}
 	}
 }
 
 /*
- * log_avg_msec: one row per direction at the end of each window, as fio
- * writes them: "time, value, direction, 0, 0" (an offset column of 0 with
- * log_offset). Latency rows give the window's mean and only where it had
- * I/Os; bw (KiB/s) and iops rows are written for every direction the job
- * does, at windows that end while it runs.
+ * log_avg_msec: at the end of a log's window, a row per direction that
+ * had I/Os in it, "time, value, direction, 0, 0": the window's mean
+ * (rounded, as fio adds 0.5 to it) or with log_max_value its largest
+ * value. `final`: every log's open window, at the job's end (fio's
+ * finalize_logs()); else those due by now.
  */
 static void log_window(struct job *j, int64_t now, bool final)
 {
-	int rw = j->o->rw, k, d;
-	bool does[DDIR_COUNT] = {
-		rw != JOB_RW_WRITE && rw != JOB_RW_RANDWRITE,
-		rw != JOB_RW_READ && rw != JOB_RW_RANDREAD,
-	};
-	FILE *f[LOG_KINDS] = { j->clat_log, j->slat_log, j->lat_log, j->bw_log, j->iops_log };
-	uint64_t ms = j->o->log_avg_msec;
+	int k, d;
 
 	for (k = 0; k < LOG_KINDS; k++) {
+		if (!j->log_f[k] || !j->lw_ms[k] || (!final && j->lw_due[k] > now))
+			continue;
 		for (d = 0; d < DDIR_COUNT; d++) {
-			uint64_t value;
+			uint64_t n = j->lw_n[k][d];
 
-			if (!f[k])
+			if (!n)
 				continue;
-			if (k == LOG_BW || k == LOG_IOPS) {
-				if (final || !does[d])
-					continue;
-				value = k == LOG_BW ? j->lw_sum[k][d] * 1000 / ms / 1024 :
-					j->lw_n[k][d] * 1000 / ms;
-			} else {
-				if (!j->lw_n[k][d])
-					continue;
-				value = j->o->log_max_value ? j->lw_max[k][d] :
-					j->lw_sum[k][d] / j->lw_n[k][d];
-			}
-			fprintf(f[k], j->o->log_offset ? "%lld, %llu, %d, 0, 0, 0\n" :
-				"%lld, %llu, %d, 0, 0\n", (long long)((now - j->t_begin) / 1000000),
-				(unsigned long long)value, d);
+			log_row(j, k, now, j->o->log_max_value ? j->lw_max[k][d] :
+				(2 * j->lw_sum[k][d] + n) / (2 * n), d, 0, 0, 0);
 			j->lw_sum[k][d] = j->lw_n[k][d] = j->lw_max[k][d] = 0;
 		}
+		j->lw_due[k] += (int64_t)j->lw_ms[k] * SIM_MSEC;
 	}
+}
+
+/* When the next log window ends, or INT64_MAX for none. */
+static int64_t log_next_due(const struct job *j)
+{
+	int64_t due = INT64_MAX;
+	int k;
+
+	for (k = 0; k < LOG_KINDS; k++)
+		if (j->log_f[k] && j->lw_ms[k] && j->lw_due[k] < due)
+			due = j->lw_due[k];
+	return due;
 }
 
 static void log_tick(struct sim *sim, void *arg)
@@ -891,7 +987,104 @@ static void log_tick(struct sim *sim, void *arg)
 	if (j->finished || j->issuing_done || now >= j->t_end)
 		return;
 	log_window(j, now, false);
-	sim_after(sim, (int64_t)j->o->log_avg_msec * SIM_MSEC, log_tick, j);
+	sim_at(sim, log_next_due(j), log_tick, j);
+}
+
+/* ---- bw and iops samples (struct rate_sampler) ---- */
+
+static void sampler_tick(struct sim *sim, void *arg);
+
+/* A window starts now (the job's start, the end of ramp_time, a restart of its statistics). */
+static void sampler_restart(struct rate_sampler *s, int64_t now)
+{
+	struct sim *sim = s->job->t->sim;
+
+	memset(s->acc, 0, sizeof(s->acc));
+	s->start = now;
+	if (s->tick)
+		sim_cancel(sim, s->tick);
+	s->tick = s->per_io || s->carried ? 0 : sim_at(sim, now + s->period, sampler_tick, s);
+}
+
+/*
+ * The end of a window: a sample per direction with I/O in it, which a
+ * bw or iops log not written per I/O also gets as a row (fio logs each
+ * sample: "time, value, direction, 0, 0").
+ */
+static void sampler_window(struct rate_sampler *s, int64_t now)
+{
+	struct job *j = s->job;
+	uint64_t spent = (uint64_t)(now - s->start) / 1000000;
+	int kind = s->iops ? LOG_IOPS : LOG_BW, d;
+
+	for (d = 0; d < DDIR_COUNT; d++) {
+		struct report_dir *rd = &j->rep->dir[d];
+		uint64_t rate;
+
+		if (!s->acc[d])
+			continue;
+		rate = s->iops ? s->acc[d] * 1000 / spent : s->acc[d] * 1000 / spent / 1024;
+		hist_summary_add(s->iops ? &rd->iops : &rd->bw, rate);
+		if (j->log_f[kind])
+			log_row(j, kind, now, rate, d, 0, 0, 0);
+		s->acc[d] = 0;
+	}
+	s->start = now;
+}
+
+static void sampler_tick(struct sim *sim, void *arg)
+{
+	struct rate_sampler *s = arg;
+	struct job *j = s->job;
+	int64_t now = sim_now(sim);
+
+	s->tick = 0;
+	if (j->finished || j->issuing_done)
+		return;
+	sampler_window(s, now);
+	if (s->rider)
+		sampler_window(s->rider, now);
+	s->tick = sim_at(sim, now + s->period, sampler_tick, s);
+}
+
+/* A completed I/O: into the window, or a sample of its own. */
+static void sampler_io(struct rate_sampler *s, const struct job_io *io, uint64_t clat)
+{
+	const struct job_options *o = s->job->o;
+	struct report_dir *rd = &s->job->rep->dir[io->ddir];
+
+	if (!s->per_io)
+		s->acc[io->ddir] += s->iops ? 1 : io->len;
+	else if (s->iops && !(o->disable_clat && o->disable_slat && o->disable_bw))
+		hist_summary_add(&rd->iops, 1);
+	else if (!s->iops && !o->disable_bw)
+		hist_summary_add(&rd->bw, io_bw(io->len, clat));
+}
+
+/*
+ * fio's windows (init.c, setup_log()): a bw (iops) log takes log_avg_msec
+ * as the window unless bwavgtime (iopsavgtime) was given, and then
+ * averages over the smaller of the two; per I/O when that is 0, or when
+ * the log is compressed (per_unit_log(): its rows are then that window's
+ * means of the per-I/O values, or a row per I/O).
+ */
+static void sampler_setup(struct job *j, struct rate_sampler *s, bool iops)
+{
+	const struct job_options *o = j->o;
+	bool logged = j->log_f[iops ? LOG_IOPS : LOG_BW] != NULL;
+	unsigned window = iops ? o->iops_avg_time : o->bw_avg_time, log_ms = o->log_avg_msec;
+
+	s->job = j;
+	s->iops = iops;
+	if (logged) {
+		if (iops ? o->iops_avg_time_set : o->bw_avg_time_set)
+			log_ms = log_ms < window ? log_ms : window;
+		else
+			window = log_ms;
+		s->per_io = !log_ms || o->log_compression || o->log_store_compressed;
+		j->lw_ms[iops ? LOG_IOPS : LOG_BW] = s->per_io ? log_ms : 0;
+	}
+	s->period = (int64_t)window * SIM_MSEC;
 }
 
 /* ---- errors that end a job: max_latency, rate_min (fio's) ---- */
@@ -1065,9 +1258,9 @@ static void lat_target_up(struct job *j, int64_t now)
 			j->lat_quiesce = true;
 			j->lat_end_run = true;
 			report_job_reset(j->rep);
-			j->t_stats = j->sample_t = now;
-			memset(j->win_bytes, 0, sizeof(j->win_bytes));
-			memset(j->win_ios, 0, sizeof(j->win_ios));
+			j->t_stats = now;
+			sampler_restart(&j->bw_s, now);
+			sampler_restart(&j->iops_s, now);
 		}
 	}
 	lat_new_cycle(j, now);
@@ -1112,7 +1305,7 @@ static void hist_log_io(struct job *j, int64_t now, const struct job_io *io, uin
 	window = ms - j->hist_last[io->ddir];
 	if (window < (int64_t)j->o->log_hist_msec)
 		return;
-	fprintf(j->hist_log, "%lld, %d, %llu", (long long)ms, io->ddir,
+	fprintf(j->hist_log, "%lld, %d, %llu", (long long)(ms + j->log_epoch_ms), io->ddir,
 		(unsigned long long)io->len);
 	for (i = 0; i < HIST_FIO_NR; i += stride) {
 		uint64_t sum = 0;
@@ -1234,7 +1427,23 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 			rd->total_ios++;
 		if (count_error(j, io->ddir == DDIR_WRITE, io->error))
 			job_error(j, io->error, NULL);
-	} else if (!j->in_ramp) {
+	} else if (j->unsampled) {
+		/*
+		 * In ramp_time, nothing. With stats=0, fio's
+		 * account_io_completion() returns at once: no sample, no log
+		 * row, no max_latency or latency_target check; the job still
+		 * counts what it did, for rate_min.
+		 */
+		if (!j->in_ramp) {
+			j->done_bytes[io->ddir] += io->len;
+			j->done_ios[io->ddir]++;
+			if (j->rate_min_checked && rate_below_min(j, now)) {
+				job_error(j, EIO, "backend.c, func=check_min_rate");
+				if (j->run->exitall || j->o->exitall_on_error)
+					terminate_jobs(j);
+			}
+		}
+	} else {
 		/*
 		 * fio reports slat and lat as min/max/mean/stddev, with percentiles
 		 * only for lat_percentiles: only then do their buckets count (a
@@ -1264,8 +1473,13 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 		hist_summary_add(&rd->drive, (uint64_t)(now - io->t_dispatch));
 		rd->io_bytes += io->len;
 		rd->total_ios++;
-		j->win_bytes[io->ddir] += io->len;
-		j->win_ios[io->ddir]++;
+		if (!j->per_io_samples) {	/* the usual: windows only */
+			j->bw_s.acc[io->ddir] += io->len;
+			j->iops_s.acc[io->ddir]++;
+		} else {
+			sampler_io(&j->bw_s, io, clat);
+			sampler_io(&j->iops_s, io, clat);
+		}
 		if (!o->disable_clat) {
 			mark_latency(r, clat);	/* fio's lat buckets count clat samples */
 			if (j->hist_log)
@@ -1885,32 +2099,6 @@ static void job_fill_queue(struct job *j)
 
 /* ---- time: start, ramp, samples, end ---- */
 
-static void sample_tick(struct sim *sim, void *arg)
-{
-	struct job *j = arg;
-	int64_t now = sim_now(sim), spent = (now - j->sample_t) / 1000000;
-	int rw = j->o->rw, d;
-	bool does[DDIR_COUNT] = {
-		rw != JOB_RW_WRITE && rw != JOB_RW_RANDWRITE,
-		rw != JOB_RW_READ && rw != JOB_RW_RANDREAD,
-	};
-
-	if (j->finished || j->issuing_done)
-		return;
-	for (d = 0; d < DDIR_COUNT; d++) {
-		struct report_dir *rd = &j->rep->dir[d];
-
-		if (!spent || !does[d])
-			continue;
-		/* fio's bw sample: KiB/s over the window; iops: I/Os per second. */
-		hist_summary_add(&rd->bw, j->win_bytes[d] * 1000 / (uint64_t)spent / 1024);
-		hist_summary_add(&rd->iops, j->win_ios[d] * 1000 / (uint64_t)spent);
-		j->win_bytes[d] = j->win_ios[d] = 0;
-	}
-	j->sample_t = now;
-	sim_after(sim, 500 * SIM_MSEC, sample_tick, j);
-}
-
 /* ---- steady state: fio's steadystate_check(), every second ---- */
 
 static void end_job(struct job *k, int64_t now);
@@ -1996,6 +2184,7 @@ static void ramp_end(struct sim *sim, void *arg)
 	struct job *j = arg;
 
 	j->in_ramp = false;
+	j->unsampled = !j->o->stats;
 	j->t_stats = sim_now(sim);
 	/*
 	 * fio's reset_all_stats(): the steady-state samples count from here,
@@ -2015,10 +2204,8 @@ static void ramp_end(struct sim *sim, void *arg)
 	j->think_issued = j->think_done = 0;
 	lat_target_init(j, j->t_stats);
 	report_job_reset(j->rep);
-	j->sample_t = j->t_stats;
-	memset(j->win_bytes, 0, sizeof(j->win_bytes));
-	memset(j->win_ios, 0, sizeof(j->win_ios));
-	sim_after(sim, 500 * SIM_MSEC, sample_tick, j);
+	sampler_restart(&j->bw_s, j->t_stats);
+	sampler_restart(&j->iops_s, j->t_stats);
 }
 
 static void time_up(struct sim *sim, void *arg)
@@ -2061,11 +2248,39 @@ static bool waitee_running(const struct job *j)
 	return false;
 }
 
+/*
+ * log_unix_epoch, log_alternate_epoch: fio adds the job's start on a clock
+ * (log_alternate_epoch_clock_id's, in ms; log_unix_epoch is the same
+ * thing in fio 3.33) to every log time. The simulation's clocks, by
+ * Linux's clock ids: the wall clock (REALTIME, REALTIME_COARSE,
+ * REALTIME_ALARM, TAI — whose offset is 0, as on a machine NTP has not
+ * set) is the run's start plus simulated time; the monotonic and boot
+ * clocks (MONOTONIC, MONOTONIC_RAW, MONOTONIC_COARSE, BOOTTIME,
+ * BOOTTIME_ALARM) the simulated machine's uptime, simulated time itself;
+ * the CPU-time clocks (PROCESS_CPUTIME_ID, THREAD_CPUTIME_ID) stay at 0: a
+ * simulation spends no CPU time.
+ */
+static int64_t log_epoch(const struct job *j, int64_t now)
+{
+	const struct job_options *o = j->o;
+
+	if (!o->log_unix_epoch && !o->log_alternate_epoch)
+		return 0;
+	switch (o->log_alternate_epoch_clock_id) {
+	case 0: case 5: case 8: case 11:
+		return j->run->ro->wall_ms + now / 1000000;
+	case 2: case 3:
+		return 0;
+	default:
+		return now / 1000000;
+	}
+}
+
 static void job_start(struct sim *sim, void *arg)
 {
 	struct job *j = arg;
 	int64_t now = sim_now(sim), runtime = j->o->runtime;
-	int d;
+	int d, k;
 
 	if (j->finished)
 		return;		/* ended before it started (exitall) */
@@ -2084,6 +2299,7 @@ static void job_start(struct sim *sim, void *arg)
 
 	j->started = true;
 	j->t_begin = now;
+	j->log_epoch_ms = log_epoch(j, now);
 	j->think_start = now;
 	j->ss_epoch = j->ss_prev_time = now;
 	j->ss_ramp_over = !j->o->ss_ramp;
@@ -2093,20 +2309,24 @@ static void job_start(struct sim *sim, void *arg)
 		j->next_issue[d] = now;
 	j->t_stats = now + j->o->ramp_time;
 	j->in_ramp = j->o->ramp_time > 0;
+	j->unsampled = j->in_ramp || !j->o->stats;
 	j->t_end = INT64_MAX;
 	if (runtime)
 		j->t_end = now + j->o->ramp_time + runtime;
-	j->sample_t = now;
 	if (j->iolog)
 		fprintf(j->iolog, "0 %s add\n0 %s open\n", j->iolog_name, j->iolog_name);
-	if (j->in_ramp)
+	if (j->in_ramp) {
 		sim_at(sim, j->t_stats, ramp_end, j);
-	else
-		sim_after(sim, 500 * SIM_MSEC, sample_tick, j);
+	} else {
+		sampler_restart(&j->bw_s, now);
+		sampler_restart(&j->iops_s, now);
+	}
 	if (j->t_end != INT64_MAX)
 		sim_at(sim, j->t_end, time_up, j);
-	if (j->o->log_avg_msec && (j->clat_log || j->bw_log || j->iops_log))
-		sim_after(sim, (int64_t)j->o->log_avg_msec * SIM_MSEC, log_tick, j);
+	for (k = 0; k < LOG_KINDS; k++)
+		j->lw_due[k] = now + (int64_t)j->lw_ms[k] * SIM_MSEC;
+	if (log_next_due(j) != INT64_MAX)
+		sim_at(sim, log_next_due(j), log_tick, j);
 	sim_debug(sim, SIM_DBG_JOB, "job %s.%u starts: depth %u, region %llu..%llu", j->o->name,
 		  j->clone, j->depth, (unsigned long long)j->start, (unsigned long long)j->end);
 	job_fill(j);
@@ -2206,8 +2426,8 @@ static void job_finish(struct job *j)
 	if (j->iolog)
 		fprintf(j->iolog, "%lld %s close\n", (long long)((j->t_finish - j->t_begin) / 1000),
 			j->iolog_name);
-	if (j->o->log_avg_msec)	/* the latencies of the last window, at the job's end (fio's) */
-		log_window(j, j->timed_out && j->t_end > j->t_finish ? j->t_end : j->t_finish, true);
+	/* The last windows of the logs averaged per I/O, at the job's end (fio's finalize_logs()). */
+	log_window(j, j->timed_out && j->t_end > j->t_finish ? j->t_end : j->t_finish, true);
 	sim_debug(j->t->sim, SIM_DBG_JOB, "job %s.%u done: %llu I/Os", j->o->name, j->clone,
 		  (unsigned long long)j->issued_ios);
 	flow_exit(j);
@@ -2264,13 +2484,11 @@ static void start_segment(struct workload_runner *run)
 
 /* ---- setting up ---- */
 
-/* A log file, refused when it would overwrite an input. */
-static FILE *open_out(struct job *j, const char *path, const char *option, struct err *e)
+/* An output that would overwrite an input of the run (job file, system, drive, trace): refused. */
+static int refuse_input(const struct job *j, const char *path, const char *option, struct err *e)
 {
 	const struct workload_run_opts *ro = j->run->ro;
 	const char *input = NULL;
-	struct outfile *o = &j->logs[j->nlogs];
-	char what[JOB_NAME_MAX + 64];
 	size_t i;
 
 	for (i = 0; i < j->run->w->ninputs && !input; i++)
@@ -2279,45 +2497,82 @@ static FILE *open_out(struct job *j, const char *path, const char *option, struc
 	for (i = 0; i < ro->nprotect && !input; i++)
 		if (outfile_same_target(path, ro->protect[i]))
 			input = ro->protect[i];
-	if (input) {
-		err_set(e, "%s:%d: job '%s': option '%s': %s is an input of this run (%s); "
-			"refusing to overwrite it", j->def->file, j->def->line, j->o->name, option,
-			path, input);
+	if (input)
+		return err_set(e, "%s:%d: job '%s': option '%s': %s is an input of this run (%s); "
+			       "refusing to overwrite it", j->def->file, j->def->line, j->o->name,
+			       option, path, input);
+	return 0;
+}
+
+/*
+ * A log file, refused when it would overwrite an input. With `store` the
+ * log is fio's compressed store: *store is its writer, shared like the
+ * file when jobs write one log (per_job_logs=0).
+ */
+static FILE *open_out(struct job *j, const char *path, const char *option,
+		      struct log_store **store, struct err *e)
+{
+	struct outfile *o = &j->logs[j->nlogs];
+	char what[JOB_NAME_MAX + 64];
+
+	if (refuse_input(j, path, option, e))
 		return NULL;
-	}
 	if (!j->o->per_job_logs) {
 		/* per_job_logs=0: jobs naming the same log write rows into one file (fio's). */
-		const struct job *k;
+		struct job *k;
 		unsigned l;
 
 		for (k = j->run->jobs; k < j; k++)
 			for (l = 0; l < k->nlogs; l++)
 				if (k->logs[l].path && !strcmp(k->logs[l].path, path)) {
 					j->writes_logs = true;
+					if (store)
+						*store = &k->stores[l];
 					return k->logs[l].f;
 				}
 	}
 	snprintf(what, sizeof(what), "job '%s': %s", j->o->name, option);
 	if (outfile_open(o, path, what, e))
 		return NULL;
+	if (store) {
+		struct log_store *st = &j->stores[j->nlogs];
+		/* log_compression's chunk: whole samples per zlib stream, as fio compresses them. */
+		uint64_t size = j->o->log_offset ? 40 : 32;
+
+		zstore_init(&st->z, o->f);
+		st->per_stream = j->o->log_compression ? j->o->log_compression / size : 0;
+		if (j->o->log_compression && !st->per_stream)
+			st->per_stream = 1;
+		st->in_stream = 0;
+		*store = st;
+	}
 	j->nlogs++;
 	j->writes_logs = true;
 	return o->f;
 }
 
-static FILE *open_log(struct job *j, const char *prefix, const char *kind, const char *option,
-		      struct err *e)
+/*
+ * PREFIX_KIND[.N][.TAG].log, or .log.fz for fio's compressed store; the
+ * time-series logs (kind < LOG_KINDS) may be compressed, the histogram
+ * log (LOG_KINDS) is not.
+ */
+static FILE *open_log(struct job *j, const char *prefix, const char *name, int kind,
+		      const char *option, struct err *e)
 {
 	char path[JOB_PATH_MAX + 192];
 	const char *tag = j->run->ro->log_tag;
-
+	bool store = kind < LOG_KINDS && j->o->log_store_compressed;
 	char number[16] = "";
+	FILE *f;
 
 	if (j->o->per_job_logs)
 		snprintf(number, sizeof(number), ".%u", j->number);
-	snprintf(path, sizeof(path), "%s_%s%s%s%s.log", prefix, kind, number, tag ? "." : "",
-		 tag ? tag : "");
-	return open_out(j, path, option, e);
+	snprintf(path, sizeof(path), "%s_%s%s%s%s.log%s", prefix, name, number, tag ? "." : "",
+		 tag ? tag : "", store ? ".fz" : "");
+	f = open_out(j, path, option, store ? &j->log_z[kind] : NULL, e);
+	if (kind < LOG_KINDS)
+		j->log_f[kind] = f;
+	return f;
 }
 
 /*
@@ -2599,9 +2854,13 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 	if (j->run->sources) {
 		struct job_source src = { NULL, NULL, 0, false };
 
-		if (j->run->sources->open(j->run->sources->ctx, &j->run->source_run, o,
-					  j->number - 1, j->t, &src, e))
+		/* merge_blktrace_file is an output: never over an input of the run. */
+		if (o->merge_blktrace_file[0] &&
+		    refuse_input(j, o->merge_blktrace_file, "merge_blktrace_file", e))
 			return -1;
+		if (j->run->sources->open(j->run->sources->ctx, &j->run->source_run, o,
+					  j->number - 1, j->clone, j->t, &src, e))
+			return err_prefix(e, "%s:%d: ", j->def->file, j->def->line);
 		if (src.ops) {
 			uint64_t per = (src.max_len + j->t->max_request - 1) / j->t->max_request;
 
@@ -2654,20 +2913,20 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 		/* Latency logs are written as I/Os complete: no memory held per I/O. */
 		const char *p = o->write_lat_log, *opt = "write_lat_log";
 
-		if (!(j->clat_log = open_log(j, p, "clat", opt, e)) ||
-		    !(j->lat_log = open_log(j, p, "lat", opt, e)))
-			return -1;
-		if (o->engine_kind == JOB_ENGINE_ASYNC && !(j->slat_log = open_log(j, p, "slat", opt, e)))
+		/* fio writes the slat log of a sync engine too, empty: it has no slat. */
+		if (!open_log(j, p, "clat", LOG_CLAT, opt, e) ||
+		    !open_log(j, p, "slat", LOG_SLAT, opt, e) ||
+		    !open_log(j, p, "lat", LOG_LAT, opt, e))
 			return -1;
 	}
-	if (o->write_bw_log[0] &&
-	    !(j->bw_log = open_log(j, o->write_bw_log, "bw", "write_bw_log", e)))
+	if (o->write_bw_log[0] && !open_log(j, o->write_bw_log, "bw", LOG_BW, "write_bw_log", e))
 		return -1;
 	if (o->write_iops_log[0] &&
-	    !(j->iops_log = open_log(j, o->write_iops_log, "iops", "write_iops_log", e)))
+	    !open_log(j, o->write_iops_log, "iops", LOG_IOPS, "write_iops_log", e))
 		return -1;
 	if (o->write_hist_log[0]) {
-		if (!(j->hist_log = open_log(j, o->write_hist_log, "clat_hist", "write_hist_log", e)))
+		if (!(j->hist_log = open_log(j, o->write_hist_log, "clat_hist", LOG_KINDS,
+					     "write_hist_log", e)))
 			return -1;
 		for (d = 0; d < DDIR_COUNT; d++) {
 			j->hist_last[d] = -1;
@@ -2680,12 +2939,21 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 		if (!o->log_hist_msec)
 			j->hist_log = NULL;	/* the empty file is still put in place */
 	}
+	for (d = LOG_CLAT; d <= LOG_LAT; d++)
+		j->lw_ms[d] = o->log_avg_msec;
+	sampler_setup(j, &j->bw_s, false);
+	sampler_setup(j, &j->iops_s, true);
+	j->per_io_samples = j->bw_s.per_io || j->iops_s.per_io;
+	if (!j->per_io_samples && j->bw_s.period == j->iops_s.period) {
+		j->bw_s.rider = &j->iops_s;
+		j->iops_s.carried = true;
+	}
 	if (o->write_iolog[0]) {
 		const char *tag = j->run->ro->log_tag;
 		char path[JOB_PATH_MAX + 128];
 
 		snprintf(path, sizeof(path), "%s%s%s", o->write_iolog, tag ? "." : "", tag ? tag : "");
-		j->iolog = open_out(j, path, "write_iolog", e);
+		j->iolog = open_out(j, path, "write_iolog", NULL, e);
 		if (!j->iolog)
 			return -1;
 		fprintf(j->iolog, "fio version 3 iolog\n");
@@ -2718,12 +2986,15 @@ static void report_setup(struct job *j)
 	r->percentile_precision = o->percentile_precision;
 	r->sig_figs = o->significant_figures;
 	r->kb_base = o->kb_base;
+	r->unit_bits = o->unit_base == 1;
 	r->iodepth = o->iodepth;
 	/* fio reports latency_target in ns, latency_window in us. */
 	r->latency_target_ns = (uint64_t)o->latency_target;
 	r->latency_window_us = (uint64_t)o->latency_window / 1000;
 	r->latency_percentile = o->latency_percentile;
 	r->group_reporting = o->group_reporting;
+	r->no_stats = !o->stats;
+	r->block_error_pct = o->block_error_percentiles;
 	r->ioprio = j->job_prio;
 	r->multi_prio = o->cmdprio_percentage[0] || o->cmdprio_percentage[1] ||
 		o->ncmdprio_bssplit[0] || o->ncmdprio_bssplit[1] || j->source_prios;
@@ -2754,6 +3025,8 @@ static int close_logs(struct job *j, bool keep, struct err *e)
 	unsigned i;
 
 	for (i = 0; i < j->nlogs; i++) {
+		/* A compressed store's open stream ends with the log (a no-op for the others). */
+		zstore_close(&j->stores[i].z);
 		if (keep && !rc) {
 			rc = outfile_commit(&j->logs[i], e);
 			if (rc)
@@ -2764,7 +3037,9 @@ static int close_logs(struct job *j, bool keep, struct err *e)
 	}
 	j->nlogs = 0;
 	j->writes_logs = false;
-	j->clat_log = j->slat_log = j->lat_log = j->iolog = j->bw_log = j->iops_log = NULL;
+	memset(j->log_f, 0, sizeof(j->log_f));
+	memset(j->log_z, 0, sizeof(j->log_z));
+	j->iolog = NULL;
 	j->hist_log = NULL;
 	return rc;
 }
@@ -2976,6 +3251,8 @@ int workload_run(const struct workload *w, const struct job_target *t,
 			break;
 		next_progress += SIM_SEC;
 	}
+	if (run.log_oom)
+		rc = err_set(e, "out of memory for a compressed log's block");
 	for (i = 0; i < n && !rc; i++)
 		if (run.jobs[i].map_oom)
 			rc = err_set(e, "job '%s': out of memory for its random map",

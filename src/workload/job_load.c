@@ -82,6 +82,22 @@ static int validate(const struct job_def *d, struct err *e)
 	if ((o->rate_min[0] || o->rate_min[1]) && (o->rate_iops_min[0] || o->rate_iops_min[1]))
 		return err_set(e, "%s:%d: job '%s': options 'rate_min' and 'rate_iops_min' both set a "
 			       "minimum rate: give one", d->file, d->line, o->name);
+	if (o->merge_blktrace_file[0] && !o->read_iolog[0])
+		return err_set(e, "%s:%d: job '%s': option 'merge_blktrace_file': it merges the "
+			       "blktrace files read_iolog names, and the job has no read_iolog",
+			       d->file, d->line, o->name);
+	if (!o->merge_blktrace_file[0] && (o->nmerge_scalars || o->nmerge_iters))
+		return err_set(e, "%s:%d: job '%s': option '%s': it applies to merge_blktrace_file, "
+			       "which the job does not give (fio ignores it then)", d->file, d->line,
+			       o->name, o->nmerge_scalars ? "merge_blktrace_scalars" :
+			       "merge_blktrace_iters");
+	/* fio 3.33 logs memory addresses in place of a compressed histogram log's counts. */
+	if (o->write_hist_log[0] && (o->log_compression || o->log_store_compressed))
+		return err_set(e, "%s:%d: job '%s': option 'write_hist_log': with %s fio 3.33 writes "
+			       "memory addresses in place of the histogram's counts, which a "
+			       "simulation cannot reproduce; give the histogram log in a job without "
+			       "it", d->file, d->line, o->name, o->log_compression ?
+			       "log_compression" : "log_store_compressed");
 	for (dir = 0; dir < DDIR_COUNT; dir++) {
 		unsigned i, sum = 0;
 

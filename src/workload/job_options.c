@@ -1301,6 +1301,113 @@ static void steadystate_format(const struct opt_def *d, const void *base, char *
 		 o->ss_flags & STEADY_PCT ? "%" : "");
 }
 
+/* ---- reporting and logging: bwavgtime, iopsavgtime, ... (i13b) ---- */
+
+/*
+ * bwavgtime, iopsavgtime: the window of the bw and iops samples, in ms.
+ * Whether it was given matters: fio takes a bw (iops) log's log_avg_msec
+ * as the window when it was not. fio accepts 0 and then samples whenever
+ * its helper thread wakes, which a simulation has no equivalent of.
+ */
+static int avg_time_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	struct job_options *o = base;
+	bool iops = !strcmp(d->name, "iopsavgtime");
+	uint64_t v;
+
+	if (parse_u64(value, &v) || v < 1 || v > 86400000)
+		return err_set(e, "expected a window of 1..86400000 milliseconds, got '%s'%s", value,
+			       !parse_u64(value, &v) && !v ? " (fio's 0 samples at its helper "
+			       "thread's wake-ups, which a simulation does not have)" : "");
+	if (iops) {
+		o->iops_avg_time = (unsigned)v;
+		o->iops_avg_time_set = true;
+	} else {
+		o->bw_avg_time = (unsigned)v;
+		o->bw_avg_time_set = true;
+	}
+	return 0;
+}
+
+static void avg_time_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	snprintf(buf, len, "%u", !strcmp(d->name, "iopsavgtime") ? o->iops_avg_time :
+		 o->bw_avg_time);
+}
+
+/* log_alternate_epoch_clock_id: a clock of Linux's clock_gettime() (10 is no clock). */
+static int clock_id_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	struct job_options *o = base;
+	uint64_t v;
+
+	(void)d;
+	if (parse_u64(value, &v) || v > 11 || v == 10)
+		return err_set(e, "expected a clock id of clock_gettime(): 0 (CLOCK_REALTIME) .. 9 or "
+			       "11 (CLOCK_TAI), got '%s'", value);
+	o->log_alternate_epoch_clock_id = (unsigned)v;
+	return 0;
+}
+
+static void clock_id_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	(void)d;
+	snprintf(buf, len, "%u", o->log_alternate_epoch_clock_id);
+}
+
+/*
+ * merge_blktrace_scalars, merge_blktrace_iters: a value per read_iolog
+ * file, ':' between them, as fio's float lists; fio uses each as a whole
+ * number (its int cast): a percentage of the file's times, and how many
+ * times the file runs.
+ */
+static int merge_list_parse(const struct opt_def *d, void *base, const char *value,
+			    struct err *e)
+{
+	struct job_options *o = base;
+	bool iters = !strcmp(d->name, "merge_blktrace_iters");
+	unsigned *out = iters ? o->merge_iters : o->merge_scalars, n = 0;
+	struct parse_fields f;
+	const char *p;
+	size_t len;
+
+	parse_fields_init(&f, value, ':');
+	while (parse_fields_next(&f, &p, &len)) {
+		char num[64];
+		double v;
+
+		if (len >= sizeof(num))
+			len = sizeof(num) - 1;
+		memcpy(num, p, len);
+		num[len] = '\0';
+		if (n == JOB_MAX_MERGE)
+			return err_set(e, "at most %d values, one per read_iolog file", JOB_MAX_MERGE);
+		if (parse_double(num, &v) || !(v >= 1) || v > 1e6)
+			return err_set(e, "expected %s per read_iolog file separated by ':', each 1..1000000, "
+				       "got '%s'", iters ? "a number of iterations" : "a percentage of its times",
+				       num);
+		out[n++] = (unsigned)v;
+	}
+	if (!n)
+		return err_set(e, "expected values separated by ':' such as 100:50");
+	if (iters)
+		o->nmerge_iters = n;
+	else
+		o->nmerge_scalars = n;
+	return 0;
+}
+
+static const struct opt_choice unit_bases[] = {
+	{ "0", 0, "auto-detect: bytes" },
+	{ "8", 8, "bytes per second" },
+	{ "1", 1, "bits per second" },
+	{ NULL, 0, NULL },
+};
+
 #define CUSTOM(n, p, f, h) { .name = n, .type = OPT_CUSTOM, .parse = p, .format = f, .help = h }
 
 static const struct opt_def options[] = {
@@ -1607,6 +1714,49 @@ static const struct opt_def options[] = {
 	CUSTOM("ignore_error", ignore_error_parse, ignore_error_format,
 	       "READ,WRITE,VERIFY lists of errors (EIO:EAGAIN:62) to count and carry on past, "
 	       "instead of EIO, EILSEQ; turns on continue_on_error for each"),
+	/* reporting and logging (i13b) */
+	CUSTOM("bwavgtime", avg_time_parse, avg_time_format,
+	       "ms between bandwidth samples (the bw line's min/max/avg/samples; default 500, "
+	       "or a bw log's log_avg_msec)"),
+	CUSTOM("iopsavgtime", avg_time_parse, avg_time_format,
+	       "ms between IOPS samples (the iops line; default 500, or an iops log's log_avg_msec)"),
+	{ .name = "disk_util", .type = OPT_BOOL, .offset = F(disk_util), .def = "1",
+	  .help = "the report's \"Disk stats\" of the drive (its block layer's counts; 0 in "
+		  "every job: none)" },
+	{ .name = "unit_base", .type = OPT_ENUM, .offset = F(unit_base), .choices = unit_bases,
+	  .help = "the text's BW and group bw= figures in bytes (8, or 0: auto) or bits (1) per "
+		  "second, as fio 3.33 (the bw line, JSON and terse stay in KiB)" },
+	{ .name = "block_error_percentiles", .type = OPT_BOOL,
+	  .offset = F(block_error_percentiles),
+	  .help = "fio's histogram of trims per block: ncqsim's jobs trim nothing, so its section "
+		  "shows no percentile and no block state, as fio's does then" },
+	{ .name = "log_unix_epoch", .type = OPT_BOOL, .offset = F(log_unix_epoch),
+	  .help = "log times count from 1970 (the run's start on the wall clock plus simulated "
+		  "time), as log_alternate_epoch does in fio 3.33" },
+	{ .name = "log_alternate_epoch", .type = OPT_BOOL, .offset = F(log_alternate_epoch),
+	  .help = "log times count from the epoch of log_alternate_epoch_clock_id's clock" },
+	CUSTOM("log_alternate_epoch_clock_id", clock_id_parse, clock_id_format,
+	       "the clock of log_unix_epoch and log_alternate_epoch: 0 realtime (default), 1 "
+	       "monotonic (the simulated machine's uptime), ... (docs/FIO.md)"),
+	{ .name = "log_compression", .type = OPT_SIZE, .offset = F(log_compression),
+	  .min = 1024, .max = 536870912,
+	  .help = "fio compresses its logs in chunks of this size: the same rows (ncqsim streams "
+		  "them), but bw and iops logs per I/O, as fio's" },
+	{ .name = "log_store_compressed", .type = OPT_BOOL, .offset = F(log_store_compressed),
+	  .help = "keep the logs as fio's PREFIX_KIND.N.log.fz: zlib streams of fio's binary "
+		  "samples (fio --inflate-log prints them)" },
+	{ .name = "read_iolog_chunked", .type = OPT_BOOL, .offset = F(read_iolog_chunked),
+	  .help = "fio parses read_iolog a part at a time: ncqsim always streams it, the same I/Os" },
+	{ .name = "merge_blktrace_file", .type = OPT_STRING, .offset = F(merge_blktrace_file),
+	  .size = JOB_PATH_MAX, .help = "merge read_iolog's blktrace files (FILE:FILE...) into this "
+	  "one blktrace file, in time order, and replay it" },
+	CUSTOM("merge_blktrace_scalars", merge_list_parse, split_format,
+	       "merge_blktrace_file: each file's times scaled by this percentage (50: twice as fast)"),
+	CUSTOM("merge_blktrace_iters", merge_list_parse, split_format,
+	       "merge_blktrace_file: how many times each file runs, one after another"),
+	{ .name = "stats", .type = OPT_BOOL, .offset = F(stats), .def = "1",
+	  .help = "0: the job runs but is left out of the report and its group's sums, its logs "
+		  "stay empty (fio's)" },
 	OPT_END,
 };
 
@@ -1643,6 +1793,9 @@ void job_options_defaults(struct job_options *o)
 	o->per_job_logs = true;
 	o->ss_flags = STEADY_IOPS | STEADY_SLOPE | STEADY_PCT;	/* fio's iops_slope:0.01% */
 	o->ss_limit = 0.01;
+	o->bw_avg_time = o->iops_avg_time = 500;
+	o->stats = true;
+	o->disk_util = true;
 }
 
 /*
@@ -1685,6 +1838,7 @@ static const struct job_no_effect no_effect[] = {
 	{ "nonvectored", "io_uring vectored or not: CPU cost only" },
 	{ "userspace_reap", "libaio reaping in user space: CPU cost only" },
 	{ "log_entries", "fio's initial log buffer size: memory only" },
+	{ "log_compression_cpus", "the CPUs of fio's log compression threads: the simulation has no CPU time" },
 	{ "allow_file_create", "the target is the simulated drive: nothing is created" },
 	{ "allow_mounted_write", "the target is the simulated drive: nothing is mounted" },
 	{ "create_on_open", "the target is the simulated drive: nothing is created" },

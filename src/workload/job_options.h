@@ -46,6 +46,7 @@ enum job_rw_sequencer { JOB_RW_SEQ_SEQUENTIAL, JOB_RW_SEQ_IDENTICAL };
 #define JOB_MAX_SPLIT 64
 #define JOB_NAME_MAX 128
 #define JOB_PATH_MAX 512
+#define JOB_MAX_MERGE 20		/* fio's FIO_IO_U_LIST_MAX_LEN: merge_blktrace_* values */
 
 struct job_bssplit {
 	uint64_t bs;
@@ -193,6 +194,21 @@ struct job_options {
 	unsigned ss_flags;
 	double ss_limit;
 	int64_t ss_dur, ss_ramp;	/* ns; the window counts whole seconds, 0: off */
+	/* Reporting and logging (i13b): fio's bwavgtime, iopsavgtime, ... */
+	unsigned bw_avg_time, iops_avg_time;	/* ms between bw / iops samples (default 500) */
+	bool bw_avg_time_set, iops_avg_time_set;	/* given: fio then keeps them beside a log's log_avg_msec */
+	bool stats;				/* 0: the job is left out of the report */
+	bool disk_util;				/* the report's disk statistics (default on) */
+	int unit_base;				/* 8 (or 0: auto) bytes, 1 bits: the text's BW (OPT_ENUM) */
+	bool block_error_percentiles;		/* fio's trim-count histogram section */
+	bool log_unix_epoch, log_alternate_epoch;	/* log times from a clock's epoch */
+	unsigned log_alternate_epoch_clock_id;	/* that clock: clock_gettime()'s id */
+	uint64_t log_compression;		/* bytes per compressed chunk, 0: none */
+	bool log_store_compressed;		/* logs kept as fio's .fz store */
+	bool read_iolog_chunked;		/* accepted: ncqsim always streams the log */
+	char merge_blktrace_file[JOB_PATH_MAX];	/* read_iolog's blktrace files merged here */
+	unsigned merge_scalars[JOB_MAX_MERGE], merge_iters[JOB_MAX_MERGE];	/* per file */
+	unsigned nmerge_scalars, nmerge_iters;
 };
 
 /* thinktime_blocks_type: what thinktime_blocks counts, completed or issued I/Os. */

@@ -105,8 +105,8 @@ TABLE
 checks=$((checks + 1))
 got=$("$NCQSIM" run --output-format=json - <"$dir/hole_read.fio" | figures)
 [ "$got" = "j 0 86 352256 0 0" ] || fail "run - <hole_read.fio: '$got'"
-expect_rc 2 "$NCQSIM" run --name=x --rw=read --bs_is_seq_rand=1
-err_has "command line:3: option 'bs_is_seq_rand' is a fio option ncqsim does not support"
+expect_rc 2 "$NCQSIM" run --name=x --rw=read --pre_read=1
+err_has "command line:3: option 'pre_read' is a fio option ncqsim does not support"
 expect_rc 2 "$NCQSIM" run
 err_has "expected a JOBFILE or --name=NAME"
 
@@ -130,7 +130,7 @@ checks=$((checks + 1))
 
 # fio options ncqsim once called unknown to fio as well (iomem_align and
 # mem_align are now accepted without effect: t_cli_run).
-for o in bs_is_seq_rand verify_async_cpus; do
+for o in pre_read verify_async_cpus; do
 	printf '[j]\nrw=read\nsize=1m\n%s=1\n' "$o" >"$tmp/o.fio"
 	expect_rc 2 "$NCQSIM" run "$tmp/o.fio"
 	err_has "option '$o' is a fio option ncqsim does not support"

@@ -60,6 +60,7 @@ struct job {
 	uint64_t align[DDIR_COUNT];
 	struct rng r_off, r_bs, r_ddir, r_prio;
 	struct rng r_zone;			/* random_distribution=zoned: which zone */
+	struct rng r_seqrand[DDIR_COUNT];	/* percentage_random: random or sequential */
 	uint64_t zone_base;			/* fio's f->file_offset: moves with strided zones */
 	uint64_t zone_bytes;			/* bytes done in this strided zone */
 	uint64_t zone_range;			/* zonerange, else zonesize */
@@ -72,6 +73,8 @@ struct job {
 	uint64_t min_bs[DDIR_COUNT], max_bs;	/* max_bs: over both directions */
 	struct randmap map;			/* fio's random map, when lengths vary */
 	bool use_map;
+	bool norandommap;			/* norandommap, or a blockalign that turns the map off */
+	bool fill;				/* fill_device without size: no end but the drive's */
 	uint64_t map_unit;			/* bytes per block of the map */
 	unsigned passes;			/* passes over the region started */
 	uint64_t rand_left;			/* rw=randread:N */
@@ -200,6 +203,15 @@ static bool is_random(const struct job_options *o)
 	return o->rw == JOB_RW_RANDREAD || o->rw == JOB_RW_RANDWRITE || o->rw == JOB_RW_RANDRW;
 }
 
+/* Whether the job issues I/O of this direction. */
+static bool does_dir(const struct job_options *o, int d)
+{
+	bool reads = o->rw != JOB_RW_WRITE && o->rw != JOB_RW_RANDWRITE;
+	bool writes = o->rw != JOB_RW_READ && o->rw != JOB_RW_RANDREAD;
+
+	return d == DDIR_READ ? reads : writes;
+}
+
 static int next_ddir(struct job *j)
 {
 	switch (j->o->rw) {
@@ -215,16 +227,30 @@ static int next_ddir(struct job *j)
 }
 
 /*
+ * Whose block sizes an I/O takes: its direction's, or with bs_is_seq_rand
+ * the read sizes for a sequential I/O and the write sizes for a random
+ * one, whatever its direction (fio's get_next_buflen()).
+ */
+static int bs_dir(const struct job *j, int d, bool random)
+{
+	if (!j->o->bs_is_seq_rand)
+		return d;
+	return random ? DDIR_WRITE : DDIR_READ;
+}
+
+/*
  * fio's get_next_buflen(): a block size for an I/O at `off`, only among
  * those that fit before the region's end (0: not even the smallest does).
  * bsrange draws min + U[0, max) and aligns down to the smallest, capped at
  * the largest, so every multiple of the smallest up to the largest is
  * reachable; bssplit takes the first entry of the drawn share that fits.
+ * `random`: the offset was drawn at random (bs_is_seq_rand).
  */
-static uint64_t draw_len(struct job *j, int d, uint64_t off)
+static uint64_t draw_len(struct job *j, int dir, uint64_t off, bool random)
 {
 	const struct job_options *o = j->o;
-	uint64_t lo, hi, len = 0;
+	uint64_t lo, hi, len = 0, fit_end = j->end;
+	int d = bs_dir(j, dir, random);
 
 	job_bs_extent(o, d, &lo, &hi);
 	/*
@@ -237,6 +263,13 @@ static uint64_t draw_len(struct job *j, int d, uint64_t off)
 		return off + lo <= j->t->capacity ? lo : 0;
 	if (off + lo > j->end)
 		return 0;
+	/*
+	 * fill_device: fio's region has no end but the drive's (size -1), so
+	 * the first size drawn is taken, and one past the drive's end ends
+	 * the pass (next_io()).
+	 */
+	if (j->fill)
+		fit_end = UINT64_MAX;
 	do {
 		if (o->nbssplit[d]) {
 			unsigned r = (unsigned)rng_below(&j->r_bs, 100), sum = 0, i;
@@ -246,7 +279,7 @@ static uint64_t draw_len(struct job *j, int d, uint64_t off)
 					continue;
 				len = o->bssplit[d][i].bs;
 				sum += o->bssplit[d][i].pct;
-				if (r < sum && off + len <= j->end)
+				if (r < sum && off + len <= fit_end)
 					break;
 			}
 		} else {
@@ -255,8 +288,8 @@ static uint64_t draw_len(struct job *j, int d, uint64_t off)
 		len -= len % lo;
 		if (len > hi)
 			len = hi;
-	} while (off + len > j->end);
-	return len;
+	} while (off + len > fit_end);
+	return off + len <= j->t->capacity ? len : 0;
 }
 
 static uint64_t rank_to_block(struct job *j, uint64_t rank, uint64_t nblocks)
@@ -376,19 +409,27 @@ static bool random_block(struct job *j, int d, uint64_t *block)
 	lastb = last_block(j, d);
 	if (!lastb)
 		return false;
-	if (o->norandommap) {
+	if (j->norandommap) {
 		*block = rng_below(&j->r_off, lastb);
 		return true;
 	}
 	if (j->use_map) {
-		/* fio: a uniform block; if done, the next free one; none: the pass is over. */
-		uint64_t b = rng_below(&j->r_off, lastb) * ba / j->map_unit;
+		/*
+		 * fio's axmap, as fio indexes it: a uniform block b in this
+		 * direction's alignment units, looked up as bit b of the map
+		 * (whose bits are the job's smallest block, fio's rw_min_bs;
+		 * bits past the map read as free), else the next free bit; none:
+		 * the pass is over. With directions of different blocks this
+		 * mixes units as fio does (randread bs=64k,4k ends a pass after
+		 * about 10 of its 16 blocks, as in fio).
+		 */
+		uint64_t b = rng_below(&j->r_off, lastb);
 
-		if (!randmap_is_free(&j->map, b))
+		if (b < j->map.nblocks && !randmap_is_free(&j->map, b))
 			b = randmap_next_free(&j->map, b);
 		if (b == RANDMAP_FULL)
 			return false;
-		*block = b * j->map_unit / ba;
+		*block = b;
 		return true;
 	}
 	if (j->perm_i == j->perm.n)
@@ -420,6 +461,17 @@ static void zone_step(struct job *j, int d)
 		randmap_reset(&j->map);
 }
 
+/*
+ * percentage_random, as fio's should_do_random(): with less than 100, each
+ * I/O that would take a random offset draws whether it does.
+ */
+static bool random_this_time(struct job *j, int d)
+{
+	unsigned pct = j->o->perc_rand[d];
+
+	return pct >= 100 || rng_below(&j->r_seqrand[d], 100) < pct;
+}
+
 /* The next I/O of this pass, or false when the pass is over (fio's fill_io_u failing). */
 static bool next_io(struct job *j, int d, uint64_t *offp, uint64_t *lenp)
 {
@@ -434,9 +486,8 @@ static bool next_io(struct job *j, int d, uint64_t *offp, uint64_t *lenp)
 		if (rel >= j->end - j->start)
 			return false;
 		off = j->zone_base + rel;
-		if (off >= j->t->capacity || !(len = draw_len(j, d, off)))
+		if (off >= j->t->capacity || !(len = draw_len(j, d, off, false)))
 			return false;
-		j->last_pos[d] = off + len;
 		goto done;
 	}
 	if (o->rw_nr && j->rand_left) {
@@ -448,9 +499,25 @@ static bool next_io(struct job *j, int d, uint64_t *offp, uint64_t *lenp)
 		off = j->rand_pos;
 		if (off + j->min_bs[d] > j->end)
 			off = j->start;
-		len = draw_len(j, d, off);
+		len = draw_len(j, d, off, false);
 		j->rand_pos = o->rw_sequencer == JOB_RW_SEQ_IDENTICAL ? off : off + len;
 		goto done;
+	}
+	if (!random_this_time(j, d) && j->last_pos[d] < j->t->capacity) {
+		/*
+		 * fio's sequential share of a random job: on from where this
+		 * direction's last I/O ended, without marking the random map;
+		 * the pass is over once that is the region's end (only at the
+		 * drive's end does fio take a random offset instead).
+		 */
+		uint64_t rel = j->last_pos[d] - j->zone_base;
+
+		if (rel >= j->end - j->start)
+			return false;
+		off = j->zone_base + rel;
+		if (!(len = draw_len(j, d, off, false)))
+			return false;
+		goto hit;
 	}
 	if (!random_block(j, d, &block))
 		return false;
@@ -458,15 +525,26 @@ static bool next_io(struct job *j, int d, uint64_t *offp, uint64_t *lenp)
 	if (o->zonemode == JOB_ZONEMODE_STRIDED) {
 		if (off + j->min_bs[d] > j->t->capacity)
 			return false;
+	} else if (j->use_map) {
+		/* fio's get_next_offset(): a block at or past the region's end ends the pass. */
+		if (block * j->align[d] >= j->end - j->start)
+			return false;
 	} else if (off + j->min_bs[d] > j->end)
 		off = (j->end - j->min_bs[d]) / j->align[d] * j->align[d];
-	if (!(len = draw_len(j, d, off)))
+	if (!(len = draw_len(j, d, off, true)))
 		return false;
 	if (j->use_map) {
-		/* fio's mark_random_map(): cut short before blocks already done. */
-		uint64_t unit = j->map_unit, n;
+		/*
+		 * fio's mark_random_map(): in units of this direction's smallest
+		 * block, cut short before blocks already done. A first block
+		 * already done (only with blockalign below the block size) would
+		 * trip fio's assertion; here it ends the pass.
+		 */
+		uint64_t unit = j->min_bs[d], bit = (off - j->zone_base) / unit, n;
 
-		n = randmap_set_nr(&j->map, (off - j->zone_base) / unit, (len + unit - 1) / unit);
+		if (!randmap_is_free(&j->map, bit))
+			return false;
+		n = randmap_set_nr(&j->map, bit, (len + unit - 1) / unit);
 		if (!n) {
 			j->map_oom = true;
 			return false;
@@ -474,11 +552,13 @@ static bool next_io(struct job *j, int d, uint64_t *offp, uint64_t *lenp)
 		if (n * unit < len)
 			len = n * unit;
 	}
+hit:
 	if (o->rw_nr) {
 		j->rand_left = o->rw_nr - 1;
 		j->rand_pos = o->rw_sequencer == JOB_RW_SEQ_IDENTICAL ? off : off + len;
 	}
 done:
+	j->last_pos[d] = off + len;	/* fio's f->last_pos, after every I/O */
 	j->zone_bytes += len;
 	*offp = off;
 	*lenp = len;
@@ -1917,6 +1997,11 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 	rng_seed(&j->r_prio, s, name);
 	snprintf(name, sizeof(name), "job/%s/%u/%u/rate", o->name, j->def->occurrence, j->clone);
 	rng_seed(&j->r_rate, s, name);
+	for (d = 0; d < DDIR_COUNT; d++) {
+		snprintf(name, sizeof(name), "job/%s/%u/%u/seqrand/%u", o->name, j->def->occurrence,
+			 j->clone, d);
+		rng_seed(&j->r_seqrand[d], s, name);
+	}
 	nblocks = (j->end - j->start) / j->align[DDIR_READ];
 	if ((j->end - j->start) / j->align[DDIR_WRITE] < nblocks)
 		nblocks = (j->end - j->start) / j->align[DDIR_WRITE];
@@ -1929,21 +2014,45 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 		return err_set(e, "%s:%d: job '%s': option 'random_distribution': pareto:%g does not "
 			       "work out over %llu blocks", j->def->file, j->def->line, o->name,
 			       o->dist_param, (unsigned long long)nblocks);
-	j->map_unit = j->align[DDIR_READ] < j->align[DDIR_WRITE] ? j->align[DDIR_READ] :
-		j->align[DDIR_WRITE];
+	/* fio's fixup_options(): "Any use of blockalign= turns off randommap". */
+	j->norandommap = o->norandommap;
 	for (d = 0; d < DDIR_COUNT; d++) {
-		uint64_t hi;
+		uint64_t lo, hi;
+
+		job_bs_extent(o, (int)d, &lo, &hi);
+		if (o->blockalign[d] && o->blockalign[d] != lo)
+			j->norandommap = true;
+	}
+	for (d = 0; d < DDIR_COUNT; d++) {
+		uint64_t hi, rlo, rhi;
 
 		j->last_pos[d] = j->start;
 		job_bs_extent(o, (int)d, &j->min_bs[d], &hi);
 		if (hi > j->max_bs)
 			j->max_bs = hi;
-		/* Lengths that vary can overlap blocks already done: fio's map trims them. */
-		if (hi != j->min_bs[d] && is_random(o) && !o->norandommap && o->dist == JOB_DIST_RANDOM)
+		/*
+		 * Random lengths that vary, or that are not the block the offset
+		 * is aligned to (bs_is_seq_rand), can overlap blocks already
+		 * done: fio's map trims them.
+		 */
+		job_bs_extent(o, bs_dir(j, (int)d, true), &rlo, &rhi);
+		if ((rhi != j->min_bs[d] || rlo != rhi) && is_random(o) && !j->norandommap &&
+		    o->dist == JOB_DIST_RANDOM)
 			j->use_map = true;
 	}
+	/*
+	 * fio's map has a bit per smallest block of the job (rw_min_bs); a
+	 * direction whose blocks or alignment are another size indexes it in
+	 * its own units (random_block()), which the permutation cannot do.
+	 */
+	j->map_unit = j->min_bs[DDIR_READ] < j->min_bs[DDIR_WRITE] ? j->min_bs[DDIR_READ] :
+		j->min_bs[DDIR_WRITE];
+	for (d = 0; d < DDIR_COUNT; d++)
+		if ((j->align[d] != j->map_unit || j->min_bs[d] != j->map_unit) && is_random(o) &&
+		    !j->norandommap && o->dist == JOB_DIST_RANDOM && does_dir(o, (int)d))
+			j->use_map = true;
 	/* Strided zones keep fio's random map over one zone, cleared as the zone moves. */
-	if (o->zonemode == JOB_ZONEMODE_STRIDED && is_random(o) && !o->norandommap &&
+	if (o->zonemode == JOB_ZONEMODE_STRIDED && is_random(o) && !j->norandommap &&
 	    o->dist == JOB_DIST_RANDOM)
 		j->use_map = true;
 	randmap_init(&j->map, (o->zonemode == JOB_ZONEMODE_STRIDED ? j->zone_range :
@@ -1980,7 +2089,8 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 	 * each times loops; number_ios stops a job early, never extends it.
 	 * A time_based job runs until its runtime whatever they say.
 	 */
-	j->size_limit = o->time_based ? 0 :
+	j->fill = o->fill_device && !o->size && !o->filesize_lo;
+	j->size_limit = o->time_based || (j->fill && !o->io_size) ? 0 :
 		(o->io_size ? o->io_size : j->amount) * o->loops;
 	j->ios_limit = o->time_based ? 0 : o->number_ios * o->loops;
 	/* fio: prioclass/prio/priohint set the task's priority (class BE if none given). */

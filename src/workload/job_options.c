@@ -735,6 +735,29 @@ static void zonemode_format(const struct opt_def *d, const void *base, char *buf
 	snprintf(buf, len, "%s", o->zonemode == JOB_ZONEMODE_STRIDED ? "strided" : "none");
 }
 
+/* percentage_random: per direction, 0..100 (fio's perc_rand). */
+static int perc_rand_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	struct job_options *o = base;
+	uint64_t v[DDIR_COUNT] = { o->perc_rand[DDIR_READ], o->perc_rand[DDIR_WRITE] };
+	int i;
+
+	(void)d;
+	if (dir_uint(o, value, 100, v, "a percentage 0..100", e))
+		return -1;
+	for (i = 0; i < DDIR_COUNT; i++)
+		o->perc_rand[i] = (unsigned)v[i];
+	return 0;
+}
+
+static void perc_rand_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	(void)d;
+	snprintf(buf, len, "%u,%u", o->perc_rand[DDIR_READ], o->perc_rand[DDIR_WRITE]);
+}
+
 static const struct opt_choice rw_sequencers[] = {
 	{ "sequential", JOB_RW_SEQ_SEQUENTIAL, "rw=randread:N: the N-1 I/Os after a random one follow on" },
 	{ "identical", JOB_RW_SEQ_IDENTICAL, "rw=randread:N: each random offset is used N times" },
@@ -1355,6 +1378,16 @@ static const struct opt_def options[] = {
 	  .help = "rw=randread:N: sequential (the next I/Os follow on) or identical (the same offset N times)" },
 	{ .name = "offset_align", .type = OPT_SIZE, .offset = F(offset_align), .min = 0,
 	  .max = 1LL << 40, .help = "offset=N% rounds up to this (default: the smallest block)" },
+	/* I/O shape (i13c): percentage_random, bs_is_seq_rand, fill_device */
+	CUSTOM("percentage_random", perc_rand_parse, perc_rand_format,
+	       "random workloads: the share of I/Os (percent, read,write) at a random offset; "
+	       "the others continue from the last I/O (default 100)"),
+	{ .name = "bs_is_seq_rand", .type = OPT_BOOL, .offset = F(bs_is_seq_rand),
+	  .help = "bs and its kin give sequential,random sizes instead of read,write" },
+	{ .name = "fill_device", .type = OPT_BOOL, .offset = F(fill_device),
+	  .help = "without size: I/O runs on to the drive's end (fio's ENOSPC on a full device)" },
+	{ .name = "fill_fs", .type = OPT_BOOL, .offset = F(fill_device),
+	  .help = "alias of fill_device", .flags = OPT_F_HIDDEN },
 	OPT_END,
 };
 
@@ -1389,6 +1422,7 @@ void job_options_defaults(struct job_options *o)
 	o->iodepth_batch = 1;
 	o->iodepth_batch_complete_min = 1;
 	o->per_job_logs = true;
+	o->perc_rand[DDIR_READ] = o->perc_rand[DDIR_WRITE] = 100;
 }
 
 /*

@@ -171,6 +171,10 @@ struct job_options {
 	bool slat_percentiles;
 	int unified_rw_reporting;	/* enum job_unified */
 	bool disable_lat, disable_clat, disable_slat, disable_bw;
+	/* I/O shape (i13c): sequential and random mixed, block sizes per kind, filling the drive. */
+	unsigned perc_rand[DDIR_COUNT];	/* percentage_random: share of random offsets (100) */
+	bool bs_is_seq_rand;		/* bs's read,write sizes are sequential,random sizes */
+	bool fill_device;		/* without size: write on to the drive's end (fio's ENOSPC) */
 };
 
 /* unified_rw_reporting: reads and writes apart, merged into "mixed", or both. */

@@ -1,0 +1,157 @@
+# fio's I/O-shaping options against fio 3.33: percentage_random,
+# bs_is_seq_rand, fill_device (and fio's random map with directions of
+# different block sizes). Where fio draws at random, what is compared is
+# the shape of the I/Os (test/lib/io-shape.awk over write_iolog files),
+# within bands fio's own runs fall in; where fio is installed its runs are
+# checked against the same bands (a sparse file as large as the drive
+# stands for it). Each figure fio 3.33 gave is in a comment.
+. test/lib/sh.sh
+dir=$TESTDATA/fio-shape
+shape="$(dirname "$TESTDATA")/lib/io-shape.awk"
+cd "$tmp" || exit 1
+
+fio_ok=
+fio=${FIO:-fio}
+command -v "$fio" >/dev/null 2>&1 && [ "$("$fio" --version)" = fio-3.33 ] && fio_ok=1
+[ -n "$fio_ok" ] || echo "fio 3.33 not installed: ncqsim is checked against fio's figures only"
+# The 8 GiB drive of the jobs at the drive's end (he8 with fewer sectors).
+small="--set drive.sectors=16777216"
+truncate -s 8g "$tmp/dev8g"
+
+# ours FILE S A [SEED [ARGS]]: the shape of ncqsim's I/Os for FILE (a
+# failed run's message instead, which no check accepts)
+ours() {
+	rm -f "$tmp/ours.log"
+	{ cat "$1"; echo "write_iolog=$tmp/ours.log"; } >"$tmp/ours.fio"
+	# shellcheck disable=SC2086
+	if ! "$NCQSIM" run --seed "${4:-1}" $5 "$tmp/ours.fio" >/dev/null 2>"$tmp/err"; then
+		echo "failed: $(head -c 200 "$tmp/err")"
+		return
+	fi
+	awk -v S="$2" -v A="$3" -f "$shape" "$tmp/ours.log"
+}
+# theirs FILE S A: the same for fio on the sparse 8 GiB file
+theirs() {
+	rm -f "$tmp/fio.log"
+	{ cat "$1"; echo "write_iolog=$tmp/fio.log"; } >"$tmp/fio.fio"
+	"$fio" --ioengine=psync --filename="$tmp/dev8g" "$tmp/fio.fio" >/dev/null 2>&1
+	awk -v S="$2" -v A="$3" -f "$shape" "$tmp/fio.log"
+}
+# field SHAPE DIR K: the K-th figure (1 N, 2 FOLLOW, 3 SIZED, 4 ALIGNED) of DIR; "end" 1: the end
+field() {
+	echo "$1" | awk -v d="$2" -v k="$3" '{ for (i = 1; i <= NF; i++) if ($i == d) print $(i + k) }'
+}
+# within WHAT VALUE LO HI
+within() {
+	checks=$((checks + 1))
+	[ -n "$2" ] && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ] || fail "$1: '$2', expected $3..$4"
+}
+
+# percentage_random=30 over 4 MiB: 70 % of the reads continue the last one
+# (fio 3.33: 69 %, 1024 reads). The sequential share does not mark the
+# random map, and a pass is over once it reaches the region's end: a run
+# does 4 MiB, or ends with a read ending at 4 MiB (fio's runs of 1024 and
+# 690 reads).
+full=0 early=0
+for seed in 1 2 3 4 5 6; do
+	s=$(ours "$dir/perc_rand.fio" 4096 4096 "$seed")
+	n=$(field "$s" read 1)
+	[ "$n" -gt 200 ] && within "perc_rand seed $seed: follow-on %" "$(field "$s" read 2)" 62 78
+	checks=$((checks + 1))
+	if [ "$n" = 1024 ]; then
+		full=$((full + 1))
+	elif [ "$(field "$s" end 1)" = 4194304 ]; then
+		early=$((early + 1))
+	else
+		fail "perc_rand seed $seed: $n reads, the last ending at $(field "$s" end 1)"
+	fi
+done
+checks=$((checks + 1))
+[ "$full" -gt 0 ] && [ "$early" -gt 0 ] || fail "perc_rand: $full full runs, $early ended at the region's end"
+if [ -n "$fio_ok" ]; then
+	s=$(theirs "$dir/perc_rand.fio" 4096 4096)
+	within "fio perc_rand follow-on %" "$(field "$s" read 2)" 62 78
+	checks=$((checks + 1))
+	[ "$(field "$s" read 1)" = 1024 ] || [ "$(field "$s" end 1)" = 4194304 ] ||
+		fail "fio perc_rand: $s"
+fi
+# At the drive's end the sequential share takes a random offset instead:
+# every run does its 4 MiB (fio: 1024 reads, 69 % following on).
+for seed in 1 2 3; do
+	s=$(ours "$dir/perc_rand_end.fio" 4096 4096 "$seed" "$small")
+	within "perc_rand_end seed $seed: reads" "$(field "$s" read 1)" 1024 1024
+done
+if [ -n "$fio_ok" ]; then
+	s=$(theirs "$dir/perc_rand_end.fio" 4096 4096)
+	within "fio perc_rand_end: reads" "$(field "$s" read 1)" 1024 1024
+fi
+# Per direction: reads all random, writes all sequential (fio: 0 % and 100 %).
+for who in ours theirs; do
+	[ $who = theirs ] && [ -z "$fio_ok" ] && continue
+	s=$($who "$dir/perc_rand_dirs.fio" 4096 4096)
+	within "$who perc_rand_dirs: reads following on %" "$(field "$s" read 2)" 0 3
+	within "$who perc_rand_dirs: writes following on %" "$(field "$s" write 2)" 100 100
+done
+
+# bs_is_seq_rand: random reads take the write size, 64 KiB, at offsets
+# aligned to the read size, 4 KiB; fio's random map cuts some short (fio:
+# 80 reads, 63 % of 64 KiB, 6 % following on).
+for who in ours theirs; do
+	[ $who = theirs ] && [ -z "$fio_ok" ] && continue
+	s=$($who "$dir/bs_seq_rand.fio" 65536 65536)
+	within "$who bs_seq_rand: reads" "$(field "$s" read 1)" 70 100
+	within "$who bs_seq_rand: 64 KiB reads %" "$(field "$s" read 3)" 45 75
+	within "$who bs_seq_rand: 64 KiB-aligned offsets %" "$(field "$s" read 4)" 0 30
+done
+# With percentage_random=50 the sequential half takes 4 KiB, the random
+# half 64 KiB (fio: 146 reads and 151 writes over 16 MiB, 45 % and 53 %
+# of 64 KiB, half of each following on).
+for who in ours theirs; do
+	[ $who = theirs ] && [ -z "$fio_ok" ] && continue
+	s=$($who "$dir/bs_seq_rand_mix.fio" 65536 4096)
+	for d in read write; do
+		within "$who bs_seq_rand_mix: $d following on %" "$(field "$s" $d 2)" 35 65
+		within "$who bs_seq_rand_mix: $d of 64 KiB %" "$(field "$s" $d 3)" 20 65
+	done
+done
+
+# fio's map with directions of different sizes: randread bs=64k,4k has a
+# map bit per 4 KiB and reads it in 64 KiB units, so a pass ends once a
+# read lands where every later 64 KiB bit is set (fio: 10 of 16 reads).
+for seed in 1 2 3; do
+	s=$(ours "$dir/map_units.fio" 65536 65536 "$seed")
+	within "map_units seed $seed: reads" "$(field "$s" read 1)" 6 15
+done
+if [ -n "$fio_ok" ]; then
+	within "fio map_units: reads" "$(field "$(theirs "$dir/map_units.fio" 65536 65536)" read 1)" 6 15
+fi
+
+# fill_device without size writes on to the drive's end (fio's ENOSPC on
+# a block device is its end); with a size it changes nothing. fio fills a
+# file system, not a file, so these follow fio's code (fixup_options()
+# sets size to -1 when it is unset; setup_files() keeps the device's size).
+for opt in fill_device fill_fs; do
+	printf '[j]\nrw=write\nbs=1m\noffset=16m\n%s=1\n' $opt >fill.fio
+	s=$(ours fill.fio 1048576 1048576 1 "$small")
+	within "$opt: writes" "$(field "$s" write 1)" 8176 8176
+	within "$opt: the end" "$(($(field "$s" end 1) >> 20))" 8192 8192
+done
+printf '[j]\nrw=write\nbs=1m\nsize=64m\nfill_device=1\n' >fill.fio
+within "fill_device with size: writes" "$(field "$(ours fill.fio 1 1 1 "$small")" write 1)" 64 64
+# Sizes that vary: the first drawn is taken, and one past the drive's end
+# ends the pass (fio's region has no end but the device's).
+printf '[j]\nrw=write\nbsrange=1m-4m\nfill_device=1\noffset=8128m\n' >fill.fio
+s=$(ours fill.fio 1 1 1 "$small")
+within "fill_device bsrange: MiB short of the end" $((8192 - ($(field "$s" end 1) >> 20))) 0 3
+
+# Broken values name the file, line and option.
+for c in 'percentage_random=101|option '"'"'percentage_random'"'"': expected a percentage 0..100' \
+	'percentage_random=50,x|option '"'"'percentage_random'"'"': expected a percentage 0..100, got '"'"'x'"'"'' \
+	'bs_is_seq_rand=2|option '"'"'bs_is_seq_rand'"'"'' \
+	'fill_device=maybe|option '"'"'fill_device'"'"''; do
+	printf '[j]\nrw=randread\nsize=1m\n%s\n' "${c%%|*}" >bad.fio
+	expect_rc 2 "$NCQSIM" run bad.fio
+	err_one_line
+	err_has "bad.fio:4: ${c#*|}"
+done
+finish

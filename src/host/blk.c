@@ -146,6 +146,7 @@ static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk
 	rq->lba = bio->lba;
 	rq->nlb = bio->nlb;
 	rq->write = bio->write;
+	rq->write_hint = bio->write_hint;
 	rq->ioprio = bio->ioprio;
 	rq->tag = -1;
 	rq->retries = 0;
@@ -169,12 +170,15 @@ static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk
 
 /*
  * Linux blk_rq_merge_ok() and the size limit. Since 5.x it refuses a bio
- * of another priority; 4.10 merged it and kept the better one (below).
+ * of another priority; 4.10 merged it and kept the better one (below). A
+ * bio of another write hint never merges (4.13 to 5.17, and from 6.9;
+ * between, bios carry none); flushes and FUA never do.
  */
 static bool can_merge(const struct blk_queue *q, const struct blk_request *rq,
 		      const struct blk_bio *bio)
 {
-	return rq->in_sched && rq->write == bio->write && !rq->fua && !bio->flags &&
+	return rq->in_sched && rq->write == bio->write && !rq->fua &&
+		!(bio->flags & (BLK_PREFLUSH | BLK_FUA)) && rq->write_hint == bio->write_hint &&
 		(rq->ioprio == bio->ioprio || !host_kernel_has(q->k.kernel, HOST_KC_NO_PRIO_MERGE)) &&
 		(uint64_t)(rq->nlb + bio->nlb) * q->logical_size <= (uint64_t)q->k.max_sectors_kb * 1024;
 }
@@ -299,6 +303,14 @@ static void bio_nothing_to_flush(struct sim *sim, void *arg)
 	bio->done(bio->owner, bio);
 }
 
+/* A bio the block layer ends at once with an error (bio_endio() in submit): an event, no reentry. */
+static void bio_fail_now(struct blk_queue *q, struct blk_bio *bio, int error)
+{
+	bio->t_queued = bio->t_dispatched = bio->t_submit;
+	bio->error = error;
+	sim_at(q->sim, bio->t_submit, bio_nothing_to_flush, bio);
+}
+
 bool blk_submit(struct blk_queue *q, struct blk_bio *bio)
 {
 	struct blk_request *rq;
@@ -312,9 +324,23 @@ bool blk_submit(struct blk_queue *q, struct blk_bio *bio)
 		sim_at(q->sim, bio->t_submit, bio_nothing_to_flush, bio);
 		return true;
 	}
+	/* submit_bio_noacct(): polled I/O needs poll queues, which libata's host has none of. */
+	if ((bio->flags & BLK_POLLED) && host_kernel_has(q->k.kernel, HOST_KC_POLL_EOPNOTSUPP)) {
+		q->stats.poll_refused++;
+		bio_fail_now(q, bio, -EOPNOTSUPP);
+		return true;
+	}
 	if (try_merge(q, bio))
 		return true;
 	rq = q->free;
+	if ((!rq || q->wait_head) && (bio->flags & BLK_NOWAIT)) {
+		/* blk_mq_get_new_requests() with BLK_MQ_REQ_NOWAIT: bio_wouldblock_error(). */
+		q->stats.nowait_again++;
+		sim_debug(q->sim, SIM_DBG_BLK, "bio lba %llu REQ_NOWAIT: no free request, EAGAIN",
+			  (unsigned long long)bio->lba);
+		bio_fail_now(q, bio, -EAGAIN);
+		return true;
+	}
 	if (!rq || q->wait_head) {
 		/* No request: the submitter sleeps until one is freed (FIFO). */
 		bio->next = NULL;

@@ -38,10 +38,17 @@ struct libata;
 
 typedef void (*blk_bio_fn)(void *owner, struct blk_bio *bio);
 
-/* REQ_PREFLUSH and REQ_FUA: an empty bio with BLK_PREFLUSH is a cache flush (fsync). */
+/*
+ * REQ_PREFLUSH and REQ_FUA: an empty bio with BLK_PREFLUSH is a cache flush
+ * (fsync); those two never merge (REQ_NOMERGE_FLAGS). REQ_NOWAIT: fail
+ * with -EAGAIN rather than wait for a request; REQ_POLLED: the submitter
+ * polls for the completion (io_uring IOPOLL).
+ */
 enum {
 	BLK_PREFLUSH	= 1 << 0,	/* write the drive's cache out first */
 	BLK_FUA		= 1 << 1,	/* this write goes to the media before it completes */
+	BLK_NOWAIT	= 1 << 2,	/* -EAGAIN instead of waiting for a request */
+	BLK_POLLED	= 1 << 3,	/* completion polled for: needs poll queues (6.12) */
 };
 
 /* One I/O as a submitter hands it over (a fio io_u); blk_bio_prep() fills it. */
@@ -49,9 +56,10 @@ struct blk_bio {
 	uint64_t lba;
 	uint32_t nlb;
 	bool write;
-	uint8_t flags;			/* BLK_PREFLUSH, BLK_FUA */
+	uint8_t flags;			/* BLK_PREFLUSH, BLK_FUA, BLK_NOWAIT, BLK_POLLED */
+	uint8_t write_hint;		/* bi_write_hint: the write-life hint (0 none) */
 	uint16_t ioprio;		/* effective priority */
-	int error;			/* 0, or -EIO */
+	int error;			/* 0, or -EIO, -EAGAIN, -EOPNOTSUPP */
 	int64_t t_submit;		/* when blk_submit() was called */
 	int64_t t_queued;		/* when it got a request (or merged) */
 	int64_t t_dispatched;		/* when its request went to the drive */
@@ -75,6 +83,7 @@ static inline void blk_bio_prep(struct blk_bio *b, uint64_t lba, uint32_t nlb, b
 	b->nlb = nlb;
 	b->write = write;
 	b->flags = 0;
+	b->write_hint = 0;
 	b->ioprio = ioprio;
 	b->error = 0;
 	b->t_submit = b->t_queued = b->t_dispatched = b->t_completed = 0;
@@ -88,6 +97,7 @@ struct blk_request {
 	uint64_t lba;
 	uint32_t nlb;
 	bool write;
+	uint8_t write_hint;
 	uint16_t ioprio;
 	int tag;
 	int64_t t_queued, t_dispatched;
@@ -120,6 +130,8 @@ enum {
 struct blk_stats {
 	uint64_t submitted, merged, requests, dispatched, completed, errors;
 	uint64_t waits;			/* submitters that found no free request */
+	uint64_t nowait_again;		/* REQ_NOWAIT bios that found none: -EAGAIN */
+	uint64_t poll_refused;		/* REQ_POLLED bios without poll queues: -EOPNOTSUPP */
 	uint64_t flushes;		/* FLUSH CACHE EXT requests sent (pre, post, empty) */
 	uint64_t deferred;		/* dispatches libata deferred (ata_std_qc_defer) */
 	int64_t wait_ns;		/* time they spent waiting */
@@ -176,9 +188,11 @@ const struct host_knobs *blk_queue_knobs(const struct blk_queue *q);
 struct sim *blk_queue_sim(const struct blk_queue *q);
 
 /*
- * Hand an I/O to the block layer. Returns true when it was accepted at once;
- * false when no request was free: the bio waits, and bio->accepted() is
- * called when it gets one.
+ * Hand an I/O to the block layer. Returns true when it was accepted at once
+ * (or failed at once: BLK_NOWAIT with no request free, -EAGAIN; BLK_POLLED
+ * where the kernel refuses polling without poll queues, -EOPNOTSUPP — its
+ * done() comes as an event at this instant); false when no request was
+ * free: the bio waits, and bio->accepted() is called when it gets one.
  */
 bool blk_submit(struct blk_queue *q, struct blk_bio *bio);
 

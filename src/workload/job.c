@@ -75,6 +75,10 @@ struct job {
 	bool use_map;
 	bool norandommap;			/* norandommap, or a blockalign that turns the map off */
 	bool fill;				/* fill_device without size: no end but the drive's */
+	/* Engine and file flags: what every bio carries, what the kernel refuses. */
+	uint8_t io_flags;			/* BLK_NOWAIT, BLK_POLLED */
+	int io_refused;				/* errno of every I/O's system call, 0 none */
+	uint8_t file_hint;			/* F_SET_FILE_RW_HINT (5.15, direct I/O) */
 	uint64_t map_unit;			/* bytes per block of the map */
 	unsigned passes;			/* passes over the region started */
 	uint64_t rand_left;			/* rw=randread:N */
@@ -153,9 +157,18 @@ struct workload_runner {
 	struct err *e;
 	const struct job_source_factory *sources;
 	void *source_run;
+	uint8_t inode_hint;		/* F_SET_RW_HINT on the drive's inode (shared by every job) */
 };
 
 static void job_fill(struct job *j);
+
+/*
+ * A system call the kernel refuses at once (EAGAIN, EOPNOTSUPP) still
+ * takes the submitter this long before it tries again: without it a job
+ * under continue_on_error would loop at one instant. An assumption (a
+ * syscall's order of magnitude), not a measurement.
+ */
+#define JOB_REFUSED_RETRY_NS 1000
 
 /* ---- random permutation (4-round Feistel with cycle walking) ---- */
 
@@ -1251,8 +1264,14 @@ static void reap(struct job *j)
 	}
 }
 
+static void schedule_wake(struct job *j, int64_t when);
+
 static void io_done(struct job *j, struct job_io *io)
 {
+	int64_t now = sim_now(j->t->sim);
+	/* Refused as it was issued: the submitter tries again a system call later. */
+	bool refused = io->error && io->t_issue == now;
+
 	if (j->full_wait) {
 		io->next = NULL;
 		if (j->done_head)
@@ -1267,7 +1286,20 @@ static void io_done(struct job *j, struct job_io *io)
 	} else {
 		io_reaped(j, io, true);
 	}
+	if (refused && !j->issuing_done) {
+		schedule_wake(j, now + JOB_REFUSED_RETRY_NS);
+		return;
+	}
 	job_fill(j);
+}
+
+/* An I/O its system call refused before the block layer saw it (issue()). */
+static void io_refused(struct sim *sim, void *arg)
+{
+	struct job_io *io = arg;
+
+	(void)sim;
+	io_done(io->job, io);
 }
 
 static void bio_done(void *owner, struct blk_bio *bio)
@@ -1347,6 +1379,20 @@ static void commit(struct job *j)
 	j->held = 0;
 }
 
+/* bi_write_hint, where the kernel's bios carry one (docs/FIO.md, write_hint). */
+static uint8_t bio_write_hint(const struct job *j)
+{
+	int k = j->t->kernel;
+
+	if (host_kernel_has(k, HOST_KC_BIO_WRITE_HINT))
+		return j->run->inode_hint;		/* 6.9+: the inode's, for direct I/O */
+	if (host_kernel_has(k, HOST_KC_NO_FILE_RW_HINT))
+		return 0;				/* 5.18..6.8: none */
+	if (host_kernel_has(k, HOST_KC_RW_HINT))
+		return j->file_hint ? j->file_hint : j->run->inode_hint;	/* file_write_hint() */
+	return 0;
+}
+
 static void issue(struct job *j, const struct job_io_desc *want)
 {
 	struct job_io *io = j->free_ios;
@@ -1355,6 +1401,7 @@ static void issue(struct job *j, const struct job_io_desc *want)
 	unsigned k = 0;
 	int d = want->ddir;
 	int64_t now = sim_now(j->t->sim);
+	uint8_t hint = bio_write_hint(j);
 
 	j->free_ios = io->next;
 	io->ddir = d;
@@ -1382,8 +1429,8 @@ static void issue(struct job *j, const struct job_io_desc *want)
 		blk_bio_prep(b, (off + done) / j->t->logical_size,
 			     (uint32_t)(chunk / j->t->logical_size), d == DDIR_WRITE, io->prio_eff,
 			     bio_accepted, bio_done, io);
-		if (d == DDIR_WRITE)
-			b->flags = write_flags(j, done == 0);
+		b->flags = (d == DDIR_WRITE ? write_flags(j, done == 0) : 0) | j->io_flags;
+		b->write_hint = hint;
 		done += chunk;
 	}
 	if (d == DDIR_WRITE) {
@@ -1411,6 +1458,13 @@ static void issue(struct job *j, const struct job_io_desc *want)
 		  j->o->name, j->clone, d == DDIR_READ ? "read" : "write", (unsigned long long)off,
 		  (unsigned long long)len, ioprio_class(io->prio_eff), ioprio_level(io->prio_eff),
 		  per_io ? " (cmdprio)" : "");
+	if (j->io_refused) {
+		/* The system call fails: no bio reaches the block layer (an event: no reentry). */
+		io->error = j->io_refused;
+		io->t_issue = now;
+		sim_at(j->t->sim, now, io_refused, io);
+		return;
+	}
 	submit_bios(j, io);
 }
 
@@ -1609,6 +1663,47 @@ static void time_up(struct sim *sim, void *arg)
 	}
 }
 
+/* The job's I/O is direct: direct=1 (buffered=0), or atomic=1, which implies it (fio). */
+static bool job_direct(const struct job_options *o)
+{
+	return o->direct || o->atomic;
+}
+
+/*
+ * What fails as the job opens its file or submits its first I/O, before
+ * any reaches the block layer (the job then ends with that error, as in
+ * fio): fio's write_hint is fcntl(F_SET_FILE_RW_HINT) on the file with
+ * direct I/O, F_SET_RW_HINT on the inode without (the drive's inode, which
+ * every job shares), each EINVAL where the kernel lacks it; libaio's
+ * nowait is an iocb field 4.10 still reserves, so io_submit fails with
+ * EINVAL. True when the job ends here.
+ */
+static bool open_file_flags(struct job *j)
+{
+	const struct job_options *o = j->o;
+	int k = j->t->kernel;
+
+	if (o->write_hint) {
+		if (!host_kernel_has(k, HOST_KC_RW_HINT) ||
+		    (job_direct(o) && host_kernel_has(k, HOST_KC_NO_FILE_RW_HINT))) {
+			job_error(j, EINVAL, "ioengines.c, func=fcntl write hint");
+			snprintf(j->rep->error_note, sizeof(j->rep->error_note),
+				 "fio: pid=%u, err=%d/file:%s, error=%s", j->number, EINVAL,
+				 j->rep->error_site, strerror(EINVAL));
+			return true;
+		}
+		if (job_direct(o))
+			j->file_hint = (uint8_t)o->write_hint;
+		else
+			j->run->inode_hint = (uint8_t)o->write_hint;
+	}
+	if (o->nowait && !strcmp(o->ioengine, "libaio") && !host_kernel_has(k, HOST_KC_NOWAIT)) {
+		job_error(j, EINVAL, "ioengines.c, func=io commit");
+		return true;
+	}
+	return false;
+}
+
 static void job_start(struct sim *sim, void *arg)
 {
 	struct job *j = arg;
@@ -1649,6 +1744,10 @@ static void job_start(struct sim *sim, void *arg)
 		sim_after(sim, (int64_t)j->o->log_avg_msec * SIM_MSEC, log_tick, j);
 	sim_debug(sim, SIM_DBG_JOB, "job %s.%u starts: depth %u, region %llu..%llu", j->o->name,
 		  j->clone, j->depth, (unsigned long long)j->start, (unsigned long long)j->end);
+	if (open_file_flags(j)) {
+		stop_issuing(j);
+		return;
+	}
 	job_fill(j);
 }
 
@@ -2090,6 +2189,17 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 	 * A time_based job runs until its runtime whatever they say.
 	 */
 	j->fill = o->fill_device && !o->size && !o->filesize_lo;
+	/*
+	 * RWF_NOWAIT and io_uring's IOPOLL reach the block layer (pvsync2's
+	 * RWF_HIPRI does not: sync direct I/O ignores it); fio 3.33's uncached
+	 * on buffered I/O, and RWF_NOWAIT before 4.13, fail in the system call.
+	 */
+	j->io_flags = (o->nowait ? BLK_NOWAIT : 0) |
+		(o->hipri && !strcmp(o->ioengine, "io_uring") ? BLK_POLLED : 0);
+	if (o->uncached && !job_direct(o))
+		j->io_refused = EOPNOTSUPP;
+	else if (o->nowait && !host_kernel_has(j->t->kernel, HOST_KC_NOWAIT))
+		j->io_refused = EOPNOTSUPP;
 	j->size_limit = o->time_based || (j->fill && !o->io_size) ? 0 :
 		(o->io_size ? o->io_size : j->amount) * o->loops;
 	j->ios_limit = o->time_based ? 0 : o->number_ios * o->loops;

@@ -116,6 +116,47 @@ static int validate(const struct job_def *d, struct err *e)
 	return 0;
 }
 
+/*
+ * fio parses a section's engine options once its other lines are in (its
+ * ioengine among them), against the engine in effect then, and refuses
+ * one that engine lacks ("Bad option"): so a [global] engine option needs
+ * the [global] engine, and a job's the job's.
+ */
+static int check_engine_options(const struct job_options *o, const struct jobfile_section *sec,
+				struct err *e)
+{
+	size_t i;
+
+	for (i = 0; i < sec->nlines; i++) {
+		const struct jobfile_line *l = &sec->lines[i];
+		const char *engines = job_engine_option_lacking(o, l->key);
+
+		if (engines) {
+			/* "a b c" as "a, b and c" */
+			char list[128];
+			const char *last = strrchr(engines, ' ');
+			size_t c, n = 0;
+
+			for (c = 0; engines[c] && n + 6 < sizeof(list); c++) {
+				if (engines + c == last) {
+					memcpy(list + n, " and ", 5);
+					n += 5;
+				} else if (engines[c] == ' ') {
+					list[n++] = ',';
+					list[n++] = ' ';
+				} else {
+					list[n++] = engines[c];
+				}
+			}
+			list[n] = '\0';
+			return err_set(e, "%s:%d: option '%s' is an option of the %s engine%s, not of "
+				       "'%s' (fio 3.33: Bad option)", l->file, l->line, l->key, list,
+				       last ? "s" : "", o->ioengine);
+		}
+	}
+	return 0;
+}
+
 /* The defs grow geometrically: a file of many sections loads in linear time. */
 static int add_def(struct workload *w, size_t *cap, const struct job_def *d, struct err *e)
 {
@@ -207,7 +248,8 @@ static int build(struct workload *w, const struct jobfile *jf, const struct sect
 			job_options_defaults(tmpl);
 		if (sec->global) {
 			/* Typed once, into the template the jobs below start from (fio's def_thread). */
-			if (apply_lines(tmpl, sec->lines, sec->nlines, warn, e))
+			if (apply_lines(tmpl, sec->lines, sec->nlines, warn, e) ||
+			    check_engine_options(tmpl, sec, e))
 				goto fail;
 			for (i = 0; i < sec->nlines; i++) {
 				echo_opt(w->global_opts, &w->nglobal, sec->lines[i].key,
@@ -223,7 +265,8 @@ static int build(struct workload *w, const struct jobfile *jf, const struct sect
 		snprintf(d->o.name, sizeof(d->o.name), "%s", sec->name);
 		snprintf(d->file, sizeof(d->file), "%s", sec->file);
 		d->line = sec->line;
-		if (apply_lines(&d->o, sec->lines, sec->nlines, warn, e))
+		if (apply_lines(&d->o, sec->lines, sec->nlines, warn, e) ||
+		    check_engine_options(&d->o, sec, e))
 			goto fail;
 		/* fio: the first job of every job file after the first waits for those before. */
 		if (only && sec->source > only->first_file && sec->source != stonewall_source) {

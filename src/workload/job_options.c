@@ -758,6 +758,36 @@ static void perc_rand_format(const struct opt_def *d, const void *base, char *bu
 	snprintf(buf, len, "%u,%u", o->perc_rand[DDIR_READ], o->perc_rand[DDIR_WRITE]);
 }
 
+/* buffered: fio's inverse of direct, one setting (the later line wins). */
+static int buffered_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	struct job_options *o = base;
+	bool v;
+
+	(void)d;
+	if (parse_bool(value ? value : "1", &v))
+		return err_set(e, "expected 0 or 1, got '%s'", value);
+	o->direct = !v;
+	return 0;
+}
+
+static void buffered_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	(void)d;
+	snprintf(buf, len, "%d", !o->direct);
+}
+
+static const struct opt_choice write_hints[] = {
+	{ "none", JOB_HINT_NONE, "RWH_WRITE_LIFE_NONE" },
+	{ "short", JOB_HINT_SHORT, "RWH_WRITE_LIFE_SHORT" },
+	{ "medium", JOB_HINT_MEDIUM, "RWH_WRITE_LIFE_MEDIUM" },
+	{ "long", JOB_HINT_LONG, "RWH_WRITE_LIFE_LONG" },
+	{ "extreme", JOB_HINT_EXTREME, "RWH_WRITE_LIFE_EXTREME" },
+	{ NULL, 0, NULL },
+};
+
 static const struct opt_choice rw_sequencers[] = {
 	{ "sequential", JOB_RW_SEQ_SEQUENTIAL, "rw=randread:N: the N-1 I/Os after a random one follow on" },
 	{ "identical", JOB_RW_SEQ_IDENTICAL, "rw=randread:N: each random offset is used N times" },
@@ -1162,8 +1192,8 @@ static const struct opt_def options[] = {
 	       "(libaio, io_uring, posixaio) keep iodepth in flight"),
 	{ .name = "direct", .type = OPT_BOOL, .offset = F(direct),
 	  .help = "accepted; ncqsim always simulates I/O that reaches the drive" },
-	{ .name = "buffered", .type = OPT_BOOL, .offset = F(buffered),
-	  .help = "accepted; see direct" },
+	CUSTOM("buffered", buffered_parse, buffered_format,
+	       "the inverse of direct (fio's): buffered=0 is direct=1"),
 	{ .name = "filename", .type = OPT_STRING, .offset = F(filename), .size = JOB_PATH_MAX,
 	  .help = "accepted and echoed; the simulated drive is the target" },
 	{ .name = "runtime", .type = OPT_TIME, .offset = F(runtime), .min = 0,
@@ -1388,6 +1418,24 @@ static const struct opt_def options[] = {
 	  .help = "without size: I/O runs on to the drive's end (fio's ENOSPC on a full device)" },
 	{ .name = "fill_fs", .type = OPT_BOOL, .offset = F(fill_device),
 	  .help = "alias of fill_device", .flags = OPT_F_HIDDEN },
+	/* Engine and file flags (i13c): hipri, nowait, uncached, atomic, write_hint */
+	{ .name = "hipri", .type = OPT_FLAG, .offset = F(hipri),
+	  .help = "io_uring, pvsync2: polled completions; libata has no poll queues: 6.12 "
+		  "fails io_uring's with EOPNOTSUPP, earlier kernels complete them by interrupt" },
+	{ .name = "hipri_percentage", .type = OPT_UINT, .offset = F(hipri_percentage), .min = 0,
+	  .max = 100, .def = "100", .help = "pvsync2: the share of I/Os with RWF_HIPRI (ignored "
+	  "for sync direct I/O)" },
+	{ .name = "nowait", .type = OPT_BOOL, .offset = F(nowait),
+	  .help = "libaio, io_uring, pvsync2: RWF_NOWAIT, an I/O that would wait for a request "
+		  "fails with EAGAIN (4.10 has no RWF_NOWAIT)" },
+	{ .name = "uncached", .type = OPT_BOOL, .offset = F(uncached),
+	  .help = "io_uring, pvsync2: fio 3.33's RWF_UNCACHED on buffered I/O, which no kernel "
+		  "takes (EOPNOTSUPP); nothing with direct=1" },
+	{ .name = "atomic", .type = OPT_BOOL, .offset = F(atomic),
+	  .help = "O_DIRECT with fio's O_ATOMIC, an open flag Linux ignores: direct I/O" },
+	{ .name = "write_hint", .type = OPT_ENUM, .offset = F(write_hint), .choices = write_hints,
+	  .help = "fcntl write-life hint: none, short, medium, long, extreme (see docs/FIO.md "
+		  "for what each kernel does with it)" },
 	OPT_END,
 };
 
@@ -1423,6 +1471,37 @@ void job_options_defaults(struct job_options *o)
 	o->iodepth_batch_complete_min = 1;
 	o->per_job_logs = true;
 	o->perc_rand[DDIR_READ] = o->perc_rand[DDIR_WRITE] = 100;
+	o->hipri_percentage = 100;
+}
+
+/*
+ * fio 3.33's engine options (--enghelp) among those ncqsim has, and the
+ * engines that have them (io_uring_cmd, sg and xnvme are not simulated).
+ */
+static const struct {
+	const char *name, *engines;
+} engine_options[] = {
+	{ "hipri", "io_uring pvsync2" },
+	{ "hipri_percentage", "pvsync2" },
+	{ "nowait", "libaio io_uring pvsync2" },
+	{ "uncached", "io_uring pvsync2" },
+};
+
+const char *job_engine_option_lacking(const struct job_options *o, const char *key)
+{
+	size_t i, n = strlen(o->ioengine);
+
+	for (i = 0; i < sizeof(engine_options) / sizeof(engine_options[0]); i++) {
+		const char *p = engine_options[i].engines;
+
+		if (strcmp(key, engine_options[i].name))
+			continue;
+		for (; (p = strstr(p, o->ioengine)); p += n)
+			if ((p == engine_options[i].engines || p[-1] == ' ') && (!p[n] || p[n] == ' '))
+				return NULL;
+		return engine_options[i].engines;
+	}
+	return NULL;
 }
 
 /*

@@ -91,7 +91,7 @@ struct job_options {
 	unsigned iodepth, numjobs;
 	char ioengine[32];
 	int engine_kind;
-	bool direct, buffered;
+	bool direct;			/* fio's odirect: direct=1 or buffered=0, the last given */
 	char filename[JOB_PATH_MAX];
 	int64_t runtime, ramp_time, startdelay, thinktime;
 	unsigned thinktime_blocks;	/* think after every this many I/Os */
@@ -175,6 +175,19 @@ struct job_options {
 	unsigned perc_rand[DDIR_COUNT];	/* percentage_random: share of random offsets (100) */
 	bool bs_is_seq_rand;		/* bs's read,write sizes are sequential,random sizes */
 	bool fill_device;		/* without size: write on to the drive's end (fio's ENOSPC) */
+	/* Engine and file flags (i13c): what the kernel does with them on this path. */
+	bool hipri;			/* io_uring: IOPOLL; pvsync2: RWF_HIPRI */
+	unsigned hipri_percentage;	/* pvsync2: the share of I/Os with RWF_HIPRI (100) */
+	bool nowait;			/* RWF_NOWAIT: EAGAIN instead of waiting for a request */
+	bool uncached;			/* fio 3.33's RWF_UNCACHED on buffered I/O */
+	bool atomic;			/* O_DIRECT | fio's O_ATOMIC (an open flag Linux ignores) */
+	int write_hint;			/* enum job_write_hint: fcntl write-life hint, 0 unset */
+};
+
+/* write_hint: RWH_WRITE_LIFE_NONE..EXTREME (1..5) as fio passes them; 0: not given. */
+enum job_write_hint {
+	JOB_HINT_UNSET, JOB_HINT_NONE, JOB_HINT_SHORT, JOB_HINT_MEDIUM, JOB_HINT_LONG,
+	JOB_HINT_EXTREME,
 };
 
 /* unified_rw_reporting: reads and writes apart, merged into "mixed", or both. */
@@ -196,6 +209,13 @@ const struct job_no_effect *job_no_effect_table(void);
  * ("option 'bs': expected ...") — the caller adds file and line.
  */
 int job_option_set(struct job_options *o, const char *key, const char *value, struct err *e);
+
+/*
+ * fio's engine options are only options of some engines: fio 3.33 refuses
+ * one the section's engine lacks ("Bad option"). NULL when `key` is not an
+ * engine option or the engine has it; else the engines that have it.
+ */
+const char *job_engine_option_lacking(const struct job_options *o, const char *key);
 
 /* A warning the option deserves (e.g. direct=0), or NULL. */
 const char *job_option_warning(const char *key, const char *value);

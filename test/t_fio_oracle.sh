@@ -130,7 +130,7 @@ checks=$((checks + 1))
 
 # fio options ncqsim once called unknown to fio as well (iomem_align and
 # mem_align are now accepted without effect: t_cli_run).
-for o in pre_read verify_async_cpus; do
+for o in pre_read verify_state_load; do
 	printf '[j]\nrw=read\nsize=1m\n%s=1\n' "$o" >"$tmp/o.fio"
 	expect_rc 2 "$NCQSIM" run "$tmp/o.fio"
 	err_has "option '$o' is a fio option ncqsim does not support"

@@ -13,6 +13,7 @@
 
 #include "workload/randmap.h"
 #include "workload/source.h"
+#include "workload/verifylog.h"
 
 #include "host/ioprio.h"
 #include "host/kernel.h"
@@ -39,7 +40,23 @@ struct job_io {
 	int prio_index;			/* in the report's priority entries, or -1 */
 	int error;			/* errno of the first failed part, 0 when all went well */
 	int64_t t_start, t_issue, t_dispatch;
+	struct verifylog_piece *piece;	/* a write a verifying job logged, and its number */
+	uint64_t piece_seq;
 	struct job_io *next;
+};
+
+/*
+ * fio's verify, as thread_main() runs it: each pass of writes (do_io)
+ * logs what it writes; once it is over and its I/O has completed, an
+ * fsync, then the log read back (do_verify) until it is empty and those
+ * reads completed; then the next pass, or the end.
+ */
+enum verify_state {
+	VERIFY_NONE,		/* writing (or reading back a verify_backlog batch) */
+	VERIFY_DRAIN,		/* the pass is over: waiting for its I/O */
+	VERIFY_SYNC,		/* do_verify()'s fsync */
+	VERIFY_READING,		/* the log read back */
+	VERIFY_TAIL,		/* the log empty: waiting for its last reads */
 };
 
 /* A random permutation of [0, n): fio's "random map" without the map. */
@@ -79,6 +96,21 @@ struct job {
 	uint8_t io_flags;			/* BLK_NOWAIT, BLK_POLLED */
 	int io_refused;				/* errno of every I/O's system call, 0 none */
 	uint8_t file_hint;			/* F_SET_FILE_RW_HINT (5.15, direct I/O) */
+	/* verify (fio's io_hist and do_verify()). */
+	bool verify_on;				/* verify, do_verify, and the job writes */
+	bool dry;				/* verify_only: the writes are not issued */
+	struct verifylog vlog;
+	int vstate;				/* enum verify_state */
+	bool verify_final;			/* the read-back ends the job (else a new pass) */
+	unsigned verify_batch;			/* verify_backlog: reads left of this batch */
+	int last_ddir;				/* the direction last issued */
+	bool issuing_verify;			/* issue(): a read-back, not the generator's */
+	bool resume_pass;			/* a read-back between passes ended: new_pass() next */
+	bool sync_uncounted;			/* the fsync is do_verify()'s, which fio does not report */
+	uint64_t pass_bytes, pass_limit;	/* bytes issued this pass; where do_io() stops */
+	int64_t phase_start;			/* this phase's start (fio's td->start) */
+	int64_t dir_runtime[DDIR_COUNT];	/* fio's ts->runtime: write phases, read-backs */
+	uint64_t phase_ios[DDIR_COUNT];		/* done_ios at the phase's start */
 	uint64_t map_unit;			/* bytes per block of the map */
 	unsigned passes;			/* passes over the region started */
 	uint64_t rand_left;			/* rw=randread:N */
@@ -595,6 +627,7 @@ static void new_pass(struct job *j)
 	int d;
 
 	j->passes++;
+	j->pass_bytes = 0;
 	j->zone_bytes = 0;	/* fio's reset_io_counters(); a strided zone stays where it is */
 	for (d = 0; d < DDIR_COUNT; d++)
 		j->last_pos[d] = j->zone_base;
@@ -728,9 +761,24 @@ static enum job_source_status fio_next(void *state, int64_t now, struct job_io_d
 		return JOB_SOURCE_WAIT;
 	}
 	io->ddir = d;
-	while (!next_io(j, d, &io->offset, &io->len)) {
+	if (j->resume_pass) {
+		/* The read-back between two passes is over: the next pass. */
+		j->resume_pass = false;
+		new_pass(j);
+		if (!next_io(j, d, &io->offset, &io->len))
+			return JOB_SOURCE_END;
+	} else while ((j->verify_on && j->pass_bytes >= j->pass_limit) ||
+		      !next_io(j, d, &io->offset, &io->len)) {
+		/* With verify fio's do_io() ends a pass after its bytes, whatever the pass. */
 		if (j->map_oom || !pass_again(j))
 			return JOB_SOURCE_END;
+		if (j->verify_on) {
+			/* do_verify() reads the pass's writes back first; then the next pass. */
+			j->vstate = VERIFY_DRAIN;
+			j->verify_final = false;
+			*wake_at = now;
+			return JOB_SOURCE_WAIT;
+		}
 		new_pass(j);
 		/* A pass that ends before its first I/O: nothing fits; the job is done. */
 		if (!next_io(j, d, &io->offset, &io->len))
@@ -1145,6 +1193,14 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 	j->inflight--;
 	j->t_finish = now;
 	j->run->ios_done++;
+	if (io->piece) {
+		/* fio's log_io_piece() entry: written now, or unlogged if the write failed. */
+		if (io->error)
+			verifylog_unlog(&j->vlog, io->piece, io->piece_seq);
+		else
+			verifylog_written(io->piece, io->piece_seq);
+		io->piece = NULL;
+	}
 	if (io->error) {
 		/*
 		 * As fio's io_completed(): a failed I/O adds no sample. With
@@ -1421,6 +1477,16 @@ static void issue(struct job *j, const struct job_io_desc *want)
 	}
 	io->t_start = want->due && want->due < now ? want->due : now;
 	io->t_dispatch = now;
+	io->piece = NULL;
+	if (j->verify_on && d == DDIR_WRITE) {
+		/* fio logs a write before it issues it, so the read-back keeps fio's order. */
+		io->piece = verifylog_add(&j->vlog, off, len, false);
+		if (!io->piece)
+			j->map_oom = true;	/* the run ends with "out of memory" */
+		else
+			io->piece_seq = io->piece->node.tie;
+	}
+	j->last_ddir = d;
 	/* Larger than queue/max_sectors_kb: the kernel splits it into requests. */
 	while (done < len) {
 		struct blk_bio *b = &io->bios[k++];
@@ -1441,8 +1507,13 @@ static void issue(struct job *j, const struct job_io_desc *want)
 	io->next_bio = 0;
 	io->left = k;
 	j->inflight++;
-	j->issued_bytes += len;
-	j->issued_ios++;
+	if (j->vstate == VERIFY_NONE)
+		j->pass_bytes += len;	/* fio's do_io() bytes_issued, read-backs of a backlog too */
+	if (!j->issuing_verify) {
+		/* A write job's limits count its writes (fio's io_bytes_exceeded()). */
+		j->issued_bytes += len;
+		j->issued_ios++;
+	}
 	if (!j->in_ramp && j->submit_batch <= 1) {
 		j->rep->io_u_map[depth_bucket(j->inflight)]++;
 		j->rep->io_u_submit[batch_bucket(1)]++;
@@ -1450,7 +1521,7 @@ static void issue(struct job *j, const struct job_io_desc *want)
 	} else if (!j->in_ramp && ++j->held == j->submit_batch) {
 		commit(j);
 	}
-	if (j->iolog)
+	if (j->iolog && !(j->dry && d == DDIR_WRITE))	/* a dry-run write is never issued */
 		fprintf(j->iolog, "%lld %s %s %llu %llu\n", (long long)((now - j->t_begin) / 1000),
 			j->iolog_name, d == DDIR_READ ? "read" : "write", (unsigned long long)off,
 			(unsigned long long)len);
@@ -1458,9 +1529,13 @@ static void issue(struct job *j, const struct job_io_desc *want)
 		  j->o->name, j->clone, d == DDIR_READ ? "read" : "write", (unsigned long long)off,
 		  (unsigned long long)len, ioprio_class(io->prio_eff), ioprio_level(io->prio_eff),
 		  per_io ? " (cmdprio)" : "");
-	if (j->io_refused) {
-		/* The system call fails: no bio reaches the block layer (an event: no reentry). */
-		io->error = j->io_refused;
+	if (j->io_refused || (j->dry && d == DDIR_WRITE)) {
+		/*
+		 * The system call fails: no bio reaches the block layer; or
+		 * verify_only's dry run, which issues nothing and counts the
+		 * write done at once (an event: no reentry).
+		 */
+		io->error = j->dry && d == DDIR_WRITE ? 0 : j->io_refused;
 		io->t_issue = now;
 		sim_at(j->t->sim, now, io_refused, io);
 		return;
@@ -1540,8 +1615,9 @@ static void sync_done(void *owner, struct blk_bio *bio)
 		j->rep->error = EIO;
 	j->syncing = false;
 	j->t_finish = sim_now(j->t->sim);
-	if (!j->in_ramp)
+	if (!j->in_ramp && !j->sync_uncounted)
 		hist_summary_add(&j->rep->sync_lat, (uint64_t)(j->t_finish - j->sync_start));
+	j->sync_uncounted = false;
 	if (j->issuing_done)
 		finish_when_idle(j);
 	else
@@ -1570,6 +1646,107 @@ static void job_fill(struct job *j)
 	}
 }
 
+/* ---- verify: fio's read-back of what the job wrote ---- */
+
+/* A read-back of a logged write: a read of the same bytes, the job's priority or cmdprio's. */
+static void issue_verify_read(struct job *j, uint64_t off, uint64_t len)
+{
+	struct job_io_desc io = { DDIR_READ, off, len, 0, 0 };
+
+	io.ioprio = next_cmdprio(j, DDIR_READ, len);
+	j->issuing_verify = true;
+	issue(j, &io);
+	j->issuing_verify = false;
+}
+
+/*
+ * fio's ts->runtime[]: a write phase counts for each direction it did I/O
+ * in, a read-back for reads.
+ */
+static void phase_end(struct job *j, int64_t now, bool read_back)
+{
+	int d;
+
+	for (d = 0; d < DDIR_COUNT; d++)
+		if (read_back ? d == DDIR_READ : j->done_ios[d] > j->phase_ios[d])
+			j->dir_runtime[d] += now - j->phase_start;
+	for (d = 0; d < DDIR_COUNT; d++)
+		j->phase_ios[d] = j->done_ios[d];
+	j->phase_start = now;
+}
+
+/*
+ * The verify phase, one step: 1 an I/O was issued (or the phase ended and
+ * the generator goes on), 0 wait for a completion, -1 the job is done.
+ */
+static int verify_step(struct job *j, int64_t now)
+{
+	uint64_t off, len;
+	bool trimmed;
+
+	switch (j->vstate) {
+	case VERIFY_DRAIN:
+		if (j->inflight)
+			return 0;
+		phase_end(j, now, false);
+		/* do_verify()'s fsync: the cache flush reaches the drive; fio reports none. */
+		j->vstate = VERIFY_SYNC;
+		j->sync_uncounted = true;
+		start_sync(j);
+		return 0;
+	case VERIFY_SYNC:
+		j->vstate = VERIFY_READING;
+		/* fall through */
+	case VERIFY_READING:
+		if (verifylog_pop(&j->vlog, &off, &len, &trimmed)) {
+			issue_verify_read(j, off, len);
+			return 1;
+		}
+		j->vstate = VERIFY_TAIL;
+		/* fall through */
+	case VERIFY_TAIL:
+		if (j->inflight)
+			return 0;
+		phase_end(j, now, true);
+		j->vstate = VERIFY_NONE;
+		if (j->verify_final)
+			return -1;
+		j->resume_pass = true;
+		return 1;
+	default:
+		return 1;
+	}
+}
+
+/*
+ * verify_backlog, as fio's check_get_verify() before each I/O: once the
+ * log holds a multiple of verify_backlog pieces and the last I/O was not a
+ * read, a batch of verify_backlog_batch (else verify_backlog) read-backs
+ * of the log's head, each only once its write has completed (else the
+ * generator goes on, the batch waiting). True when it issued one.
+ */
+static bool backlog_read(struct job *j, int64_t now)
+{
+	const struct job_options *o = j->o;
+	uint64_t off, len;
+	bool trimmed;
+
+	(void)now;
+	if (!j->verify_on || !o->verify_backlog || !j->vlog.count)
+		return false;
+	if (!j->verify_batch) {
+		if (j->vlog.count % o->verify_backlog || j->last_ddir == DDIR_READ)
+			return false;
+		j->verify_batch = o->verify_backlog_batch ? o->verify_backlog_batch :
+			o->verify_backlog;
+	}
+	if (!verifylog_pop(&j->vlog, &off, &len, &trimmed))
+		return false;
+	j->verify_batch--;
+	issue_verify_read(j, off, len);
+	return true;
+}
+
 static void job_fill_queue(struct job *j)
 {
 	int64_t now = sim_now(j->t->sim);
@@ -1590,10 +1767,22 @@ static void job_fill_queue(struct job *j)
 			j->issuing_done = true;
 			break;
 		}
+		if (j->vstate != VERIFY_NONE) {
+			int v = verify_step(j, now);
+
+			if (v > 0)
+				continue;
+			if (v == 0)
+				return;
+			j->issuing_done = true;
+			break;
+		}
 		if (sync_due(j)) {
 			start_sync(j);
 			return;
 		}
+		if (backlog_read(j, now))
+			continue;
 		switch (j->source->next(j->source_state, now, &io, &wake_at)) {
 		case JOB_SOURCE_IO:
 			issue(j, &io);
@@ -1602,6 +1791,13 @@ static void job_fill_queue(struct job *j)
 			schedule_wake(j, wake_at);
 			return;
 		case JOB_SOURCE_END:
+			/* A pass that did nothing (fio: no bytes done) ends the job unverified. */
+			if (j->verify_on && (j->pass_bytes || j->vlog.count)) {
+				/* The last pass's writes are read back before the job ends. */
+				j->vstate = VERIFY_DRAIN;
+				j->verify_final = true;
+				continue;
+			}
 			j->issuing_done = true;
 			break;
 		}
@@ -1722,6 +1918,7 @@ static void job_start(struct sim *sim, void *arg)
 	j->started = true;
 	j->t_begin = now;
 	j->think_start = now;
+	j->phase_start = now + j->o->ramp_time;
 	lat_target_init(j, now);
 	for (d = 0; d < DDIR_COUNT; d++)
 		if (o->rate_process == JOB_RATE_POISSON)
@@ -1760,9 +1957,12 @@ static void job_finish(struct job *j)
 	if (j->finished)
 		return;
 	j->finished = true;
+	if (j->verify_on)
+		phase_end(j, j->t_finish, false);
 	for (d = 0; d < DDIR_COUNT; d++)
 		if (j->rep->dir[d].io_bytes)
-			j->rep->dir[d].runtime_ms = (uint64_t)(span / 1000000);
+			j->rep->dir[d].runtime_ms = (uint64_t)((j->verify_on ? j->dir_runtime[d] : span) /
+							      1000000);
 	j->rep->run_time_ms = span / 1000000;
 	if (j->o->latency_target)
 		j->rep->latency_depth = j->qd;	/* where the search settled */
@@ -2190,6 +2390,25 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 	 */
 	j->fill = o->fill_device && !o->size && !o->filesize_lo;
 	/*
+	 * verify: fio logs a write job's writes to read them back (a read job
+	 * checks what it reads, which here is no I/O of its own). The log is
+	 * in issue order where fio's random map is in use, else by offset.
+	 */
+	j->verify_on = o->verify && o->do_verify && o->rw != JOB_RW_READ &&
+		o->rw != JOB_RW_RANDREAD;
+	j->dry = j->verify_on && o->verify_only;
+	/*
+	 * do_io()'s total_bytes: size; a random overwrite without the random
+	 * map up to io_size; a backlog's read-backs count too, so size more.
+	 */
+	j->pass_limit = j->amount;
+	if (is_random(o) && j->norandommap && o->io_size > j->pass_limit)
+		j->pass_limit = o->io_size;
+	if (o->verify_backlog)
+		j->pass_limit += j->amount;
+	verifylog_init(&j->vlog, !(is_random(o) && !j->norandommap && o->dist == JOB_DIST_RANDOM));
+	j->last_ddir = -1;
+	/*
 	 * RWF_NOWAIT and io_uring's IOPOLL reach the block layer (pvsync2's
 	 * RWF_HIPRI does not: sync direct I/O ignores it); fio 3.33's uncached
 	 * on buffered I/O, and RWF_NOWAIT before 4.13, fail in the system call.
@@ -2481,6 +2700,7 @@ done:
 		free(run.jobs[i].hist_win[0]);
 		free(run.jobs[i].hist_win[1]);
 		randmap_free(&run.jobs[i].map);
+		verifylog_free(&run.jobs[i].vlog);
 	}
 	free(run.jobs);
 	free(opts);

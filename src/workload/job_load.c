@@ -72,6 +72,14 @@ static int validate(const struct job_def *d, struct err *e)
 	if (o->engine_kind == JOB_ENGINE_SYNC && uses_cmdprio(o))
 		return err_set(e, "%s:%d: job '%s': cmdprio options are options of the libaio and "
 			       "io_uring engines, not of '%s'", d->file, d->line, o->name, o->ioengine);
+	/* fio 3.33 aborts on an assertion (verify_io_u_pattern()) for verify=pattern without one. */
+	if (o->verify == JOB_VERIFY_PATTERN && !o->verify_pattern_set)
+		return err_set(e, "%s:%d: job '%s': option 'verify': pattern needs verify_pattern "
+			       "(fio 3.33 aborts on an assertion without it)", d->file, d->line, o->name);
+	if (o->verify && o->verify_only && o->time_based)
+		return err_set(e, "%s:%d: job '%s': option 'verify_only': not with time_based (fio: "
+			       "its read phase never starts; the dry writes take no simulated time)",
+			       d->file, d->line, o->name);
 	if (o->time_based && !o->runtime)
 		return err_set(e, "%s:%d: job '%s': time_based needs a runtime", d->file, d->line,
 			       o->name);

@@ -788,6 +788,51 @@ static const struct opt_choice write_hints[] = {
 	{ NULL, 0, NULL },
 };
 
+/* fio 3.33's verify methods: each reads back the same; the data is not modelled. */
+static const struct opt_choice verify_methods[] = {
+	{ "0", 0, "no verification" },
+	{ "md5", 1, "md5 checksums" },
+	{ "crc64", 2, "crc64 checksums" },
+	{ "crc32", 3, "crc32 checksums" },
+	{ "crc32c-intel", 4, "crc32c checksums" },
+	{ "crc32c", 5, "crc32c checksums" },
+	{ "crc16", 6, "crc16 checksums" },
+	{ "crc7", 7, "crc7 checksums" },
+	{ "sha1", 8, "sha1 checksums" },
+	{ "sha256", 9, "sha256 checksums" },
+	{ "sha512", 10, "sha512 checksums" },
+	{ "sha3-224", 11, "sha3-224 checksums" },
+	{ "sha3-256", 12, "sha3-256 checksums" },
+	{ "sha3-384", 13, "sha3-384 checksums" },
+	{ "sha3-512", 14, "sha3-512 checksums" },
+	{ "xxhash", 15, "xxhash checksums" },
+	{ "meta", 16, "offset and time headers (fio: obsolete, now implied)" },
+	{ "pattern", JOB_VERIFY_PATTERN, "verify_pattern, strictly" },
+	{ "null", 18, "pretend to verify" },
+	{ NULL, 0, NULL },
+};
+
+/* verify_pattern: the data fio writes and compares; kept only to say it was given. */
+static int verify_pattern_parse(const struct opt_def *d, void *base, const char *value,
+				struct err *e)
+{
+	struct job_options *o = base;
+
+	(void)d;
+	if (!value || !*value)
+		return err_set(e, "expected a pattern such as 0xdeadbeef or \"abc\"");
+	o->verify_pattern_set = true;
+	return 0;
+}
+
+static void verify_pattern_format(const struct opt_def *d, const void *base, char *buf,
+				  size_t len)
+{
+	(void)d;
+	(void)base;
+	snprintf(buf, len, "(pattern)");
+}
+
 static const struct opt_choice rw_sequencers[] = {
 	{ "sequential", JOB_RW_SEQ_SEQUENTIAL, "rw=randread:N: the N-1 I/Os after a random one follow on" },
 	{ "identical", JOB_RW_SEQ_IDENTICAL, "rw=randread:N: each random offset is used N times" },
@@ -1436,6 +1481,19 @@ static const struct opt_def options[] = {
 	{ .name = "write_hint", .type = OPT_ENUM, .offset = F(write_hint), .choices = write_hints,
 	  .help = "fcntl write-life hint: none, short, medium, long, extreme (see docs/FIO.md "
 		  "for what each kernel does with it)" },
+	/* verify (i13c): the read-back I/O; the data is not modelled, so the check passes */
+	{ .name = "verify", .type = OPT_ENUM, .offset = F(verify), .choices = verify_methods,
+	  .help = "read back what the job wrote (the data check always passes: ncqsim has no data)" },
+	{ .name = "do_verify", .type = OPT_BOOL, .offset = F(do_verify), .def = "1",
+	  .help = "with verify: run the read-back phase after each pass of writes" },
+	{ .name = "verify_only", .type = OPT_FLAG, .offset = F(verify_only),
+	  .help = "no writes: read back what the job's writes would have been" },
+	{ .name = "verify_backlog", .type = OPT_UINT, .offset = F(verify_backlog), .min = 0,
+	  .max = 1 << 30, .help = "read back after every N blocks written (0: after the pass)" },
+	{ .name = "verify_backlog_batch", .type = OPT_UINT, .offset = F(verify_backlog_batch),
+	  .min = 0, .max = 1 << 30, .help = "blocks read back each time (0: verify_backlog)" },
+	CUSTOM("verify_pattern", verify_pattern_parse, verify_pattern_format,
+	       "accepted: the data fio writes and compares (verify=pattern needs it)"),
 	OPT_END,
 };
 
@@ -1472,6 +1530,7 @@ void job_options_defaults(struct job_options *o)
 	o->per_job_logs = true;
 	o->perc_rand[DDIR_READ] = o->perc_rand[DDIR_WRITE] = 100;
 	o->hipri_percentage = 100;
+	o->do_verify = true;
 }
 
 /*
@@ -1551,6 +1610,14 @@ static const struct job_no_effect no_effect[] = {
 	{ "create_serialize", "the target is the simulated drive: nothing is created" },
 	{ "uid", "the user fio runs as: no effect on the I/O path" },
 	{ "gid", "the group fio runs as: no effect on the I/O path" },
+	{ "verify_interval", "where fio puts checksums in the data: ncqsim has no data" },
+	{ "verify_offset", "where fio puts checksums in the data: ncqsim has no data" },
+	{ "verify_fatal", "what a failed check does: ncqsim's checks always pass" },
+	{ "verify_dump", "what a failed check dumps: ncqsim's checks always pass" },
+	{ "verify_async", "verifying in other threads: CPU time only" },
+	{ "verify_async_cpus", "verifying in other threads: CPU time only" },
+	{ "verify_state_save", "the state file fio writes if a verify job is cut short: no I/O" },
+	{ "error_dump", "whether fio prints every I/O error: no effect on the I/O" },
 	{ NULL, NULL },
 };
 

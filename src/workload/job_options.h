@@ -182,7 +182,17 @@ struct job_options {
 	bool uncached;			/* fio 3.33's RWF_UNCACHED on buffered I/O */
 	bool atomic;			/* O_DIRECT | fio's O_ATOMIC (an open flag Linux ignores) */
 	int write_hint;			/* enum job_write_hint: fcntl write-life hint, 0 unset */
+	/* verify (i13c): fio's read-back of what was written; the data check always passes. */
+	int verify;			/* 0 none, else the method (JOB_VERIFY_PATTERN: verify_pattern's) */
+	bool do_verify;			/* run the read-back phase (default 1) */
+	bool verify_only;		/* no writes: only the read-back of what they would be */
+	unsigned verify_backlog;	/* read back after every N written blocks (0: at the end) */
+	unsigned verify_backlog_batch;	/* that many at a time (0: verify_backlog) */
+	bool verify_pattern_set;	/* verify_pattern was given (verify=pattern needs it) */
 };
+
+/* verify=pattern: the one method that needs an option of its own (verify_pattern). */
+#define JOB_VERIFY_PATTERN 17
 
 /* write_hint: RWH_WRITE_LIFE_NONE..EXTREME (1..5) as fio passes them; 0: not given. */
 enum job_write_hint {

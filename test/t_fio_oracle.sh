@@ -51,8 +51,9 @@ for f in "$dir"/*.fio; do
 	ours=$("$NCQSIM" run --output-format=json "$f" 2>"$tmp/err" | figures)
 	stored=$([ -f "$expected" ] && awk -v n="$name" '$1 == n { $1 = ""; sub(/^ /, ""); print }' "$expected")
 	if [ -n "$fio_ok" ]; then
-		theirs=$("$fio" --ioengine=psync --filename="$tmp/dev" --output-format=json "$f" \
-			2>/dev/null | figures)
+		# From $tmp: a verifying job leaves fio's state file where it runs.
+		theirs=$(cd "$tmp" && "$fio" --ioengine=psync --filename="$tmp/dev" \
+			--output-format=json "$f" 2>/dev/null | figures)
 		printf '%s\n' "$theirs" | sed "s/^/$name /" >>"$new"
 		checks=$((checks + 1))
 		[ "$(cut_mode "$theirs" "$mode")" = "$(cut_mode "$stored" "$mode")" ] ||

@@ -49,6 +49,7 @@ enum {
 	BLK_FUA		= 1 << 1,	/* this write goes to the media before it completes */
 	BLK_NOWAIT	= 1 << 2,	/* -EAGAIN instead of waiting for a request */
 	BLK_POLLED	= 1 << 3,	/* completion polled for: needs poll queues (6.12) */
+	BLK_DISCARD	= 1 << 4,	/* REQ_OP_DISCARD: the range's data may go (libata: DSM TRIM) */
 };
 
 /* One I/O as a submitter hands it over (a fio io_u); blk_bio_prep() fills it. */
@@ -116,6 +117,7 @@ struct blk_request {
 	 */
 	uint8_t seq_left;
 	bool flush, fua;
+	bool discard;			/* REQ_OP_DISCARD: DATA SET MANAGEMENT TRIM on the wire */
 	bool bypass;			/* never went through the scheduler */
 	uint8_t retries;		/* times error handling sent it again */
 	struct blk_request *dispatch_next;	/* in the dispatch list */
@@ -135,9 +137,12 @@ struct blk_stats {
 	uint64_t flushes;		/* FLUSH CACHE EXT requests sent (pre, post, empty) */
 	uint64_t deferred;		/* dispatches libata deferred (ata_std_qc_defer) */
 	int64_t wait_ns;		/* time they spent waiting */
-	/* As /proc/diskstats counts them, per direction (read, write). */
-	uint64_t ios[2], merges[2];
-	int64_t ticks_ns[2];		/* request lifetimes, queued to completed */
+	/*
+	 * As /proc/diskstats counts them, per direction: read, write, discard
+	 * (4.18 on; before, a discard counts as a write).
+	 */
+	uint64_t ios[3], merges[3];
+	int64_t ticks_ns[3];		/* request lifetimes, queued to completed */
 	int64_t io_ticks_ns;		/* time with at least one request in flight */
 };
 
@@ -212,5 +217,10 @@ void blk_requeue(struct blk_queue *q, int tag, bool counts);
 struct blk_request *blk_tag_request(const struct blk_queue *q, int tag);
 
 const struct blk_stats *blk_get_stats(const struct blk_queue *q);
+/*
+ * The queue's max_discard_sectors (logical sectors, 0: no discard): sd's
+ * WRITE SAME(16) limit from libata's VPD page B0h when the drive has TRIM.
+ */
+uint64_t blk_max_discard_sectors(const struct blk_queue *q);
 
 #endif

@@ -104,6 +104,12 @@ static const struct host_kernel_row rows[HOST_KC_COUNT] = {
 	  "has none) goes out unpolled and completes by interrupt while the application spins",
 	  "it fails with EOPNOTSUPP",
 	  "block/blk-core.c submit_bio_noacct (BLK_FEAT_POLL)" },
+	{ HOST_KC_DISCARD_STATS, "discard statistics", HOST_KERNEL_5_15, "4.18",
+	  "a discard counts in the disk's write fields (ios, ticks; fio's \"Disk stats\" "
+	  "write column)",
+	  "discards have fields of their own (12-15 of /proc/diskstats), which fio does not "
+	  "show; in_queue still counts their time",
+	  "block/blk-core.c blk_account_io_done (op_stat_group); block/genhd.c diskstats_show" },
 };
 
 const char *host_kernel_name(int kernel)

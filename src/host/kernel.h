@@ -46,6 +46,7 @@ enum host_kernel_change {
 	HOST_KC_NO_FILE_RW_HINT,	/* F_SET_FILE_RW_HINT gone (EINVAL); bios carry no hint */
 	HOST_KC_BIO_WRITE_HINT,		/* direct I/O carries the inode's write hint again */
 	HOST_KC_POLL_EOPNOTSUPP,	/* a polled bio on a queue without poll queues: EOPNOTSUPP */
+	HOST_KC_DISCARD_STATS,		/* discards counted apart from writes in diskstats */
 	HOST_KC_COUNT,
 };
 

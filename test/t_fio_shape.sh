@@ -215,6 +215,61 @@ checks=$((checks + 1))
 [ "$#" = 3 ] && [ "$1" -gt 0 ] && [ "$1" != "$2" ] && [ "$3" = 0 ] ||
 	fail "verify: read runtime $1, write $2, sync I/Os $3 (fio: its own read runtime, no sync)"
 
+# Trims (fio's BLKDISCARD ioctl, synchronous in every engine): the order of
+# trims, writes and read-backs, one token per I/O (t/w/r and its 4 KiB
+# block), over 64 KiB. fio trims a file with BLKDISCARD too, which fails
+# (ENOTTY): it runs them with ignore_error, and a failed trim never counts
+# as completed (fio's td->last_ddir); ncqsim runs them on a drive with TRIM
+# (ARGS), or on one without, where each trim fails with EOPNOTSUPP and
+# continue_on_error carries on. Each line is fio 3.33's result.
+tokens() { awk '$3 == "trim" || $3 == "write" || $3 == "read" { printf "%s%s%d", sep, substr($3, 1, 1), $4 / 4096; sep = " " } END { print "" }' "$1"; }
+# pairs: a randtrimwrite's trims each followed by the write of that block, every block once
+pairs() { echo "$1" | awk '{ for (i = 1; i < NF; i += 2) if (substr($i, 2) != substr($(i + 1), 2) || $i !~ /^t/ || $(i + 1) !~ /^w/ || seen[$i]++) bad = 1; print (bad || NF != 32) ? "bad" : "pairs" }'; }
+while IFS='|' read -r job args want; do
+	[ -n "$job" ] || continue
+	printf '[j]\nbs=4k\nsize=64k\n%b\nwrite_iolog=%s\n' "$job" "$tmp/t.log" >t.fio
+	rm -f "$tmp/t.log"
+	# shellcheck disable=SC2086
+	"$NCQSIM" run $args t.fio >/dev/null 2>"$tmp/err" || { echo "failed: $(head -c 200 "$tmp/err")" >"$tmp/t.log"; }
+	got=$(tokens "$tmp/t.log")
+	[ "$want" = pairs ] && got=$(pairs "$got")
+	checks=$((checks + 1))
+	[ "$got" = "$want" ] || fail "trim order '$job': '$got', fio '$want'"
+	if [ -n "$fio_ok" ]; then
+		rm -f "$tmp/f.log"
+		printf '[j]\nbs=4k\nsize=64k\n%b\ncontinue_on_error=all\nignore_error=,ENOTTY\n' "$job" >f.fio
+		"$fio" --ioengine=psync --filename="$tmp/dev8g" --write_iolog="$tmp/f.log" f.fio >/dev/null 2>&1
+		theirs=$(tokens "$tmp/f.log")
+		[ "$want" = pairs ] && theirs=$(pairs "$theirs")
+		checks=$((checks + 1))
+		[ "$theirs" = "$want" ] || fail "fio trim order '$job': '$theirs'"
+	fi
+done <<'TABLE'
+rw=trim|--set drive.trim=1|t0 t1 t2 t3 t4 t5 t6 t7 t8 t9 t10 t11 t12 t13 t14 t15
+rw=trimwrite|--set drive.trim=1|t0 w0 t1 w1 t2 w2 t3 w3 t4 w4 t5 w5 t6 w6 t7 w7 t8 w8 t9 w9 t10 w10 t11 w11 t12 w12 t13 w13 t14 w14 t15 w15
+rw=randtrimwrite|--set drive.trim=1|pairs
+rw=trimwrite\nverify=crc32c\ntrim_percentage=100\ntrim_backlog=2\ntrim_verify_zero=0|--set drive.trim=1|t0 w0 t1 w1 t0 t1 t2 w2 t2 t3 w3 t4 w4 t3 t4 t5 w5 t5 t6 w6 t7 w7 t6 t7 t8 w8 t8 t9 w9 t10 w10 t9 t10 t11 w11 t11 t12 w12 t13 w13 t12 t13 t14 w14 t14 t15 w15 r15
+rw=trimwrite\nverify=crc32c\ntrim_percentage=100\ntrim_backlog=3\ntrim_verify_zero=0|--set drive.trim=1|t0 w0 t1 w1 t2 w2 t0 t1 t2 t3 w3 t3 t4 w4 t5 w5 t6 w6 t4 t5 t6 t7 w7 t7 t8 w8 t9 w9 t10 w10 t8 t9 t10 t11 w11 t11 t12 w12 t13 w13 t14 w14 t12 t13 t14 t15 w15 t15
+rw=trimwrite\nverify=crc32c\ntrim_percentage=100\ntrim_backlog=4\ntrim_backlog_batch=3\ntrim_verify_zero=0|--set drive.trim=1|t0 w0 t1 w1 t2 w2 t3 w3 t0 t1 t2 t3 t4 w4 t5 w5 t6 w6 t7 w7 t4 t5 t6 t7 t8 w8 t9 w9 t10 w10 t11 w11 t8 t9 t10 t11 t12 w12 t13 w13 t14 w14 t15 w15 t12 t13 t14 t15
+rw=trimwrite\nverify=crc32c\ntrim_percentage=100\ntrim_backlog=2|--set drive.trim=1|t0 w0 t1 w1 t0 t1 t2 w2 t2 t3 w3 t3 t4 w4 t4 t5 w5 t5 t6 w6 t7 w7 t6 t7 t8 w8 t8 t9 w9 t9 t10 w10 t10 t11 w11 t11 t12 w12 t13 w13 t12 t13 t14 w14 t14 t15 w15 t15 r0 r1 r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 r12 r13 r14 r15
+rw=trimwrite\nverify=crc32c\ntrim_percentage=100\ntrim_backlog=2\ntrim_verify_zero=0\nverify_only=1|--set drive.trim=1|r15
+rw=trimwrite\nverify=crc32c\ntrim_percentage=100\ntrim_backlog=2\ntrim_verify_zero=0\nioengine=libaio\niodepth=4\ncontinue_on_error=all||t0 w0 t1 w1 t2 w2 t3 w3 t0 t1 t2 t4 w4 t3 t4 t5 w5 t5 t6 w6 t7 w7 t6 t7 t8 w8 t8 t9 w9 t10 w10 t9 t10 t11 w11 t11 t12 w12 t13 w13 t12 t13 t14 w14 t14 t15 w15 r15
+TABLE
+# A trimwrite reports its trims apart (JSON "trim", issued rwts T) and its
+# writes' count is the region's, not halved; the drive sees one DSM TRIM
+# per trim, non-queued (06h), each behind the queued reads of another job.
+printf '[j]\nrw=trimwrite\nbs=64k\nsize=1m\n' >tw.fio
+"$NCQSIM" run --set drive.trim=1 --output-format=json tw.fio >tw.json
+checks=$((checks + 1))
+[ "$(awk '/^      "(read|write|trim|sync)" : \{/ { dir = $1 } /^        "total_ios" : / { n[dir] = $3 + 0 }
+	END { print n["\"read\""], n["\"write\""], n["\"trim\""] }' tw.json)" = "0 16 16" ] &&
+	[ "$(grep -c '"trims" : 16,' tw.json)" = 2 ] || fail "trimwrite: $(grep -E '"(total_ios|trims)"' tw.json | head -8)"
+"$NCQSIM" run --set drive.trim=1 --debug=ata tw.fio 2>tw.err >tw.out
+checks=$((checks + 1))
+[ "$(grep -c 'issue cmd 06/01:01:.* dma 512 out (trim lba [0-9]* +128)' tw.err)" = 16 ] &&
+	grep -q '     issued rwts: total=0,16,16,0 ' tw.out && grep -q '^   TRIM: bw=' tw.out ||
+	fail "trimwrite: no DSM TRIM per trim ($(grep -m2 'cmd 06' tw.err))"
+
 # Broken values name the file, line and option.
 for c in 'percentage_random=101|option '"'"'percentage_random'"'"': expected a percentage 0..100' \
 	'percentage_random=50,x|option '"'"'percentage_random'"'"': expected a percentage 0..100, got '"'"'x'"'"'' \

@@ -474,7 +474,12 @@ static void show_lat(FILE *out, const double *v, unsigned n, const char *const *
 
 static uint64_t total_ios(const struct report_job *j)
 {
-	return j->dir[0].total_ios + j->dir[1].total_ios;
+	return j->dir[0].total_ios + j->dir[1].total_ios + j->dir[2].total_ios;
+}
+
+static int any_io(const struct report_job *j)
+{
+	return j->dir[0].io_bytes || j->dir[1].io_bytes || j->dir[2].io_bytes || total_ios(j);
 }
 
 static void show_job_normal(FILE *out, const struct report_job *j, const struct group_stats *g,
@@ -486,7 +491,7 @@ static void show_job_normal(FILE *out, const struct report_job *j, const struct 
 	uint64_t total = total_ios(j);
 	unsigned d;
 
-	if (!j->dir[0].io_bytes && !j->dir[1].io_bytes && !total)
+	if (!any_io(j))
 		return;
 	if (j->error)
 		fprintf(out, "%s: (groupid=%d, jobs=%u): err=%2d (file:%s, error=%s): pid=%u: %s",
@@ -526,10 +531,14 @@ static void show_job_normal(FILE *out, const struct report_job *j, const struct 
 	dist(j->io_u_complete, j->total_complete, v, 7, 0.1);
 	fprintf(out, "     complete  : 0=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, "
 		"64=%3.1f%%, >=64=%3.1f%%\n", v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
-	fprintf(out, "     issued rwts: total=%llu,%llu,0,0 short=%llu,%llu,0,0 dropped=%llu,%llu,0,0\n",
+	fprintf(out, "     issued rwts: total=%llu,%llu,%llu,0 short=%llu,%llu,%llu,0 "
+		"dropped=%llu,%llu,%llu,0\n",
 		(unsigned long long)j->dir[0].total_ios, (unsigned long long)j->dir[1].total_ios,
+		(unsigned long long)j->dir[2].total_ios,
 		(unsigned long long)j->dir[0].short_ios, (unsigned long long)j->dir[1].short_ios,
-		(unsigned long long)j->dir[0].drop_ios, (unsigned long long)j->dir[1].drop_ios);
+		(unsigned long long)j->dir[2].short_ios,
+		(unsigned long long)j->dir[0].drop_ios, (unsigned long long)j->dir[1].drop_ios,
+		(unsigned long long)j->dir[2].drop_ios);
 	fprintf(out, "     latency   : target=%llu, window=%llu, percentile=%.2f%%, depth=%u\n",
 		(unsigned long long)j->latency_target_ns, (unsigned long long)j->latency_window_us,
 		j->latency_percentile ? j->latency_percentile : 100.0,
@@ -542,7 +551,7 @@ static void show_job_normal(FILE *out, const struct report_job *j, const struct 
 
 static void show_group_normal(FILE *out, const struct group_stats *g)
 {
-	static const char *const names[] = { "   READ", "  WRITE", "  MIXED" };
+	static const char *const names[] = { "   READ", "  WRITE", "   TRIM", "  MIXED" };
 	int i2p = is_pow2(g->kb_base);
 	unsigned d;
 
@@ -708,7 +717,7 @@ static void terse_job(FILE *out, const struct report *r, const struct report_job
 	uint64_t total = total_ios(j), ntotal = 0;
 	unsigned i;
 
-	if (!j->dir[0].io_bytes && !j->dir[1].io_bytes && !total)
+	if (!any_io(j))
 		return;
 	fprintf(out, "3;%s;%s;%d;%d", r->version, j->name, j->groupid, j->error);
 	terse_dir(out, j, &j->dir[0], g->agg[0]);
@@ -981,7 +990,10 @@ static void json_job(struct json_writer *w, const struct report_job *j,
 	} else {
 		json_dir(w, j, &j->dir[0], 0, ddir_names[0], g, plus);
 		json_dir(w, j, &j->dir[1], 1, ddir_names[1], g, plus);
-		json_zero_dir(w, "trim");
+		if (j->dir[2].total_ios || j->dir[2].io_bytes)
+			json_dir(w, j, &j->dir[2], 2, ddir_names[2], g, plus);
+		else
+			json_zero_dir(w, ddir_names[2]);
 		json_object_begin(w, "sync");
 		json_uint(w, "total_ios", j->sync_lat.n);
 		json_summary(w, "lat_ns", &j->sync_lat);
@@ -1194,6 +1206,7 @@ static struct report_dir *mixed_dir(const struct report_job *j)
 	hist_summary_init(&d->drive);
 	merge_dir(d, &j->dir[0]);
 	merge_dir(d, &j->dir[1]);
+	merge_dir(d, &j->dir[2]);
 	return d;
 }
 
@@ -1204,23 +1217,26 @@ static void free_mixed_dir(struct report_dir *d)
 	free(d);
 }
 
-/* unified_rw_reporting=mixed: the writes join the reads in dir[0], which is shown as "mixed". */
+/* unified_rw_reporting=mixed: writes and trims join the reads in dir[0], which is shown as "mixed". */
 static void unify_dirs(struct report_job *j)
 {
-	struct report_dir *w = &j->dir[1];
-	unsigned p;
+	unsigned d, p;
 
-	merge_dir(&j->dir[0], w);
-	w->io_bytes = w->total_ios = w->short_ios = w->drop_ios = w->runtime_ms = 0;
-	hist_reset(&w->slat);
-	hist_reset(&w->clat);
-	hist_reset(&w->lat);
-	for (p = 0; p < w->nprios; p++)
-		hist_reset(&w->prios[p].h);
-	hist_summary_init(&w->bw);
-	hist_summary_init(&w->iops);
-	hist_summary_init(&w->host_queue);
-	hist_summary_init(&w->drive);
+	for (d = 1; d < REPORT_DIRS; d++) {
+		struct report_dir *w = &j->dir[d];
+
+		merge_dir(&j->dir[0], w);
+		w->io_bytes = w->total_ios = w->short_ios = w->drop_ios = w->runtime_ms = 0;
+		hist_reset(&w->slat);
+		hist_reset(&w->clat);
+		hist_reset(&w->lat);
+		for (p = 0; p < w->nprios; p++)
+			hist_reset(&w->prios[p].h);
+		hist_summary_init(&w->bw);
+		hist_summary_init(&w->iops);
+		hist_summary_init(&w->host_queue);
+		hist_summary_init(&w->drive);
+	}
 }
 
 static void merge_job(struct report_job *dst, const struct report_job *src, bool first)

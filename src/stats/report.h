@@ -19,7 +19,7 @@
 #include "stats/hist.h"
 #include "util/json.h"
 
-#define REPORT_DIRS 2		/* read, write (trim and sync stay zero) */
+#define REPORT_DIRS 3		/* read, write, trim (sync is its own entry) */
 #define REPORT_MAX_PRIOS 64
 #define REPORT_MAX_OPTS 128
 

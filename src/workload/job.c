@@ -74,10 +74,11 @@ struct job {
 	struct workload_runner *run;
 	unsigned number, clone;
 	uint64_t start, end;			/* region, bytes */
-	uint64_t align[DDIR_COUNT];
+	uint64_t align[JOB_BS_DIRS];
 	struct rng r_off, r_bs, r_ddir, r_prio;
 	struct rng r_zone;			/* random_distribution=zoned: which zone */
-	struct rng r_seqrand[DDIR_COUNT];	/* percentage_random: random or sequential */
+	struct rng r_seqrand[JOB_BS_DIRS];	/* percentage_random: random or sequential */
+	struct rng r_trim;			/* trim_percentage: which logged writes to trim */
 	uint64_t zone_base;			/* fio's f->file_offset: moves with strided zones */
 	uint64_t zone_bytes;			/* bytes done in this strided zone */
 	uint64_t zone_range;			/* zonerange, else zonesize */
@@ -86,12 +87,16 @@ struct job {
 	uint64_t perm_i;
 	struct rng_zipf zipf;
 	struct rng_pareto pareto;
-	uint64_t last_pos[DDIR_COUNT];		/* fio's f->last_pos: where the last I/O ended */
-	uint64_t min_bs[DDIR_COUNT], max_bs;	/* max_bs: over both directions */
+	uint64_t last_pos[JOB_BS_DIRS];		/* fio's f->last_pos: where the last I/O ended */
+	uint64_t min_bs[JOB_BS_DIRS], max_bs;	/* max_bs: over both directions */
 	struct randmap map;			/* fio's random map, when lengths vary */
 	bool use_map;
 	bool norandommap;			/* norandommap, or a blockalign that turns the map off */
 	bool fill;				/* fill_device without size: no end but the drive's */
+	/* Trims: fio's BLKDISCARD ioctl, which the submitter waits for. */
+	bool trimming;				/* a trim is under way: nothing else is issued */
+	bool trim_pending;			/* trimwrite: the write of the range just trimmed is next */
+	uint64_t tw_off, tw_len;		/* that range */
 	/* Engine and file flags: what every bio carries, what the kernel refuses. */
 	uint8_t io_flags;			/* BLK_NOWAIT, BLK_POLLED */
 	int io_refused;				/* errno of every I/O's system call, 0 none */
@@ -103,14 +108,16 @@ struct job {
 	int vstate;				/* enum verify_state */
 	bool verify_final;			/* the read-back ends the job (else a new pass) */
 	unsigned verify_batch;			/* verify_backlog: reads left of this batch */
-	int last_ddir;				/* the direction last issued */
+	unsigned trim_batch;			/* trim_backlog: trims left of this batch */
+	int last_ddir;				/* fio's td->last_ddir: the direction last completed */
 	bool issuing_verify;			/* issue(): a read-back, not the generator's */
 	bool resume_pass;			/* a read-back between passes ended: new_pass() next */
 	bool sync_uncounted;			/* the fsync is do_verify()'s, which fio does not report */
 	uint64_t pass_bytes, pass_limit;	/* bytes issued this pass; where do_io() stops */
+	bool pass_trimmed;			/* the pass trimmed (fio's verify_bytes count trims) */
 	int64_t phase_start;			/* this phase's start (fio's td->start) */
-	int64_t dir_runtime[DDIR_COUNT];	/* fio's ts->runtime: write phases, read-backs */
-	uint64_t phase_ios[DDIR_COUNT];		/* done_ios at the phase's start */
+	int64_t dir_runtime[JOB_BS_DIRS];	/* fio's ts->runtime: write phases, read-backs */
+	uint64_t phase_ios[JOB_BS_DIRS];		/* done_ios at the phase's start */
 	uint64_t map_unit;			/* bytes per block of the map */
 	unsigned passes;			/* passes over the region started */
 	uint64_t rand_left;			/* rw=randread:N */
@@ -130,12 +137,12 @@ struct job {
 	bool syncing, last_was_sync, end_synced;
 	struct blk_bio sync_bio;
 	int64_t sync_start;
-	int64_t next_issue[DDIR_COUNT], think_until;
+	int64_t next_issue[JOB_BS_DIRS], think_until;
 	unsigned since_think;			/* I/Os issued since the last think time */
 	/* Pacing and submission (i13b). */
 	struct rng r_rate;			/* rate_process=poisson's gaps */
 	int64_t think_start;			/* when the last think began (thinktime_iotime) */
-	uint64_t done_bytes[DDIR_COUNT], done_ios[DDIR_COUNT];	/* completed, for rate_min */
+	uint64_t done_bytes[JOB_BS_DIRS], done_ios[JOB_BS_DIRS];	/* completed, for rate_min */
 	uint64_t rate_chk_bytes[DDIR_COUNT], rate_chk_ios[DDIR_COUNT];
 	int64_t rate_chk_t[DDIR_COUNT];
 	bool rate_chk_set[DDIR_COUNT];
@@ -157,17 +164,17 @@ struct job {
 	bool source_prios;			/* the source sets each I/O's priority */
 	sim_handle_t wake;
 	int64_t sample_t;
-	uint64_t sample_bytes[DDIR_COUNT], sample_ios[DDIR_COUNT];
-	uint64_t win_bytes[DDIR_COUNT], win_ios[DDIR_COUNT];
+	uint64_t sample_bytes[JOB_BS_DIRS], sample_ios[JOB_BS_DIRS];
+	uint64_t win_bytes[JOB_BS_DIRS], win_ios[JOB_BS_DIRS];
 	FILE *clat_log, *slat_log, *lat_log, *iolog;	/* the files of logs[] below */
 	FILE *bw_log, *iops_log;
 	/* log_avg_msec: this window's sums, per log (enum log_kind) and direction. */
-	uint64_t lw_sum[LOG_KINDS][DDIR_COUNT], lw_n[LOG_KINDS][DDIR_COUNT];
-	uint64_t lw_max[LOG_KINDS][DDIR_COUNT];	/* log_max_value */
+	uint64_t lw_sum[LOG_KINDS][JOB_BS_DIRS], lw_n[LOG_KINDS][JOB_BS_DIRS];
+	uint64_t lw_max[LOG_KINDS][JOB_BS_DIRS];	/* log_max_value */
 	/* write_hist_log: clat counts in fio's buckets since the direction's last row. */
 	FILE *hist_log;
-	uint64_t *hist_win[DDIR_COUNT];
-	int64_t hist_last[DDIR_COUNT];		/* ms of the last row, -1 before the first I/O */
+	uint64_t *hist_win[JOB_BS_DIRS];
+	int64_t hist_last[JOB_BS_DIRS];		/* ms of the last row, -1 before the first I/O */
 	/* Written under temporary names, put in place when the run ends well. */
 	struct outfile logs[7];
 	unsigned nlogs;
@@ -245,16 +252,40 @@ static uint64_t perm_at(const struct perm *p, uint64_t i)
 
 static bool is_random(const struct job_options *o)
 {
-	return o->rw == JOB_RW_RANDREAD || o->rw == JOB_RW_RANDWRITE || o->rw == JOB_RW_RANDRW;
+	return o->rw == JOB_RW_RANDREAD || o->rw == JOB_RW_RANDWRITE || o->rw == JOB_RW_RANDRW ||
+		o->rw == JOB_RW_RANDTRIM || o->rw == JOB_RW_RANDTRIMWRITE;
 }
 
-/* Whether the job issues I/O of this direction. */
+/* trimwrite, randtrimwrite: each range trimmed, then written. */
+static bool is_trimwrite(const struct job_options *o)
+{
+	return o->rw == JOB_RW_TRIMWRITE || o->rw == JOB_RW_RANDTRIMWRITE;
+}
+
+static const char *ddir_name(int d)
+{
+	return d == DDIR_READ ? "read" : d == DDIR_WRITE ? "write" : "trim";
+}
+
+/* Whether the job issues I/O of this direction (DDIR_TRIM included). */
 static bool does_dir(const struct job_options *o, int d)
 {
-	bool reads = o->rw != JOB_RW_WRITE && o->rw != JOB_RW_RANDWRITE;
-	bool writes = o->rw != JOB_RW_READ && o->rw != JOB_RW_RANDREAD;
-
-	return d == DDIR_READ ? reads : writes;
+	switch (o->rw) {
+	case JOB_RW_READ:
+	case JOB_RW_RANDREAD:
+		return d == DDIR_READ;
+	case JOB_RW_WRITE:
+	case JOB_RW_RANDWRITE:
+		return d == DDIR_WRITE;
+	case JOB_RW_TRIM:
+	case JOB_RW_RANDTRIM:
+		return d == DDIR_TRIM;
+	case JOB_RW_TRIMWRITE:
+	case JOB_RW_RANDTRIMWRITE:
+		return d != DDIR_READ;
+	default:
+		return d != DDIR_TRIM;
+	}
 }
 
 static int next_ddir(struct job *j)
@@ -266,6 +297,13 @@ static int next_ddir(struct job *j)
 	case JOB_RW_WRITE:
 	case JOB_RW_RANDWRITE:
 		return DDIR_WRITE;
+	case JOB_RW_TRIM:
+	case JOB_RW_RANDTRIM:
+		return DDIR_TRIM;
+	case JOB_RW_TRIMWRITE:
+	case JOB_RW_RANDTRIMWRITE:
+		/* fio's set_rw_ddir(): a trim, then the write of what it trimmed. */
+		return j->trim_pending ? DDIR_WRITE : DDIR_TRIM;
 	default:
 		return rng_below(&j->r_ddir, 100) < j->o->rwmixread ? DDIR_READ : DDIR_WRITE;
 	}
@@ -396,8 +434,8 @@ static bool zoned_block(struct job *j, int d, uint64_t *block)
 
 	if (!lastb)
 		return false;
-	if (!o->nzones[d]) {
-		*block = rng_below(&j->r_off, lastb);
+	if (d >= DDIR_COUNT || !o->nzones[d]) {
+		*block = rng_below(&j->r_off, lastb);	/* trims: zoned has no trim list (fio 3.33) */
 		return true;
 	}
 	v = rng_below(&j->r_zone, 100);
@@ -512,7 +550,7 @@ static void zone_step(struct job *j, int d)
  */
 static bool random_this_time(struct job *j, int d)
 {
-	unsigned pct = j->o->perc_rand[d];
+	unsigned pct = d < DDIR_COUNT ? j->o->perc_rand[d] : 100;	/* trims: the default */
 
 	return pct >= 100 || rng_below(&j->r_seqrand[d], 100) < pct;
 }
@@ -628,8 +666,9 @@ static void new_pass(struct job *j)
 
 	j->passes++;
 	j->pass_bytes = 0;
+	j->pass_trimmed = false;
 	j->zone_bytes = 0;	/* fio's reset_io_counters(); a strided zone stays where it is */
-	for (d = 0; d < DDIR_COUNT; d++)
+	for (d = 0; d < JOB_BS_DIRS; d++)
 		j->last_pos[d] = j->zone_base;
 	j->rand_left = 0;
 	if (j->use_map)
@@ -646,6 +685,8 @@ static uint16_t next_cmdprio(struct job *j, int d, uint64_t len)
 {
 	const struct job_options *o = j->o;
 
+	if (d >= DDIR_COUNT)
+		return 0;		/* a trim is an ioctl: no per-I/O priority */
 	if (o->ncmdprio_bssplit[d]) {
 		unsigned r = (unsigned)rng_below(&j->r_prio, 100), sum = 0, i;
 
@@ -742,6 +783,8 @@ static enum job_source_status fio_next(void *state, int64_t now, struct job_io_d
 		return JOB_SOURCE_WAIT;
 	}
 	d = next_ddir(j);
+	if (d == DDIR_TRIM)
+		goto no_rate;		/* rate and rate_iops are read and write ones here */
 	if (j->o->rate_process == JOB_RATE_POISSON && (j->o->rate_iops[d] || j->o->rate[d])) {
 		if (now < j->next_issue[d]) {
 			*wake_at = j->next_issue[d];
@@ -760,7 +803,15 @@ static enum job_source_status fio_next(void *state, int64_t now, struct job_io_d
 		*wake_at = j->next_issue[d];
 		return JOB_SOURCE_WAIT;
 	}
+no_rate:
 	io->ddir = d;
+	if (d == DDIR_WRITE && j->trim_pending) {
+		/* trimwrite: the range just trimmed, not marked in the random map (fio's). */
+		j->trim_pending = false;
+		io->offset = j->tw_off;
+		io->len = j->tw_len;
+		goto have_io;
+	}
 	if (j->resume_pass) {
 		/* The read-back between two passes is over: the next pass. */
 		j->resume_pass = false;
@@ -785,8 +836,14 @@ static enum job_source_status fio_next(void *state, int64_t now, struct job_io_d
 			return JOB_SOURCE_END;
 		break;
 	}
+	if (d == DDIR_TRIM && is_trimwrite(j->o)) {
+		j->trim_pending = true;
+		j->tw_off = io->offset;
+		j->tw_len = io->len;
+	}
+have_io:
 	io->ioprio = next_cmdprio(j, d, io->len);
-	if (j->o->rate[d] && j->o->rate_process == JOB_RATE_LINEAR) {
+	if (d < DDIR_COUNT && j->o->rate[d] && j->o->rate_process == JOB_RATE_LINEAR) {
 		/* fio's rate: the next I/O of this direction when this one's bytes are paid for. */
 		int64_t base = j->next_issue[d] > now - 1000000000LL ? j->next_issue[d] : now;
 
@@ -932,22 +989,18 @@ static void log_io(struct job *j, int64_t now, const struct job_io *io, uint64_t
  */
 static void log_window(struct job *j, int64_t now, bool final)
 {
-	int rw = j->o->rw, k, d;
-	bool does[DDIR_COUNT] = {
-		rw != JOB_RW_WRITE && rw != JOB_RW_RANDWRITE,
-		rw != JOB_RW_READ && rw != JOB_RW_RANDREAD,
-	};
+	int k, d;
 	FILE *f[LOG_KINDS] = { j->clat_log, j->slat_log, j->lat_log, j->bw_log, j->iops_log };
 	uint64_t ms = j->o->log_avg_msec;
 
 	for (k = 0; k < LOG_KINDS; k++) {
-		for (d = 0; d < DDIR_COUNT; d++) {
+		for (d = 0; d < JOB_BS_DIRS; d++) {
 			uint64_t value;
 
 			if (!f[k])
 				continue;
 			if (k == LOG_BW || k == LOG_IOPS) {
-				if (final || !does[d])
+				if (final || !does_dir(j->o, d))
 					continue;
 				value = k == LOG_BW ? j->lw_sum[k][d] * 1000 / ms / 1024 :
 					j->lw_n[k][d] * 1000 / ms;
@@ -999,7 +1052,7 @@ static void latency_exceeded(struct job *j, const struct job_io *io, uint64_t la
 			 "fio: latency of %llu nsec exceeds specified max (%llu nsec): %.128s %s %llu %llu",
 			 (unsigned long long)lat, (unsigned long long)max,
 			 j->o->filename[0] ? j->o->filename : "sda",
-			 io->ddir == DDIR_READ ? "read" : "write", (unsigned long long)io->offset,
+			 ddir_name(io->ddir), (unsigned long long)io->offset,
 			 (unsigned long long)io->len);
 	job_error(j, ETIMEDOUT, "io_u.c, func=max latency exceeded");
 }
@@ -1188,11 +1241,17 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 	struct report_dir *rd = &r->dir[io->ddir];
 	int64_t now = sim_now(j->t->sim);
 	uint64_t clat = (uint64_t)(now - io->t_issue), lat = (uint64_t)(now - io->t_start);
-	bool sync = j->o->engine_kind == JOB_ENGINE_SYNC;
+	/* A trim is a system call (BLKDISCARD) whatever the engine: no slat. */
+	bool sync = j->o->engine_kind == JOB_ENGINE_SYNC || io->ddir == DDIR_TRIM;
 
 	j->inflight--;
 	j->t_finish = now;
 	j->run->ios_done++;
+	if (io->ddir == DDIR_TRIM)
+		j->trimming = false;
+	/* fio's io_completed() sets it; a system call that failed never gets there. */
+	if (!(io->error && sync))
+		j->last_ddir = io->ddir;
 	if (io->piece) {
 		/* fio's log_io_piece() entry: written now, or unlogged if the write failed. */
 		if (io->error)
@@ -1266,7 +1325,7 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 		j->done_bytes[io->ddir] += io->len;
 		j->done_ios[io->ddir]++;
 		/* fio compares its lat (from the submission) with max_latency and latency_target. */
-		if (j->o->max_latency[io->ddir] && (sync ? clat : lat) >
+		if (io->ddir < DDIR_COUNT && j->o->max_latency[io->ddir] && (sync ? clat : lat) >
 		    (uint64_t)j->o->max_latency[io->ddir])
 			latency_exceeded(j, io, sync ? clat : lat, j->o->max_latency[io->ddir]);
 		else if (rate_below_min(j, now))
@@ -1480,22 +1539,30 @@ static void issue(struct job *j, const struct job_io_desc *want)
 	io->piece = NULL;
 	if (j->verify_on && d == DDIR_WRITE) {
 		/* fio logs a write before it issues it, so the read-back keeps fio's order. */
-		io->piece = verifylog_add(&j->vlog, off, len, false);
+		/* fio's io_u_should_trim(): trim_percentage of them queued for trimming. */
+		bool trim = j->o->trim_percentage &&
+			rng_below(&j->r_trim, 100) < j->o->trim_percentage;
+
+		io->piece = verifylog_add(&j->vlog, off, len, trim);
 		if (!io->piece)
 			j->map_oom = true;	/* the run ends with "out of memory" */
 		else
 			io->piece_seq = io->piece->node.tie;
 	}
-	j->last_ddir = d;
-	/* Larger than queue/max_sectors_kb: the kernel splits it into requests. */
-	while (done < len) {
+	/*
+	 * Larger than queue/max_sectors_kb: the kernel splits it into requests
+	 * (a trim by the queue's max_discard_sectors: blkdev_issue_discard()).
+	 */
+	while (done < len && (d != DDIR_TRIM || j->t->max_discard)) {
 		struct blk_bio *b = &io->bios[k++];
+		uint64_t most = d == DDIR_TRIM ? j->t->max_discard : j->t->max_request;
 
-		chunk = len - done < j->t->max_request ? len - done : j->t->max_request;
+		chunk = len - done < most ? len - done : most;
 		blk_bio_prep(b, (off + done) / j->t->logical_size,
-			     (uint32_t)(chunk / j->t->logical_size), d == DDIR_WRITE, io->prio_eff,
+			     (uint32_t)(chunk / j->t->logical_size), d != DDIR_READ, io->prio_eff,
 			     bio_accepted, bio_done, io);
-		b->flags = (d == DDIR_WRITE ? write_flags(j, done == 0) : 0) | j->io_flags;
+		b->flags = (d == DDIR_WRITE ? write_flags(j, done == 0) : 0) |
+			(d == DDIR_TRIM ? BLK_DISCARD : j->io_flags);
 		b->write_hint = hint;
 		done += chunk;
 	}
@@ -1507,9 +1574,16 @@ static void issue(struct job *j, const struct job_io_desc *want)
 	io->next_bio = 0;
 	io->left = k;
 	j->inflight++;
-	if (j->vstate == VERIFY_NONE)
-		j->pass_bytes += len;	/* fio's do_io() bytes_issued, read-backs of a backlog too */
-	if (!j->issuing_verify) {
+	/*
+	 * fio's do_io() bytes_issued, read-backs of a backlog too; never a
+	 * trim, which every engine does in the system call (FIO_Q_COMPLETED).
+	 */
+	if (j->vstate == VERIFY_NONE && d != DDIR_TRIM)
+		j->pass_bytes += len;
+	else if (d == DDIR_TRIM)
+		j->pass_trimmed = true;
+	/* A trimwrite's limits count its writes (fio's io_bytes_exceeded(): td_write). */
+	if (!j->issuing_verify && !(d == DDIR_TRIM && is_trimwrite(j->o))) {
 		/* A write job's limits count its writes (fio's io_bytes_exceeded()). */
 		j->issued_bytes += len;
 		j->issued_ios++;
@@ -1521,21 +1595,24 @@ static void issue(struct job *j, const struct job_io_desc *want)
 	} else if (!j->in_ramp && ++j->held == j->submit_batch) {
 		commit(j);
 	}
-	if (j->iolog && !(j->dry && d == DDIR_WRITE))	/* a dry-run write is never issued */
+	if (j->iolog && !(j->dry && d != DDIR_READ))	/* a dry-run write is never issued */
 		fprintf(j->iolog, "%lld %s %s %llu %llu\n", (long long)((now - j->t_begin) / 1000),
-			j->iolog_name, d == DDIR_READ ? "read" : "write", (unsigned long long)off,
+			j->iolog_name, ddir_name(d), (unsigned long long)off,
 			(unsigned long long)len);
 	sim_debug(j->t->sim, SIM_DBG_JOB, "job %s.%u: %s offset %llu len %llu prio %u/%u%s",
-		  j->o->name, j->clone, d == DDIR_READ ? "read" : "write", (unsigned long long)off,
+		  j->o->name, j->clone, ddir_name(d), (unsigned long long)off,
 		  (unsigned long long)len, ioprio_class(io->prio_eff), ioprio_level(io->prio_eff),
 		  per_io ? " (cmdprio)" : "");
-	if (j->io_refused || (j->dry && d == DDIR_WRITE)) {
+	if (d == DDIR_TRIM)
+		j->trimming = true;	/* BLKDISCARD: the submitter waits for it */
+	if (j->io_refused || (j->dry && d != DDIR_READ) || (!k && !j->dry)) {
 		/*
-		 * The system call fails: no bio reaches the block layer; or
-		 * verify_only's dry run, which issues nothing and counts the
-		 * write done at once (an event: no reentry).
+		 * The system call fails: no bio reaches the block layer (a
+		 * trim on a queue without discard: blk_ioctl_discard()'s
+		 * EOPNOTSUPP); or verify_only's dry run, which issues nothing
+		 * and counts the write done at once (an event: no reentry).
 		 */
-		io->error = j->dry && d == DDIR_WRITE ? 0 : j->io_refused;
+		io->error = j->dry && d != DDIR_READ ? 0 : !k ? EOPNOTSUPP : j->io_refused;
 		io->t_issue = now;
 		sim_at(j->t->sim, now, io_refused, io);
 		return;
@@ -1667,10 +1744,10 @@ static void phase_end(struct job *j, int64_t now, bool read_back)
 {
 	int d;
 
-	for (d = 0; d < DDIR_COUNT; d++)
+	for (d = 0; d < JOB_BS_DIRS; d++)
 		if (read_back ? d == DDIR_READ : j->done_ios[d] > j->phase_ios[d])
 			j->dir_runtime[d] += now - j->phase_start;
-	for (d = 0; d < DDIR_COUNT; d++)
+	for (d = 0; d < JOB_BS_DIRS; d++)
 		j->phase_ios[d] = j->done_ios[d];
 	j->phase_start = now;
 }
@@ -1747,6 +1824,34 @@ static bool backlog_read(struct job *j, int64_t now)
 	return true;
 }
 
+/*
+ * trim_backlog, as fio's check_get_trim() before each I/O (before
+ * check_get_verify()): with writes queued for trimming, the rest of a
+ * batch, or once the log holds a multiple of trim_backlog pieces and the
+ * last I/O to complete was not a read, a batch of trim_backlog_batch (else
+ * trim_backlog) more after this one: the queue's head is trimmed (fio does
+ * not wait for its write). Without trim_verify_zero it leaves the log. True
+ * when it issued one.
+ */
+static bool backlog_trim(struct job *j)
+{
+	const struct job_options *o = j->o;
+	struct job_io_desc io = { DDIR_TRIM, 0, 0, 0, 0 };
+
+	if (!j->verify_on || !o->trim_backlog || !j->vlog.trim_count)
+		return false;
+	if (j->trim_batch)
+		j->trim_batch--;
+	else if (j->vlog.count % o->trim_backlog || j->last_ddir == DDIR_READ)
+		return false;
+	else
+		j->trim_batch = o->trim_backlog_batch ? o->trim_backlog_batch : o->trim_backlog;
+	if (!verifylog_trim_pop(&j->vlog, o->trim_verify_zero, &io.offset, &io.len))
+		return false;
+	issue(j, &io);
+	return true;
+}
+
 static void job_fill_queue(struct job *j)
 {
 	int64_t now = sim_now(j->t->sim);
@@ -1759,7 +1864,8 @@ static void job_fill_queue(struct job *j)
 		j->lat_quiesce = false;	/* drained: the new depth starts now */
 		lat_new_cycle(j, now);
 	}
-	while (!j->blocked_io && !j->syncing && !j->issuing_done && j->inflight < j->qd) {
+	while (!j->blocked_io && !j->syncing && !j->trimming && !j->issuing_done &&
+	       j->inflight < j->qd) {
 		struct job_io_desc io;
 		int64_t wake_at;
 
@@ -1781,7 +1887,7 @@ static void job_fill_queue(struct job *j)
 			start_sync(j);
 			return;
 		}
-		if (backlog_read(j, now))
+		if (backlog_trim(j) || backlog_read(j, now))
 			continue;
 		switch (j->source->next(j->source_state, now, &io, &wake_at)) {
 		case JOB_SOURCE_IO:
@@ -1792,7 +1898,7 @@ static void job_fill_queue(struct job *j)
 			return;
 		case JOB_SOURCE_END:
 			/* A pass that did nothing (fio: no bytes done) ends the job unverified. */
-			if (j->verify_on && (j->pass_bytes || j->vlog.count)) {
+			if (j->verify_on && (j->pass_bytes || j->pass_trimmed || j->vlog.count)) {
 				/* The last pass's writes are read back before the job ends. */
 				j->vstate = VERIFY_DRAIN;
 				j->verify_final = true;
@@ -1812,18 +1918,14 @@ static void sample_tick(struct sim *sim, void *arg)
 {
 	struct job *j = arg;
 	int64_t now = sim_now(sim), spent = (now - j->sample_t) / 1000000;
-	int rw = j->o->rw, d;
-	bool does[DDIR_COUNT] = {
-		rw != JOB_RW_WRITE && rw != JOB_RW_RANDWRITE,
-		rw != JOB_RW_READ && rw != JOB_RW_RANDREAD,
-	};
+	int d;
 
 	if (j->finished || j->issuing_done)
 		return;
-	for (d = 0; d < DDIR_COUNT; d++) {
+	for (d = 0; d < JOB_BS_DIRS; d++) {
 		struct report_dir *rd = &j->rep->dir[d];
 
-		if (!spent || !does[d])
+		if (!spent || !does_dir(j->o, d))
 			continue;
 		/* fio's bw sample: KiB/s over the window; iops: I/Os per second. */
 		hist_summary_add(&rd->bw, j->win_bytes[d] * 1000 / (uint64_t)spent / 1024);
@@ -1959,10 +2061,24 @@ static void job_finish(struct job *j)
 	j->finished = true;
 	if (j->verify_on)
 		phase_end(j, j->t_finish, false);
-	for (d = 0; d < DDIR_COUNT; d++)
-		if (j->rep->dir[d].io_bytes)
-			j->rep->dir[d].runtime_ms = (uint64_t)((j->verify_on ? j->dir_runtime[d] : span) /
-							      1000000);
+	/*
+	 * A verifying job's phases: fio's update_runtime(), which rounds up to
+	 * the ms (a phase of fio's never takes no time: at least 1) and leaves
+	 * verify_only's writes out.
+	 */
+	for (d = 0; d < JOB_BS_DIRS; d++) {
+		struct report_dir *rd = &j->rep->dir[d];
+
+		if (!rd->io_bytes)
+			continue;
+		if (!j->verify_on)
+			rd->runtime_ms = (uint64_t)(span / 1000000);
+		else if (j->dry && d == DDIR_WRITE)
+			rd->runtime_ms = 0;
+		else
+			rd->runtime_ms = (uint64_t)((j->dir_runtime[d] + 999999) / 1000000) ?
+				(uint64_t)((j->dir_runtime[d] + 999999) / 1000000) : 1;
+	}
 	j->rep->run_time_ms = span / 1000000;
 	if (j->o->latency_target)
 		j->rep->latency_depth = j->qd;	/* where the search settled */
@@ -2205,7 +2321,7 @@ static int region(struct job *j, uint64_t seed, struct err *e)
 			       (unsigned long long)cap);
 	j->start = off;
 	j->end = off + size;
-	for (dir = 0; dir < DDIR_COUNT; dir++) {
+	for (dir = 0; dir < JOB_BS_DIRS; dir++) {
 		uint64_t lo, hi;
 
 		job_bs_extent(o, dir, &lo, &hi);
@@ -2296,14 +2412,18 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 	rng_seed(&j->r_prio, s, name);
 	snprintf(name, sizeof(name), "job/%s/%u/%u/rate", o->name, j->def->occurrence, j->clone);
 	rng_seed(&j->r_rate, s, name);
+	snprintf(name, sizeof(name), "job/%s/%u/%u/trim", o->name, j->def->occurrence, j->clone);
+	rng_seed(&j->r_trim, s, name);
 	for (d = 0; d < DDIR_COUNT; d++) {
 		snprintf(name, sizeof(name), "job/%s/%u/%u/seqrand/%u", o->name, j->def->occurrence,
 			 j->clone, d);
 		rng_seed(&j->r_seqrand[d], s, name);
 	}
-	nblocks = (j->end - j->start) / j->align[DDIR_READ];
-	if ((j->end - j->start) / j->align[DDIR_WRITE] < nblocks)
-		nblocks = (j->end - j->start) / j->align[DDIR_WRITE];
+	/* The permutation's blocks: of the largest alignment among the job's directions. */
+	nblocks = UINT64_MAX;
+	for (d = 0; d < JOB_BS_DIRS; d++)
+		if (does_dir(o, (int)d) && (j->end - j->start) / j->align[d] < nblocks)
+			nblocks = (j->end - j->start) / j->align[d];
 	perm_init(&j->perm, nblocks ? nblocks : 1, &j->r_off);
 	if (o->dist == JOB_DIST_ZIPF && rng_zipf_init(&j->zipf, nblocks, o->dist_param))
 		return err_set(e, "%s:%d: job '%s': option 'random_distribution': zipf:%g does not "
@@ -2315,14 +2435,14 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 			       o->dist_param, (unsigned long long)nblocks);
 	/* fio's fixup_options(): "Any use of blockalign= turns off randommap". */
 	j->norandommap = o->norandommap;
-	for (d = 0; d < DDIR_COUNT; d++) {
+	for (d = 0; d < JOB_BS_DIRS; d++) {
 		uint64_t lo, hi;
 
 		job_bs_extent(o, (int)d, &lo, &hi);
 		if (o->blockalign[d] && o->blockalign[d] != lo)
 			j->norandommap = true;
 	}
-	for (d = 0; d < DDIR_COUNT; d++) {
+	for (d = 0; d < JOB_BS_DIRS; d++) {
 		uint64_t hi, rlo, rhi;
 
 		j->last_pos[d] = j->start;
@@ -2346,7 +2466,9 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 	 */
 	j->map_unit = j->min_bs[DDIR_READ] < j->min_bs[DDIR_WRITE] ? j->min_bs[DDIR_READ] :
 		j->min_bs[DDIR_WRITE];
-	for (d = 0; d < DDIR_COUNT; d++)
+	if (j->min_bs[DDIR_TRIM] < j->map_unit)
+		j->map_unit = j->min_bs[DDIR_TRIM];	/* fio's rw_min_bs: over the three */
+	for (d = 0; d < JOB_BS_DIRS; d++)
 		if ((j->align[d] != j->map_unit || j->min_bs[d] != j->map_unit) && is_random(o) &&
 		    !j->norandommap && o->dist == JOB_DIST_RANDOM && does_dir(o, (int)d))
 			j->use_map = true;
@@ -2407,7 +2529,7 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 	if (o->verify_backlog)
 		j->pass_limit += j->amount;
 	verifylog_init(&j->vlog, !(is_random(o) && !j->norandommap && o->dist == JOB_DIST_RANDOM));
-	j->last_ddir = -1;
+	j->last_ddir = DDIR_READ;	/* fio's zeroed thread_data */
 	/*
 	 * RWF_NOWAIT and io_uring's IOPOLL reach the block layer (pvsync2's
 	 * RWF_HIPRI does not: sync direct I/O ignores it); fio 3.33's uncached
@@ -2457,7 +2579,7 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 	if (o->write_hist_log[0]) {
 		if (!(j->hist_log = open_log(j, o->write_hist_log, "clat_hist", "write_hist_log", e)))
 			return -1;
-		for (d = 0; d < DDIR_COUNT; d++) {
+		for (d = 0; d < JOB_BS_DIRS; d++) {
 			j->hist_last[d] = -1;
 			if (!o->log_hist_msec)
 				continue;	/* fio writes no row: its file stays empty */
@@ -2486,7 +2608,8 @@ static void report_setup(struct job *j)
 {
 	const struct job_options *o = j->o;
 	struct report_job *r = j->rep;
-	static const char *rw_names[] = { "read", "write", "rw", "randread", "randwrite", "randrw" };
+	static const char *rw_names[] = { "read", "write", "rw", "randread", "randwrite", "randrw",
+		"trim", "randtrim", "trimwrite", "randtrimwrite" };
 	unsigned d;
 
 	report_job_init(r);
@@ -2517,11 +2640,9 @@ static void report_setup(struct job *j)
 		o->ncmdprio_bssplit[0] || o->ncmdprio_bssplit[1] || j->source_prios;
 	snprintf(r->rw, sizeof(r->rw), "%s", rw_names[o->rw]);
 	snprintf(r->ioengine, sizeof(r->ioengine), "%s", o->ioengine);
-	for (d = 0; d < DDIR_COUNT; d++)
+	/* The header's (R), (W), (T): fio's trim takes the last value given. */
+	for (d = 0; d < JOB_BS_DIRS; d++)
 		job_bs_extent(o, (int)d, &r->bs_min[d], &r->bs_max[d]);
-	/* The trim column, as the report had it: bs or bsrange of reads, never bssplit. */
-	r->bs_min[2] = o->bsrange ? o->bs_min[DDIR_READ] : o->bs[DDIR_READ];
-	r->bs_max[2] = o->bsrange ? o->bs_max[DDIR_READ] : o->bs[DDIR_READ];
 	memcpy(r->opts, j->def->opts, sizeof(r->opts));
 	r->nopts = j->def->nopts;
 	/* fio orders per-priority entries: the job's own first, then cmdprio's. */
@@ -2604,7 +2725,7 @@ int workload_run(const struct workload *w, const struct job_target *t,
 {
 	struct workload_runner run;
 	struct job_options *opts;
-	unsigned i, c, n = 0;
+	unsigned i, c, d, n = 0;
 	int rc = 0;
 	int64_t next_progress;
 
@@ -2697,8 +2818,8 @@ done:
 			rc = -1;
 		free(run.jobs[i].ios);
 		free(run.jobs[i].bio_pool);
-		free(run.jobs[i].hist_win[0]);
-		free(run.jobs[i].hist_win[1]);
+		for (d = 0; d < JOB_BS_DIRS; d++)
+			free(run.jobs[i].hist_win[d]);
 		randmap_free(&run.jobs[i].map);
 		verifylog_free(&run.jobs[i].vlog);
 	}

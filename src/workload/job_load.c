@@ -76,6 +76,16 @@ static int validate(const struct job_def *d, struct err *e)
 	if (o->verify == JOB_VERIFY_PATTERN && !o->verify_pattern_set)
 		return err_set(e, "%s:%d: job '%s': option 'verify': pattern needs verify_pattern "
 			       "(fio 3.33 aborts on an assertion without it)", d->file, d->line, o->name);
+	/*
+	 * fio 3.33 aborts on an assertion (fio_ro_check()) when a job that
+	 * writes but does not trim issues the trims of its backlog.
+	 */
+	if (o->verify && o->do_verify && o->trim_backlog && o->trim_percentage &&
+	    (o->rw == JOB_RW_WRITE || o->rw == JOB_RW_RANDWRITE || o->rw == JOB_RW_RW ||
+	     o->rw == JOB_RW_RANDRW))
+		return err_set(e, "%s:%d: job '%s': option 'trim_backlog': needs rw=trimwrite or "
+			       "randtrimwrite (fio 3.33 aborts on an assertion when a job that does "
+			       "not trim issues its trims)", d->file, d->line, o->name);
 	if (o->verify && o->verify_only && o->time_based)
 		return err_set(e, "%s:%d: job '%s': option 'verify_only': not with time_based (fio: "
 			       "its read phase never starts; the dry writes take no simulated time)",

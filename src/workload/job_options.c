@@ -45,12 +45,13 @@ static int parse_bs(const struct job_options *o, const char *s, uint64_t *v)
 }
 
 /*
- * fio's per-direction values: "V" for reads and writes alike, or
- * "R,W[,T]", an empty part leaving that direction as it is. Calls fn for
- * each direction to set, with a copy of its text it may cut up. There are
- * no trims to simulate, but a trim part must still be a valid value: fn
- * gets it with dir = DDIR_COUNT, checks it and stores nothing. `what` says
- * what the whole value should look like.
+ * fio's per-direction values: "V" for reads, writes and trims alike, or
+ * "R,W[,T]", an empty part leaving that direction as it is; with two parts
+ * the trim takes the second, as fio repeats the last value given. Calls fn
+ * for each direction to set, with a copy of its text it may cut up; the
+ * trim comes as dir = DDIR_TRIM (DDIR_COUNT), which options of sizes and
+ * alignment store and the others only check. `what` says what the whole
+ * value should look like.
  */
 typedef int (*dir_fn)(struct job_options *o, int dir, char *text, void *ctx, struct err *e);
 
@@ -65,11 +66,11 @@ static int for_each_dir(struct job_options *o, const char *value, const char *wh
 	for (i = 0; i < n; i++) {
 		if (!parts[i][0])
 			continue;
-		for (d = n == 1 ? 0 : i; d <= (n == 1 ? DDIR_COUNT - 1 : i); d++) {
+		for (d = n == 1 ? 0 : i; d <= (n == 1 || (n == 2 && i == 1) ? DDIR_TRIM : i); d++) {
 			char text[512];
 
 			memcpy(text, parts[i], sizeof(text));
-			if (fn(o, d, text, ctx, e))	/* d = DDIR_COUNT: the trim part */
+			if (fn(o, d, text, ctx, e))	/* d = DDIR_TRIM: the trim part */
 				return -1;
 		}
 	}
@@ -84,6 +85,8 @@ static int rw_parse(const struct opt_def *d, void *base, const char *value, stru
 		{ "read", JOB_RW_READ }, { "write", JOB_RW_WRITE }, { "rw", JOB_RW_RW },
 		{ "readwrite", JOB_RW_RW }, { "randread", JOB_RW_RANDREAD },
 		{ "randwrite", JOB_RW_RANDWRITE }, { "randrw", JOB_RW_RANDRW },
+		{ "trim", JOB_RW_TRIM }, { "randtrim", JOB_RW_RANDTRIM },
+		{ "trimwrite", JOB_RW_TRIMWRITE }, { "randtrimwrite", JOB_RW_RANDTRIMWRITE },
 	};
 	struct job_options *o = base;
 	char name[64];
@@ -98,21 +101,18 @@ static int rw_parse(const struct opt_def *d, void *base, const char *value, stru
 	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
 		if (!strcmp(name, modes[i].name))
 			break;
-	if (i == sizeof(modes) / sizeof(modes[0])) {
-		if (!strcmp(name, "trim") || !strcmp(name, "randtrim") || !strcmp(name, "trimwrite") ||
-		    !strcmp(name, "randtrimwrite"))
-			return err_set(e, "'%s': trims are not simulated (the drive models have no "
-				       "TRIM); use read, write, rw, randread, randwrite or randrw", name);
+	if (i == sizeof(modes) / sizeof(modes[0]))
 		return err_set(e, "expected one of read, write, rw, readwrite, randread, randwrite, "
-			       "randrw (with an optional :N), got '%s'", value);
-	}
+			       "randrw, trim, randtrim, trimwrite, randtrimwrite (with an optional :N), "
+			       "got '%s'", value);
 	o->rw = modes[i].rw;
 	o->rw_nr = 0;
 	o->rw_skip = 0;
 	if (colon) {
 		/* Sequential: skip N bytes after each I/O (negative: go backwards).
 		 * Random: a new random offset every N I/Os. */
-		if (o->rw == JOB_RW_RANDREAD || o->rw == JOB_RW_RANDWRITE || o->rw == JOB_RW_RANDRW) {
+		if (o->rw == JOB_RW_RANDREAD || o->rw == JOB_RW_RANDWRITE || o->rw == JOB_RW_RANDRW ||
+		    o->rw == JOB_RW_RANDTRIM || o->rw == JOB_RW_RANDTRIMWRITE) {
 			if (parse_u64(colon + 1, &o->rw_nr) || !o->rw_nr)
 				return err_set(e, "expected a count of I/Os after ':' in '%s'", value);
 		} else {
@@ -130,7 +130,8 @@ static int rw_parse(const struct opt_def *d, void *base, const char *value, stru
 
 static void rw_format(const struct opt_def *d, const void *base, char *buf, size_t len)
 {
-	static const char *names[] = { "read", "write", "rw", "randread", "randwrite", "randrw" };
+	static const char *names[] = { "read", "write", "rw", "randread", "randwrite", "randrw",
+		"trim", "randtrim", "trimwrite", "randtrimwrite" };
 	const struct job_options *o = base;
 
 	(void)d;
@@ -144,8 +145,7 @@ static int bs_dir(struct job_options *o, int dir, char *text, void *ctx, struct 
 	(void)ctx;
 	if (parse_bs(o, text, &v))
 		return err_set(e, "expected a size such as 4k, got '%s'", text);
-	if (dir < DDIR_COUNT)
-		o->bs[dir] = v;
+	o->bs[dir] = v;
 	return 0;
 }
 
@@ -177,10 +177,8 @@ static int bsrange_dir(struct job_options *o, int dir, char *text, void *ctx, st
 	if (parse_bs(o, text, &lo) || parse_bs(o, dash + 1, &hi))
 		return err_set(e, "expected a range of sizes such as 1k-4k, got '%s-%s'", text,
 			       dash + 1);
-	if (dir < DDIR_COUNT) {
-		o->bs_min[dir] = lo < hi ? lo : hi;
-		o->bs_max[dir] = lo < hi ? hi : lo;
-	}
+	o->bs_min[dir] = lo < hi ? lo : hi;
+	o->bs_max[dir] = lo < hi ? hi : lo;
 	return 0;
 }
 
@@ -254,12 +252,7 @@ static int bssplit_dir(struct job_options *o, const char *s, struct job_bssplit 
 
 static int bssplit_one_dir(struct job_options *o, int dir, char *text, void *ctx, struct err *e)
 {
-	struct job_bssplit trim[JOB_MAX_SPLIT];
-	unsigned ntrim;
-
 	(void)ctx;
-	if (dir == DDIR_COUNT)
-		return bssplit_dir(o, text, trim, &ntrim, e);
 	return bssplit_dir(o, text, o->bssplit[dir], &o->nbssplit[dir], e);
 }
 
@@ -368,8 +361,7 @@ static int blockalign_dir(struct job_options *o, int dir, char *text, void *ctx,
 	(void)ctx;
 	if (parse_bs(o, text, &v))
 		return err_set(e, "expected a size such as 4k, got '%s'", text);
-	if (dir < DDIR_COUNT)
-		o->blockalign[dir] = v;
+	o->blockalign[dir] = v;
 	return 0;
 }
 
@@ -1200,7 +1192,8 @@ static const struct opt_def options[] = {
 	{ .name = "description", .type = OPT_STRING, .offset = F(description), .size = 256,
 	  .help = "free text, shown in reports" },
 	CUSTOM("rw", rw_parse, rw_format,
-	       "read, write, rw/readwrite, randread, randwrite, randrw, with an optional :N"),
+	       "read, write, rw/readwrite, randread, randwrite, randrw, trim, randtrim, trimwrite, "
+	       "randtrimwrite, with an optional :N"),
 	{ .name = "readwrite", .type = OPT_CUSTOM, .parse = rw_parse, .format = rw_format,
 	  .help = "alias of rw", .flags = OPT_F_HIDDEN },
 	{ .name = "rwmixread", .type = OPT_UINT, .offset = F(rwmixread), .min = 0, .max = 100,
@@ -1494,6 +1487,14 @@ static const struct opt_def options[] = {
 	  .min = 0, .max = 1 << 30, .help = "blocks read back each time (0: verify_backlog)" },
 	CUSTOM("verify_pattern", verify_pattern_parse, verify_pattern_format,
 	       "accepted: the data fio writes and compares (verify=pattern needs it)"),
+	{ .name = "trim_percentage", .type = OPT_UINT, .offset = F(trim_percentage), .min = 0,
+	  .max = 100, .help = "share (%) of the writes logged for verify that are queued for trimming" },
+	{ .name = "trim_backlog", .type = OPT_UINT, .offset = F(trim_backlog), .min = 0,
+	  .max = 1 << 30, .help = "trim the queued writes after every N logged (0: never)" },
+	{ .name = "trim_backlog_batch", .type = OPT_UINT, .offset = F(trim_backlog_batch),
+	  .min = 0, .max = 1 << 30, .help = "queued writes trimmed each time (0: trim_backlog)" },
+	{ .name = "trim_verify_zero", .type = OPT_BOOL, .offset = F(trim_verify_zero), .def = "1",
+	  .help = "trimmed blocks are still read back (fio expects zeros; the check always passes)" },
 	OPT_END,
 };
 
@@ -1507,7 +1508,7 @@ void job_options_defaults(struct job_options *o)
 	memset(o, 0, sizeof(*o));
 	o->rw = JOB_RW_READ;
 	o->rwmixread = 50;
-	o->bs[0] = o->bs[1] = 4096;
+	o->bs[0] = o->bs[1] = o->bs[DDIR_TRIM] = 4096;
 	o->iodepth = 1;
 	o->numjobs = 1;
 	o->loops = 1;
@@ -1531,6 +1532,7 @@ void job_options_defaults(struct job_options *o)
 	o->perc_rand[DDIR_READ] = o->perc_rand[DDIR_WRITE] = 100;
 	o->hipri_percentage = 100;
 	o->do_verify = true;
+	o->trim_verify_zero = true;
 }
 
 /*

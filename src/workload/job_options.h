@@ -19,9 +19,17 @@
 #include "util/opt.h"
 
 enum { DDIR_READ, DDIR_WRITE, DDIR_COUNT };
+/*
+ * Trims: a third direction where fio has one — its block sizes and
+ * alignment (bs=R,W,T: with two values the trim takes the last), its
+ * reports. Options of other kinds keep read and write only.
+ */
+#define DDIR_TRIM DDIR_COUNT
+#define JOB_BS_DIRS (DDIR_COUNT + 1)
 
 enum job_rw {
 	JOB_RW_READ, JOB_RW_WRITE, JOB_RW_RW, JOB_RW_RANDREAD, JOB_RW_RANDWRITE, JOB_RW_RANDRW,
+	JOB_RW_TRIM, JOB_RW_RANDTRIM, JOB_RW_TRIMWRITE, JOB_RW_RANDTRIMWRITE,
 };
 
 enum job_engine_kind {
@@ -79,14 +87,14 @@ struct job_options {
 	uint64_t rw_nr;			/* the :N suffix of rw: I/Os per random offset */
 	int64_t rw_skip;		/* the :N suffix of rw: bytes skipped after a sequential I/O */
 	unsigned rwmixread;
-	uint64_t bs[DDIR_COUNT];
-	uint64_t bs_min[DDIR_COUNT], bs_max[DDIR_COUNT];
+	uint64_t bs[JOB_BS_DIRS];
+	uint64_t bs_min[JOB_BS_DIRS], bs_max[JOB_BS_DIRS];
 	bool bsrange;
-	struct job_bssplit bssplit[DDIR_COUNT][JOB_MAX_SPLIT];
-	unsigned nbssplit[DDIR_COUNT];
+	struct job_bssplit bssplit[JOB_BS_DIRS][JOB_MAX_SPLIT];
+	unsigned nbssplit[JOB_BS_DIRS];
 	uint64_t size, offset, io_size;
 	bool size_pct, offset_pct;	/* size/offset are percentages of the device */
-	uint64_t blockalign[DDIR_COUNT];	/* 0: the block size */
+	uint64_t blockalign[JOB_BS_DIRS];	/* 0: the block size */
 	unsigned loops;
 	unsigned iodepth, numjobs;
 	char ioengine[32];
@@ -189,6 +197,11 @@ struct job_options {
 	unsigned verify_backlog;	/* read back after every N written blocks (0: at the end) */
 	unsigned verify_backlog_batch;	/* that many at a time (0: verify_backlog) */
 	bool verify_pattern_set;	/* verify_pattern was given (verify=pattern needs it) */
+	/* trim_percentage and trim_backlog: trims of logged writes (trimwrite jobs only). */
+	unsigned trim_percentage;	/* share of logged writes queued for trimming */
+	unsigned trim_backlog;		/* trim after every N logged writes (0: never) */
+	unsigned trim_backlog_batch;	/* that many at a time (0: trim_backlog) */
+	bool trim_verify_zero;		/* trimmed blocks are still read back (default 1) */
 };
 
 /* verify=pattern: the one method that needs an option of its own (verify_pattern). */

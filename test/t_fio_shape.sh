@@ -270,6 +270,26 @@ checks=$((checks + 1))
 	grep -q '     issued rwts: total=0,16,16,0 ' tw.out && grep -q '^   TRIM: bw=' tw.out ||
 	fail "trimwrite: no DSM TRIM per trim ($(grep -m2 'cmd 06' tw.err))"
 
+# On a drive without TRIM (every built-in one) BLKDISCARD fails with
+# EOPNOTSUPP and the job ends; its block counts the one trim tried. fio 3.33
+# on a block device without discard (a loop device, discard_max_bytes=0)
+# prints the same: "err=95 (file:ioengines.c:399, func=td_io_queue, error=
+# Operation not supported)", complete 0=50.0%, 4=50.0%, issued rwts
+# total=0,0,1,0, and "fio: pid=N, err=95/file:ioengines.c:399,
+# func=td_io_queue, ..." on stderr; its JSON's trim total_ios is 1.
+printf '[t]\nrw=trim\nbs=64k\nsize=1m\n' >t1.fio
+expect_rc 1 "$NCQSIM" run t1.fio
+out_has "t: (groupid=0, jobs=1): err=95 (file:ioengines.c, func=td_io_queue, error=Operation not supported)"
+out_has "     complete  : 0=50.0%, 4=50.0%, 8=0.0%"
+out_has "     issued rwts: total=0,0,1,0 short=0,0,0,0 dropped=0,0,0,0"
+err_has "fio: pid=1, err=95/file:ioengines.c, func=td_io_queue, error=Operation not supported"
+err_has "job 't' ended with error 95 (Operation not supported)"
+"$NCQSIM" run --output-format=json t1.fio >t1.json 2>/dev/null
+checks=$((checks + 1))
+[ "$(awk '/^      "(read|write|trim|sync)" : \{/ { dir = $1 } /^        "total_ios" : / { n[dir] = $3 + 0 }
+	END { print n["\"read\""], n["\"write\""], n["\"trim\""] }' t1.json)" = "0 0 1" ] &&
+	grep -q '^      "error" : 95,' t1.json || fail "trim without TRIM: $(grep -m3 -E '"(error|total_ios)"' t1.json)"
+
 # Broken values name the file, line and option.
 for c in 'percentage_random=101|option '"'"'percentage_random'"'"': expected a percentage 0..100' \
 	'percentage_random=50,x|option '"'"'percentage_random'"'"': expected a percentage 0..100, got '"'"'x'"'"'' \

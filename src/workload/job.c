@@ -1269,13 +1269,41 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 		 */
 		int kind = io->ddir == DDIR_READ ? JOB_ERR_READ : JOB_ERR_WRITE;
 
+		/*
+		 * fio counts an I/O when it queues it (total_io_u): a failed one
+		 * too, and its completion where it counts a successful one's.
+		 */
+		if (!j->in_ramp) {
+			rd->total_ios++;
+			if (single) {
+				r->io_u_complete[batch_bucket(1)]++;
+				r->total_complete++;
+			}
+		}
 		if (j->o->continue_on_error & kind) {
 			r->total_err++;
 			if (!r->first_error)
 				r->first_error = io->error;
 		} else {
-			if (!r->error)
+			if (!r->error) {
 				r->error = io->error;
+				/* fio's cleanup_pending_aio(): one more reap, of none so far. */
+				if (!j->in_ramp) {
+					r->io_u_complete[0]++;
+					r->total_complete++;
+				}
+				/*
+				 * A system call that failed (a sync engine's I/O, a
+				 * trim's BLKDISCARD): fio's td_io_queue() takes the
+				 * error, and says so as the job ends.
+				 */
+				if (sync) {
+					r->error_site = "ioengines.c, func=td_io_queue";
+					snprintf(r->error_note, sizeof(r->error_note),
+						 "fio: pid=%u, err=%d/file:%s, error=%s", j->number,
+						 io->error, r->error_site, strerror(io->error));
+				}
+			}
 			j->issuing_done = true;
 		}
 	} else if (!j->in_ramp) {

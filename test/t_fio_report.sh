@@ -130,4 +130,15 @@ err_one_line
 expect_rc 2 "$NCQSIM" compare both.fio --vary queue/nr_requests=4,8 --output-format=terse
 err_has "terse is for 'ncqsim run'"
 err_one_line
+# continue_on_error: the errors line comes before the latency target's, as
+# fio 3.33 prints them ("issued rwts: total=0,16,16,0 ...", "errors    :
+# total=16, first_error=...", "latency   : target=0, ..."): here the trims
+# of a trimwrite fail, the drive having no TRIM.
+printf '[j]\nrw=trimwrite\nbs=64k\nsize=1m\ncontinue_on_error=all\n' >coe.fio
+expect_rc 0 "$NCQSIM" run coe.fio
+checks=$((checks + 1))
+[ "$(grep -E '^     (issued rwts|errors    |latency   ):' "$tmp/out" | cut -c6-16 | paste -sd '|')" = \
+	'issued rwts|errors    :|latency   :' ] && grep -q 'issued rwts: total=0,16,16,0 ' "$tmp/out" &&
+	grep -q 'errors    : total=16, first_error=95/<Operation not supported>' "$tmp/out" ||
+	fail "continue_on_error: $(grep -E '^     (issued|errors|latency)' "$tmp/out")"
 finish

@@ -539,14 +539,15 @@ static void show_job_normal(FILE *out, const struct report_job *j, const struct 
 		(unsigned long long)j->dir[2].short_ios,
 		(unsigned long long)j->dir[0].drop_ios, (unsigned long long)j->dir[1].drop_ios,
 		(unsigned long long)j->dir[2].drop_ios);
-	fprintf(out, "     latency   : target=%llu, window=%llu, percentile=%.2f%%, depth=%u\n",
-		(unsigned long long)j->latency_target_ns, (unsigned long long)j->latency_window_us,
-		j->latency_percentile ? j->latency_percentile : 100.0,
-		j->latency_depth ? j->latency_depth : j->iodepth);
+	/* fio 3.33's order: the errors, then the latency target's line. */
 	if (j->continue_on_error)
 		fprintf(out, "     errors    : total=%llu, first_error=%d/<%s>\n",
 			(unsigned long long)j->total_err, j->first_error,
 			strerror(j->first_error));
+	fprintf(out, "     latency   : target=%llu, window=%llu, percentile=%.2f%%, depth=%u\n",
+		(unsigned long long)j->latency_target_ns, (unsigned long long)j->latency_window_us,
+		j->latency_percentile ? j->latency_percentile : 100.0,
+		j->latency_depth ? j->latency_depth : j->iodepth);
 }
 
 static void show_group_normal(FILE *out, const struct group_stats *g)

@@ -34,7 +34,7 @@ fio_says() {
 # An engine option the engine lacks is refused as fio refuses it ("Bad
 # option"), whatever the line's place in the section; fio 3.33 refuses
 # all of these.
-for c in 'libaio|hipri=1|io_uring and pvsync2 engines' 'psync|hipri=1|io_uring and pvsync2 engines' \
+for c in 'libaio|hipri=1|io_uring, pvsync2 and sg engines' 'psync|hipri=1|io_uring, pvsync2 and sg engines' \
 	'sync|nowait=1|libaio, io_uring and pvsync2 engines' \
 	'libaio|uncached=1|io_uring and pvsync2 engines' \
 	'io_uring|hipri_percentage=50|pvsync2 engine'; do
@@ -55,7 +55,7 @@ printf '[x]\nrw=read\nsize=64k\nhipri=1\nioengine=pvsync2\n' >j.fio
 expect_rc 0 "$NCQSIM" run j.fio
 printf '[global]\nhipri=1\n[x]\nrw=read\nsize=64k\nioengine=pvsync2\n' >j.fio
 expect_rc 2 "$NCQSIM" run j.fio
-err_has "j.fio:2: option 'hipri' is an option of the io_uring and pvsync2 engines, not of 'psync'"
+err_has "j.fio:2: option 'hipri' is an option of the io_uring, pvsync2 and sg engines, not of 'psync'"
 printf '[global]\nioengine=pvsync2\nhipri=1\n[x]\nrw=read\nsize=64k\nioengine=psync\n' >j.fio
 expect_rc 0 "$NCQSIM" run j.fio
 

@@ -968,7 +968,8 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 	prepare(d, c, rw, slot, high);
 	if (d->reading_ahead)
 		read_ahead_catch_up(d);
-	if (!rw->write && disk_cache_read_hit(&d->cache, rw->lba, rw->sectors)) {
+	/* A FUA read comes from the media: no cache hit, no read-ahead stream. */
+	if (!rw->write && !rw->fua && disk_cache_read_hit(&d->cache, rw->lba, rw->sectors)) {
 		d->stats.cache_hits++;
 		d->front_pending++;
 		/* The host keeps reading the stream: read-ahead keeps ra_max ahead of it. */
@@ -994,7 +995,7 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 	 * wait; it ends when the stream reaches its last sector, or when the
 	 * interface has carried it, whichever is later.
 	 */
-	if (!rw->write && !d->busy && read_ahead_running(d) &&
+	if (!rw->write && !rw->fua && !d->busy && read_ahead_running(d) &&
 	    rw->lba >= d->cache.start[d->cache.last_filled] && c->ps <= d->stream.ps) {
 		const struct fwq_cmd *only = c;
 		int64_t done;

@@ -16,6 +16,8 @@
  *   SET FEATURES 02h/82h (write cache), AAh/55h (read look-ahead)
  *   FLUSH CACHE EXT: answered once every dirty sector is on the media
  *   DATA SET MANAGEMENT TRIM (with the model's trim): ranges leave the read cache
+ *   FUA: a FUA write is written through; a FUA read (READ FPDMA QUEUED) is read
+ *   from the media, never served from the cache
  *   a soft reset (Device Control SRST): aborts every command unanswered
  * Anything else is aborted (status ERR, error ABRT), as is a non-queued
  * command while queued ones are outstanding. A queued command on a tag that

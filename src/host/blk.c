@@ -144,6 +144,34 @@ uint64_t blk_max_discard_sectors(const struct blk_queue *q)
 	return q->ata && libata_trim_supported(q->ata) ? LIBATA_MAX_TRIM_SECTORS : 0;
 }
 
+static void dispatch_add(struct blk_queue *q, struct blk_request *rq, bool head);
+
+/*
+ * blk_execute_rq() of SG_IO's request: its CDB says FUA or not (no flush
+ * machinery: libata sends what the CDB says, whatever libata.fua), and an
+ * empty one is SYNCHRONIZE CACHE, which libata sends as FLUSH CACHE EXT
+ * with or without a write cache (ata_try_flush_cache()). blk-mq puts it at
+ * the tail of the dispatch list, past the scheduler (5.6:
+ * blk_mq_sched_bypass_insert()); 4.10's legacy queue adds it at the back
+ * (ELEVATOR_INSERT_BACK), after draining the elevator into the queue.
+ */
+static void passthrough_insert(struct blk_queue *q, struct blk_request *rq, uint8_t flags)
+{
+	struct blk_request *r;
+
+	rq->fua = rq->nlb && (flags & BLK_FUA);
+	rq->flush = !rq->nlb;
+	rq->seq_left = rq->nlb ? BLK_SEQ_DATA : BLK_SEQ_PREFLUSH;
+	rq->bypass = true;
+	if (!host_kernel_has(q->k.kernel, HOST_KC_PASSTHROUGH_BYPASS))
+		while ((r = q->sched->dispatch(q->sched_data)))	/* elv_drain_elevator() */
+			dispatch_add(q, r, false);
+	dispatch_add(q, rq, false);
+	sim_debug(q->sim, SIM_DBG_BLK, "passthrough lba %llu +%u %s%s queued",
+		  (unsigned long long)rq->lba, rq->nlb, rq->nlb ? (rq->write ? "W" : "R") : "SYNC",
+		  rq->fua ? " FUA" : "");
+}
+
 static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk_bio *bio)
 {
 	int64_t now = sim_now(q->sim);
@@ -164,6 +192,11 @@ static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk
 	bio->next = NULL;
 	bio->t_queued = now;
 	q->stats.requests++;
+	rq->passthrough = (bio->flags & BLK_PASSTHROUGH) != 0;
+	if (rq->passthrough) {
+		passthrough_insert(q, rq, bio->flags);
+		return;
+	}
 	rq->bypass = flush_insert(q, rq, bio->flags);
 	if (rq->bypass)
 		return;
@@ -184,7 +217,7 @@ static bool can_merge(const struct blk_queue *q, const struct blk_request *rq,
 		      const struct blk_bio *bio)
 {
 	return rq->in_sched && rq->write == bio->write && !rq->fua && !rq->discard &&
-		!(bio->flags & (BLK_PREFLUSH | BLK_FUA | BLK_DISCARD)) &&
+		!(bio->flags & (BLK_PREFLUSH | BLK_FUA | BLK_DISCARD | BLK_PASSTHROUGH)) &&
 		rq->write_hint == bio->write_hint &&
 		(rq->ioprio == bio->ioprio || !host_kernel_has(q->k.kernel, HOST_KC_NO_PRIO_MERGE)) &&
 		(uint64_t)(rq->nlb + bio->nlb) * q->logical_size <= (uint64_t)q->k.max_sectors_kb * 1024;
@@ -325,7 +358,7 @@ bool blk_submit(struct blk_queue *q, struct blk_bio *bio)
 	bio->t_submit = sim_now(q->sim);
 	bio->error = 0;
 	q->stats.submitted++;
-	if (!bio->nlb && !q->write_cache) {
+	if (!bio->nlb && !q->write_cache && !(bio->flags & BLK_PASSTHROUGH)) {
 		/* A flush with no volatile cache to flush: done at once (an event: no reentry). */
 		bio->t_queued = bio->t_dispatched = bio->t_submit;
 		sim_at(q->sim, bio->t_submit, bio_nothing_to_flush, bio);

@@ -50,6 +50,12 @@ enum {
 	BLK_NOWAIT	= 1 << 2,	/* -EAGAIN instead of waiting for a request */
 	BLK_POLLED	= 1 << 3,	/* completion polled for: needs poll queues (6.12) */
 	BLK_DISCARD	= 1 << 4,	/* REQ_OP_DISCARD: the range's data may go (libata: DSM TRIM) */
+	/*
+	 * A SCSI command through SG_IO (REQ_OP_DRV_IN/OUT): READ/WRITE whose
+	 * CDB's FUA bit is BLK_FUA (a read's too), SYNCHRONIZE CACHE when
+	 * empty. No merging, no flush machinery, no scheduler.
+	 */
+	BLK_PASSTHROUGH	= 1 << 5,
 };
 
 /* One I/O as a submitter hands it over (a fio io_u); blk_bio_prep() fills it. */
@@ -57,7 +63,7 @@ struct blk_bio {
 	uint64_t lba;
 	uint32_t nlb;
 	bool write;
-	uint8_t flags;			/* BLK_PREFLUSH, BLK_FUA, BLK_NOWAIT, BLK_POLLED */
+	uint8_t flags;			/* BLK_PREFLUSH, BLK_FUA, ... BLK_PASSTHROUGH */
 	uint8_t write_hint;		/* bi_write_hint: the write-life hint (0 none) */
 	uint16_t ioprio;		/* effective priority */
 	int error;			/* 0, or -EIO, -EAGAIN, -EOPNOTSUPP */
@@ -118,6 +124,7 @@ struct blk_request {
 	uint8_t seq_left;
 	bool flush, fua;
 	bool discard;			/* REQ_OP_DISCARD: DATA SET MANAGEMENT TRIM on the wire */
+	bool passthrough;		/* SG_IO's SCSI command: libata translates its CDB */
 	bool bypass;			/* never went through the scheduler */
 	uint8_t retries;		/* times error handling sent it again */
 	struct blk_request *dispatch_next;	/* in the dispatch list */

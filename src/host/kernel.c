@@ -110,6 +110,20 @@ static const struct host_kernel_row rows[HOST_KC_COUNT] = {
 	  "discards have fields of their own (12-15 of /proc/diskstats), which fio does not "
 	  "show; in_queue still counts their time",
 	  "block/blk-core.c blk_account_io_done (op_stat_group); block/genhd.c diskstats_show" },
+	{ HOST_KC_PASSTHROUGH_BYPASS, "SG_IO requests", HOST_KERNEL_5_15, "5.6",
+	  "the legacy queue adds a passthrough request (fio's sg engine) at the back after "
+	  "draining the elevator into the queue (ELEVATOR_INSERT_BACK): every request the "
+	  "scheduler holds goes out before it, in the scheduler's order",
+	  "it goes straight to the tail of the dispatch list (hctx->dispatch), past the "
+	  "scheduler and ahead of what the scheduler holds",
+	  "block/elevator.c __elv_add_request (4.10); block/blk-mq-sched.c "
+	  "blk_mq_sched_bypass_insert" },
+	{ HOST_KC_FUA_LBA48, "non-NCQ FUA writes", HOST_KERNEL_6_6, "6.3",
+	  "without NCQ (queue depth 1) a FUA write whose range fits 28-bit LBA finds no "
+	  "command (there is no 28-bit FUA write) and fails: ILLEGAL REQUEST, EIO to SG_IO",
+	  "a FUA write is always 48-bit: WRITE DMA FUA EXT (3Dh); a FUA read without NCQ "
+	  "fails before and after (ATA has no FUA read but READ FPDMA QUEUED's)",
+	  "drivers/ata/libata-core.c ata_build_rw_tf, ata_rwcmd_protocol" },
 };
 
 const char *host_kernel_name(int kernel)

@@ -47,6 +47,8 @@ enum host_kernel_change {
 	HOST_KC_BIO_WRITE_HINT,		/* direct I/O carries the inode's write hint again */
 	HOST_KC_POLL_EOPNOTSUPP,	/* a polled bio on a queue without poll queues: EOPNOTSUPP */
 	HOST_KC_DISCARD_STATS,		/* discards counted apart from writes in diskstats */
+	HOST_KC_PASSTHROUGH_BYPASS,	/* SG_IO requests go to the dispatch list, not the elevator */
+	HOST_KC_FUA_LBA48,		/* a non-NCQ FUA write is always 48-bit (WRITE DMA FUA EXT) */
 	HOST_KC_COUNT,
 };
 

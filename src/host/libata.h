@@ -58,6 +58,8 @@ struct libata_link_ops {
 struct libata_stats {
 	uint64_t ncq_cmds, prio_high_cmds, dma_cmds, errors;
 	uint64_t flushes, fua_cmds;		/* FLUSH CACHE EXT sent; writes with FUA */
+	uint64_t fua_reads;			/* reads with FUA (SG_IO's READ with its FUA bit) */
+	uint64_t illegal;			/* SCSI commands refused untranslated (ILLEGAL REQUEST) */
 	uint64_t trims;				/* DATA SET MANAGEMENT TRIM sent */
 	uint64_t timeouts, resets, retries;	/* error handling */
 	uint64_t ncq_errors;			/* SDB FISes with ERR */

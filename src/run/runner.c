@@ -178,6 +178,8 @@ void runner_json(struct json_writer *w, void *ctx)
 	json_uint(w, "ncq_errors", res->ata.ncq_errors);
 	json_uint(w, "flushes", res->ata.flushes);
 	json_uint(w, "fua_writes", res->ata.fua_cmds);
+	json_uint(w, "fua_reads", res->ata.fua_reads);
+	json_uint(w, "illegal_requests", res->ata.illegal);
 	json_uint(w, "trims", res->ata.trims);
 	json_uint(w, "cdl_commands", res->ata.cdl_cmds);
 	json_uint(w, "cdl_timeouts", res->ata.cdl_timeouts);

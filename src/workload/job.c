@@ -39,6 +39,7 @@ struct job_io {
 	uint16_t prio_report, prio_eff;
 	int prio_index;			/* in the report's priority entries, or -1 */
 	int error;			/* errno of the first failed part, 0 when all went well */
+	const char *err_site;		/* fio's td_verror() site when it is not the usual one */
 	int64_t t_start, t_issue, t_dispatch;
 	struct verifylog_piece *piece;	/* a write a verifying job logged, and its number */
 	uint64_t piece_seq;
@@ -208,6 +209,8 @@ static void job_fill(struct job *j);
  * syscall's order of magnitude), not a measurement.
  */
 #define JOB_REFUSED_RETRY_NS 1000
+/* SG_IO refuses a transfer over queue/max_hw_sectors_kb: 32767 KiB on a libata disk. */
+#define SG_MAX_HW_BYTES (32767ULL * 1024)
 
 /* ---- random permutation (4-round Feistel with cycle walking) ---- */
 
@@ -1293,16 +1296,23 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 					r->total_complete++;
 				}
 				/*
-				 * A system call that failed (a sync engine's I/O, a
-				 * trim's BLKDISCARD): fio's td_io_queue() takes the
-				 * error, and says so as the job ends.
+				 * Where fio's td_verror() takes it: the sg engine's
+				 * SG_IO (a SCSI error: fio_sgio_doio(); the ioctl's
+				 * own: xfer), another system call that failed (a sync
+				 * engine's I/O, a trim's BLKDISCARD): td_io_queue();
+				 * else the completion's io_u error. fio says so as the
+				 * job ends.
 				 */
-				if (sync) {
+				if (io->err_site)
+					r->error_site = io->err_site;
+				else if (j->o->sg)
+					r->error_site = "engines/sg.c, func=fio_sgio_doio";
+				else if (sync)
 					r->error_site = "ioengines.c, func=td_io_queue";
-					snprintf(r->error_note, sizeof(r->error_note),
-						 "fio: pid=%u, err=%d/file:%s, error=%s", j->number,
-						 io->error, r->error_site, strerror(io->error));
-				}
+				snprintf(r->error_note, sizeof(r->error_note),
+					 "fio: pid=%u, err=%d/file:%s, error=%s", j->number, io->error,
+					 r->error_site ? r->error_site : "io_u.c, func=io_u error",
+					 strerror(io->error));
 			}
 			j->issuing_done = true;
 		}
@@ -1555,6 +1565,7 @@ static void issue(struct job *j, const struct job_io_desc *want)
 					   (enum sched_policy)j->o->sched_policy);
 	io->prio_index = -1;
 	io->error = 0;
+	io->err_site = NULL;
 	if (j->rep->multi_prio) {
 		/* An index, not a pointer: the entries may move as new ones appear. */
 		struct report_prio *rp = report_prio_get(&j->rep->dir[d], io->prio_report);
@@ -1577,11 +1588,36 @@ static void issue(struct job *j, const struct job_io_desc *want)
 		else
 			io->piece_seq = io->piece->node.tie;
 	}
+	if (j->o->sg) {
+		/*
+		 * fio's sg engine: one SCSI READ/WRITE through SG_IO, never
+		 * split, no priority or write hint of the task's; its trims
+		 * are UNMAP, which libata does not translate (ILLEGAL REQUEST:
+		 * EIO), and SG_IO refuses a transfer over max_hw_sectors.
+		 */
+		io->err_site = NULL;
+		if (d == DDIR_TRIM) {
+			io->error = EIO;
+			io->err_site = "engines/sg.c, func=fio_sgio_doio";
+		} else if (len > SG_MAX_HW_BYTES) {
+			io->error = EIO;
+			io->err_site = "engines/sg.c, func=xfer";
+		} else {
+			struct blk_bio *b = &io->bios[k++];
+
+			blk_bio_prep(b, off / j->t->logical_size, (uint32_t)(len / j->t->logical_size),
+				     d == DDIR_WRITE, 0, bio_accepted, bio_done, io);
+			b->flags = BLK_PASSTHROUGH |
+				((d == DDIR_READ ? j->o->readfua : j->o->writefua) ? BLK_FUA : 0);
+			b->write_hint = 0;
+			done = len;
+		}
+	}
 	/*
 	 * Larger than queue/max_sectors_kb: the kernel splits it into requests
 	 * (a trim by the queue's max_discard_sectors: blkdev_issue_discard()).
 	 */
-	while (done < len && (d != DDIR_TRIM || j->t->max_discard)) {
+	while (!j->o->sg && done < len && (d != DDIR_TRIM || j->t->max_discard)) {
 		struct blk_bio *b = &io->bios[k++];
 		uint64_t most = d == DDIR_TRIM ? j->t->max_discard : j->t->max_request;
 
@@ -1640,7 +1676,8 @@ static void issue(struct job *j, const struct job_io_desc *want)
 		 * EOPNOTSUPP); or verify_only's dry run, which issues nothing
 		 * and counts the write done at once (an event: no reentry).
 		 */
-		io->error = j->dry && d != DDIR_READ ? 0 : !k ? EOPNOTSUPP : j->io_refused;
+		io->error = j->dry && d != DDIR_READ ? 0 : io->error ? io->error :
+			!k ? EOPNOTSUPP : j->io_refused;
 		io->t_issue = now;
 		sim_at(j->t->sim, now, io_refused, io);
 		return;
@@ -1683,7 +1720,8 @@ static void start_sync(struct job *j)
 	j->last_was_sync = true;
 	j->sync_start = sim_now(j->t->sim);
 	blk_bio_prep(b, 0, 0, true, j->job_prio, NULL, sync_done, j);
-	b->flags = BLK_PREFLUSH;
+	/* sg: SYNCHRONIZE CACHE through SG_IO, which libata always sends as FLUSH CACHE EXT. */
+	b->flags = j->o->sg ? BLK_PASSTHROUGH : BLK_PREFLUSH;
 	sim_debug(j->t->sim, SIM_DBG_JOB, "job %s.%u: fsync after %llu writes", j->o->name,
 		  j->clone, (unsigned long long)j->writes_issued);
 	blk_submit(j->t->q, b);

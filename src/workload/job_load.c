@@ -86,6 +86,12 @@ static int validate(const struct job_def *d, struct err *e)
 		return err_set(e, "%s:%d: job '%s': option 'trim_backlog': needs rw=trimwrite or "
 			       "randtrimwrite (fio 3.33 aborts on an assertion when a job that does "
 			       "not trim issues its trims)", d->file, d->line, o->name);
+	/* fio's sg engine on a character device queues through read()/write() of sg headers. */
+	if (o->sg && !strncmp(o->filename, "/dev/sg", 7))
+		return err_set(e, "%s:%d: job '%s': ioengine sg on '%s': the sg driver's "
+			       "asynchronous interface is not built; name the block device "
+			       "(/dev/sdX: each I/O an SG_IO ioctl)", d->file, d->line, o->name,
+			       o->filename);
 	if (o->verify && o->verify_only && o->time_based)
 		return err_set(e, "%s:%d: job '%s': option 'verify_only': not with time_based (fio: "
 			       "its read phase never starts; the dry writes take no simulated time)",

@@ -771,6 +771,40 @@ static void buffered_format(const struct opt_def *d, const void *base, char *buf
 	snprintf(buf, len, "%d", !o->direct);
 }
 
+/*
+ * sg_write_mode: fio 3.33's values; only WRITE(10/16) is built. The others
+ * send commands libata translates otherwise (VERIFY) or not at all (WRITE
+ * AND VERIFY, WRITE SAME without UNMAP, WRITE STREAM: ILLEGAL REQUEST).
+ */
+static int sg_write_mode_parse(const struct opt_def *d, void *base, const char *value,
+			       struct err *e)
+{
+	static const char *const others[] = { "write_and_verify", "verify", "write_same", "same",
+		"write_same_ndob", "verify_bytchk_00", "verify_bytchk_01", "verify_bytchk_11",
+		"write_stream" };
+	size_t i;
+
+	(void)d;
+	(void)base;
+	if (!strcmp(value, "write"))
+		return 0;
+	for (i = 0; i < sizeof(others) / sizeof(others[0]); i++)
+		if (!strcmp(value, others[i]))
+			return err_set(e, "'%s' is not built: only 'write' (SCSI WRITE(10)/(16)) is",
+				       value);
+	return err_set(e, "expected write, write_and_verify, verify, write_same, same, "
+		       "write_same_ndob, verify_bytchk_00, verify_bytchk_01, verify_bytchk_11 or "
+		       "write_stream, got '%s'", value);
+}
+
+static void sg_write_mode_format(const struct opt_def *d, const void *base, char *buf,
+				 size_t len)
+{
+	(void)d;
+	(void)base;
+	snprintf(buf, len, "write");
+}
+
 static const struct opt_choice write_hints[] = {
 	{ "none", JOB_HINT_NONE, "RWH_WRITE_LIFE_NONE" },
 	{ "short", JOB_HINT_SHORT, "RWH_WRITE_LIFE_SHORT" },
@@ -947,10 +981,16 @@ static int ioengine_parse(const struct opt_def *d, void *base, const char *value
 			o->engine_kind = JOB_ENGINE_ASYNC;
 			goto ok;
 		}
+	/* sg on a block device: each I/O an SG_IO ioctl, which waits for it. */
+	if (!strcmp(value, "sg")) {
+		o->engine_kind = JOB_ENGINE_SYNC;
+		goto ok;
+	}
 	return err_set(e, "engine '%s' does not do block I/O to a drive the way ncqsim simulates "
-		       "it; use a sync engine (psync, sync, pvsync) or an async one (libaio, "
-		       "io_uring, posixaio)", value);
+		       "it; use a sync engine (psync, sync, pvsync), an async one (libaio, "
+		       "io_uring, posixaio) or sg", value);
 ok:
+	o->sg = !strcmp(value, "sg");
 	snprintf(o->ioengine, sizeof(o->ioengine), "%s", value);
 	return 0;
 }
@@ -1458,8 +1498,9 @@ static const struct opt_def options[] = {
 	  .help = "alias of fill_device", .flags = OPT_F_HIDDEN },
 	/* Engine and file flags (i13c): hipri, nowait, uncached, atomic, write_hint */
 	{ .name = "hipri", .type = OPT_FLAG, .offset = F(hipri),
-	  .help = "io_uring, pvsync2: polled completions; libata has no poll queues: 6.12 "
-		  "fails io_uring's with EOPNOTSUPP, earlier kernels complete them by interrupt" },
+	  .help = "io_uring, pvsync2, sg: polled completions; libata has no poll queues: 6.12 "
+		  "fails io_uring's with EOPNOTSUPP, earlier kernels complete them by interrupt "
+		  "(sg's SG_IO on a block device does not poll)" },
 	{ .name = "hipri_percentage", .type = OPT_UINT, .offset = F(hipri_percentage), .min = 0,
 	  .max = 100, .def = "100", .help = "pvsync2: the share of I/Os with RWF_HIPRI (ignored "
 	  "for sync direct I/O)" },
@@ -1474,6 +1515,17 @@ static const struct opt_def options[] = {
 	{ .name = "write_hint", .type = OPT_ENUM, .offset = F(write_hint), .choices = write_hints,
 	  .help = "fcntl write-life hint: none, short, medium, long, extreme (see docs/FIO.md "
 		  "for what each kernel does with it)" },
+	/* The sg engine's options (i13c) */
+	{ .name = "readfua", .type = OPT_BOOL, .offset = F(readfua),
+	  .help = "sg: the FUA bit in every READ(10/16): read from the media, not the drive's "
+		  "cache; without NCQ libata refuses it (EIO)" },
+	{ .name = "writefua", .type = OPT_BOOL, .offset = F(writefua),
+	  .help = "sg: the FUA bit in every WRITE(10/16): on the media before it completes" },
+	CUSTOM("sg_write_mode", sg_write_mode_parse, sg_write_mode_format,
+	       "sg: the SCSI write command; only 'write' (WRITE(10)/(16)) is built"),
+	{ .name = "stream_id", .type = OPT_UINT, .offset = F(stream_id), .min = 0, .max = 65535,
+	  .help = "sg: WRITE STREAM(16)'s stream (sg_write_mode=write_stream, not built): no "
+		  "effect" },
 	/* verify (i13c): the read-back I/O; the data is not modelled, so the check passes */
 	{ .name = "verify", .type = OPT_ENUM, .offset = F(verify), .choices = verify_methods,
 	  .help = "read back what the job wrote (the data check always passes: ncqsim has no data)" },
@@ -1537,12 +1589,16 @@ void job_options_defaults(struct job_options *o)
 
 /*
  * fio 3.33's engine options (--enghelp) among those ncqsim has, and the
- * engines that have them (io_uring_cmd, sg and xnvme are not simulated).
+ * engines that have them (io_uring_cmd and xnvme are not simulated).
  */
 static const struct {
 	const char *name, *engines;
 } engine_options[] = {
-	{ "hipri", "io_uring pvsync2" },
+	{ "hipri", "io_uring pvsync2 sg" },
+	{ "readfua", "sg" },
+	{ "writefua", "sg" },
+	{ "sg_write_mode", "sg" },
+	{ "stream_id", "sg" },
 	{ "hipri_percentage", "pvsync2" },
 	{ "nowait", "libaio io_uring pvsync2" },
 	{ "uncached", "io_uring pvsync2" },

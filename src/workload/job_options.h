@@ -189,6 +189,10 @@ struct job_options {
 	bool nowait;			/* RWF_NOWAIT: EAGAIN instead of waiting for a request */
 	bool uncached;			/* fio 3.33's RWF_UNCACHED on buffered I/O */
 	bool atomic;			/* O_DIRECT | fio's O_ATOMIC (an open flag Linux ignores) */
+	/* The sg engine (i13c): SCSI READ/WRITE through the block device's SG_IO ioctl. */
+	bool sg;			/* ioengine=sg */
+	bool readfua, writefua;		/* the CDB's FUA bit on every read / write */
+	unsigned stream_id;		/* sg_write_mode=write_stream's (not built): no effect */
 	int write_hint;			/* enum job_write_hint: fcntl write-life hint, 0 unset */
 	/* verify (i13c): fio's read-back of what was written; the data check always passes. */
 	int verify;			/* 0 none, else the method (JOB_VERIFY_PATTERN: verify_pattern's) */

@@ -145,6 +145,7 @@ int runner_run(const struct workload *w, const struct host_config *cfg,
 	t.max_request = (uint64_t)sys.knobs.max_sectors_kb * 1024 / t.logical_size * t.logical_size;
 	if (!t.max_request)
 		t.max_request = t.logical_size;
+	t.max_discard = blk_max_discard_sectors(sys.q) * t.logical_size;
 	memset(&wo, 0, sizeof(wo));
 	wo.seed = ro->seed;
 	wo.runtime_cap = ro->runtime_cap;
@@ -181,7 +182,9 @@ int runner_run(const struct workload *w, const struct host_config *cfg,
 			dk->merges[d] = bs->merges[d];
 			dk->ticks_ms[d] = (uint64_t)(bs->ticks_ns[d] / 1000000);
 		}
-		dk->in_queue_ms = dk->ticks_ms[0] + dk->ticks_ms[1];
+		/* in_queue: every request's time, discards' too (fio shows no column of theirs). */
+		dk->in_queue_ms = dk->ticks_ms[0] + dk->ticks_ms[1] +
+			(uint64_t)(bs->ticks_ns[2] / 1000000);
 		dk->util = elapsed > 0 ? 100.0 * (double)bs->io_ticks_ns / elapsed : 0.0;
 		if (dk->util > 100.0)
 			dk->util = 100.0;
@@ -238,6 +241,9 @@ void runner_json(struct json_writer *w, void *ctx)
 	json_uint(w, "ncq_errors", res->ata.ncq_errors);
 	json_uint(w, "flushes", res->ata.flushes);
 	json_uint(w, "fua_writes", res->ata.fua_cmds);
+	json_uint(w, "fua_reads", res->ata.fua_reads);
+	json_uint(w, "illegal_requests", res->ata.illegal);
+	json_uint(w, "trims", res->ata.trims);
 	json_uint(w, "cdl_commands", res->ata.cdl_cmds);
 	json_uint(w, "cdl_timeouts", res->ata.cdl_timeouts);
 	json_object_end(w);
@@ -261,6 +267,7 @@ void runner_json(struct json_writer *w, void *ctx)
 	json_double(w, "transfer_ms", res->disk.transfer_ns / 1e6);
 	json_uint(w, "aborted", res->disk.aborted);
 	json_uint(w, "flushes", res->disk.flushes);
+	json_uint(w, "trims", res->disk.trims);
 	json_uint(w, "resets", res->disk.resets);
 	json_uint(w, "cdl_commands", res->disk.cdl_commands);
 	json_uint(w, "cdl_timeouts", res->disk.cdl_timeouts);

@@ -506,12 +506,19 @@ static const char *shown_site(const struct report_job *j)
 	if (j->error)
 		return j->error_site ? j->error_site : "io_u.c, func=io_u error";
 	/* fio names where its engine raised the last error it carried on past. */
+	if (j->carried_site)
+		return j->carried_site;
 	return j->async ? "io_u.c, func=io_u error" : "engines/sync.c, func=xfer";
 }
 
 static uint64_t total_ios(const struct report_job *j)
 {
-	return j->dir[0].total_ios + j->dir[1].total_ios;
+	return j->dir[0].total_ios + j->dir[1].total_ios + j->dir[2].total_ios;
+}
+
+static int any_io(const struct report_job *j)
+{
+	return j->dir[0].io_bytes || j->dir[1].io_bytes || j->dir[2].io_bytes || total_ios(j);
 }
 
 /*
@@ -577,7 +584,7 @@ static void show_job_normal(FILE *out, const struct report_job *j, const struct 
 	uint64_t total = total_ios(j);
 	unsigned d;
 
-	if (!j->dir[0].io_bytes && !j->dir[1].io_bytes && !total)
+	if (!any_io(j))
 		return;
 	if (shown_error(j))
 		fprintf(out, "%s: (groupid=%d, jobs=%u): err=%2d (file:%s, error=%s): pid=%u: %s",
@@ -616,10 +623,14 @@ static void show_job_normal(FILE *out, const struct report_job *j, const struct 
 	dist(j->io_u_complete, j->total_complete, v, 7, 0.1);
 	fprintf(out, "     complete  : 0=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, "
 		"64=%3.1f%%, >=64=%3.1f%%\n", v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
-	fprintf(out, "     issued rwts: total=%llu,%llu,0,0 short=%llu,%llu,0,0 dropped=%llu,%llu,0,0\n",
+	fprintf(out, "     issued rwts: total=%llu,%llu,%llu,0 short=%llu,%llu,%llu,0 "
+		"dropped=%llu,%llu,%llu,0\n",
 		(unsigned long long)j->dir[0].total_ios, (unsigned long long)j->dir[1].total_ios,
+		(unsigned long long)j->dir[2].total_ios,
 		(unsigned long long)j->dir[0].short_ios, (unsigned long long)j->dir[1].short_ios,
-		(unsigned long long)j->dir[0].drop_ios, (unsigned long long)j->dir[1].drop_ios);
+		(unsigned long long)j->dir[2].short_ios,
+		(unsigned long long)j->dir[0].drop_ios, (unsigned long long)j->dir[1].drop_ios,
+		(unsigned long long)j->dir[2].drop_ios);
 	/* fio's order: errors (continue_on_error), latency, block lifetimes. */
 	if (j->continue_on_error)
 		fprintf(out, "     errors    : total=%llu, first_error=%d/<%s>\n",
@@ -631,11 +642,13 @@ static void show_job_normal(FILE *out, const struct report_job *j, const struct 
 		j->latency_depth ? j->latency_depth : j->iodepth);
 	/*
 	 * block_error_percentiles: fio counts trims per block and prints the
-	 * percentiles of those counts and the blocks in each state. ncqsim's
-	 * jobs issue no trims, so no block leaves its first state and fio has
-	 * no percentile to print: its section is these two lines (fio 3.33
-	 * then leaves the state counts unset, printing 0 or stray numbers;
-	 * ncqsim prints 0).
+	 * percentiles of those counts and the blocks in each state. A job
+	 * with it issues no trims of its own (job_load refuses rw=trim and the
+	 * like with it: fio 3.33 aborts then), and a verify's trim_percentage
+	 * trims count in no block (fio 3.33 prints zeros), so no block leaves
+	 * its first state and fio has no percentile to print: its section is
+	 * these two lines (fio 3.33 leaves the state counts unset, printing 0
+	 * or stray numbers; ncqsim prints 0).
 	 */
 	if (j->block_error_pct)
 		fprintf(out, "  block lifetime percentiles :\n   |        states               : "
@@ -646,7 +659,7 @@ static void show_job_normal(FILE *out, const struct report_job *j, const struct 
 
 static void show_group_normal(FILE *out, const struct group_stats *g)
 {
-	static const char *const names[] = { "   READ", "  WRITE", "  MIXED" };
+	static const char *const names[] = { "   READ", "  WRITE", "   TRIM", "  MIXED" };
 	int i2p = is_pow2(g->kb_base);
 	unsigned d;
 
@@ -813,7 +826,7 @@ static void terse_job(FILE *out, const struct report *r, const struct report_job
 	uint64_t total = total_ios(j), ntotal = 0;
 	unsigned i;
 
-	if (!j->dir[0].io_bytes && !j->dir[1].io_bytes && !total)
+	if (!any_io(j))
 		return;
 	fprintf(out, "3;%s;%s;%d;%d", r->version, j->name, j->groupid, shown_error(j));
 	terse_dir(out, j, &j->dir[0], g->agg[0]);
@@ -1086,7 +1099,10 @@ static void json_job(struct json_writer *w, const struct report_job *j,
 	} else {
 		json_dir(w, j, &j->dir[0], 0, ddir_names[0], g, plus);
 		json_dir(w, j, &j->dir[1], 1, ddir_names[1], g, plus);
-		json_zero_dir(w, "trim");
+		if (j->dir[2].total_ios || j->dir[2].io_bytes)
+			json_dir(w, j, &j->dir[2], 2, ddir_names[2], g, plus);
+		else
+			json_zero_dir(w, ddir_names[2]);
 		json_object_begin(w, "sync");
 		json_uint(w, "total_ios", j->sync_lat.n);
 		json_summary(w, "lat_ns", &j->sync_lat);
@@ -1301,6 +1317,7 @@ static struct report_dir *mixed_dir(const struct report_job *j)
 	hist_summary_init(&d->drive);
 	merge_dir(d, &j->dir[0]);
 	merge_dir(d, &j->dir[1]);
+	merge_dir(d, &j->dir[2]);
 	return d;
 }
 
@@ -1311,23 +1328,26 @@ static void free_mixed_dir(struct report_dir *d)
 	free(d);
 }
 
-/* unified_rw_reporting=mixed: the writes join the reads in dir[0], which is shown as "mixed". */
+/* unified_rw_reporting=mixed: writes and trims join the reads in dir[0], which is shown as "mixed". */
 static void unify_dirs(struct report_job *j)
 {
-	struct report_dir *w = &j->dir[1];
-	unsigned p;
+	unsigned d, p;
 
-	merge_dir(&j->dir[0], w);
-	w->io_bytes = w->total_ios = w->short_ios = w->drop_ios = w->runtime_ms = 0;
-	hist_reset(&w->slat);
-	hist_reset(&w->clat);
-	hist_reset(&w->lat);
-	for (p = 0; p < w->nprios; p++)
-		hist_reset(&w->prios[p].h);
-	hist_summary_init(&w->bw);
-	hist_summary_init(&w->iops);
-	hist_summary_init(&w->host_queue);
-	hist_summary_init(&w->drive);
+	for (d = 1; d < REPORT_DIRS; d++) {
+		struct report_dir *w = &j->dir[d];
+
+		merge_dir(&j->dir[0], w);
+		w->io_bytes = w->total_ios = w->short_ios = w->drop_ios = w->runtime_ms = 0;
+		hist_reset(&w->slat);
+		hist_reset(&w->clat);
+		hist_reset(&w->lat);
+		for (p = 0; p < w->nprios; p++)
+			hist_reset(&w->prios[p].h);
+		hist_summary_init(&w->bw);
+		hist_summary_init(&w->iops);
+		hist_summary_init(&w->host_queue);
+		hist_summary_init(&w->drive);
+	}
 }
 
 static void merge_job(struct report_job *dst, const struct report_job *src, bool first)
@@ -1384,8 +1404,10 @@ static void merge_job(struct report_job *dst, const struct report_job *src, bool
 	}
 	dst->continue_on_error |= src->continue_on_error;
 	dst->total_err += src->total_err;
-	if (!dst->first_error)
+	if (!dst->first_error) {
 		dst->first_error = src->first_error;
+		dst->carried_site = src->carried_site;
+	}
 	/* fio's group entry takes each member's steady state in turn: the last one's. */
 	if (src->ss) {
 		struct steady *copy = malloc(sizeof(*copy));

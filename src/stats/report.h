@@ -20,7 +20,7 @@
 #include "stats/steady.h"
 #include "util/json.h"
 
-#define REPORT_DIRS 2		/* read, write (trim and sync stay zero) */
+#define REPORT_DIRS 3		/* read, write, trim (sync is its own entry) */
 #define REPORT_MAX_PRIOS 64
 #define REPORT_MAX_OPTS 128
 
@@ -60,6 +60,7 @@ struct report_job {
 	bool continue_on_error;		/* report total_err and first_error (fio does then) */
 	uint64_t total_err;		/* errors counted under continue_on_error */
 	int first_error;
+	const char *carried_site;	/* where the last error carried past was raised, NULL: the engine */
 	struct report_dir dir[REPORT_DIRS];
 	uint64_t io_u_map[7], io_u_submit[7], io_u_complete[7];
 	uint64_t total_submit, total_complete;

@@ -89,6 +89,7 @@ struct job_target {
 	uint64_t capacity;		/* bytes */
 	unsigned logical_size;		/* bytes */
 	uint64_t max_request;		/* bytes: queue/max_sectors_kb */
+	uint64_t max_discard;		/* bytes one discard may cover; 0: the queue has no discard */
 	int kernel;			/* enum host_kernel: how the I/O priority is derived */
 };
 

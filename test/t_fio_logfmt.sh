@@ -8,7 +8,7 @@
 . test/lib/sh.sh
 cd "$tmp" || exit 1
 fio_ok=
-if command -v fio >/dev/null 2>&1 && [ "$(fio --version)" = fio-3.33 ]; then
+if command -v "$fio" >/dev/null 2>&1 && [ "$("$fio" --version)" = fio-3.33 ]; then
 	fio_ok=1
 	truncate -s 64m dev
 else
@@ -62,11 +62,11 @@ checks=$((checks + 1))
 t=$(head -n 1 u_clat.1.log | cut -d, -f1)
 [ $((t / 1000 - now)) -ge -60 ] && [ $((t / 1000 - now)) -le 60 ] || fail "log_unix_epoch: $t is not near $now s"
 if [ -n "$fio_ok" ]; then
-	fio --ioengine=psync --filename=dev unix.fio >/dev/null 2>&1
+	"$fio" --ioengine=psync --filename=dev unix.fio >/dev/null 2>&1
 	t=$(head -n 1 u_clat.1.log | cut -d, -f1)
 	checks=$((checks + 1))
 	[ $((t / 1000 - now)) -ge -60 ] && [ $((t / 1000 - now)) -le 60 ] || fail "fio's log_unix_epoch: $t is not near $now s"
-	fio --ioengine=psync --filename=dev mono0.fio >/dev/null 2>&1
+	"$fio" --ioengine=psync --filename=dev mono0.fio >/dev/null 2>&1
 	up=$(cut -d. -f1 /proc/uptime)
 	t=$(head -n 1 q_clat.1.log | cut -d, -f1)
 	checks=$((checks + 1))
@@ -93,7 +93,7 @@ checks=$((checks + 1))
 	fail "log_compression: the iops rows are not 3 means of 1: $(tr '\n' '|' <c_iops.1.log)"
 if [ -n "$fio_ok" ]; then
 	rm -f c_*.log
-	fio --ioengine=psync --filename=dev --output-format=json lc.fio >fio.json 2>/dev/null
+	"$fio" --ioengine=psync --filename=dev --output-format=json lc.fio >fio.json 2>/dev/null
 	checks=$((checks + 1))
 	[ "$(samples fio.json)" = 1 ] && [ "$(shape)" = "$ours" ] ||
 		fail "log_compression: fio's rows '$(shape)', ncqsim's '$ours'"
@@ -139,7 +139,7 @@ for extra in '' 'log_offset=1\nlog_prio=1\n' 'log_avg_msec=1\n' 'log_compression
 		cmp -s z_$k.1.log.fz.rows text_$k.log ||
 			fail "store ($extra): z_$k.1.log.fz does not inflate to the text log"
 		if [ -n "$fio_ok" ]; then
-			fio --inflate-log=z_$k.1.log.fz >fio.rows 2>/dev/null
+			"$fio" --inflate-log=z_$k.1.log.fz >fio.rows 2>/dev/null
 			checks=$((checks + 1))
 			cmp -s fio.rows text_$k.log || fail "store ($extra): fio --inflate-log=z_$k.1.log.fz differs from the text log"
 		fi
@@ -154,11 +154,11 @@ checks=$((checks + 1))
 if [ -n "$fio_ok" ]; then
 	rm -f z_*
 	printf "$zjob" 'log_offset=1\nlog_prio=1\nlog_store_compressed=1\n' | sed 's/^number_ios=100$/size=256k/' >z.fio
-	fio --ioengine=libaio --filename=dev z.fio >/dev/null 2>&1
+	"$fio" --ioengine=libaio --filename=dev z.fio >/dev/null 2>&1
 	python3 inflate.py z_clat.1.log.fz z_lat.1.log.fz z_bw.1.log.fz
 	for k in clat lat bw; do
 		checks=$((checks + 1))
-		fio --inflate-log=z_$k.1.log.fz >fio.rows 2>/dev/null
+		"$fio" --inflate-log=z_$k.1.log.fz >fio.rows 2>/dev/null
 		[ -s fio.rows ] && cmp -s z_$k.1.log.fz.rows fio.rows ||
 			fail "fio's z_$k.1.log.fz: the decoder disagrees with fio --inflate-log"
 	done

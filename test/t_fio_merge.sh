@@ -7,7 +7,7 @@
 . test/lib/sh.sh
 cd "$tmp" || exit 1
 fio_ok=
-if command -v fio >/dev/null 2>&1 && [ "$(fio --version)" = fio-3.33 ]; then
+if command -v "$fio" >/dev/null 2>&1 && [ "$("$fio" --version)" = fio-3.33 ]; then
 	fio_ok=1
 else
 	echo "fio 3.33 not installed: ncqsim is checked against the figures fio 3.33 gave"
@@ -41,7 +41,7 @@ rec 1 1000 4096 512 $((R | QUEUE)) 5 >c.bt
 figures() {
 	if [ "${2:-}" = fio ]; then
 		sed 's/^ioengine=libaio$/ioengine=null/' "$1" >null.fio
-		fio --output-format=json null.fio 2>/dev/null
+		"$fio" --output-format=json null.fio 2>/dev/null
 	else
 		"$NCQSIM" run --output-format=json "$1" 2>"$tmp/err"
 	fi | awk -f "$(dirname "$TESTDATA")/lib/fio-figures.awk" | awk '{ print $3, $4, $5, $6 }' |
@@ -90,7 +90,7 @@ checks=$((checks + 1))
 check merged '6 45056 5 136192' 'read_iolog=m.bt\n'
 if [ -n "$fio_ok" ]; then
 	sed 's/^ioengine=libaio$/ioengine=null/; s/m\.bt$/fm.bt/' merge.fio >fmerge.fio
-	fio --output-format=json fmerge.fio >/dev/null 2>fio.err
+	"$fio" --output-format=json fmerge.fio >/dev/null 2>fio.err
 	checks=$((checks + 1))
 	[ -f fm.bt ] && [ ! -s fm.bt ] && grep -q 'iolog short read' fio.err ||
 		fail "fio 3.33's merge_blktrace_file now works (docs/FIO.md says it fails)"

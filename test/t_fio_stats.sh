@@ -11,7 +11,7 @@ dir=$TESTDATA/fio-stats
 expected=$dir/expected.txt
 cd "$tmp" || exit 1
 fio_ok=
-if command -v fio >/dev/null 2>&1 && [ "$(fio --version)" = fio-3.33 ]; then
+if command -v "$fio" >/dev/null 2>&1 && [ "$("$fio" --version)" = fio-3.33 ]; then
 	fio_ok=1
 	truncate -s 64m dev
 else
@@ -62,7 +62,7 @@ for f in "$dir"/*.fio; do
 	ours=$(figures "$tmp/out")
 	if [ -n "$fio_ok" ]; then
 		rm -f ./*.log
-		fio --ioengine=psync --filename=dev --output-format=json "$f" >fio.json 2>/dev/null
+		"$fio" --ioengine=psync --filename=dev --output-format=json "$f" >fio.json 2>/dev/null
 		theirs=$(figures fio.json)
 		echo "$name $theirs" >>"$new"
 		stored=$(awk -v n="$name" '$1 == n { $1 = ""; sub(/^ /, ""); print }' "$expected")
@@ -108,7 +108,7 @@ want='b: (groupid=0, jobs=1)|Run status group 0 (all jobs):|WRITE|Run status gro
 checks=$((checks + 1))
 [ "$(tr '\n' '|' <stats.ours)" = "$want" ] || fail "stats=0: text outline $(tr '\n' '|' <stats.ours)"
 if [ -n "$fio_ok" ]; then
-	fio --ioengine=psync --filename=dev "$TESTDATA/fio-oracle/stats.fio" >fio.txt 2>/dev/null
+	"$fio" --ioengine=psync --filename=dev "$TESTDATA/fio-oracle/stats.fio" >fio.txt 2>/dev/null
 	checks=$((checks + 1))
 	[ "$(outline fio.txt | tr '\n' '|')" = "$want" ] || fail "fio's stats=0 outline: $(outline fio.txt | tr '\n' '|')"
 fi
@@ -136,7 +136,7 @@ checks=$((checks + 1))
 [ "$(grep '^3;' "$tmp/out" | awk -F';' '{ print NF }')" = 121 ] || fail "disk_util=0: terse line not of 121 fields"
 if [ -n "$fio_ok" ]; then
 	checks=$((checks + 1))
-	[ "$(fio --ioengine=psync --filename=dev --output-format=terse du.fio | awk -F';' '{ print NF }')" = 121 ] ||
+	[ "$("$fio" --ioengine=psync --filename=dev --output-format=terse du.fio | awk -F';' '{ print NF }')" = 121 ] ||
 		fail "fio's terse line with disk_util=0 is not of 121 fields"
 fi
 printf '[b]\nrw=read\nsize=64k\nfilename=/dev/sdb\n' >>du.fio
@@ -166,7 +166,7 @@ for u in 1 8; do
 	checks=$((checks + 1))
 	[ "$(tr '\n' '|' <units.ours)" = "$want" ] || fail "unit_base=$u: $(tr '\n' '|' <units.ours)"
 	if [ -n "$fio_ok" ]; then
-		fio --ioengine=psync --filename=dev u.fio >fio.txt 2>/dev/null
+		"$fio" --ioengine=psync --filename=dev u.fio >fio.txt 2>/dev/null
 		checks=$((checks + 1))
 		[ "$(units fio.txt | tr '\n' '|')" = "$want" ] || fail "fio's unit_base=$u: $(units fio.txt | tr '\n' '|')"
 	fi
@@ -190,7 +190,7 @@ want='     errors    : total=N, first_error=N/<E>|     latency   : target=N, win
 checks=$((checks + 1))
 [ "$(tail_lines "$tmp/out" | tr '\n' '|')" = "$want" ] || fail "block_error_percentiles: $(tail_lines "$tmp/out" | tr '\n' '|')"
 if [ -n "$fio_ok" ]; then
-	fio --ioengine=psync --filename=dev be.fio >fio.txt 2>/dev/null
+	"$fio" --ioengine=psync --filename=dev be.fio >fio.txt 2>/dev/null
 	checks=$((checks + 1))
 	[ "$(tail_lines fio.txt | tr '\n' '|')" = "$want" ] || fail "fio's block_error_percentiles: $(tail_lines fio.txt | tr '\n' '|')"
 fi

@@ -606,6 +606,8 @@ static int import(struct importer *im, FILE *out)
 	put(out, "write_cache", "DiskSim: Fast write level > 0", "%d", fast_write > 0);
 	put(out, "write_buffer", "write segments x segment size", "%llu",
 	    (unsigned long long)((write_segs ? write_segs : 1) * seg_blks * 512));
+	put(out, "trim", "a 1990s SCSI drive: no DATA SET MANAGEMENT TRIM", "0");
+	put(out, "trim_time", NULL, "1ms");
 	put(out, "cylinders", "DiskSim: Number of cylinders", "%llu", (unsigned long long)cylinders);
 	put(out, "sparing", "DiskSim: Sparing scheme used", "%s", spare_names[(int)scheme]);
 	put(out, "sparing_range", "DiskSim: Rangesize for sparing (per cylinder: 1)", "%ld",

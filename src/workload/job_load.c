@@ -75,6 +75,41 @@ static int validate(const struct job_def *d, struct err *e)
 	if (o->engine_kind == JOB_ENGINE_SYNC && uses_cmdprio(o))
 		return err_set(e, "%s:%d: job '%s': cmdprio options are options of the libaio and "
 			       "io_uring engines, not of '%s'", d->file, d->line, o->name, o->ioengine);
+	/* fio 3.33 aborts on an assertion (verify_io_u_pattern()) for verify=pattern without one. */
+	if (o->verify == JOB_VERIFY_PATTERN && !o->verify_pattern_set)
+		return err_set(e, "%s:%d: job '%s': option 'verify': pattern needs verify_pattern "
+			       "(fio 3.33 aborts on an assertion without it)", d->file, d->line, o->name);
+	/*
+	 * fio 3.33 aborts on an assertion (fio_ro_check()) when a job that
+	 * writes but does not trim issues the trims of its backlog.
+	 */
+	if (o->verify && o->do_verify && o->trim_backlog && o->trim_percentage &&
+	    (o->rw == JOB_RW_WRITE || o->rw == JOB_RW_RANDWRITE || o->rw == JOB_RW_RW ||
+	     o->rw == JOB_RW_RANDRW))
+		return err_set(e, "%s:%d: job '%s': option 'trim_backlog': needs rw=trimwrite or "
+			       "randtrimwrite (fio 3.33 aborts on an assertion when a job that does "
+			       "not trim issues its trims)", d->file, d->line, o->name);
+	/*
+	 * fio 3.33 aborts on an assertion (block_state_category()) when it
+	 * sorts the block states of a job that trims: its trims leave a state
+	 * its report does not know.
+	 */
+	if (o->block_error_percentiles &&
+	    (o->rw == JOB_RW_TRIM || o->rw == JOB_RW_RANDTRIM || o->rw == JOB_RW_TRIMWRITE ||
+	     o->rw == JOB_RW_RANDTRIMWRITE))
+		return err_set(e, "%s:%d: job '%s': option 'block_error_percentiles': not with a "
+			       "job that trims (fio 3.33 aborts on an assertion when it reports "
+			       "one)", d->file, d->line, o->name);
+	/* fio's sg engine on a character device queues through read()/write() of sg headers. */
+	if (o->sg && !strncmp(o->filename, "/dev/sg", 7))
+		return err_set(e, "%s:%d: job '%s': ioengine sg on '%s': the sg driver's "
+			       "asynchronous interface is not built; name the block device "
+			       "(/dev/sdX: each I/O an SG_IO ioctl)", d->file, d->line, o->name,
+			       o->filename);
+	if (o->verify && o->verify_only && o->time_based)
+		return err_set(e, "%s:%d: job '%s': option 'verify_only': not with time_based (fio: "
+			       "its read phase never starts; the dry writes take no simulated time)",
+			       d->file, d->line, o->name);
 	if (o->time_based && !o->runtime)
 		return err_set(e, "%s:%d: job '%s': time_based needs a runtime", d->file, d->line,
 			       o->name);
@@ -82,6 +117,22 @@ static int validate(const struct job_def *d, struct err *e)
 	if ((o->rate_min[0] || o->rate_min[1]) && (o->rate_iops_min[0] || o->rate_iops_min[1]))
 		return err_set(e, "%s:%d: job '%s': options 'rate_min' and 'rate_iops_min' both set a "
 			       "minimum rate: give one", d->file, d->line, o->name);
+	if (o->merge_blktrace_file[0] && !o->read_iolog[0])
+		return err_set(e, "%s:%d: job '%s': option 'merge_blktrace_file': it merges the "
+			       "blktrace files read_iolog names, and the job has no read_iolog",
+			       d->file, d->line, o->name);
+	if (!o->merge_blktrace_file[0] && (o->nmerge_scalars || o->nmerge_iters))
+		return err_set(e, "%s:%d: job '%s': option '%s': it applies to merge_blktrace_file, "
+			       "which the job does not give (fio ignores it then)", d->file, d->line,
+			       o->name, o->nmerge_scalars ? "merge_blktrace_scalars" :
+			       "merge_blktrace_iters");
+	/* fio 3.33 logs memory addresses in place of a compressed histogram log's counts. */
+	if (o->write_hist_log[0] && (o->log_compression || o->log_store_compressed))
+		return err_set(e, "%s:%d: job '%s': option 'write_hist_log': with %s fio 3.33 writes "
+			       "memory addresses in place of the histogram's counts, which a "
+			       "simulation cannot reproduce; give the histogram log in a job without "
+			       "it", d->file, d->line, o->name, o->log_compression ?
+			       "log_compression" : "log_store_compressed");
 	for (dir = 0; dir < DDIR_COUNT; dir++) {
 		unsigned i, sum = 0;
 
@@ -186,6 +237,47 @@ static int check_steadystate(const struct workload *w, struct err *e)
 	return 0;
 }
 
+/*
+ * fio parses a section's engine options once its other lines are in (its
+ * ioengine among them), against the engine in effect then, and refuses
+ * one that engine lacks ("Bad option"): so a [global] engine option needs
+ * the [global] engine, and a job's the job's.
+ */
+static int check_engine_options(const struct job_options *o, const struct jobfile_section *sec,
+				struct err *e)
+{
+	size_t i;
+
+	for (i = 0; i < sec->nlines; i++) {
+		const struct jobfile_line *l = &sec->lines[i];
+		const char *engines = job_engine_option_lacking(o, l->key);
+
+		if (engines) {
+			/* "a b c" as "a, b and c" */
+			char list[128];
+			const char *last = strrchr(engines, ' ');
+			size_t c, n = 0;
+
+			for (c = 0; engines[c] && n + 6 < sizeof(list); c++) {
+				if (engines + c == last) {
+					memcpy(list + n, " and ", 5);
+					n += 5;
+				} else if (engines[c] == ' ') {
+					list[n++] = ',';
+					list[n++] = ' ';
+				} else {
+					list[n++] = engines[c];
+				}
+			}
+			list[n] = '\0';
+			return err_set(e, "%s:%d: option '%s' is an option of the %s engine%s, not of "
+				       "'%s' (fio 3.33: Bad option)", l->file, l->line, l->key, list,
+				       last ? "s" : "", o->ioengine);
+		}
+	}
+	return 0;
+}
+
 /* The defs grow geometrically: a file of many sections loads in linear time. */
 static int add_def(struct workload *w, size_t *cap, const struct job_def *d, struct err *e)
 {
@@ -277,7 +369,8 @@ static int build(struct workload *w, const struct jobfile *jf, const struct sect
 			job_options_defaults(tmpl);
 		if (sec->global) {
 			/* Typed once, into the template the jobs below start from (fio's def_thread). */
-			if (apply_lines(tmpl, sec->lines, sec->nlines, warn, e))
+			if (apply_lines(tmpl, sec->lines, sec->nlines, warn, e) ||
+			    check_engine_options(tmpl, sec, e))
 				goto fail;
 			for (i = 0; i < sec->nlines; i++) {
 				echo_opt(w->global_opts, &w->nglobal, sec->lines[i].key,
@@ -293,7 +386,8 @@ static int build(struct workload *w, const struct jobfile *jf, const struct sect
 		snprintf(d->o.name, sizeof(d->o.name), "%s", sec->name);
 		snprintf(d->file, sizeof(d->file), "%s", sec->file);
 		d->line = sec->line;
-		if (apply_lines(&d->o, sec->lines, sec->nlines, warn, e))
+		if (apply_lines(&d->o, sec->lines, sec->nlines, warn, e) ||
+		    check_engine_options(&d->o, sec, e))
 			goto fail;
 		/* fio: the first job of every job file after the first waits for those before. */
 		if (only && sec->source > only->first_file && sec->source != stonewall_source) {

@@ -1,7 +1,8 @@
 /*
  * The drive's ATA personality: IDENTIFY and the log pages built from its
- * model, SET FEATURES, aborts for what it does not support, NCQ errors, and
- * several tags completed by one Set Device Bits FIS.
+ * model, SET FEATURES, aborts for what it does not support, NCQ errors,
+ * several tags completed by one Set Device Bits FIS, and cache hits whose
+ * data shares the link.
  */
 #include "testlib.h"
 #include "ata/cmd.h"
@@ -10,6 +11,7 @@
 #include "ata/log.h"
 #include "disk/disk.h"
 
+#include <math.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,6 +21,7 @@ struct host {
 	struct disk *disk;
 	unsigned sdbs, d2hs;
 	uint32_t last_sactive;
+	int64_t last_sdb_at, sdb_before_at;	/* when the last two SDBs came */
 	struct ata_sdb last_sdb;
 	struct ata_d2h last_d2h;
 	uint8_t data[8192];
@@ -32,6 +35,8 @@ static void on_sdb(void *h_, const uint8_t *fis, size_t len)
 	CHECK(ata_sdb_decode(fis, len, &h->last_sdb) == ATA_OK);
 	h->sdbs++;
 	h->last_sactive = h->last_sdb.sactive;
+	h->sdb_before_at = h->last_sdb_at;
+	h->last_sdb_at = sim_now(&h->sim);
 }
 
 static void on_d2h(void *h_, const uint8_t *fis, size_t len, const uint8_t *data, size_t dlen)
@@ -240,8 +245,30 @@ static void test_ncq(void)
 	struct ata_ncq_error ne;
 
 	CHECK(disk_model_load("he8", &m, &e) == 0);
+	/*
+	 * Fill the cache, then two hits at one instant. Over a link that
+	 * carries data in no time they complete together: one SDB with both
+	 * tags.
+	 */
+	m.interface_mbs = HUGE_VAL;
 	start(&h, &m);
-	/* Fill the cache, then two hits at one instant: one SDB with both tags. */
+	rw.tag = 0;
+	ata_rw_build(&rw, &tf);
+	send(&h, &tf);
+	sim_run(&h.sim, SIM_FOREVER);
+	rw.tag = 3;
+	ata_rw_build(&rw, &tf);
+	send(&h, &tf);
+	rw.tag = 7;
+	ata_rw_build(&rw, &tf);
+	send(&h, &tf);
+	sim_run(&h.sim, SIM_FOREVER);
+	CHECK_EQ_INT(h.sdbs, 2);
+	CHECK_EQ_U64(h.last_sactive, (1u << 3) | (1u << 7));
+	stop(&h);
+	/* Over SATA the second one's data follows the first's: an SDB each, 4 KiB apart. */
+	CHECK(disk_model_load("he8", &m, &e) == 0);
+	start(&h, &m);
 	rw.tag = 0;
 	ata_rw_build(&rw, &tf);
 	send(&h, &tf);
@@ -255,8 +282,9 @@ static void test_ncq(void)
 	ata_rw_build(&rw, &tf);
 	send(&h, &tf);
 	sim_run(&h.sim, SIM_FOREVER);
-	CHECK_EQ_INT(h.sdbs, 2);
-	CHECK_EQ_U64(h.last_sactive, (1u << 3) | (1u << 7));
+	CHECK_EQ_INT(h.sdbs, 3);
+	CHECK_EQ_U64(h.last_sactive, 1u << 7);
+	CHECK_EQ_INT(h.last_sdb_at - h.sdb_before_at, (int64_t)(4096 * 1000.0 / m.interface_mbs));
 	CHECK(disk_get_stats(h.disk)->cache_hits == 2);
 
 	/* A non-queued command while a queued one is outstanding: aborted. */

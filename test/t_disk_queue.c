@@ -70,7 +70,7 @@ static bool stream_ok(const struct watch *w, const struct disk_pick_event *ev)
 
 	for (i = 0; i < ev->n; i++)
 		if ((honour && ev->cands[i]->high) ||
-		    ev->now - ev->cands[i]->arrival >= w->m->age_limit)
+		    (!ev->cands[i]->destage && ev->now - ev->cands[i]->arrival >= w->m->age_limit))
 			return false;
 	return named(w->m->fw_sched, "satf") && c->ps == w->last_end && !ev->acc->seek &&
 		!ev->acc->rotate;
@@ -84,14 +84,16 @@ static unsigned oracle_satf(const struct disk_model *m, const struct disk_pick_e
 {
 	bool honour = !named(m->prio_policy, "ignore");
 	bool batched = named(m->fw_sched, "satf_batch");
-	unsigned i, oldest = 0, best = UINT32_MAX, best_high = UINT32_MAX, best_norm = UINT32_MAX;
+	unsigned i, oldest = UINT32_MAX, best = UINT32_MAX, best_high = UINT32_MAX;
+	unsigned best_norm = UINT32_MAX;
 	int64_t cost[128];
 
 	for (i = 0; i < ev->n; i++) {
 		const struct fwq_cmd *c = ev->cands[i];
 
 		cost[i] = fwq_positioning_ns(ev->ctx, c);
-		if (before(0, c, 0, ev->cands[oldest]))
+		/* Aging: the queued commands only (destages do not age). */
+		if (!c->destage && (oldest == UINT32_MAX || before(0, c, 0, ev->cands[oldest])))
 			oldest = i;
 		/* A normal command of a later batch is no candidate. */
 		if (batched && !(honour && c->high) && c->seq >= ev->batch_end)
@@ -106,7 +108,7 @@ static unsigned oracle_satf(const struct disk_model *m, const struct disk_pick_e
 			best_norm = i;
 		}
 	}
-	if (ev->now - ev->cands[oldest]->arrival >= m->age_limit)
+	if (oldest != UINT32_MAX && ev->now - ev->cands[oldest]->arrival >= m->age_limit)
 		return oldest;
 	if (best_high != UINT32_MAX) {
 		/* cdl, no command under a limit: a high one only within perf-vs-guideline. */
@@ -225,6 +227,9 @@ static void observe(void *ctx, const struct disk_pick_event *ev)
 		w->bad_ignore++;
 }
 
+/* run_seq(): every Nth command a write, the rest reads (0: `write` says). */
+static unsigned write_every;
+
 static void run_seq(struct disk_model *m, unsigned qd, unsigned high_every, uint64_t ios,
 		    bool write, bool sequential, struct watch *w)
 {
@@ -244,6 +249,7 @@ static void run_seq(struct disk_model *m, unsigned qd, unsigned high_every, uint
 	lab.write = write;
 	lab.sequential = sequential;
 	lab.high_every = high_every;
+	lab.write_every = write_every;
 	disk_set_pick_observer(lab.disk, observe, w);
 	drivelab_run(&lab, ios);
 	CHECK_EQ_U64(lab.completed, ios);
@@ -323,12 +329,17 @@ int main(void)
 
 	/*
 	 * Writes into the write cache: the choice among destages (unsorted
-	 * candidates) and, once the buffer is full, slots and destages together.
+	 * candidates), and with reads (every other command) slots and
+	 * destages together.
 	 */
 	m = he8;
 	m.write_cache = true;
 	m.prio_policy = plugin_find(&fwq_prio_policies, "strict");
 	run_rw(&m, 32, 4, 30000, true, &w);
+	CHECK_MSG(w.destage_picks > 1000, "%llu destage picks", (unsigned long long)w.destage_picks);
+	write_every = 2;
+	run_rw(&m, 32, 4, 30000, true, &w);
+	write_every = 0;
 	CHECK_MSG(w.destage_picks > 1000, "%llu destage picks", (unsigned long long)w.destage_picks);
 	CHECK_MSG(w.mixed_picks > 100, "%llu mixed picks", (unsigned long long)w.mixed_picks);
 
@@ -381,7 +392,9 @@ int main(void)
 	CHECK_EQ_INT(w.bad_strict, 0);
 	m.write_cache = true;
 	run_seq(&m, 32, 4, 20000, true, true, &w);
-	CHECK_MSG(w.streams > 10, "%llu continuations", (unsigned long long)w.streams);
+	/* 80 MB in 8 MiB ranges: after the first, each destage continues the last. */
+	CHECK_MSG(w.streams >= 9 && w.picks <= 2, "%llu continuations, %llu choices",
+		  (unsigned long long)w.streams, (unsigned long long)w.picks);
 	m.write_cache = false;
 	run_seq(&m, 32, 4, 20000, true, true, &w);
 	CHECK_MSG(w.streams > 1000, "%llu continuations", (unsigned long long)w.streams);

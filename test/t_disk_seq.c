@@ -343,6 +343,8 @@ static void test_write_coalescing(void)
 	submit(&h, 3, true, a + 16, 8);
 	submit(&h, 4, true, a + 32, 8);
 	submit(&h, 5, true, a + 24, 8);
+	/* Their data is in once transferred (and the first one's destage has begun). */
+	sim_run(&h.sim, m.command_overhead + 1000000);
 	CHECK_EQ_U64(st->write_cached, 6);
 	CHECK_EQ_U64(st->coalesced_writes, 2);
 	sim_run(&h.sim, SIM_FOREVER);

@@ -98,7 +98,8 @@ checks=$((checks + 1))
 awk -F ', ' 'NF != 1859 || ($2 != 0 && $2 != 1) || $3 != 4096 { bad = 1 } END { exit bad || NR != 6 }' h_clat_hist.1.log ||
 	fail "h_clat_hist.1.log: not 6 rows of 1859 columns (fio wrote 6 for this job)"
 checks=$((checks + 1))
-awk -F ', ' '{ s = 0; for (i = 4; i <= NF; i++) s += $i; if (s < 24 || s > 28) bad = 1 } END { exit bad }' h_clat_hist.1.log ||
+# (~25: an I/O that completes a few ms late, behind another job's, falls in the next row)
+awk -F ', ' '{ s = 0; for (i = 4; i <= NF; i++) s += $i; if (s < 22 || s > 28) bad = 1 } END { exit bad }' h_clat_hist.1.log ||
 	fail "h_clat_hist.1.log: a row does not count the ~25 I/Os of its 500 ms (the first also those before)"
 checks=$((checks + 1))
 [ -f z_clat_hist.2.log ] && [ ! -s z_clat_hist.2.log ] || fail "no log_hist_msec: fio writes an empty file"

@@ -9,7 +9,7 @@
  *    oldest data giving way at the segment's size. A read wholly inside a
  *    segment is a hit, served at interface speed without the actuator.
  *  - Dirty data: the bytes the write cache holds, bounded by write_buffer
- *    (the destage queue itself is in disk.c).
+ *    (the ranges themselves, and their destages, are in disk/dirty.h).
  *
  * Not modelled: reads served from dirty write data (they go to the media),
  * adaptive segmentation.

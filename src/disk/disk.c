@@ -6,6 +6,7 @@
 #include "ata/identify.h"
 #include "ata/log.h"
 #include "disk/cache.h"
+#include "disk/dirty.h"
 #include "disk/layout.h"
 #include "util/ilist.h"
 
@@ -76,15 +77,33 @@ struct disk {
 	uint32_t tags_in_use;		/* NCQ tags the host has outstanding */
 	bool nonqueued_busy;		/* a non-queued command is outstanding */
 	sim_handle_t resp_ev;		/* its pending answer */
-	unsigned front_pending;		/* cache hits and buffered writes not yet answered */
+	unsigned front_pending;		/* cache hits, cached writes and data on the link, unanswered */
+	/*
+	 * The SATA link: one data transfer at a time, either direction (a
+	 * DMA Setup FIS names the tag, its data FISes follow). The time it is
+	 * free once every transfer asked for so far is over: transfers go in
+	 * the order they were asked for (link_reserve()).
+	 */
+	int64_t link_free;
+	/* A write for the media: when its data is in the buffer; [FWQ_SLOTS], destages', stays 0. */
+	int64_t data_in[FWQ_SLOTS + 1];
 	bool in_reset, reset_ending;	/* SRST set; SRST cleared, waiting to be idle */
 	bool flushing;			/* FLUSH CACHE EXT: answered once nothing is dirty */
 	bool ncq_halted;		/* an NCQ error: everything aborted until log 10h is read */
 	bool log_pending;		/* READ LOG EXT 10h, answered once the aborted work stopped */
 
-	/* Write-cache destages: a ring, oldest first. */
-	struct fwq_cmd *destage;
-	unsigned destage_cap, destage_head, destage_count;
+	/* The write cache's dirty ranges, each a destage (disk/dirty.h). */
+	struct disk_dirty dirty;
+	/*
+	 * Cached writes decoded while the buffer had no room for them, oldest
+	 * first: their data is taken (and they complete) once destages have
+	 * made room. Room is counted for a write's whole size and one range
+	 * from when its data is taken until it is in (incoming_*).
+	 */
+	uint8_t room_wait[FWQ_SLOTS];
+	unsigned room_head, room_count;
+	uint64_t incoming_bytes;
+	unsigned incoming_ranges;
 
 	/* The actuator. */
 	bool busy;
@@ -327,10 +346,67 @@ static void front_end_done(struct sim *sim, void *arg)
 
 static int64_t interface_ns(const struct disk *d, uint64_t bytes)
 {
-	return (int64_t)((double)bytes * 1000.0 / d->model.interface_mbs);
+	/* Converted as signed (one instruction, the same value): bytes are far below 2^63. */
+	return (int64_t)((double)(int64_t)bytes * 1000.0 / d->model.interface_mbs);
+}
+
+/*
+ * A transfer of `xfer` ns crosses the link, starting no sooner than
+ * `earliest` and once the transfers asked for before are over; returns
+ * when it has crossed. `earliest` may be in the past for a media read,
+ * whose data went out as the head read it: its transfer is the last
+ * stretch before the read ended, if the link was free then (nothing was
+ * reserved past link_free).
+ */
+static inline int64_t link_reserve(struct disk *d, int64_t earliest, int64_t xfer)
+{
+	d->link_free = (earliest > d->link_free ? earliest : d->link_free) + xfer;
+	return d->link_free;
+}
+
+/*
+ * A write for the media is decoded at `when`: its data comes over the link
+ * into the buffer (none for a command a reset or an NCQ error has aborted).
+ */
+static inline void take_write_data(struct disk *d, unsigned slot, int64_t when)
+{
+	const struct fwq_cmd *c = &d->slot[slot];
+
+	if (!c->write)
+		return;
+	d->data_in[slot] = d->in_reset || d->reset_ending || d->ncq_halted ? 0 :
+		link_reserve(d, when, interface_ns(d, c->nlb * d->layout.logical_size));
+}
+
+/* A reset or an NCQ error aborted every command: the link carries nothing more for them. */
+static void link_abort(struct disk *d)
+{
+	if (d->link_free > sim_now(d->sim))
+		d->link_free = sim_now(d->sim);
 }
 
 static bool stream_continue(struct disk *d);
+static void room_admit(struct disk *d);
+
+/*
+ * A read from the media has ended: its data went to the host as the head
+ * read it, over the last stretch before now if the link was free, else
+ * once it is — and the read completes then.
+ */
+static void read_sent(struct disk *d, const struct fwq_cmd *c)
+{
+	int64_t now = sim_now(d->sim), xfer = interface_ns(d, c->nlb * d->layout.logical_size);
+	int64_t sent = link_reserve(d, now - xfer, xfer);
+
+	if (sent <= now) {
+		complete_ok(d, c->tag);
+		return;
+	}
+	d->front_pending++;
+	sim_at(d->sim, sent, front_end_done, &d->ref[c->tag]);
+}
+
+static void room_aged(struct disk *d);
 
 static void media_access_ends(struct disk *d)
 {
@@ -361,14 +437,17 @@ static void media_access_ends(struct disk *d)
 		d->ra_limit = c->ps + c->nps + d->ra_max;
 	}
 	d->current_streamed = false;
-	if (c->destage)
+	if (c->destage) {
 		d->cache.dirty_bytes -= c->nlb * d->layout.logical_size;
-	else if (d->in_reset || d->reset_ending || d->ncq_halted)
+		room_admit(d);
+	} else if (d->in_reset || d->reset_ending || d->ncq_halted)
 		;	/* a reset or NCQ error aborted it: no answer */
 	else if (d->current_abort)
 		complete_cdl_timeout(d, c, d->current_abort, true);
-	else
+	else if (c->write)
 		complete_ok(d, c->tag);
+	else
+		read_sent(d, c);
 	d->current_abort = 0;
 	if (d->in_reset || d->reset_ending || d->ncq_halted) {
 		d->reading_ahead = false;
@@ -636,40 +715,32 @@ static inline __attribute__((always_inline)) unsigned gather(struct disk *d,
 								struct fwq_queue *q)
 {
 	unsigned n = d->nwaiting, i;
+	const struct disk_dirty_range *r = disk_dirty_oldest(&d->dirty);
+	const struct fwq_cmd *first;
 
-	/* Destages follow the waiting slots, oldest first; the first may be older than any slot. */
+	/* Aging looks at the queued commands (destages do not age); the batch at destages too. */
 	q->oldest = d->nwaiting ? &d->slot[d->by_age.head] : NULL;
-	if (d->destage_count && (!q->oldest || fwq_older(&d->destage[d->destage_head], q->oldest)))
-		q->oldest = &d->destage[d->destage_head];
-	for (i = 0; i < d->destage_count && i < FWQ_DESTAGE_WINDOW; i++)
-		d->cands[n++] = &d->destage[(d->destage_head + i) % d->destage_cap];
+	first = r && (!q->oldest || fwq_older(&r->cmd, q->oldest)) ? &r->cmd : q->oldest;
+	/* Destages follow the waiting slots, oldest first. */
+	for (i = 0; r && i < FWQ_DESTAGE_WINDOW; i++, r = disk_dirty_newer(&d->dirty, r))
+		d->cands[n++] = &r->cmd;
 	q->cands = d->cands;
 	q->n = n;
 	q->nsorted = d->nwaiting;
 	q->near = d->near;
 	q->nhigh = d->nhigh;
 	/* A new batch once nothing of the last one waits: everything received so far. */
-	if (n && q->oldest->seq >= d->batch_end)
+	if (n && first->seq >= d->batch_end)
 		d->batch_end = d->seq;
 	q->batch_end = d->batch_end;
 	q->now = sim_now(d->sim);
 	return n;
 }
 
-/* The chosen destage leaves the ring; only the oldest are candidates, so by position. */
+/* The chosen destage leaves the dirty data (its bytes stay counted until it is on the media). */
 static void destage_remove(struct disk *d, const struct fwq_cmd *c)
 {
-	unsigned pos = (unsigned)(c - d->destage);
-	unsigned k = (pos + d->destage_cap - d->destage_head) % d->destage_cap;
-
-	for (; k > 0; k--) {
-		unsigned to = (d->destage_head + k) % d->destage_cap;
-		unsigned from = (d->destage_head + k - 1) % d->destage_cap;
-
-		d->destage[to] = d->destage[from];
-	}
-	d->destage_head = (d->destage_head + 1) % d->destage_cap;
-	d->destage_count--;
+	disk_dirty_remove(&d->dirty, disk_dirty_of(c));
 	d->stats.destages++;
 }
 
@@ -742,12 +813,15 @@ static void stream_start(struct disk *d, const struct fwq_cmd *const *cands, uns
 		  (unsigned long long)c->nps, (done - now) / 1e6);
 }
 
-/* Whether a queued command or destage has waited age_limit: the choice must serve it. */
+/*
+ * Whether a queued command has waited age_limit: the choice must serve it.
+ * Destages do not age — the host has their completion; dirty data that
+ * waits costs only room, and a write waiting for room ages instead
+ * (room_aged()).
+ */
 static bool any_aged(const struct disk *d, int64_t now)
 {
-	return (d->nwaiting && now - d->slot[d->by_age.head].arrival >= d->rules.age_limit) ||
-		(d->destage_count &&
-		 now - d->destage[d->destage_head].arrival >= d->rules.age_limit);
+	return d->nwaiting && now - d->slot[d->by_age.head].arrival >= d->rules.age_limit;
 }
 
 /*
@@ -793,11 +867,14 @@ static bool stream_continue(struct disk *d)
 	bool write = d->current.write;
 	struct fwq_queue q;
 	struct fwq_cmd c;
+	struct disk_dirty_range *r;
 	int pos;
 	unsigned i;
 
 	if (d->busy || !d->rules.ops->positional)
 		return false;
+	if (d->room_count)
+		room_aged(d);	/* an aged write written through stops the stream */
 	if (d->nwaiting) {
 		/* The cheap test first: random commands almost never qualify. */
 		if (!d->starts[d->stream.ps % STARTS_BUCKETS] ||
@@ -810,9 +887,9 @@ static bool stream_continue(struct disk *d)
 		/* A batched policy: not before the commands of the batch in progress. */
 		if (d->rules.ops->batched && c.seq >= d->batch_end && !c.high)
 			return false;
-		done = c.arrival + d->model.command_overhead +
-			interface_ns(d, c.nlb * d->layout.logical_size);
 		/* A write's data must be in the buffer before its first sector comes. */
+		done = write ? d->data_in[c.tag] : c.arrival + d->model.command_overhead +
+			interface_ns(d, c.nlb * d->layout.logical_size);
 		if (write && done > d->stream.t)
 			return false;
 		d->reading_ahead = false;
@@ -829,22 +906,48 @@ static bool stream_continue(struct disk *d)
 		return true;
 	}
 	/* Destages: only those the firmware can see (FWQ_DESTAGE_WINDOW). */
-	if (!write || !d->destage_count || any_aged(d, now))
+	if (!write || !d->dirty.count)
 		return false;
-	for (i = 0; write && i < d->destage_count && i < FWQ_DESTAGE_WINDOW; i++) {
-		unsigned at = (d->destage_head + i) % d->destage_cap;
-
-		c = d->destage[at];
-		if (c.ps != d->stream.ps || c.rmw)
+	r = disk_dirty_oldest(&d->dirty);
+	for (i = 0; r && i < FWQ_DESTAGE_WINDOW; i++, r = disk_dirty_newer(&d->dirty, r)) {
+		if (r->cmd.ps != d->stream.ps || r->cmd.rmw)
 			continue;
 		stream_locate(d);
-		disk_mech_stream_run(&d->mech, &d->stream, c.ps + c.nps, INT64_MAX, true);
+		disk_mech_stream_run(&d->mech, &d->stream, r->cmd.ps + r->cmd.nps, INT64_MAX, true);
 		d->stats.stream_writes++;
 		stream_start(d, d->cands, gather(d, &q), i, d->stream.t);
-		destage_remove(d, &d->destage[at]);
+		destage_remove(d, &r->cmd);
 		return true;
 	}
 	return false;
+}
+
+/*
+ * A write to the media is not written ahead of its data, which crosses the
+ * link until data_in. The head may start on the first sector once that
+ * sector's data is in, and must reach no sector before its data: with the
+ * link faster than the media (SATA and every model) the first sector
+ * binds, with a slower one the last. Its data late, the write takes its
+ * first sector's next pass. (A read-modify-write is held to the same time,
+ * though it writes a revolution later.)
+ */
+static void write_waits_for_data(struct disk *d, int64_t now, struct disk_access *acc)
+{
+	const struct fwq_cmd *c = &d->current;
+	int64_t in = d->data_in[c->tag], first = now + acc->overhead + acc->seek + acc->rotate;
+	int64_t ready, turns;
+
+	if (in <= first)
+		return;		/* all in before the head is there: the usual case */
+	ready = in - interface_ns(d, c->nlb * d->layout.logical_size) +
+		interface_ns(d, (uint64_t)d->layout.lpp * d->layout.logical_size);
+	if (in - acc->transfer > ready)
+		ready = in - acc->transfer;
+	if (ready <= first)
+		return;
+	turns = (ready - first + d->layout.rev_ns - 1) / d->layout.rev_ns;
+	acc->rotate += turns * d->layout.rev_ns;
+	acc->total += turns * d->layout.rev_ns;
 }
 
 /* The actuator is free: choose the next command and start its access. */
@@ -858,7 +961,11 @@ static void dispatch(struct disk *d)
 	const struct fwq_cmd *c;
 	int64_t now = sim_now(d->sim);
 
-	if (d->busy || !(n = gather(d, &q)))
+	if (d->busy)
+		return;
+	if (d->room_count)
+		room_aged(d);
+	if (!(n = gather(d, &q)))
 		return;
 	if (d->reading_ahead)
 		read_ahead_stop(d);
@@ -868,6 +975,8 @@ static void dispatch(struct disk *d)
 	d->current = *c;
 	disk_mech_access_at(&d->mech, &d->head, now, &d->current.where, d->current.nps,
 			 d->current.write, d->current.rmw, &acc);
+	if (d->current.write)
+		write_waits_for_data(d, now, &acc);
 	/* The observer sees the queue as the choice did, before the chosen leaves it. */
 	if (d->pick_fn) {
 		struct disk_pick_event ev = { now, &ctx, d->cands, n, chosen, q.batch_end, reason,
@@ -932,47 +1041,169 @@ static void prepare(struct disk *d, struct fwq_cmd *c, const struct ata_rw *rw, 
 	}
 }
 
-/* Try the write cache; true when the write completes from the buffer. */
-static bool write_cached(struct disk *d, const struct fwq_cmd *c)
+/* A write that bypasses the cache goes to the media: the dirty sectors it covers give way. */
+static void dirty_drop(struct disk *d, uint64_t lba, uint64_t n)
 {
-	uint64_t bytes = c->nlb * d->layout.logical_size;
-	struct fwq_cmd *ds;
+	uint64_t held = d->dirty.sectors;
 
-	if (!d->write_cache || c->fua || d->cache.dirty_bytes + bytes > d->cache.write_buffer)
-		return false;
-	/*
-	 * Coalesce: a write that continues the newest dirty range joins it (up
-	 * to a segment's size), so a sequential stream destages in one pass.
-	 */
-	if (d->destage_count) {
-		ds = &d->destage[(d->destage_head + d->destage_count - 1) % d->destage_cap];
-		if (ds->lba + ds->nlb == c->lba && ds->nlb + c->nlb <= d->seg_size) {
-			const struct disk_layout *l = &d->layout;
+	disk_dirty_drop(&d->dirty, lba, n);
+	d->cache.dirty_bytes -= (held - d->dirty.sectors) * d->layout.logical_size;
+	room_admit(d);
+}
 
-			ds->nlb += c->nlb;
-			disk_layout_physical(l, ds->lba, ds->nlb, &ds->ps, &ds->nps);
-			ds->rmw = ds->lba % l->lpp || (ds->lba + ds->nlb) % l->lpp;
-			d->cache.dirty_bytes += bytes;
-			disk_cache_invalidate(&d->cache, c->lba, c->nlb);
-			d->stats.write_cached++;
-			d->stats.coalesced_writes++;
-			return true;
-		}
+/*
+ * Whether the buffer has room for a cached write of `bytes`: its whole
+ * size (what it rewrites in place is known only once its data is in) and
+ * one range, beside the writes whose data is on its way.
+ */
+static bool write_fits(const struct disk *d, uint64_t bytes)
+{
+	return d->cache.dirty_bytes + d->incoming_bytes + bytes <= d->cache.write_buffer &&
+		d->dirty.count + d->incoming_ranges < d->dirty.cap;
+}
+
+static void write_in(struct sim *sim, void *arg);
+
+/* The write's data comes over; its room is held until the data is in (write_in()). */
+static void write_take(struct disk *d, unsigned slot)
+{
+	uint64_t bytes = d->slot[slot].nlb * d->layout.logical_size;
+
+	d->incoming_bytes += bytes;
+	d->incoming_ranges++;
+	if (d->cache.dirty_bytes + d->incoming_bytes > d->stats.dirty_bytes_max)
+		d->stats.dirty_bytes_max = d->cache.dirty_bytes + d->incoming_bytes;
+	sim_at(d->sim, link_reserve(d, sim_now(d->sim), interface_ns(d, bytes)), write_in,
+	       &d->ref[slot]);
+}
+
+/* Destages made room, or a write took less than it held: the writes waiting for it, in order. */
+static void room_admit(struct disk *d)
+{
+	while (d->room_count) {
+		unsigned slot = d->room_wait[d->room_head];
+
+		if (!write_fits(d, d->slot[slot].nlb * d->layout.logical_size))
+			return;
+		d->room_head = (d->room_head + 1) % FWQ_SLOTS;
+		d->room_count--;
+		write_take(d, slot);
 	}
-	if (d->destage_count == d->destage_cap)
-		return false;
-	ds = &d->destage[(d->destage_head + d->destage_count) % d->destage_cap];
-	*ds = *c;
-	ds->destage = true;
-	ds->high = false;
-	ds->cdl = 0;			/* the host has its completion: no limit is left */
-	ds->cdl_start_by = INT64_MAX;
-	ds->tag = (uint8_t)FWQ_SLOTS;
-	d->destage_count++;
-	d->cache.dirty_bytes += bytes;
+}
+
+/*
+ * A cached write's data is in the buffer: it goes into the dirty data
+ * (disk/dirty.h) — over dirty sectors in place, after the newest range
+ * when it continues it (up to a segment's size, so a sequential stream
+ * destages in one pass), else as a range of its own — and completes.
+ */
+static void write_in(struct sim *sim, void *arg)
+{
+	struct slot_ref *ref = arg;
+	struct disk *d = ref->d;
+	const struct fwq_cmd *c = &d->slot[ref->slot];
+	uint64_t held = d->dirty.sectors;
+
+	(void)sim;
+	decode_due(d);
+	d->incoming_bytes -= c->nlb * d->layout.logical_size;
+	d->incoming_ranges--;
+	d->front_pending--;
+	if (d->in_reset || d->reset_ending || d->ncq_halted) {
+		aborted_try_end(d);	/* a reset or an NCQ error aborted it: its data is dropped */
+		return;
+	}
+	d->stats.dirty_overwrites += disk_dirty_overlaps(&d->dirty, c->lba, c->nlb);
+	switch (disk_dirty_put(&d->dirty, c, d->seg_size)) {
+	case DISK_DIRTY_COALESCED:
+		d->stats.coalesced_writes++;
+		break;
+	case DISK_DIRTY_IN_PLACE:
+		d->stats.in_place_writes++;
+		break;
+	case DISK_DIRTY_ADDED:
+		break;
+	}
+	/* What it added: its sectors less those it rewrote. */
+	d->cache.dirty_bytes += (d->dirty.sectors - held) * d->layout.logical_size;
 	disk_cache_invalidate(&d->cache, c->lba, c->nlb);
 	d->stats.write_cached++;
-	return true;
+	complete_ok(d, ref->slot);
+	room_admit(d);
+	dispatch(d);
+	decode_wake_check(d);
+}
+
+/*
+ * A decoded write the buffer does not take goes to the media as a queued
+ * command (the dirty sectors it covers give way: no older destage follows
+ * it onto the media).
+ */
+static void write_through(struct disk *d, unsigned slot)
+{
+	const struct fwq_cmd *c = &d->slot[slot];
+
+	d->front_pending--;
+	d->stats.overhead_ns += d->model.command_overhead;
+	d->stats.written_through++;
+	dirty_drop(d, c->lba, c->nlb);
+	take_write_data(d, slot, sim_now(d->sim));
+	waiting_insert(d, slot);
+}
+
+/*
+ * The writes that have waited age_limit for room are written through: the
+ * aging rule, for a write the buffer could not take in time. Queued with
+ * their arrival, they are aged, so the choice serves them next (a choice
+ * calls this first).
+ */
+static void room_aged(struct disk *d)
+{
+	int64_t now = sim_now(d->sim);
+
+	while (d->room_count) {
+		unsigned slot = d->room_wait[d->room_head];
+
+		if (now - d->slot[slot].arrival < d->rules.age_limit)
+			return;
+		d->room_head = (d->room_head + 1) % FWQ_SLOTS;
+		d->room_count--;
+		write_through(d, slot);
+	}
+}
+
+/*
+ * A cached write is decoded. With room in the buffer (and no write waiting
+ * for it before this one) its data comes over; otherwise it waits for
+ * destages to make room, in order — the drive takes no data it cannot
+ * hold — until age_limit (room_aged()). One under a duration limit is not
+ * left waiting: it goes to the media at once, where its limits apply.
+ */
+static void write_decoded(struct sim *sim, void *arg)
+{
+	struct slot_ref *ref = arg;
+	struct disk *d = ref->d;
+	struct fwq_cmd *c = &d->slot[ref->slot];
+
+	(void)sim;
+	decode_due(d);
+	if (d->in_reset || d->reset_ending || d->ncq_halted) {
+		d->front_pending--;
+		aborted_try_end(d);
+		return;
+	}
+	if (!d->room_count && write_fits(d, c->nlb * d->layout.logical_size)) {
+		write_take(d, ref->slot);
+	} else if (c->cdl) {
+		write_through(d, ref->slot);
+		dispatch(d);
+	} else {
+		d->room_wait[(d->room_head + d->room_count) % FWQ_SLOTS] = (uint8_t)ref->slot;
+		d->room_count++;
+		d->stats.room_waits++;
+		dispatch(d);
+	}
+	decode_wake_check(d);
 }
 
 /*
@@ -988,6 +1219,7 @@ static void decoded(struct sim *sim, void *arg)
 	(void)sim;
 	decode_due(ref->d);
 	ref->d->stats.overhead_ns += ref->d->model.command_overhead;
+	take_write_data(ref->d, ref->slot, sim_now(sim));
 	waiting_insert(ref->d, ref->slot);
 	dispatch(ref->d);
 	decode_wake_check(ref->d);
@@ -1013,8 +1245,11 @@ static bool decode_passed(const struct disk *d)
 static __attribute__((noinline)) void decode_passed_ones(struct disk *d)
 {
 	do {
-		unsigned slot = d->decoding[d->decoding_head].slot;
+		const struct decoding *e = &d->decoding[d->decoding_head];
+		unsigned slot = e->slot;
 
+		/* Its data is asked for when its decoding ended, in that order. */
+		take_write_data(d, slot, e->ready);
 		d->decoding_head = (d->decoding_head + 1) % DECODING_RING;
 		d->decoding_count--;
 		d->stats.overhead_ns += d->model.command_overhead;
@@ -1063,11 +1298,26 @@ static void decode_later(struct disk *d, unsigned slot)
 	d->decoding_count++;
 }
 
+/* A read hit is decoded: its data goes out over the link, and it completes once sent. */
+static void hit_decoded(struct sim *sim, void *arg)
+{
+	struct slot_ref *ref = arg;
+	struct disk *d = ref->d;
+
+	decode_due(d);
+	if (d->in_reset || d->reset_ending || d->ncq_halted) {
+		d->front_pending--;
+		aborted_try_end(d);	/* a reset or an NCQ error aborted it */
+		return;
+	}
+	sim_at(sim, link_reserve(d, sim_now(sim),
+				 interface_ns(d, d->slot[ref->slot].nlb * d->layout.logical_size)),
+	       front_end_done, ref);
+}
+
 static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, bool high)
 {
 	struct fwq_cmd *c = &d->slot[slot];
-	int64_t front = d->model.command_overhead +
-		interface_ns(d, (uint64_t)rw->sectors * d->layout.logical_size);
 
 	prepare(d, c, rw, slot, high);
 	if (d->reading_ahead)
@@ -1090,7 +1340,7 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 				d->ra_limit = want;
 			}
 		}
-		sim_after(d->sim, front, front_end_done, &d->ref[slot]);
+		sim_after(d->sim, d->model.command_overhead, hit_decoded, &d->ref[slot]);
 		return;
 	}
 	/*
@@ -1107,20 +1357,24 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 		d->reading_ahead = false;
 		stream_locate(d);
 		disk_mech_stream_run(&d->mech, &d->stream, c->ps + c->nps, INT64_MAX, false);
-		done = sim_now(d->sim) + front;
+		done = sim_now(d->sim) + d->model.command_overhead +
+			interface_ns(d, c->nlb * d->layout.logical_size);
 		if (d->stream.t > done)
 			done = d->stream.t;
 		d->stats.stream_reads++;
 		stream_start(d, &only, 1, 0, done);
 		return;
 	}
-	if (rw->write && write_cached(d, c)) {
+	if (rw->write && d->write_cache && !rw->fua &&
+	    (uint64_t)rw->sectors * d->layout.logical_size <= d->cache.write_buffer) {
 		d->front_pending++;
-		sim_after(d->sim, front, front_end_done, &d->ref[slot]);
-		dispatch(d);
+		sim_after(d->sim, d->model.command_overhead, write_decoded, &d->ref[slot]);
 		return;
 	}
+	if (rw->write && d->dirty.count)
+		dirty_drop(d, c->lba, c->nlb);
 	if (!d->model.command_overhead) {
+		take_write_data(d, slot, sim_now(d->sim));
 		waiting_insert(d, slot);
 		dispatch(d);
 		return;
@@ -1324,7 +1578,7 @@ static void set_features_command(struct disk *d, const struct ata_taskfile *tf)
 /* FLUSH CACHE EXT: answered when nothing dirty is left and the actuator rests. */
 static void flush_try_end(struct disk *d)
 {
-	if (!d->flushing || d->destage_count || d->busy)
+	if (!d->flushing || d->dirty.count || d->busy)
 		return;
 	d->flushing = false;
 	respond(d, d->model.command_overhead, ATA_STAT_DRDY, 0, 0);
@@ -1373,7 +1627,7 @@ static void flush_command(struct disk *d)
 	d->stats.flushes++;
 	d->nonqueued_busy = true;
 	d->flushing = true;
-	sim_debug(d->sim, SIM_DBG_DISK, "FLUSH CACHE EXT: %u destages to write", d->destage_count);
+	sim_debug(d->sim, SIM_DBG_DISK, "FLUSH CACHE EXT: %u destages to write", d->dirty.count);
 	dispatch(d);
 	flush_try_end(d);
 }
@@ -1394,12 +1648,15 @@ static void reset_begin(struct disk *d)
 	d->tags_in_use = 0;
 	d->sdb_done = 0;
 	d->sdb_error = false;
+	d->front_pending -= d->room_count;	/* writes waiting for room: aborted */
+	d->room_count = 0;
 	cdl_forget_all(d);
 	if (d->nonqueued_busy && sim_is_pending(d->sim, d->resp_ev))
 		sim_cancel(d->sim, d->resp_ev);
 	d->nonqueued_busy = false;
 	d->flushing = false;
 	d->ncq_halted = d->log_pending = false;	/* a reset ends an NCQ error too */
+	link_abort(d);
 	sim_debug(d->sim, SIM_DBG_DISK, "SRST: every command aborted");
 }
 
@@ -1424,7 +1681,10 @@ static void ncq_halt(struct disk *d)
 	ilist_init(&d->by_age);
 	d->tags_in_use = 0;
 	d->sdb_done = 0;
+	d->front_pending -= d->room_count;	/* writes waiting for room: aborted */
+	d->room_count = 0;
 	cdl_forget_all(d);
+	link_abort(d);
 	d->ncq_halted = true;
 	d->sdb_error = true;
 	sdb_schedule(d);
@@ -1569,12 +1829,9 @@ struct disk *disk_new(struct sim *sim, const struct disk_model *m,
 		d->ref[i].d = d;
 		d->ref[i].slot = i;
 	}
-	/* One destage entry per 4 KiB of write buffer, at least one window. */
-	d->destage_cap = (unsigned)(m->write_buffer / 4096);
-	if (d->destage_cap < FWQ_DESTAGE_WINDOW)
-		d->destage_cap = FWQ_DESTAGE_WINDOW;
-	d->destage = calloc(d->destage_cap, sizeof(*d->destage));
-	if (!d->destage) {
+	/* One dirty range per 4 KiB of write buffer, at least one window. */
+	if (disk_dirty_init(&d->dirty, m->write_buffer / 4096 > FWQ_DESTAGE_WINDOW ?
+			    (uint32_t)(m->write_buffer / 4096) : FWQ_DESTAGE_WINDOW, &d->layout)) {
 		free(d);
 		err_set(e, "out of memory");
 		return NULL;
@@ -1586,7 +1843,7 @@ void disk_free(struct disk *d)
 {
 	if (!d)
 		return;
-	free(d->destage);
+	disk_dirty_destroy(&d->dirty);
 	free(d);
 }
 

@@ -55,6 +55,11 @@ struct disk_stats {
 	uint64_t cache_hits, write_cached;
 	uint64_t stream_reads;		/* reads that continued the read before them or read-ahead */
 	uint64_t coalesced_writes;	/* cached writes that joined the newest dirty range */
+	uint64_t dirty_overwrites;	/* cached writes over dirty sectors (they replace them) */
+	uint64_t in_place_writes;	/* ... of those, wholly inside one dirty range */
+	uint64_t room_waits;		/* cached writes that waited for room in the buffer */
+	uint64_t written_through;	/* ... and went to the media instead (age_limit, CDL) */
+	uint64_t dirty_bytes_max;	/* the most the buffer held dirty or was taking in */
 	uint64_t stream_writes;		/* writes and destages that continued the write before them */
 	uint64_t aborted, errors;
 	uint64_t flushes, resets;	/* FLUSH CACHE EXT received; soft resets */

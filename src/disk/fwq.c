@@ -50,7 +50,7 @@ unsigned fwq_decide(const struct fwq_rules *r, const struct fwq_queue *q, int64_
 	const struct fwq_cmd *const *cands = q->cands;
 	unsigned i;
 
-	if (now - q->oldest->arrival >= r->age_limit) {
+	if (q->oldest && now - q->oldest->arrival >= r->age_limit) {
 		/* Rare (it takes seconds of waiting): find where the oldest is. */
 		for (i = 0; cands[i] != q->oldest; i++)
 			;

@@ -7,8 +7,9 @@
  * is one pass over them, O(queue depth), no allocation.
  *
  * The rule, in order (docs/DRIVES.md):
- *   1. Aging: if the oldest candidate has waited age_limit or longer, it
- *      goes next — whatever its priority or position (WD US 6,145,052).
+ *   1. Aging: if the oldest queued command (fwq_queue.oldest; destages do
+ *      not age) has waited age_limit or longer, it goes next — whatever its
+ *      priority or position (WD US 6,145,052).
  *   2. Priority, an ops table (struct fwq_prio_ops) consulted when a
  *      high-priority command is queued and the policy honours PRIO:
  *        strict  the best high-priority command by the base policy;
@@ -156,7 +157,7 @@ struct fwq_queue {
 	 * Any value gives the same choice.
 	 */
 	unsigned near;
-	const struct fwq_cmd *oldest;	/* the oldest candidate (fwq_older) */
+	const struct fwq_cmd *oldest;	/* the oldest queued command (not a destage); NULL none */
 	unsigned nhigh;		/* candidates with PRIO high */
 	uint32_t batch_end;	/* batched policies: a normal command with seq >= this waits */
 	int64_t now;		/* when the choice is made */

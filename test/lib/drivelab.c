@@ -55,7 +55,8 @@ static const struct disk_host_ops lab_ops = { on_sdb, on_d2h };
 
 static void issue(struct drivelab *lab)
 {
-	struct ata_rw rw = { .ncq = lab->ncq, .write = lab->write, .sectors = lab->nlb };
+	struct ata_rw rw = { .ncq = lab->ncq, .sectors = lab->nlb,
+		.write = lab->write_every ? lab->issued % lab->write_every == 0 : lab->write };
 	struct ata_taskfile tf;
 	uint8_t fis[20];
 	unsigned tag = lab->ncq ? (unsigned)__builtin_ctz(lab->free_tags) : 0;
@@ -75,6 +76,8 @@ static void issue(struct drivelab *lab)
 	} else {
 		lab->tag_high[0] = false;
 	}
+	if (rw.write)
+		rw.fua = lab->fua_every && lab->writes++ % lab->fua_every == 0;
 	lab->issue_time[tag] = sim_now(&lab->sim);
 	lab->issued++;
 	ata_rw_build(&rw, &tf);
@@ -133,7 +136,8 @@ double drivelab_run(struct drivelab *lab, uint64_t ios)
 		issue(lab);
 	while (lab->completed < lab->target && sim_step(&lab->sim))
 		;
-	sim_run(&lab->sim, SIM_FOREVER);	/* drain write-cache destages */
+	if (!lab->no_drain)
+		sim_run(&lab->sim, SIM_FOREVER);	/* drain write-cache destages */
 	return (double)(sim_now(&lab->sim) - t0) / 1e9;
 }
 

@@ -24,7 +24,10 @@ struct drivelab {
 	bool sequential, write, ncq;
 	uint64_t next_lba;
 	unsigned high_every;		/* every Nth command is PRIO high (0: none) */
-	uint64_t issued, completed, target;
+	unsigned write_every;		/* every Nth command is a write, the rest reads (0: `write`) */
+	unsigned fua_every;		/* every Nth write is FUA (0: none) */
+	bool no_drain;			/* drivelab_run() returns with destages still to go */
+	uint64_t issued, completed, target, writes;
 	int64_t issue_time[32];
 	bool tag_high[32];
 	uint32_t free_tags;

@@ -136,6 +136,8 @@ struct job {
 	uint8_t io_flags;			/* BLK_NOWAIT, BLK_POLLED */
 	int io_refused;				/* errno of every I/O's system call, 0 none */
 	uint8_t file_hint;			/* F_SET_FILE_RW_HINT (5.15, direct I/O) */
+	uint8_t hint_rule;			/* enum hint_rule: the kernel's, worked out once */
+	bool cmdprio_any;			/* cmdprio_percentage or cmdprio_bssplit given */
 	/* verify (fio's io_hist and do_verify()). */
 	bool verify_on;				/* verify, do_verify, and the job writes */
 	bool dry;				/* verify_only: the writes are not issued */
@@ -953,7 +955,7 @@ no_rate:
 		j->tw_len = io->len;
 	}
 have_io:
-	io->ioprio = next_cmdprio(j, d, io->len);
+	io->ioprio = j->cmdprio_any ? next_cmdprio(j, d, io->len) : 0;
 	if (d < DDIR_COUNT && j->o->rate[d] && j->o->rate_process == JOB_RATE_LINEAR) {
 		/* fio's rate: the next I/O of this direction when this one's bytes are paid for. */
 		int64_t base = j->next_issue[d] > now - 1000000000LL ? j->next_issue[d] : now;
@@ -1933,17 +1935,33 @@ static void commit(struct job *j)
 
 static inline void account_issue(struct job *j, const struct job_io *io);
 
-/* bi_write_hint, where the kernel's bios carry one (docs/FIO.md, write_hint). */
-static uint8_t bio_write_hint(const struct job *j)
-{
-	int k = j->t->kernel;
+/* Where the kernel's bios take bi_write_hint from (docs/FIO.md, write_hint). */
+enum hint_rule {
+	HINT_NONE,	/* before 4.13, and 5.18..6.8: none */
+	HINT_INODE,	/* 6.9+: the inode's, for direct I/O */
+	HINT_FILE,	/* 4.13..5.17: file_write_hint(), the file's else the inode's */
+};
 
-	if (host_kernel_has(k, HOST_KC_BIO_WRITE_HINT))
-		return j->run->inode_hint;		/* 6.9+: the inode's, for direct I/O */
-	if (host_kernel_has(k, HOST_KC_NO_FILE_RW_HINT))
-		return 0;				/* 5.18..6.8: none */
-	if (host_kernel_has(k, HOST_KC_RW_HINT))
-		return j->file_hint ? j->file_hint : j->run->inode_hint;	/* file_write_hint() */
+static uint8_t hint_rule_of(int kernel)
+{
+	if (host_kernel_has(kernel, HOST_KC_BIO_WRITE_HINT))
+		return HINT_INODE;
+	if (host_kernel_has(kernel, HOST_KC_NO_FILE_RW_HINT))
+		return HINT_NONE;
+	if (host_kernel_has(kernel, HOST_KC_RW_HINT))
+		return HINT_FILE;
+	return HINT_NONE;
+}
+
+/* bi_write_hint: the rule is the kernel's, the hints may change as jobs start. */
+static inline uint8_t bio_write_hint(const struct job *j)
+{
+	switch (j->hint_rule) {
+	case HINT_INODE:
+		return j->run->inode_hint;
+	case HINT_FILE:
+		return j->file_hint ? j->file_hint : j->run->inode_hint;
+	}
 	return 0;
 }
 
@@ -3566,6 +3584,9 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 	}
 	j->prio_eff_task = host_kernel_io_prio(j->t->kernel, 0, j->task_prio, (int)o->nice,
 					       (enum sched_policy)o->sched_policy);
+	j->hint_rule = hint_rule_of(j->t->kernel);
+	for (d = 0; d < DDIR_COUNT; d++)
+		j->cmdprio_any |= o->ncmdprio_bssplit[d] || o->cmdprio_percentage[d];
 	for (d = 0; d < JOB_BS_DIRS; d++) {
 		uint64_t lo, hi;
 

@@ -137,6 +137,13 @@ struct job {
 	int io_refused;				/* errno of every I/O's system call, 0 none */
 	uint8_t file_hint;			/* F_SET_FILE_RW_HINT (5.15, direct I/O) */
 	uint8_t hint_rule;			/* enum hint_rule: the kernel's, worked out once */
+	/*
+	 * Per direction, the random starts of a plain uniform random job
+	 * (norandommap, one block size, no zones, percentage_random 100,
+	 * no rw=...:N): last_block(), worked out once; 0 takes next_io()'s
+	 * general path.
+	 */
+	uint64_t plain_lastb[JOB_BS_DIRS];
 	bool cmdprio_any;			/* cmdprio_percentage or cmdprio_bssplit given */
 	/* verify (fio's io_hist and do_verify()). */
 	bool verify_on;				/* verify, do_verify, and the job writes */
@@ -661,6 +668,17 @@ static bool next_io(struct job *j, int d, uint64_t *offp, uint64_t *lenp)
 	const struct job_options *o = j->o;
 	uint64_t off, len, block;
 
+	if (j->plain_lastb[d]) {
+		/* The general path below as it runs for such a job, its checks decided once. */
+		block = rng_below(&j->r_off, j->plain_lastb[d]);
+		off = j->zone_base + block * j->align[d];
+		if (off + j->min_bs[d] > j->end)
+			off = (j->end - j->min_bs[d]) / j->align[d] * j->align[d];
+		len = j->fixed_bs[bs_dir(j, d, true)];
+		if (off + len > j->t->capacity)
+			return false;
+		goto done;
+	}
 	if (o->zonemode == JOB_ZONEMODE_STRIDED)
 		zone_step(j, d);
 	if (!is_random(o)) {
@@ -3593,6 +3611,11 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 		job_bs_extent(o, (int)d, &lo, &hi);
 		j->fixed_bs[d] = lo == hi ? lo : 0;
 	}
+	for (d = 0; d < JOB_BS_DIRS; d++)
+		if (is_random(o) && o->zonemode != JOB_ZONEMODE_STRIDED && !o->rw_nr &&
+		    (d == DDIR_TRIM || o->perc_rand[d] >= 100) && o->dist == JOB_DIST_RANDOM &&
+		    j->norandommap && !j->use_map && j->fixed_bs[bs_dir(j, (int)d, true)])
+			j->plain_lastb[d] = last_block(j, (int)d);
 	for (d = 0; d < DDIR_COUNT; d++)
 		j->rate_min_checked |= o->rate_min[d] || o->rate_iops_min[d];
 	j->ios = calloc(j->depth, sizeof(*j->ios));

@@ -138,6 +138,12 @@ struct job {
 	uint8_t file_hint;			/* F_SET_FILE_RW_HINT (5.15, direct I/O) */
 	uint8_t hint_rule;			/* enum hint_rule: the kernel's, worked out once */
 	/*
+	 * None of issue()'s rarer cases can arise (no verify, sg, cmdprio
+	 * report rows, serialize_overlap or refused system calls): a read
+	 * without a priority of its own in one bio takes issue_read().
+	 */
+	bool issue_plain;
+	/*
 	 * Per direction, the random starts of a plain uniform random job
 	 * (norandommap, one block size, no zones, percentage_random 100,
 	 * no rw=...:N): last_block(), worked out once; 0 takes next_io()'s
@@ -1983,7 +1989,52 @@ static inline uint8_t bio_write_hint(const struct job *j)
 	return 0;
 }
 
+static void issue_general(struct job *j, const struct job_io_desc *want);
+
+/* issue_general() as it runs for a job with issue_plain and such a read. */
+static inline void issue_read(struct job *j, const struct job_io_desc *want)
+{
+	struct job_io *io = j->free_ios;
+	struct blk_bio *b = &io->bios[0];
+	uint64_t len = want->len, off = want->offset;
+	int64_t now = sim_now(j->t->sim);
+
+	j->free_ios = io->next;
+	io->ddir = DDIR_READ;
+	io->offset = off;
+	io->len = len;
+	io->prio_report = j->job_prio;
+	io->prio_eff = j->prio_eff_task;
+	io->prio_index = -1;
+	io->error = 0;
+	io->err_site = NULL;
+	io->read_back = j->issuing_verify;
+	io->t_start = want->due && want->due < now ? want->due : now;
+	io->t_dispatch = now;
+	io->piece = NULL;
+	blk_bio_prep(b, off / j->t->logical_size, (uint32_t)(len / j->t->logical_size), false,
+		     io->prio_eff, bio_accepted, bio_done, io);
+	b->flags = j->io_flags;
+	b->write_hint = bio_write_hint(j);
+	io->nbios = 1;
+	io->next_bio = 0;
+	io->left = 1;
+	j->inflight++;
+	account_issue(j, io);
+	io->in_flight = true;
+	submit_bios(j, io);
+}
+
 static void issue(struct job *j, const struct job_io_desc *want)
+{
+	if (j->issue_plain && want->ddir == DDIR_READ && !want->ioprio && want->len &&
+	    want->len <= j->t->max_request)
+		issue_read(j, want);
+	else
+		issue_general(j, want);
+}
+
+static __attribute__((noinline)) void issue_general(struct job *j, const struct job_io_desc *want)
 {
 	struct job_io *io = j->free_ios;
 	uint64_t len = want->len, off = want->offset, chunk, done = 0;
@@ -3603,6 +3654,7 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 	j->prio_eff_task = host_kernel_io_prio(j->t->kernel, 0, j->task_prio, (int)o->nice,
 					       (enum sched_policy)o->sched_policy);
 	j->hint_rule = hint_rule_of(j->t->kernel);
+	j->issue_plain = !j->verify_on && !o->sg && !j->serialize && !j->io_refused && !j->dry;
 	for (d = 0; d < DDIR_COUNT; d++)
 		j->cmdprio_any |= o->ncmdprio_bssplit[d] || o->cmdprio_percentage[d];
 	for (d = 0; d < JOB_BS_DIRS; d++) {
@@ -3718,6 +3770,8 @@ static void report_setup(struct job *j)
 	r->ioprio = j->job_prio;
 	r->multi_prio = o->cmdprio_percentage[0] || o->cmdprio_percentage[1] ||
 		o->ncmdprio_bssplit[0] || o->ncmdprio_bssplit[1] || j->source_prios;
+	if (r->multi_prio)
+		j->issue_plain = false;	/* each I/O finds its report row */
 	snprintf(r->rw, sizeof(r->rw), "%s", rw_names[o->rw]);
 	snprintf(r->ioengine, sizeof(r->ioengine), "%s", o->ioengine);
 	/* The header's (R), (W), (T): fio's trim takes the last value given. */

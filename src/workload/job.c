@@ -144,6 +144,13 @@ struct job {
 	 */
 	bool issue_plain;
 	/*
+	 * Nothing of io_reaped()'s but the five summaries and the counts can
+	 * apply to a sampled I/O without an error (an async engine, no
+	 * disable_*lat, *_percentiles, cmdprio rows, per-I/O samples, logs,
+	 * max_latency, rate_min, latency_target or verify): io_reaped_plain().
+	 */
+	bool reap_plain;
+	/*
 	 * Per direction, the random starts of a plain uniform random job
 	 * (norandommap, one block size, no zones, percentage_random 100,
 	 * no rw=...:N): last_block(), worked out once; 0 takes next_io()'s
@@ -1807,6 +1814,39 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 	j->free_ios = io;
 }
 
+/* io_reaped() as it runs for a reap of one, sampled, without an error, of a job with reap_plain. */
+static inline void io_reaped_plain(struct job *j, struct job_io *io)
+{
+	struct report_job *r = j->rep;
+	struct report_dir *rd = &r->dir[io->ddir];
+	int64_t now = sim_now(j->t->sim);
+	uint64_t clat = (uint64_t)(now - io->t_issue), lat = (uint64_t)(now - io->t_start);
+
+	__asm__("" : "+r"(rd));	/* as in io_reaped() */
+	io->in_flight = false;
+	j->inflight--;
+	j->t_finish = now;
+	j->run->ios_done++;
+	j->think_done++;
+	j->last_ddir = io->ddir;
+	hist_summary_add(&rd->slat.sum, (uint64_t)(io->t_issue - io->t_start));
+	hist_add(&rd->clat, clat);
+	hist_summary_add(&rd->lat.sum, lat);
+	hist_summary_add(&rd->host_queue, (uint64_t)(io->t_dispatch - io->t_issue));
+	hist_summary_add(&rd->drive, (uint64_t)(now - io->t_dispatch));
+	rd->io_bytes += io->len;
+	rd->total_ios++;
+	j->bw_s.acc[io->ddir] += io->len;
+	j->iops_s.acc[io->ddir]++;
+	mark_latency(r, clat);
+	r->io_u_complete[batch_bucket(1)]++;
+	r->total_complete++;
+	j->done_bytes[io->ddir] += io->len;
+	j->done_ios[io->ddir]++;
+	io->next = j->free_ios;
+	j->free_ios = io;
+}
+
 /*
  * fio's wait_for_completions() with iodepth_batch_complete_min/max and
  * iodepth_low: once the queue is full the job waits until `reap_need`
@@ -1861,6 +1901,8 @@ static void io_done(struct job *j, struct job_io *io)
 		reap(j);
 		if (j->full_wait)
 			return;
+	} else if (j->reap_plain && !io->error && !j->unsampled && io->ddir != DDIR_TRIM) {
+		io_reaped_plain(j, io);
 	} else {
 		io_reaped(j, io, true);
 	}
@@ -3772,6 +3814,11 @@ static void report_setup(struct job *j)
 		o->ncmdprio_bssplit[0] || o->ncmdprio_bssplit[1] || j->source_prios;
 	if (r->multi_prio)
 		j->issue_plain = false;	/* each I/O finds its report row */
+	j->reap_plain = o->engine_kind != JOB_ENGINE_SYNC && !o->disable_slat && !o->disable_clat &&
+		!o->disable_lat && !r->slat_percentiles && !r->lat_percentiles && !r->multi_prio &&
+		!j->per_io_samples && !j->hist_log && !j->writes_logs && !o->max_latency[DDIR_READ] &&
+		!o->max_latency[DDIR_WRITE] && !j->rate_min_checked && !o->latency_target &&
+		!j->verify_on;
 	snprintf(r->rw, sizeof(r->rw), "%s", rw_names[o->rw]);
 	snprintf(r->ioengine, sizeof(r->ioengine), "%s", o->ioengine);
 	/* The header's (R), (W), (T): fio's trim takes the last value given. */

@@ -150,6 +150,8 @@ struct job {
 	 * max_latency, rate_min, latency_target or verify): io_reaped_plain().
 	 */
 	bool reap_plain;
+	/* No rate, rate_iops, trimwrite or verify: fio_next() draws the I/O at once. */
+	bool next_plain;
 	/*
 	 * Per direction, the random starts of a plain uniform random job
 	 * (norandommap, one block size, no zones, percentage_random 100,
@@ -933,6 +935,20 @@ static enum job_source_status fio_next(void *state, int64_t now, struct job_io_d
 	    (j->ios_limit && j->issued_ios >= j->ios_limit) || j->map_oom)
 		return JOB_SOURCE_END;
 	d = next_ddir(j);
+	if (j->next_plain) {
+		/* The path below as it runs without rates, trimwrite's writes or read-backs. */
+		io->ddir = d;
+		if (!next_io(j, d, &io->offset, &io->len)) {
+			if (j->map_oom || !pass_again(j))
+				return JOB_SOURCE_END;
+			new_pass(j);
+			if (!next_io(j, d, &io->offset, &io->len))
+				return JOB_SOURCE_END;
+		}
+		io->ioprio = j->cmdprio_any ? next_cmdprio(j, d, io->len) : 0;
+		io->due = 0;
+		return JOB_SOURCE_IO;
+	}
 	if (d == DDIR_TRIM)
 		goto no_rate;		/* rate and rate_iops are read and write ones here */
 	if (j->o->rate_process == JOB_RATE_POISSON && (j->o->rate_iops[d] || j->o->rate[d])) {
@@ -3697,6 +3713,10 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 					       (enum sched_policy)o->sched_policy);
 	j->hint_rule = hint_rule_of(j->t->kernel);
 	j->issue_plain = !j->verify_on && !o->sg && !j->serialize && !j->io_refused && !j->dry;
+	j->next_plain = !j->verify_on && !is_trimwrite(o);
+	for (d = 0; d < DDIR_COUNT; d++)
+		if (o->rate[d] || o->rate_iops[d])
+			j->next_plain = false;
 	for (d = 0; d < DDIR_COUNT; d++)
 		j->cmdprio_any |= o->ncmdprio_bssplit[d] || o->cmdprio_percentage[d];
 	for (d = 0; d < JOB_BS_DIRS; d++) {

@@ -152,6 +152,8 @@ struct job {
 	bool reap_plain;
 	/* No rate, rate_iops, trimwrite or verify: fio_next() draws the I/O at once. */
 	bool next_plain;
+	/* Not paced, no verify, fsync or fdatasync: job_fill_queue() asks the source at once. */
+	bool fill_plain;
 	/*
 	 * Per direction, the random starts of a plain uniform random job
 	 * (norandommap, one block size, no zones, percentage_random 100,
@@ -2716,6 +2718,8 @@ static void job_fill_queue(struct job *j)
 			j->issuing_done = true;
 			break;
 		}
+		if (j->fill_plain)
+			goto from_source;
 		/* Think times, flow control, a rate's drain: one test when a job has none. */
 		if (j->paced && (j->think_check || j->think_pending || now < j->think_until) &&
 		    think_wait(j, now))
@@ -2759,6 +2763,7 @@ static void job_fill_queue(struct job *j)
 			paced_after_io(j, DDIR_READ);
 			continue;
 		}
+from_source:
 		switch (j->source->next(j->source_state, now, &io, &wake_at)) {
 		case JOB_SOURCE_IO:
 			issue(j, &io);
@@ -3714,6 +3719,7 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 	j->hint_rule = hint_rule_of(j->t->kernel);
 	j->issue_plain = !j->verify_on && !o->sg && !j->serialize && !j->io_refused && !j->dry;
 	j->next_plain = !j->verify_on && !is_trimwrite(o);
+	j->fill_plain = !j->paced && !j->verify_on && !o->fsync_blocks && !o->fdatasync_blocks;
 	for (d = 0; d < DDIR_COUNT; d++)
 		if (o->rate[d] || o->rate_iops[d])
 			j->next_plain = false;

@@ -2077,12 +2077,15 @@ static inline void issue_read(struct job *j, const struct job_io_desc *want)
 	b->flags = j->io_flags;
 	b->write_hint = bio_write_hint(j);
 	io->nbios = 1;
-	io->next_bio = 0;
+	io->next_bio = 1;	/* submit_bios() for its one bio */
 	io->left = 1;
 	j->inflight++;
 	account_issue(j, io);
 	io->in_flight = true;
-	submit_bios(j, io);
+	if (!blk_submit(j->t->q, b))
+		j->blocked_io = io;
+	else
+		io->t_issue = now;
 }
 
 static void issue(struct job *j, const struct job_io_desc *want)

@@ -8,7 +8,9 @@
 # (t_disk_seq's jobs) with the write cache on and off; writes with fsync,
 # FUA and barriers; the fio generator's options (bssplit, rwmix, zipf,
 # thinktime, rate_iops, iodepth_batch); a trace replay; a compare; json+;
-# latency, bandwidth, IOPS and histogram logs; and a --debug=all trace.
+# latency, bandwidth, IOPS and histogram logs; a --debug=all trace; and
+# every job file of test/data/fio-oracle, fio-control and fio-engine
+# (verify, trims, job control, engine flags) and the sg engine.
 #
 #   bench/golden.sh > before.txt    ... change ...    bench/golden.sh | diff before.txt -
 #
@@ -218,6 +220,18 @@ EOF
 for f in "$tmp"/logs/*; do
 	hash "logs/$(basename "$f")" "$f"
 done
+
+# Issue 13's later options: every job file fio's oracle tests, job control
+# and the engine flags use (verify, trims, percentage_random,
+# bs_is_seq_rand, serialize_overlap, offload, flow, steady state, nowait,
+# ...), and the sg engine beside libaio.
+for f in test/data/fio-oracle/*.fio test/data/fio-control/*.fio test/data/fio-engine/*.fio; do
+	name=${f#test/data/}
+	name=${name//\//-}
+	out "${name%.fio}" "$ncqsim" run "$f" --quiet "${json[@]}"
+done
+printf '[global]\nruntime=5\ntime_based\nbs=4k\nrw=randread\n[r]\nioengine=libaio\niodepth=32\n[s]\nioengine=sg\n[w]\nioengine=sg\nrw=randwrite\nwritefua=1\n' >"$tmp/sg.fio"
+out sg "$ncqsim" run "$tmp/sg.fio" --quiet "${json[@]}"
 
 # A replay and a compare.
 for p in 0 1; do

@@ -197,9 +197,16 @@ static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk
 		passthrough_insert(q, rq, bio->flags);
 		return;
 	}
-	rq->bypass = flush_insert(q, rq, bio->flags);
-	if (rq->bypass)
-		return;
+	if (!(bio->flags & (BLK_PREFLUSH | BLK_FUA)) && rq->nlb) {
+		/* flush_insert() for a plain request: no flush steps, the scheduler's. */
+		rq->seq_left = BLK_SEQ_DATA;
+		rq->fua = rq->flush = false;
+		rq->bypass = false;
+	} else {
+		rq->bypass = flush_insert(q, rq, bio->flags);
+		if (rq->bypass)
+			return;
+	}
 	q->sched->insert(q->sched_data, rq);
 	q->last_merge = rq;
 	sim_debug(q->sim, SIM_DBG_BLK, "request lba %llu +%u %s prio %s/%u queued",

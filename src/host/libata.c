@@ -453,7 +453,7 @@ static void timer_idle(struct libata *la)
 	}
 }
 
-static void timer_start(struct libata *la, unsigned tag)
+static inline void timer_start(struct libata *la, unsigned tag)
 {
 	la->deadline[tag] = sim_now(la->sim) + la->timeout;
 	if (!la->timer_armed)

@@ -73,7 +73,8 @@ static inline void hist_summary_add(struct hist_summary *s, uint64_t v)
 		s->min = v;
 	delta = val - s->mean;
 	if (delta != 0.0) {
-		s->mean += delta / ((double)s->n + 1.0);
+		/* A count is far below 2^63: the signed conversion, one instruction. */
+		s->mean += delta / ((double)(int64_t)s->n + 1.0);
 		s->S += delta * (val - s->mean);
 	}
 	s->n++;

@@ -136,6 +136,32 @@ struct job {
 	uint8_t io_flags;			/* BLK_NOWAIT, BLK_POLLED */
 	int io_refused;				/* errno of every I/O's system call, 0 none */
 	uint8_t file_hint;			/* F_SET_FILE_RW_HINT (5.15, direct I/O) */
+	uint8_t hint_rule;			/* enum hint_rule: the kernel's, worked out once */
+	/*
+	 * None of issue()'s rarer cases can arise (no verify, sg, cmdprio
+	 * report rows, serialize_overlap or refused system calls): a read
+	 * without a priority of its own in one bio takes issue_read().
+	 */
+	bool issue_plain;
+	/*
+	 * Nothing of io_reaped()'s but the five summaries and the counts can
+	 * apply to a sampled I/O without an error (an async engine, no
+	 * disable_*lat, *_percentiles, cmdprio rows, per-I/O samples, logs,
+	 * max_latency, rate_min, latency_target or verify): io_reaped_plain().
+	 */
+	bool reap_plain;
+	/* No rate, rate_iops, trimwrite or verify: fio_next() draws the I/O at once. */
+	bool next_plain;
+	/* Not paced, no verify, fsync or fdatasync: job_fill_queue() asks the source at once. */
+	bool fill_plain;
+	/*
+	 * Per direction, the random starts of a plain uniform random job
+	 * (norandommap, one block size, no zones, percentage_random 100,
+	 * no rw=...:N): last_block(), worked out once; 0 takes next_io()'s
+	 * general path.
+	 */
+	uint64_t plain_lastb[JOB_BS_DIRS];
+	bool cmdprio_any;			/* cmdprio_percentage or cmdprio_bssplit given */
 	/* verify (fio's io_hist and do_verify()). */
 	bool verify_on;				/* verify, do_verify, and the job writes */
 	bool dry;				/* verify_only: the writes are not issued */
@@ -659,6 +685,17 @@ static bool next_io(struct job *j, int d, uint64_t *offp, uint64_t *lenp)
 	const struct job_options *o = j->o;
 	uint64_t off, len, block;
 
+	if (j->plain_lastb[d]) {
+		/* The general path below as it runs for such a job, its checks decided once. */
+		block = rng_below(&j->r_off, j->plain_lastb[d]);
+		off = j->zone_base + block * j->align[d];
+		if (off + j->min_bs[d] > j->end)
+			off = (j->end - j->min_bs[d]) / j->align[d] * j->align[d];
+		len = j->fixed_bs[bs_dir(j, d, true)];
+		if (off + len > j->t->capacity)
+			return false;
+		goto done;
+	}
 	if (o->zonemode == JOB_ZONEMODE_STRIDED)
 		zone_step(j, d);
 	if (!is_random(o)) {
@@ -900,6 +937,20 @@ static enum job_source_status fio_next(void *state, int64_t now, struct job_io_d
 	    (j->ios_limit && j->issued_ios >= j->ios_limit) || j->map_oom)
 		return JOB_SOURCE_END;
 	d = next_ddir(j);
+	if (j->next_plain) {
+		/* The path below as it runs without rates, trimwrite's writes or read-backs. */
+		io->ddir = d;
+		if (!next_io(j, d, &io->offset, &io->len)) {
+			if (j->map_oom || !pass_again(j))
+				return JOB_SOURCE_END;
+			new_pass(j);
+			if (!next_io(j, d, &io->offset, &io->len))
+				return JOB_SOURCE_END;
+		}
+		io->ioprio = j->cmdprio_any ? next_cmdprio(j, d, io->len) : 0;
+		io->due = 0;
+		return JOB_SOURCE_IO;
+	}
 	if (d == DDIR_TRIM)
 		goto no_rate;		/* rate and rate_iops are read and write ones here */
 	if (j->o->rate_process == JOB_RATE_POISSON && (j->o->rate_iops[d] || j->o->rate[d])) {
@@ -953,7 +1004,7 @@ no_rate:
 		j->tw_len = io->len;
 	}
 have_io:
-	io->ioprio = next_cmdprio(j, d, io->len);
+	io->ioprio = j->cmdprio_any ? next_cmdprio(j, d, io->len) : 0;
 	if (d < DDIR_COUNT && j->o->rate[d] && j->o->rate_process == JOB_RATE_LINEAR) {
 		/* fio's rate: the next I/O of this direction when this one's bytes are paid for. */
 		int64_t base = j->next_issue[d] > now - 1000000000LL ? j->next_issue[d] : now;
@@ -1781,6 +1832,39 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 	j->free_ios = io;
 }
 
+/* io_reaped() as it runs for a reap of one, sampled, without an error, of a job with reap_plain. */
+static inline void io_reaped_plain(struct job *j, struct job_io *io)
+{
+	struct report_job *r = j->rep;
+	struct report_dir *rd = &r->dir[io->ddir];
+	int64_t now = sim_now(j->t->sim);
+	uint64_t clat = (uint64_t)(now - io->t_issue), lat = (uint64_t)(now - io->t_start);
+
+	__asm__("" : "+r"(rd));	/* as in io_reaped() */
+	io->in_flight = false;
+	j->inflight--;
+	j->t_finish = now;
+	j->run->ios_done++;
+	j->think_done++;
+	j->last_ddir = io->ddir;
+	hist_summary_add(&rd->slat.sum, (uint64_t)(io->t_issue - io->t_start));
+	hist_add(&rd->clat, clat);
+	hist_summary_add(&rd->lat.sum, lat);
+	hist_summary_add(&rd->host_queue, (uint64_t)(io->t_dispatch - io->t_issue));
+	hist_summary_add(&rd->drive, (uint64_t)(now - io->t_dispatch));
+	rd->io_bytes += io->len;
+	rd->total_ios++;
+	j->bw_s.acc[io->ddir] += io->len;
+	j->iops_s.acc[io->ddir]++;
+	mark_latency(r, clat);
+	r->io_u_complete[batch_bucket(1)]++;
+	r->total_complete++;
+	j->done_bytes[io->ddir] += io->len;
+	j->done_ios[io->ddir]++;
+	io->next = j->free_ios;
+	j->free_ios = io;
+}
+
 /*
  * fio's wait_for_completions() with iodepth_batch_complete_min/max and
  * iodepth_low: once the queue is full the job waits until `reap_need`
@@ -1835,6 +1919,8 @@ static void io_done(struct job *j, struct job_io *io)
 		reap(j);
 		if (j->full_wait)
 			return;
+	} else if (j->reap_plain && !io->error && !j->unsampled && io->ddir != DDIR_TRIM) {
+		io_reaped_plain(j, io);
 	} else {
 		io_reaped(j, io, true);
 	}
@@ -1933,21 +2019,85 @@ static void commit(struct job *j)
 
 static inline void account_issue(struct job *j, const struct job_io *io);
 
-/* bi_write_hint, where the kernel's bios carry one (docs/FIO.md, write_hint). */
-static uint8_t bio_write_hint(const struct job *j)
-{
-	int k = j->t->kernel;
+/* Where the kernel's bios take bi_write_hint from (docs/FIO.md, write_hint). */
+enum hint_rule {
+	HINT_NONE,	/* before 4.13, and 5.18..6.8: none */
+	HINT_INODE,	/* 6.9+: the inode's, for direct I/O */
+	HINT_FILE,	/* 4.13..5.17: file_write_hint(), the file's else the inode's */
+};
 
-	if (host_kernel_has(k, HOST_KC_BIO_WRITE_HINT))
-		return j->run->inode_hint;		/* 6.9+: the inode's, for direct I/O */
-	if (host_kernel_has(k, HOST_KC_NO_FILE_RW_HINT))
-		return 0;				/* 5.18..6.8: none */
-	if (host_kernel_has(k, HOST_KC_RW_HINT))
-		return j->file_hint ? j->file_hint : j->run->inode_hint;	/* file_write_hint() */
+static uint8_t hint_rule_of(int kernel)
+{
+	if (host_kernel_has(kernel, HOST_KC_BIO_WRITE_HINT))
+		return HINT_INODE;
+	if (host_kernel_has(kernel, HOST_KC_NO_FILE_RW_HINT))
+		return HINT_NONE;
+	if (host_kernel_has(kernel, HOST_KC_RW_HINT))
+		return HINT_FILE;
+	return HINT_NONE;
+}
+
+/* bi_write_hint: the rule is the kernel's, the hints may change as jobs start. */
+static inline uint8_t bio_write_hint(const struct job *j)
+{
+	switch (j->hint_rule) {
+	case HINT_INODE:
+		return j->run->inode_hint;
+	case HINT_FILE:
+		return j->file_hint ? j->file_hint : j->run->inode_hint;
+	}
 	return 0;
 }
 
+static void issue_general(struct job *j, const struct job_io_desc *want);
+
+/* issue_general() as it runs for a job with issue_plain and such a read. */
+static inline void issue_read(struct job *j, const struct job_io_desc *want)
+{
+	struct job_io *io = j->free_ios;
+	struct blk_bio *b = &io->bios[0];
+	uint64_t len = want->len, off = want->offset;
+	int64_t now = sim_now(j->t->sim);
+
+	j->free_ios = io->next;
+	io->ddir = DDIR_READ;
+	io->offset = off;
+	io->len = len;
+	io->prio_report = j->job_prio;
+	io->prio_eff = j->prio_eff_task;
+	io->prio_index = -1;
+	io->error = 0;
+	io->err_site = NULL;
+	io->read_back = j->issuing_verify;
+	io->t_start = want->due && want->due < now ? want->due : now;
+	io->t_dispatch = now;
+	io->piece = NULL;
+	blk_bio_prep(b, off / j->t->logical_size, (uint32_t)(len / j->t->logical_size), false,
+		     io->prio_eff, bio_accepted, bio_done, io);
+	b->flags = j->io_flags;
+	b->write_hint = bio_write_hint(j);
+	io->nbios = 1;
+	io->next_bio = 1;	/* submit_bios() for its one bio */
+	io->left = 1;
+	j->inflight++;
+	account_issue(j, io);
+	io->in_flight = true;
+	if (!blk_submit(j->t->q, b))
+		j->blocked_io = io;
+	else
+		io->t_issue = now;
+}
+
 static void issue(struct job *j, const struct job_io_desc *want)
+{
+	if (j->issue_plain && want->ddir == DDIR_READ && !want->ioprio && want->len &&
+	    want->len <= j->t->max_request)
+		issue_read(j, want);
+	else
+		issue_general(j, want);
+}
+
+static __attribute__((noinline)) void issue_general(struct job *j, const struct job_io_desc *want)
 {
 	struct job_io *io = j->free_ios;
 	uint64_t len = want->len, off = want->offset, chunk, done = 0;
@@ -2571,6 +2721,8 @@ static void job_fill_queue(struct job *j)
 			j->issuing_done = true;
 			break;
 		}
+		if (j->fill_plain)
+			goto from_source;
 		/* Think times, flow control, a rate's drain: one test when a job has none. */
 		if (j->paced && (j->think_check || j->think_pending || now < j->think_until) &&
 		    think_wait(j, now))
@@ -2614,6 +2766,7 @@ static void job_fill_queue(struct job *j)
 			paced_after_io(j, DDIR_READ);
 			continue;
 		}
+from_source:
 		switch (j->source->next(j->source_state, now, &io, &wake_at)) {
 		case JOB_SOURCE_IO:
 			issue(j, &io);
@@ -3566,12 +3719,26 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 	}
 	j->prio_eff_task = host_kernel_io_prio(j->t->kernel, 0, j->task_prio, (int)o->nice,
 					       (enum sched_policy)o->sched_policy);
+	j->hint_rule = hint_rule_of(j->t->kernel);
+	j->issue_plain = !j->verify_on && !o->sg && !j->serialize && !j->io_refused && !j->dry;
+	j->next_plain = !j->verify_on && !is_trimwrite(o);
+	j->fill_plain = !j->paced && !j->verify_on && !o->fsync_blocks && !o->fdatasync_blocks;
+	for (d = 0; d < DDIR_COUNT; d++)
+		if (o->rate[d] || o->rate_iops[d])
+			j->next_plain = false;
+	for (d = 0; d < DDIR_COUNT; d++)
+		j->cmdprio_any |= o->ncmdprio_bssplit[d] || o->cmdprio_percentage[d];
 	for (d = 0; d < JOB_BS_DIRS; d++) {
 		uint64_t lo, hi;
 
 		job_bs_extent(o, (int)d, &lo, &hi);
 		j->fixed_bs[d] = lo == hi ? lo : 0;
 	}
+	for (d = 0; d < JOB_BS_DIRS; d++)
+		if (is_random(o) && o->zonemode != JOB_ZONEMODE_STRIDED && !o->rw_nr &&
+		    (d == DDIR_TRIM || o->perc_rand[d] >= 100) && o->dist == JOB_DIST_RANDOM &&
+		    j->norandommap && !j->use_map && j->fixed_bs[bs_dir(j, (int)d, true)])
+			j->plain_lastb[d] = last_block(j, (int)d);
 	for (d = 0; d < DDIR_COUNT; d++)
 		j->rate_min_checked |= o->rate_min[d] || o->rate_iops_min[d];
 	j->ios = calloc(j->depth, sizeof(*j->ios));
@@ -3674,6 +3841,13 @@ static void report_setup(struct job *j)
 	r->ioprio = j->job_prio;
 	r->multi_prio = o->cmdprio_percentage[0] || o->cmdprio_percentage[1] ||
 		o->ncmdprio_bssplit[0] || o->ncmdprio_bssplit[1] || j->source_prios;
+	if (r->multi_prio)
+		j->issue_plain = false;	/* each I/O finds its report row */
+	j->reap_plain = o->engine_kind != JOB_ENGINE_SYNC && !o->disable_slat && !o->disable_clat &&
+		!o->disable_lat && !r->slat_percentiles && !r->lat_percentiles && !r->multi_prio &&
+		!j->per_io_samples && !j->hist_log && !j->writes_logs && !o->max_latency[DDIR_READ] &&
+		!o->max_latency[DDIR_WRITE] && !j->rate_min_checked && !o->latency_target &&
+		!j->verify_on;
 	snprintf(r->rw, sizeof(r->rw), "%s", rw_names[o->rw]);
 	snprintf(r->ioengine, sizeof(r->ioengine), "%s", o->ioengine);
 	/* The header's (R), (W), (T): fio's trim takes the last value given. */

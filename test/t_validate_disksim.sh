@@ -26,11 +26,11 @@ while read -r drive ours disksim; do
 	awk -v r="$rms" -v b="$ours" 'BEGIN { exit !(r <= b * 1.05) }' ||
 		fail "$drive: RMS $rms ms is above the README's $ours ms (+5 %); DiskSim's is $disksim ms"
 done <<'EOF'
-hp_c2247a 0.148 0.090
-hp_c3323a 0.225 0.306
-dec_rz26 0.339 0.340
-cheetah4LP 0.327 0.318
-atlas_III 0.279 0.378
+hp_c2247a 0.126 0.090
+hp_c3323a 0.292 0.306
+dec_rz26 0.438 0.340
+cheetah4LP 0.326 0.318
+atlas_III 0.280 0.378
 EOF
 
 # The normal report, the plot, standard output without -o; deterministic.

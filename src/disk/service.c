@@ -29,7 +29,7 @@ int disk_service_init(struct disk_service *s, const struct disk_model *m, struct
 		s->write_segments = 1;
 	if (s->write_segments > DISK_SERVICE_DESTAGES)
 		s->write_segments = DISK_SERVICE_DESTAGES;
-	s->read_hits_on_writes = m->read_hits_on_writes && !m->write_segment;
+	s->read_hits_on_writes = m->read_hits_on_writes;
 	s->ra_on_hit = m->read_ahead_on_hit;
 	s->partial_hits = m->partial_hits;
 	s->write_segment = m->write_segment;
@@ -251,10 +251,10 @@ static int64_t stream_stop(struct disk_service *s, int64_t now, bool write_overl
 	s->streaming = false;
 	last = s->cache.end[s->seg];
 	if (last >= s->ra_limit || last >= l->logical_sectors) {
-		/* It had ended by itself: the head rests where it stopped. */
+		/* It has ended by itself: the head rests where it stopped. */
 		if (last > s->ra_from)
 			head_to(s, last - 1);
-		return now;
+		return t;
 	}
 	per_track = to_track_end(s, last, 1, &into) + into;
 	t_track = stream_time(s, last - into);

@@ -1,5 +1,6 @@
 #include "disk/service.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -12,7 +13,8 @@ int disk_service_init(struct disk_service *s, const struct disk_model *m, struct
 {
 	unsigned read_segments = m->cache_segments;
 
-	memset(s, 0, sizeof(*s));
+	/* The long write's scratch (down[]) is written before it is read. */
+	memset(s, 0, offsetof(struct disk_service, down));
 	if (disk_layout_build(&s->layout, m, e) || disk_mech_init(&s->mech, &s->layout, m, e))
 		return -1;
 	/* With a write segment of its own, the others are the reads'. */
@@ -446,6 +448,23 @@ static int64_t send_read(const struct disk_service *s, const struct arrival *a, 
 	bool hold = b->hold_read || b->never_disconnect;
 	int64_t t = start, bus = s->mech.bus_sector[0];
 	uint64_t j, wm = watermark_sectors(s, s->watermark, a->n);
+
+	/* Reselecting for every sector at no cost is holding the bus. */
+	if (wm <= 1 && !b->disconnect_read[after_write] && !b->controller && !b->arbitration &&
+	    !b->reselect_first && !b->data_prep)
+		hold = true;
+	if (hold && a->have < a->n && (!a->md || (a->md->npieces == 1 && !a->md->piece[0].wrap))) {
+		/*
+		 * Sector j goes at max(its arrival, the one before's end): the last
+		 * ends at the largest of start + n x bus and arrival(j) + (n - j) x
+		 * bus, and the arrivals are evenly spaced, so that is at the first
+		 * sector still to come or the last.
+		 */
+		int64_t n = (int64_t)a->n, h = (int64_t)a->have;
+
+		return max64(start + n * bus, max64(ready(a, a->have) + (n - h) * bus,
+						    ready(a, a->n - 1) + bus));
+	}
 
 	for (j = 0; j < a->n; j++) {
 		int64_t r = ready(a, j);

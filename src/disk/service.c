@@ -449,11 +449,13 @@ static int64_t send_read(const struct disk_service *s, const struct arrival *a, 
 	int64_t t = start, bus = s->mech.bus_sector[0];
 	uint64_t j, wm = watermark_sectors(s, s->watermark, a->n);
 
+	if (a->have >= a->n)
+		return start + (int64_t)a->n * bus;	/* all buffered: the bus's pace */
 	/* Reselecting for every sector at no cost is holding the bus. */
 	if (wm <= 1 && !b->disconnect_read[after_write] && !b->controller && !b->arbitration &&
 	    !b->reselect_first && !b->data_prep)
 		hold = true;
-	if (hold && a->have < a->n && (!a->md || (a->md->npieces == 1 && !a->md->piece[0].wrap))) {
+	if (hold && (!a->md || (a->md->npieces == 1 && !a->md->piece[0].wrap))) {
 		/*
 		 * Sector j goes at max(its arrival, the one before's end): the last
 		 * ends at the largest of start + n x bus and arrival(j) + (n - j) x

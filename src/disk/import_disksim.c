@@ -20,6 +20,9 @@ struct importer {
 	const char *parv_path;
 	struct err *e;
 	struct parv_value *disk, *model, *layout, *mech, *bus;
+	/* Between the disk and the host: buses and controllers, the disk's bus first. */
+	struct parv_value *path[8];
+	unsigned npath;
 	FILE *out;
 };
 
@@ -137,18 +140,31 @@ static int find_disk(struct importer *im)
 	if (!im->disk)
 		return err_set(im->e, "%s: no disk: expected 'instantiate [ NAME ] as BLOCK' with "
 			       "BLOCK a disksim_disk block", im->parv_path);
-	/* The bus right above the disk's instance in the topology. */
+	/*
+	 * What lies between the disk and the host in the topology: every bus
+	 * and controller a message crosses (the driver at the top is not
+	 * part of it). The first is the disk's own bus.
+	 */
 	{
 		const struct parv_node *n = parv_topology_find(im->p, inst);
 
-		if (n && n->parent && !strcmp(n->parent->type, "disksim_bus")) {
+		for (n = n ? n->parent : NULL; n && im->npath < 8; n = n->parent) {
+			struct parv_value *b = NULL;
+
+			if (strcmp(n->type, "disksim_bus") && strcmp(n->type, "disksim_ctlr"))
+				break;
 			for (i = 0; i < parv_inst_count(im->p); i++) {
 				const struct parv_inst *in = parv_inst(im->p, i);
 
-				if (!strcmp(in->name, n->parent->name))
-					im->bus = parv_find_block(im->p, in->as);
+				if (!strcmp(in->name, n->name))
+					b = parv_find_block(im->p, in->as);
 			}
+			if (!b)
+				break;
+			im->path[im->npath++] = b;
 		}
+		if (im->npath && !strcmp(im->path[0]->text, "disksim_bus"))
+			im->bus = im->path[0];
 	}
 	return 0;
 }
@@ -448,6 +464,313 @@ static void note_unused(struct parv_value *b, const char *where_in, struct seen_
 	}
 }
 
+/* ---- the disk's buffer and bus phases (disksim_disk, its buses and controllers) ---- */
+
+/*
+ * What the disksim_disk block (and the path to the host) says about serving
+ * one command: DiskSim 4.0's disk controller (disksim_diskctlr.c,
+ * disksim_diskcache.c; docs/DRIVES.md, "From DiskSim 4.0"). Times in ms,
+ * already multiplied by Time scale for overheads where DiskSim multiplies.
+ */
+struct disk_keys {
+	double scale;
+	uint64_t segments, seg_blks, ra_max, ra_min, fast_write, read_hits, write_segs, contread,
+		by_req, ra_on_hit, partial, hold_read, hold_write, never_disc, extra_disc,
+		write_seg, combine, almost, sneaky_full, sneaky_partial, prebuffer, write_hit_stop,
+		immed_read, immed_write, stop_in_sector, disc_in_seek, keep_request;
+	double watermark, write_watermark, min_seek, bulk, bus_r, bus_w, arbitration, ctlr_delay;
+	double ovh[8], comp_r, comp_w, request, data_prep, reselect[2], disc_read[2], disc_write;
+	double xd_cmd, xd_seek, xd_disc1, xd_inter, xd_disc2;
+};
+
+static const char *const ovh_keys[8] = {
+	"Read hit over. after read", "Read hit over. after write",
+	"Read miss over. after read", "Read miss over. after write",
+	"Write hit over. after read", "Write hit over. after write",
+	"Write miss over. after read", "Write miss over. after write",
+};
+
+/* A whole-number key that must have one value (what ncqsim models), else refused. */
+static int only(struct importer *im, struct parv_value *blk, const char *key, uint64_t lo,
+		uint64_t hi, uint64_t want, const char *why)
+{
+	uint64_t v;
+
+	if (whole(im, blk, key, (double)lo, (double)hi, &v))
+		return -1;
+	if (v != want)
+		return where(im, parv_get(blk, key)->value, "key '%s': %llu is not modelled (%s)", key,
+			     (unsigned long long)v, why);
+	return 0;
+}
+
+/* A time that DiskSim multiplies by Time scale for overheads. */
+static int scaled(struct importer *im, struct parv_value *blk, const char *key, double scale,
+		  double *out)
+{
+	if (number(im, blk, key, out))
+		return -1;
+	if (*out < 0)
+		return where(im, parv_get(blk, key)->value, "key '%s': expected 0 or more ms, got %g",
+			     key, *out);
+	*out *= scale;
+	return 0;
+}
+
+/* The buses and controllers between the disk and the host. */
+static int path_keys(struct importer *im, struct disk_keys *k)
+{
+	unsigned i;
+
+	k->bus_r = k->bus_w = k->arbitration = k->ctlr_delay = 0;
+	for (i = 0; i < im->npath; i++) {
+		struct parv_value *b = im->path[i];
+		double type, arb, r, w, bulk, ctlr_scale;
+
+		if (!strcmp(b->text, "disksim_bus")) {
+			/*
+			 * Data crosses every bus at once (the controller passes it
+			 * through), so the slowest sets the pace; an exclusive bus
+			 * (type 1) is won by arbitration each time, an interleaved
+			 * one (2) never waits. Arbitration type picks among several
+			 * requesters: with one drive there are none.
+			 */
+			if (number(im, b, "type", &type) ||
+			    number(im, b, "Arbitration time", &arb) ||
+			    number(im, b, "Read block transfer time", &r) ||
+			    number(im, b, "Write block transfer time", &w))
+				return -1;
+			if (type != 1 && type != 2)
+				return where(im, parv_get(b, "type")->value, "key 'type': expected 1 "
+					     "(exclusive) or 2 (interleaved), got %g", type);
+			if (arb < 0 || r < 0 || w < 0)
+				return where(im, b, "bus: expected times of 0 or more ms");
+			if (type == 1)
+				k->arbitration += arb;
+			k->bus_r = r > k->bus_r ? r : k->bus_r;
+			k->bus_w = w > k->bus_w ? w : k->bus_w;
+		} else {
+			/*
+			 * A pass-through controller (type 1) hands every message on
+			 * after 1 ms x Scale for delays (DiskSim's PASSTHRU_DELAY) and
+			 * data at the slower of its own and the buses' rate.
+			 */
+			if (only(im, b, "type", 0, 3, 1, "only the pass-through controller, type 1, "
+				 "is modelled") ||
+			    number(im, b, "Scale for delays", &ctlr_scale) ||
+			    number(im, b, "Bulk sector transfer time", &bulk))
+				return -1;
+			if (ctlr_scale < 0 || bulk < 0)
+				return where(im, b, "controller: expected a scale and a time of 0 or more");
+			k->ctlr_delay += 1.0 * ctlr_scale;
+			k->bus_r = bulk > k->bus_r ? bulk : k->bus_r;
+			k->bus_w = bulk > k->bus_w ? bulk : k->bus_w;
+		}
+	}
+	return 0;
+}
+
+static int disk_keys(struct importer *im, struct disk_keys *k)
+{
+	struct parv_value *d = im->disk;
+	double scale;
+	unsigned i;
+
+	memset(k, 0, sizeof(*k));
+	if (number(im, d, "Time scale for overheads", &scale))
+		return -1;
+	if (scale < 0)
+		return where(im, parv_get(d, "Time scale for overheads")->value,
+			     "key 'Time scale for overheads': expected 0 or more, got %g", scale);
+	k->scale = scale;
+	if (number(im, d, "Bulk sector transfer time", &k->bulk) ||
+	    whole(im, d, "Number of buffer segments", 1, 256, &k->segments) ||
+	    whole(im, d, "Segment size (in blks)", 1, 1 << 24, &k->seg_blks) ||
+	    whole(im, d, "Maximum read-ahead (blks)", 0, 1 << 24, &k->ra_max) ||
+	    whole(im, d, "Minimum read-ahead (blks)", 0, 1 << 24, &k->ra_min) ||
+	    whole(im, d, "Fast write level", 0, 2, &k->fast_write) ||
+	    whole(im, d, "Allow read hits on write data", 0, 1, &k->read_hits) ||
+	    whole(im, d, "Maximum number of write segments", 0, 256, &k->write_segs) ||
+	    whole(im, d, "Use separate write segment", 0, 1, &k->write_seg) ||
+	    whole(im, d, "Combine seq writes", 0, 1, &k->combine) ||
+	    whole(im, d, "Buffer continuous read", 0, 4, &k->contread) ||
+	    whole(im, d, "Read-ahead on idle hit", 0, 1, &k->ra_on_hit) ||
+	    whole(im, d, "Immed transfer partial hit", 0, 1, &k->partial) ||
+	    whole(im, d, "Allow almost read hits", 0, 1, &k->almost) ||
+	    whole(im, d, "Allow sneaky full read hits", 0, 1, &k->sneaky_full) ||
+	    whole(im, d, "Allow sneaky partial read hits", 0, 1, &k->sneaky_partial) ||
+	    whole(im, d, "Allow write prebuffering", 0, 1, &k->prebuffer) ||
+	    whole(im, d, "Write hit stop prefetch", 0, 1, &k->write_hit_stop) ||
+	    whole(im, d, "Immediate buffer read", 0, 2, &k->immed_read) ||
+	    whole(im, d, "Immediate buffer write", 0, 2, &k->immed_write) ||
+	    whole(im, d, "Stop prefetch in sector", 0, 1, &k->stop_in_sector) ||
+	    whole(im, d, "Disconnect write if seek", 0, 1, &k->disc_in_seek) ||
+	    whole(im, d, "Hold bus entire read xfer", 0, 1, &k->hold_read) ||
+	    whole(im, d, "Hold bus entire write xfer", 0, 1, &k->hold_write) ||
+	    whole(im, d, "Never disconnect", 0, 1, &k->never_disc) ||
+	    whole(im, d, "Extra write disconnect", 0, 1, &k->extra_disc) ||
+	    number(im, d, "High (read) water mark", &k->watermark) ||
+	    number(im, d, "Low (write) water mark", &k->write_watermark) ||
+	    whole(im, d, "Set watermark by reqsize", 0, 1, &k->by_req) ||
+	    number(im, d, "Minimum seek delay", &k->min_seek) ||
+	    scaled(im, d, "Per-request overhead time", scale, &k->request) ||
+	    scaled(im, d, "Data preparation overhead", scale, &k->data_prep) ||
+	    scaled(im, d, "Read completion overhead", scale, &k->comp_r) ||
+	    scaled(im, d, "Write completion overhead", scale, &k->comp_w) ||
+	    scaled(im, d, "First reselect overhead", scale, &k->reselect[0]) ||
+	    scaled(im, d, "Other reselect overhead", scale, &k->reselect[1]) ||
+	    scaled(im, d, "Read disconnect afterread", scale, &k->disc_read[0]) ||
+	    scaled(im, d, "Read disconnect afterwrite", scale, &k->disc_read[1]) ||
+	    scaled(im, d, "Write disconnect overhead", scale, &k->disc_write) ||
+	    scaled(im, d, "Extradisc command overhead", scale, &k->xd_cmd) ||
+	    scaled(im, d, "Extradisc seek delta", scale, &k->xd_seek) ||
+	    scaled(im, d, "Extradisc disconnect overhead", scale, &k->xd_disc1) ||
+	    scaled(im, d, "Extradisc 2nd disconnect overhead", scale, &k->xd_disc2) ||
+	    /* DiskSim waits this one out unscaled (disk_disconnect). */
+	    scaled(im, d, "Extradisc inter-disconnect delay", 1.0, &k->xd_inter))
+		return -1;
+	for (i = 0; i < 8; i++)
+		if (scaled(im, d, ovh_keys[i], scale, &k->ovh[i]))
+			return -1;
+	{
+		/* -1 drops the read's own data from its segment when it completes. */
+		double keep;
+
+		if (number(im, d, "Read-ahead over requested", &keep))
+			return -1;
+		if (keep != -1 && keep != 0 && keep != 1)
+			return where(im, parv_get(d, "Read-ahead over requested")->value,
+				     "key 'Read-ahead over requested': expected -1, 0 or 1, got %g", keep);
+		k->keep_request = (uint64_t)(keep + 1);	/* 0, 1, 2 */
+	}
+	if (k->write_watermark < 0 || k->write_watermark > 1)
+		return where(im, parv_get(d, "Low (write) water mark")->value,
+			     "key '%s': expected a fraction 0..1", "Low (write) water mark");
+	if (k->watermark < 0 || k->watermark > 1)
+		return where(im, parv_get(d, "High (read) water mark")->value,
+			     "key '%s': expected a fraction 0..1", "High (read) water mark");
+	if (k->bulk < 0 || k->min_seek < 0)
+		return where(im, d, "disk: expected Bulk sector transfer time and Minimum seek delay "
+			     "of 0 or more ms");
+	if (k->ra_min > k->seg_blks || k->ra_max > k->seg_blks)
+		return where(im, parv_get(d, k->ra_min > k->seg_blks ? "Minimum read-ahead (blks)" :
+					  "Maximum read-ahead (blks)")->value,
+			     "key '%s': expected at most the segment's %llu blocks",
+			     k->ra_min > k->seg_blks ? "Minimum read-ahead (blks)" :
+			     "Maximum read-ahead (blks)", (unsigned long long)k->seg_blks);
+	if (k->write_seg && k->segments < 2)
+		return where(im, parv_get(d, "Use separate write segment")->value,
+			     "key 'Use separate write segment': needs 2 or more buffer segments "
+			     "(one for writes, the rest for reads)");
+	/*
+	 * Refused rather than misread: a buffer that only matches speeds,
+	 * reading sectors that pass before the request, the read-ahead's
+	 * keeping of the request's data when read-ahead is not bounded by
+	 * Maximum read-ahead, and a sector buffer apart from the segments.
+	 */
+	if (only(im, d, "Enable caching in buffer", 0, 2, 1, "only 1, the buffer caching what it "
+		 "holds, is modelled") ||
+	    only(im, d, "Read any free blocks", 0, 1, 0, "only 0 is modelled: a read fills its "
+		 "segment from its own first sector") ||
+	    only(im, d, "Read directly to buffer", 0, 1, 1, "only 1 is modelled: sectors are read "
+		 "into the segment itself"))
+		return -1;
+	return path_keys(im, k);
+}
+
+/* The keys of the measured form that come from the disksim_disk block. */
+static void put_disk_keys(const struct disk_keys *k, FILE *out)
+{
+	static const char *const ovh_names[8] = {
+		"overhead_read_hit_after_read", "overhead_read_hit_after_write",
+		"overhead_read_miss_after_read", "overhead_read_miss_after_write",
+		"overhead_write_hit_after_read", "overhead_write_hit_after_write",
+		"overhead_write_miss_after_read", "overhead_write_miss_after_write",
+	};
+	static const char *const rules[] = { "segment", "track", "cylinder", "segment",
+					     "sequential" };
+	const char *x = k->scale != 1 ? " x Time scale for overheads" : "";
+	char src[160];
+	unsigned i;
+
+#define SRC(key) (snprintf(src, sizeof(src), "%s%s", key, x), src)
+	put_time(out, "bus_read_sector", k->bulk > k->bus_r ? k->bulk : k->bus_r,
+		 "the slowest of Bulk sector transfer time and the path's Read block transfer times");
+	put_time(out, "bus_write_sector", k->bulk > k->bus_w ? k->bulk : k->bus_w,
+		 "the slowest of Bulk sector transfer time and the path's Write block transfer times");
+	for (i = 0; i < 8; i++)
+		put_time(out, ovh_names[i], k->ovh[i], SRC(ovh_keys[i]));
+	put_time(out, "min_seek", k->min_seek, "Minimum seek delay (writes)");
+	put_time(out, "completion_read", k->comp_r, SRC("Read completion overhead"));
+	put_time(out, "completion_write", k->comp_w, SRC("Write completion overhead"));
+	put(out, "segment_size", "DiskSim: Segment size (in blks)", "%llu",
+	    (unsigned long long)(k->seg_blks * 512));
+	put(out, "read_hits_on_writes", "DiskSim: Allow read hits on write data", "%llu",
+	    (unsigned long long)k->read_hits);
+	put(out, "read_ahead_rule", "DiskSim: Buffer continuous read (1 track, 2 cylinder, "
+	    "3 segment, 4 sequential)", "%s", rules[k->contread]);
+	put(out, "read_ahead_on_hit", "DiskSim: Read-ahead on idle hit", "%llu",
+	    (unsigned long long)k->ra_on_hit);
+	put(out, "partial_hits", "DiskSim: Immed transfer partial hit", "%llu",
+	    (unsigned long long)k->partial);
+	put(out, "read_watermark", "DiskSim: High (read) water mark", "%g", k->watermark);
+	put(out, "write_watermark", "DiskSim: Low (write) water mark", "%g", k->write_watermark);
+	put(out, "watermark_by_request", "DiskSim: Set watermark by reqsize", "%llu",
+	    (unsigned long long)k->by_req);
+	put(out, "write_segment", "DiskSim: Use separate write segment", "%llu",
+	    (unsigned long long)k->write_seg);
+	put(out, "combine_writes", "DiskSim: Combine seq writes", "%llu",
+	    (unsigned long long)k->combine);
+	put(out, "almost_read_hits", "DiskSim: Allow almost read hits", "%llu",
+	    (unsigned long long)k->almost);
+	put(out, "sneaky_full_hits", "DiskSim: Allow sneaky full read hits", "%llu",
+	    (unsigned long long)k->sneaky_full);
+	put(out, "sneaky_partial_hits", "DiskSim: Allow sneaky partial read hits", "%llu",
+	    (unsigned long long)k->sneaky_partial);
+	put(out, "write_prebuffering", "DiskSim: Allow write prebuffering", "%llu",
+	    (unsigned long long)k->prebuffer);
+	put(out, "read_ahead_min", "DiskSim: Minimum read-ahead (blks)", "%llu",
+	    (unsigned long long)(k->ra_min * 512));
+	put(out, "write_hit_stops_read_ahead", "DiskSim: Write hit stop prefetch", "%llu",
+	    (unsigned long long)k->write_hit_stop);
+	put(out, "zero_latency_read", "DiskSim: Immediate buffer read > 0", "%d", k->immed_read > 0);
+	put(out, "zero_latency_write", "DiskSim: Immediate buffer write > 0", "%d",
+	    k->immed_write > 0);
+	put(out, "read_ahead_stop", "DiskSim: Disconnect write if seek, Stop prefetch in sector",
+	    "%s", k->disc_in_seek && !k->stop_in_sector ? "sector" : "now");
+	/* DiskSim keeps the read's data only when the read-ahead has no maximum of its own. */
+	put(out, "read_data", "DiskSim: Read-ahead over requested (-1 drop; 1 keep, with no "
+	    "Maximum read-ahead)", "%s", k->keep_request == 0 ? "drop" :
+	    k->keep_request == 2 && !k->ra_max ? "keep" : "overwrite");
+	put_time(out, "request_overhead", k->request, SRC("Per-request overhead time"));
+	put_time(out, "bus_arbitration", k->arbitration,
+		 "the Arbitration time of each exclusive bus to the host");
+	put_time(out, "controller_delay", k->ctlr_delay,
+		 "1 ms x Scale for delays of each pass-through controller to the host");
+	put_time(out, "data_prep", k->data_prep, SRC("Data preparation overhead"));
+	put_time(out, "reselect_first", k->reselect[0], SRC("First reselect overhead"));
+	put_time(out, "reselect_other", k->reselect[1], SRC("Other reselect overhead"));
+	put_time(out, "disconnect_read_after_read", k->disc_read[0], SRC("Read disconnect afterread"));
+	put_time(out, "disconnect_read_after_write", k->disc_read[1],
+		 SRC("Read disconnect afterwrite"));
+	put_time(out, "disconnect_write", k->disc_write, SRC("Write disconnect overhead"));
+	put(out, "hold_bus_read", "DiskSim: Hold bus entire read xfer", "%llu",
+	    (unsigned long long)k->hold_read);
+	put(out, "hold_bus_write", "DiskSim: Hold bus entire write xfer", "%llu",
+	    (unsigned long long)k->hold_write);
+	put(out, "never_disconnect", "DiskSim: Never disconnect", "%llu",
+	    (unsigned long long)k->never_disc);
+	put(out, "extra_write_disconnect", "DiskSim: Extra write disconnect", "%llu",
+	    (unsigned long long)k->extra_disc);
+	put_time(out, "extradisc_command", k->xd_cmd, SRC("Extradisc command overhead"));
+	put_time(out, "extradisc_seek_delta", k->xd_seek, SRC("Extradisc seek delta"));
+	put_time(out, "extradisc_disconnect", k->xd_disc1, SRC("Extradisc disconnect overhead"));
+	put_time(out, "extradisc_inter_disconnect", k->xd_inter,
+		 "Extradisc inter-disconnect delay (DiskSim does not scale it)");
+	put_time(out, "extradisc_disconnect2", k->xd_disc2, SRC("Extradisc 2nd disconnect overhead"));
+#undef SRC
+}
+
 /* ---- the whole drive ---- */
 
 static void drive_name(const char *from, char *name, size_t len)
@@ -463,23 +786,9 @@ static void drive_name(const char *from, char *name, size_t len)
 static int import(struct importer *im, FILE *out)
 {
 	struct parv_value *d;
-	uint64_t surfaces, cylinders, blocks, segments, seg_blks, ra_max, fast_write, read_hits,
-		write_segs, contread, by_req, ra_on_hit, partial, extra_disc;
-	double watermark, write_watermark, data_prep, min_seek, extra_cmd, extra_seek;
-	double rpm, settle, head_switch, bulk, bus_r = 0, bus_w = 0, ovh[8], comp_r, comp_w,
-		mapping, scheme, range;
-	static const char *const ovh_keys[8] = {
-		"Read hit over. after read", "Read hit over. after write",
-		"Read miss over. after read", "Read miss over. after write",
-		"Write hit over. after read", "Write hit over. after write",
-		"Write miss over. after read", "Write miss over. after write",
-	};
-	static const char *const ovh_names[8] = {
-		"overhead_read_hit_after_read", "overhead_read_hit_after_write",
-		"overhead_read_miss_after_read", "overhead_read_miss_after_write",
-		"overhead_write_hit_after_read", "overhead_write_hit_after_write",
-		"overhead_write_miss_after_read", "overhead_write_miss_after_write",
-	};
+	struct disk_keys k;
+	uint64_t surfaces, cylinders, blocks;
+	double rpm, settle, head_switch, mapping, scheme, range;
 	static const char *const spare_names[] = {
 		"none", "tracks", "range", "track_sectors", "range", NULL, NULL, "disk_end", "range",
 		"zone", "zone",
@@ -506,30 +815,8 @@ static int import(struct importer *im, FILE *out)
 	    number(im, im->mech, "Rotation speed (in rpms)", &rpm) ||
 	    number(im, im->mech, "Head switch time", &head_switch) ||
 	    number(im, im->mech, "Add. write settling delay", &settle) ||
-	    number(im, d, "Bulk sector transfer time", &bulk) ||
-	    whole(im, d, "Number of buffer segments", 1, 256, &segments) ||
-	    whole(im, d, "Segment size (in blks)", 1, 1 << 24, &seg_blks) ||
-	    whole(im, d, "Maximum read-ahead (blks)", 0, 1 << 24, &ra_max) ||
-	    whole(im, d, "Fast write level", 0, 2, &fast_write) ||
-	    whole(im, d, "Allow read hits on write data", 0, 1, &read_hits) ||
-	    whole(im, d, "Maximum number of write segments", 0, 256, &write_segs) ||
-	    whole(im, d, "Buffer continuous read", 0, 4, &contread) ||
-	    whole(im, d, "Read-ahead on idle hit", 0, 1, &ra_on_hit) ||
-	    whole(im, d, "Immed transfer partial hit", 0, 1, &partial) ||
-	    whole(im, d, "Extra write disconnect", 0, 1, &extra_disc) ||
-	    number(im, d, "Extradisc command overhead", &extra_cmd) ||
-	    number(im, d, "Extradisc seek delta", &extra_seek) ||
-	    number(im, d, "High (read) water mark", &watermark) ||
-	    number(im, d, "Low (write) water mark", &write_watermark) ||
-	    whole(im, d, "Set watermark by reqsize", 0, 1, &by_req) ||
-	    number(im, d, "Data preparation overhead", &data_prep) ||
-	    number(im, d, "Minimum seek delay", &min_seek) ||
-	    number(im, d, "Read completion overhead", &comp_r) ||
-	    number(im, d, "Write completion overhead", &comp_w))
+	    disk_keys(im, &k))
 		return -1;
-	for (i = 0; i < 8; i++)
-		if (number(im, d, ovh_keys[i], &ovh[i]))
-			return -1;
 	if (mapping != 0)
 		return where(im, parv_get(im->layout, "LBN-to-PBN mapping scheme")->value,
 			     "key '%s': only scheme 0 (every surface of a cylinder in order) is "
@@ -542,12 +829,6 @@ static int import(struct importer *im, FILE *out)
 		return where(im, parv_get(im->layout, "Rangesize for sparing")->value,
 			     "key '%s': expected a whole number of cylinders, 1 or more",
 			     "Rangesize for sparing");
-	if (write_watermark < 0 || write_watermark > 1)
-		return where(im, parv_get(d, "Low (write) water mark")->value,
-			     "key '%s': expected a fraction 0..1", "Low (write) water mark");
-	if (watermark < 0 || watermark > 1)
-		return where(im, parv_get(d, "High (read) water mark")->value,
-			     "key '%s': expected a fraction 0..1", "High (read) water mark");
 	if (rpm < 3600 || rpm > 20000)
 		return where(im, parv_get(im->mech, "Rotation speed (in rpms)")->value,
 			     "key '%s': expected 3600..20000 rpm", "Rotation speed (in rpms)");
@@ -558,14 +839,6 @@ static int import(struct importer *im, FILE *out)
 	pr = parv_get(im->mech, "Percent error in rpms");
 	if (pr && (pr->value->kind != PARV_WORD || strtod(pr->value->text, NULL) != 0))
 		pr->used = false;
-	pr = parv_get(d, "Enable caching in buffer");
-	if (pr && (pr->value->kind != PARV_WORD || strcmp(pr->value->text, "1")))
-		pr->used = false;
-	if (im->bus) {
-		if (number(im, im->bus, "Read block transfer time", &bus_r) ||
-		    number(im, im->bus, "Write block transfer time", &bus_w))
-			return -1;
-	}
 
 	drive_name(d->name, name, sizeof(name));
 	fprintf(out, "# %s, imported by 'ncqsim import disksim' from %s\n", d->name, im->parv_path);
@@ -597,56 +870,22 @@ static int import(struct importer *im, FILE *out)
 	put(out, "cdl_t2a", NULL, "none");
 	put(out, "cdl_t2b", NULL, "none");
 	put(out, "cache_size", "segments x segment size", "%llu",
-	    (unsigned long long)(segments * seg_blks * 512));
+	    (unsigned long long)(k.segments * k.seg_blks * 512));
 	put(out, "cache_segments", "DiskSim: Number of buffer segments", "%llu",
-	    (unsigned long long)segments);
-	put(out, "read_ahead", "DiskSim: Buffer continuous read > 0", "%d", contread > 0);
+	    (unsigned long long)k.segments);
+	put(out, "read_ahead", "DiskSim: Buffer continuous read > 0", "%d", k.contread > 0);
 	put(out, "read_ahead_max", "DiskSim: Maximum read-ahead (blks) (0: a segment), within a segment",
-	    "%llu", (unsigned long long)((ra_max && ra_max < seg_blks ? ra_max : seg_blks) * 512));
-	put(out, "write_cache", "DiskSim: Fast write level > 0", "%d", fast_write > 0);
+	    "%llu", (unsigned long long)((k.ra_max && k.ra_max < k.seg_blks ? k.ra_max : k.seg_blks) *
+					 512));
+	put(out, "write_cache", "DiskSim: Fast write level > 0", "%d", k.fast_write > 0);
 	put(out, "write_buffer", "write segments x segment size", "%llu",
-	    (unsigned long long)((write_segs ? write_segs : 1) * seg_blks * 512));
+	    (unsigned long long)((k.write_segs ? k.write_segs : 1) * k.seg_blks * 512));
 	put(out, "cylinders", "DiskSim: Number of cylinders", "%llu", (unsigned long long)cylinders);
 	put(out, "sparing", "DiskSim: Sparing scheme used", "%s", spare_names[(int)scheme]);
 	put(out, "sparing_range", "DiskSim: Rangesize for sparing (per cylinder: 1)", "%ld",
 	    scheme == 2 || scheme == 4 ? 1L : lround(range));
 	put_time(out, "write_settle", settle, "Add. write settling delay");
-	put_time(out, "bus_read_sector", bulk > bus_r ? bulk : bus_r,
-		 "the slower of Bulk sector transfer time and the bus's Read block transfer time");
-	put_time(out, "bus_write_sector", bulk > bus_w ? bulk : bus_w,
-		 "the slower of Bulk sector transfer time and the bus's Write block transfer time");
-	for (i = 0; i < 8; i++) {
-		char src[96];
-
-		/* DiskSim adds the data preparation overhead to every read's command overhead. */
-		snprintf(src, sizeof(src), "%s%s", ovh_keys[i],
-			 i < 4 && data_prep != 0 ? " + Data preparation overhead" : "");
-		put_time(out, ovh_names[i], ovh[i] + (i < 4 ? data_prep : 0), src);
-	}
-	put_time(out, "min_seek", min_seek, "Minimum seek delay");
-	put_time(out, "completion_read", comp_r, "Read completion overhead");
-	put_time(out, "completion_write", comp_w, "Write completion overhead");
-	put(out, "segment_size", "DiskSim: Segment size (in blks)", "%llu",
-	    (unsigned long long)(seg_blks * 512));
-	put(out, "read_hits_on_writes", "DiskSim: Allow read hits on write data", "%llu",
-	    (unsigned long long)read_hits);
-	{
-		static const char *const rules[] = { "segment", "track", "cylinder", "segment",
-						     "sequential" };
-
-		put(out, "read_ahead_rule", "DiskSim: Buffer continuous read (1 track, 2 cylinder, "
-		    "3 segment, 4 sequential)", "%s", rules[contread]);
-	}
-	put(out, "read_ahead_on_hit", "DiskSim: Read-ahead on idle hit", "%llu",
-	    (unsigned long long)ra_on_hit);
-	put(out, "partial_hits", "DiskSim: Immed transfer partial hit", "%llu",
-	    (unsigned long long)partial);
-	put_time(out, "overhead_write_after_random_write", extra_disc ? extra_cmd + extra_seek : 0,
-		 "Extra write disconnect ? Extradisc command overhead + Extradisc seek delta : 0");
-	put(out, "read_watermark", "DiskSim: High (read) water mark", "%g", watermark);
-	put(out, "write_watermark", "DiskSim: Low (write) water mark", "%g", write_watermark);
-	put(out, "watermark_by_request", "DiskSim: Set watermark by reqsize", "%llu",
-	    (unsigned long long)by_req);
+	put_disk_keys(&k, out);
 	if (zone_rows(im, (uint32_t)cylinders, out))
 		return -1;
 	seeks = calloc(1, sizeof(*seeks));
@@ -691,14 +930,17 @@ int disk_import_disksim(const char *parv_path, const char *text, FILE *out, FILE
 		seen = calloc(1, sizeof(*seen));
 		if (seen) {
 			note_unused(im.disk, im.disk->text, seen, notes, 0);
-			if (im.bus)
-				note_unused(im.bus, im.bus->text, seen, notes, 0);
+			for (i = 0; i < im.npath; i++)
+				note_unused(im.path[i], im.path[i]->text, seen, notes, 0);
 			free(seen);
 		}
 		for (i = 0; notes && i < parv_block_count(im.p); i++) {
 			struct parv_value *b = parv_block(im.p, i);
+			unsigned k;
 
-			if (b != im.disk && b != im.bus && strcmp(b->text, "dm_disk"))
+			for (k = 0; k < im.npath && im.path[k] != b; k++)
+				;
+			if (b != im.disk && k == im.npath && strcmp(b->text, "dm_disk"))
 				fprintf(notes, "ncqsim: note: %s:%d: block %s %s is not part of the "
 					"drive; its %u keys are not read\n", b->file, b->line, b->text,
 					b->name, b->npairs);

@@ -199,6 +199,23 @@ static const struct opt_choice ra_rules[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct opt_choice ra_stops[] = {
+	{ "now", DISK_RA_STOP_NOW, "at once; a track switch under way ends first (DiskSim Disconnect write if seek 0)" },
+	{ "sector", DISK_RA_STOP_SECTOR, "at the end of the sector or switch under way (Disconnect write if seek 1, Stop prefetch in sector 0)" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt_choice read_datas[] = {
+	{ "overwrite", DISK_READ_DATA_OVERWRITE, "the read-ahead may push it out of the segment (DiskSim Read-ahead over requested 0)" },
+	{ "keep", DISK_READ_DATA_KEEP, "the read-ahead stops before it would (1, with no Maximum read-ahead)" },
+	{ "drop", DISK_READ_DATA_DROP, "it leaves the segment as the read completes (-1)" },
+	{ NULL, 0, NULL },
+};
+
+#define BUS(key, field, what) \
+	{ .name = key, .type = OPT_TIME, .offset = F(field), .min = 0, .max = 100 * MS, \
+	  .time_unit = MS, .unit = "ms", .help = what }
+
 #define OVH(key, w, m, a, what) \
 	{ .name = key, .type = OPT_TIME, .offset = F(overhead[w][m][a]), .min = 0, .max = 100 * MS, \
 	  .time_unit = MS, .unit = "ms", .help = what }
@@ -241,16 +258,59 @@ static const struct opt_def measured_options[] = {
 	  .help = "a read served from the buffer on an idle drive reads ahead from its segment's end" },
 	{ .name = "partial_hits", .type = OPT_BOOL, .offset = F(partial_hits),
 	  .help = "a read whose first sectors are buffered sends them at once and reads only the rest" },
-	{ .name = "overhead_write_after_random_write", .type = OPT_TIME,
-	  .offset = F(overhead_write_after_random_write), .min = 0, .max = 100 * MS,
-	  .time_unit = MS, .unit = "ms",
-	  .help = "command overhead of a write to the media after a write it does not follow (0: the usual)" },
 	{ .name = "read_watermark", .type = OPT_DOUBLE, .offset = F(read_watermark), .dmin = 0,
-	  .dmax = 1, .help = "a read from the media starts sending once this fraction is buffered" },
+	  .dmax = 1, .help = "a read from the media reconnects to send once this fraction is buffered" },
 	{ .name = "write_watermark", .type = OPT_DOUBLE, .offset = F(write_watermark), .dmin = 0,
-	  .dmax = 1, .help = "a write to the media starts once this share of its data is in" },
+	  .dmax = 1, .help = "a write with its segment full reconnects for more once its dirty data falls to this fraction" },
 	{ .name = "watermark_by_request", .type = OPT_BOOL, .offset = F(watermark_by_request),
-	  .help = "read_watermark is a fraction of the request (else of segment_size)" },
+	  .help = "the watermarks are fractions of the request (else of segment_size)" },
+	{ .name = "write_segment", .type = OPT_BOOL, .offset = F(write_segment),
+	  .help = "one of the cache_segments holds writes alone: reads never hit written data" },
+	{ .name = "combine_writes", .type = OPT_BOOL, .offset = F(combine_writes),
+	  .help = "a cached write that continues dirty data joins its segment" },
+	{ .name = "almost_read_hits", .type = OPT_BOOL, .offset = F(almost_read_hits),
+	  .help = "a read starting at the sector being read ahead is served by the read-ahead" },
+	{ .name = "sneaky_full_hits", .type = OPT_BOOL, .offset = F(sneaky_full_hits),
+	  .help = "a read wholly in the buffer is served while the mechanism destages writes" },
+	{ .name = "sneaky_partial_hits", .type = OPT_BOOL, .offset = F(sneaky_partial_hits),
+	  .help = "the buffered start of a read is sent while the mechanism destages writes" },
+	{ .name = "write_prebuffering", .type = OPT_BOOL, .offset = F(write_prebuffering),
+	  .help = "a cached write's data is taken while the mechanism destages other writes" },
+	{ .name = "read_ahead_min", .type = OPT_SIZE, .offset = F(read_ahead_min), .min = 0,
+	  .max = 1LL << 34, .unit = "bytes", .help = "read ahead at least this much before the next command may stop it" },
+	{ .name = "write_hit_stops_read_ahead", .type = OPT_BOOL,
+	  .offset = F(write_hit_stops_read_ahead),
+	  .help = "a write overlapping the read-ahead's segment stops it before read_ahead_min" },
+	{ .name = "zero_latency_read", .type = OPT_BOOL, .offset = F(zero_latency_read),
+	  .help = "a read takes a track's sectors in the order they pass under the head" },
+	{ .name = "zero_latency_write", .type = OPT_BOOL, .offset = F(zero_latency_write),
+	  .help = "a write puts a track's sectors down in the order they pass under the head" },
+	{ .name = "read_ahead_stop", .type = OPT_ENUM, .offset = F(read_ahead_stop),
+	  .choices = ra_stops, .help = "when a command may take the head from the read-ahead" },
+	{ .name = "read_data", .type = OPT_ENUM, .offset = F(read_data), .choices = read_datas,
+	  .help = "what becomes of a read's own data in its segment" },
+	BUS("request_overhead", bus.request, "before anything else, per command"),
+	BUS("bus_arbitration", bus.arbitration, "winning the bus: for the command and every reselection"),
+	BUS("controller_delay", bus.controller, "a message crossing the controllers to the host, each way"),
+	BUS("data_prep", bus.data_prep, "before data moves over the bus: a hit, a write's data, a reselection with data"),
+	BUS("reselect_first", bus.reselect_first, "the drive reconnects to the bus to send data or status"),
+	BUS("reselect_other", bus.reselect_other, "... the second time (after an extra write disconnect)"),
+	BUS("disconnect_read_after_read", bus.disconnect_read[0], "a read leaves the bus, previous command a read"),
+	BUS("disconnect_read_after_write", bus.disconnect_read[1], "... previous command a write"),
+	BUS("disconnect_write", bus.disconnect_write, "a write leaves the bus after its data"),
+	{ .name = "hold_bus_read", .type = OPT_BOOL, .offset = F(bus.hold_read),
+	  .help = "a read sending faster than the media waits on the bus instead of disconnecting" },
+	{ .name = "hold_bus_write", .type = OPT_BOOL, .offset = F(bus.hold_write),
+	  .help = "a write with its segment full waits on the bus instead of disconnecting" },
+	{ .name = "never_disconnect", .type = OPT_BOOL, .offset = F(bus.never_disconnect),
+	  .help = "the drive keeps the bus from a command to its completion" },
+	{ .name = "extra_write_disconnect", .type = OPT_BOOL, .offset = F(bus.extra_write_disconnect),
+	  .help = "a write after a write it does not follow disconnects before taking its data" },
+	BUS("extradisc_command", bus.xd_command, "such a write's command overhead"),
+	BUS("extradisc_seek_delta", bus.xd_seek_delta, "... and this more before its mechanics start"),
+	BUS("extradisc_disconnect", bus.xd_disconnect, "... then it leaves the bus, after this"),
+	BUS("extradisc_inter_disconnect", bus.xd_inter_disconnect, "... and asks for its data this long after"),
+	BUS("extradisc_disconnect2", bus.xd_disconnect2, "... it leaves the bus after the data (instead of disconnect_write)"),
 	OPT_END,
 };
 
@@ -398,10 +458,21 @@ static void datasheet_equivalents(struct disk_model *m)
 	m->read_ahead_rule = DISK_RA_SEGMENT;
 	m->read_ahead_on_hit = false;
 	m->partial_hits = false;
-	m->overhead_write_after_random_write = 0;
 	m->read_watermark = 0;
 	m->write_watermark = 0;
 	m->watermark_by_request = true;
+	m->write_segment = false;
+	m->combine_writes = true;
+	m->almost_read_hits = true;
+	m->sneaky_full_hits = m->sneaky_partial_hits = true;
+	m->write_prebuffering = true;
+	m->read_ahead_min = 0;
+	m->write_hit_stops_read_ahead = true;
+	m->zero_latency_read = m->zero_latency_write = false;
+	m->read_ahead_stop = DISK_RA_STOP_NOW;
+	m->read_data = DISK_READ_DATA_OVERWRITE;
+	memset(&m->bus, 0, sizeof(m->bus));
+	m->bus.hold_read = m->bus.hold_write = m->bus.never_disconnect = true;
 	m->sparing = DISK_SPARE_NONE;
 }
 

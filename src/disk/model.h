@@ -44,7 +44,7 @@ enum disk_layout_order {
 #define DISK_NAME_MAX	32
 #define DISK_SOURCE_MAX	160
 #define DISK_CDL_NAME_MAX	128
-#define DISK_MAX_KEYS	96	/* room for the option tables' rows */
+#define DISK_MAX_KEYS	128	/* room for the option tables' rows */
 #define DISK_MAX_ZONES	256	/* a measured zone table; extracted drives have up to ~60 */
 #define DISK_MAX_DATASHEET_ZONES 64
 #define DISK_MAX_HEADS	64
@@ -80,6 +80,49 @@ enum disk_ra_rule {
 	DISK_RA_CYLINDER,		/* to the end of its cylinder (2) */
 	DISK_RA_SEQUENTIAL,		/* to the end of the next track, only when the read
 					 * before ended on the track before this one (4) */
+};
+
+/*
+ * When a command may take the actuator from the read-ahead (DiskSim's
+ * "Disconnect write if seek" and "Stop prefetch in sector").
+ */
+enum disk_ra_stop {
+	DISK_RA_STOP_NOW,		/* at once (a track switch under way ends first) */
+	DISK_RA_STOP_SECTOR,		/* at the end of the sector under way */
+};
+
+/* What becomes of a read's own data in its segment (DiskSim's "Read-ahead over requested"). */
+enum disk_read_data {
+	DISK_READ_DATA_OVERWRITE,	/* the read-ahead may push it out (the segment wraps) */
+	DISK_READ_DATA_KEEP,		/* the read-ahead stops before it would */
+	DISK_READ_DATA_DROP,		/* it leaves the segment when the read completes */
+};
+
+/*
+ * The SCSI bus phases of a lone command on a measured drive (DiskSim 4.0's
+ * disk controller; docs/DRIVES.md, "Bus phases"). Every time here is
+ * already scaled by DiskSim's "Time scale for overheads". A datasheet
+ * drive has none (all zero, the bus held throughout).
+ */
+struct disk_bus_phases {
+	int64_t request;		/* before anything else, per command */
+	int64_t arbitration;		/* to win the bus: for the command, for every reselection */
+	int64_t controller;		/* a message crossing the controllers, each way */
+	int64_t data_prep;		/* before data moves: a hit, a write's data, a reselection */
+	int64_t reselect_first;		/* the drive reconnects to the bus */
+	int64_t reselect_other;		/* ... a second time (after an extra write disconnect) */
+	int64_t disconnect_read[2];	/* a read leaves the bus: [previous command a write] */
+	int64_t disconnect_write;	/* a write leaves the bus after its data */
+	bool hold_read;			/* a read short of data waits on the bus */
+	bool hold_write;		/* a write short of room waits on the bus */
+	bool never_disconnect;		/* the drive keeps the bus from command to completion */
+	bool extra_write_disconnect;	/* a write after a write it does not follow disconnects
+					 * before taking its data: */
+	int64_t xd_command;		/* ... its command overhead, */
+	int64_t xd_seek_delta;		/* ... and this more before its mechanics start; */
+	int64_t xd_disconnect;		/* ... with this, it leaves the bus; */
+	int64_t xd_inter_disconnect;	/* ... it asks for the data this long after; */
+	int64_t xd_disconnect2;		/* ... and leaves again after the data */
 };
 
 /* Per-command overheads of a measured drive: [write][miss][after_write]. */
@@ -182,10 +225,20 @@ struct disk_model {
 	int read_ahead_rule;		/* enum disk_ra_rule */
 	bool read_ahead_on_hit;		/* a hit on an idle drive reads ahead from its segment's end */
 	bool partial_hits;		/* a read whose start is buffered sends that part at once */
-	int64_t overhead_write_after_random_write;	/* 0: none (DiskSim's extra write disconnect) */
 	double read_watermark;		/* a read miss reconnects when this fraction is buffered */
 	bool watermark_by_request;	/* ... of the request (else of segment_size) */
-	double write_watermark;		/* a write to the media starts once this share is in */
+	double write_watermark;		/* a write out of room reconnects when dirty data falls to this */
+	bool write_segment;		/* one segment holds writes alone; reads never hit it */
+	bool combine_writes;		/* a write continuing dirty data joins its segment */
+	bool almost_read_hits;		/* a read of the sector being read ahead is a hit */
+	bool sneaky_full_hits, sneaky_partial_hits;	/* hits served while writes are destaged */
+	bool write_prebuffering;	/* a write's data is taken while writes are destaged */
+	uint64_t read_ahead_min;	/* bytes read ahead before another command may stop it */
+	bool write_hit_stops_read_ahead;	/* ... unless a write overlaps the segment */
+	bool zero_latency_read, zero_latency_write;	/* a track's sectors in the order they pass */
+	int read_ahead_stop;		/* enum disk_ra_stop */
+	int read_data;			/* enum disk_read_data */
+	struct disk_bus_phases bus;
 	struct disk_measured geo;
 
 	/* the source comment of each key, parallel to the option tables */

@@ -695,6 +695,8 @@ int disk_import_disksim(const char *parv_path, const char *text, FILE *out, FILE
 				note_unused(im.bus, im.bus->text, seen, notes, 0);
 			free(seen);
 		}
+		for (i = 0; notes && i < parv_note_count(im.p); i++)
+			fprintf(notes, "ncqsim: note: %s\n", parv_note(im.p, i));
 		for (i = 0; notes && i < parv_block_count(im.p); i++) {
 			struct parv_value *b = parv_block(im.p, i);
 

@@ -230,16 +230,18 @@ static bool next_track(const struct disk_layout *l, const struct disk_zone *z,
 {
 	uint32_t rel = *cyl - z->first_cyl;
 
-	if (l->order == DISK_LAYOUT_CYLINDER) {
-		if (*head + 1 < l->heads) {
-			(*head)++;
+	if (l->order != DISK_LAYOUT_SERPENTINE) {
+		uint32_t slot = disk_layout_track_slot(l, z, *cyl, *head);
+
+		if (slot + 1 < l->heads) {
+			*head = disk_layout_reversed(l, z, *cyl) ? l->heads - 2 - slot : slot + 1;
 			*head_switch = true;
 			return true;
 		}
 		if (rel + 1 >= z->cyls)
 			return false;
-		*head = 0;
 		(*cyl)++;
+		*head = disk_layout_reversed(l, z, *cyl) ? l->heads - 1 : 0;
 		*head_switch = false;
 		return true;
 	}
@@ -254,6 +256,20 @@ static bool next_track(const struct disk_layout *l, const struct disk_zone *z,
 	(*head)++;
 	*head_switch = true;
 	return true;
+}
+
+/*
+ * Sectors that pass from the end of one track to the first sector of the
+ * next (cyl, head): the skew, and in a zone whose slips turn the later
+ * tracks (layout.h), what they add.
+ */
+static uint32_t switch_gap(const struct disk_layout *l, const struct disk_zone *z, uint32_t cyl0,
+			   uint32_t head0, uint32_t cyl, uint32_t head, bool hs)
+{
+	if (!z->skew_slips)
+		return hs ? z->head_skew : z->cyl_skew;
+	return (disk_layout_track_offset(l, z, cyl, head) + z->spt -
+		disk_layout_track_offset(l, z, cyl0, head0)) % z->spt;
 }
 
 void disk_mech_access(const struct disk_mech *mc, struct disk_head *head, int64_t t0,
@@ -302,6 +318,7 @@ void disk_mech_access_after(const struct disk_mech *mc, struct disk_head *head, 
 	sector = c.sector;
 	for (;;) {
 		uint64_t take = z->spt - sector;
+		uint32_t cyl0 = cyl, hd0 = hd;
 		bool hs;
 
 		if (take > left)
@@ -312,17 +329,27 @@ void disk_mech_access_after(const struct disk_mech *mc, struct disk_head *head, 
 			break;
 		sector = 0;
 		if (next_track(l, z, &cyl, &hd, &hs) &&
-		    (!z->data_tracks || (cyl - z->first_cyl) * l->heads + hd < z->data_tracks)) {
+		    (!z->data_tracks ||
+		     (cyl - z->first_cyl) * l->heads + disk_layout_track_slot(l, z, cyl, hd) <
+		     z->data_tracks)) {
 			/* Skew makes the next track's first sector arrive just in time. */
-			int64_t skew = disk_layout_sectors_ns(l, z, hs ? z->head_skew : z->cyl_skew);
+			int64_t skew = disk_layout_sectors_ns(l, z, switch_gap(l, z, cyl0, hd0, cyl, hd, hs));
 
 			if (mc->measured) {
 				/*
 				 * A measured skew need not cover the switch (a write's
 				 * settle, say): the sector is then taken on a later pass.
 				 */
-				int64_t sw = hs ? (write ? mc->head_switch_write : mc->head_switch) :
-					disk_seek_ns(write ? &mc->write : &mc->read, 1);
+				int64_t hsw = write ? mc->head_switch_write : mc->head_switch;
+				int64_t sw = hs ? hsw : disk_seek_ns(write ? &mc->write : &mc->read, 1);
+
+				/*
+				 * As DiskSim times each track of an access: the longer of
+				 * the seek and a head switch (a cylinder switch that
+				 * changes head).
+				 */
+				if (!hs && hd != hd0 && hsw > sw)
+					sw = hsw;
 
 				if (sw > skew)
 					skew += (sw - skew + l->rev_ns - 1) / l->rev_ns * l->rev_ns;
@@ -380,10 +407,12 @@ void disk_mech_stream_run(const struct disk_mech *mc, struct disk_stream *s, uin
 
 		if (!take) {
 			/* The track's end: on to the next, as disk_mech_access_at does. */
+			uint32_t cyl0 = s->cyl, hd0 = s->head;
 			bool hs;
 
 			if (next_track(l, z, &s->cyl, &s->head, &hs)) {
-				s->t += disk_layout_sectors_ns(l, z, hs ? z->head_skew : z->cyl_skew);
+				s->t += disk_layout_sectors_ns(l, z, switch_gap(l, z, cyl0, hd0, s->cyl,
+									       s->head, hs));
 			} else {
 				struct disk_head at = { s->cyl, s->head, false };
 				struct disk_chs nc;

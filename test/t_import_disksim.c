@@ -5,7 +5,8 @@
  * chosen LBNs land around spares and slips, worked out by hand from
  * DiskSim's definitions, and every LBN of the small zones against a plain
  * reference that lays the LBNs out sector by sector; track angles where
- * slips turn them and where the heads descend; the notes. Then broken forms, each
+ * slips turn them and where the heads descend; seek times at chosen
+ * distances for every seek type; the notes. Then broken forms, each
  * refused with the file and line of what is wrong.
  */
 #include "testlib.h"
@@ -423,6 +424,103 @@ static void layouts(void)
 	drop(&im);
 }
 
+/* The seek types: the time at chosen distances, reads and writes (+0.5 ms settle). */
+static void seeks(void)
+{
+	struct imported im;
+	struct disk_head h = { 20, 0, false };
+	struct disk_chs c;
+	struct disk_access acc;
+	double n = 1110, b, cc;
+	unsigned d;
+
+#define SEEK_R(dist) disk_seek_ns(&im.mc->read, dist)
+#define SEEK_W(dist) disk_seek_ns(&im.mc->write, dist)
+	CHECK(import(forms, "sparing0.parv", &im) == 0);
+	/* forms.seek: 1 -> 1.0, 4 -> 2.5, 9 -> 4.0 ms; linear between, the last slope past. */
+	CHECK_EQ_INT(SEEK_R(1), 1 * MS);
+	CHECK_EQ_INT(SEEK_R(2), 1500000);
+	CHECK_EQ_INT(SEEK_R(9), 4 * MS);
+	CHECK_EQ_INT(SEEK_R(14), 5500000);
+	CHECK_EQ_INT(SEEK_W(4), 3 * MS);
+	drop(&im);
+
+	CHECK(import(forms, "seek-hpl.parv", &im) == 0);
+	CHECK(strstr(im.drive, "\nseek = 1 800000ns\nseek_formula = hpl 4 1000000ns 500000ns 1500000ns 250000ns\n") != NULL);
+	CHECK_EQ_INT(SEEK_R(1), 800000);
+	CHECK_EQ_INT(SEEK_R(2), (int64_t)(1e6 + 5e5 * sqrt(2)));
+	CHECK_EQ_INT(SEEK_R(3), (int64_t)(1e6 + 5e5 * sqrt(3)));
+	CHECK_EQ_INT(SEEK_R(4), 2500000);
+	CHECK_EQ_INT(SEEK_R(1109), 1500000 + 250000 * 1109);
+	CHECK_EQ_INT(SEEK_W(2), (int64_t)(1.5e6 + 5e5 * sqrt(2)));
+	drop(&im);
+
+	CHECK(import(forms, "seek-hpl-none.parv", &im) == 0);
+	CHECK_EQ_INT(SEEK_R(1), 1500000);		/* V6 = -1: 1.0 + 0.5 * sqrt(1) */
+	CHECK_EQ_INT(SEEK_R(5), 2750000);
+	drop(&im);
+
+	CHECK(import(forms, "seek-hplplus10.parv", &im) == 0);
+	CHECK_EQ_INT(SEEK_R(1), 700000);
+	CHECK_EQ_INT(SEEK_R(7), 1900000);
+	CHECK_EQ_INT(SEEK_R(10), 2500000);
+	CHECK_EQ_INT(SEEK_R(11), (int64_t)(1e6 + 5e5 * sqrt(11)));
+	CHECK_EQ_INT(SEEK_R(29), (int64_t)(1e6 + 5e5 * sqrt(29)));
+	CHECK_EQ_INT(SEEK_R(30), 9 * MS);
+	drop(&im);
+
+	/* Three-point line: 1 -> 1, n/3 = 370 -> 1 + 369/370 * 2; past it 3 + (3d/2n - 0.5) * 2 ms. */
+	CHECK(import(forms, "seek-linear.parv", &im) == 0);
+	CHECK_EQ_INT(SEEK_R(1), 1 * MS);
+	CHECK(llabs(SEEK_R(100) - (int64_t)((1 + 99 / (n / 3) * 2) * 1e6)) <= 1);
+	CHECK(llabs(SEEK_R(370) - (int64_t)((1 + 369 / (n / 3) * 2) * 1e6)) <= 1);
+	CHECK(llabs(SEEK_R(371) - (int64_t)((3 + (3 * 371 / (2 * n) - 0.5) * 2) * 1e6)) <= 1);
+	CHECK(llabs(SEEK_R(800) - (int64_t)((3 + (3 * 800 / (2 * n) - 0.5) * 2) * 1e6)) <= 1);
+	CHECK(llabs(SEEK_R(1109) - (int64_t)((3 + (3 * 1109 / (2 * n) - 0.5) * 2) * 1e6)) <= 1);
+	drop(&im);
+
+	/*
+	 * Three-point curve: 1 + B (d-1) + C sqrt(d-1) with B = (7 - 45 + 40) / 3n
+	 * and C = (-10 + 45 - 25) / 3 sqrt(n) ms — through 5 ms at n, averaging
+	 * 3 ms under the weight 2 (n - x) / n^2.
+	 */
+	CHECK(import(forms, "seek-curve.parv", &im) == 0);
+	b = 2.0 / (3 * n);
+	cc = 10.0 / (3 * sqrt(n));
+	CHECK_NEAR(1 + b * n + cc * sqrt(n), 5, 1e-12);
+	{
+		double sum = 0, x;
+
+		for (x = 0.5; x < n; x += 1)
+			sum += 2 * (n - x) / (n * n) * (1 + b * x + cc * sqrt(x));
+		CHECK_NEAR(sum, 3, 1e-3);
+	}
+	for (d = 1; d < 1110; d += 137)
+		CHECK_MSG(llabs(SEEK_R(d) - (int64_t)((1 + b * (d - 1) + cc * sqrt(d - 1)) * 1e6)) <= 1,
+			  "curve at %u: %lld", d, (long long)SEEK_R(d));
+	expect_note("curve", &im, "'Access time type' = averageRotation: DiskSim 4.0's dm_mech_g1 "
+		    "never reads it");
+	expect_note("curve", &im, "'Percent error in rpms' = 1");
+	expect_note("curve", &im, "'Constant access time'");
+	drop(&im);
+
+	/* Constant: 2.5 ms at every distance, and for an access on the head's own track. */
+	CHECK(import(forms, "seek-constant.parv", &im) == 0);
+	CHECK_EQ_INT(SEEK_R(1), 2500000);
+	CHECK_EQ_INT(SEEK_R(700), 2500000);
+	CHECK_EQ_INT(SEEK_W(3), 3 * MS);
+	disk_layout_locate(im.l, disk_layout_map(im.l, 500), &c);
+	h.cyl = c.cyl;
+	h.head = c.head;
+	disk_mech_access_at(im.mc, &h, 0, &c, 1, false, 0, &acc);
+	CHECK_EQ_INT(acc.seek, 2500000);
+	disk_mech_access_at(im.mc, &h, 0, &c, 1, true, 0, &acc);
+	CHECK_EQ_INT(acc.seek, 3 * MS);
+	drop(&im);
+#undef SEEK_R
+#undef SEEK_W
+}
+
 /* A copy of the forms in tmp with one file's `from` replaced by `to`, imported: refused with `want`. */
 static void broken(const char *parv, const char *file, const char *from, const char *to,
 		   const char *want)
@@ -474,6 +572,9 @@ static void broken_forms(void)
 	broken("sparing2.parv", "sparing2.parv", "source layout-s2.layout",
 	       "dm_layout_g4 { TP = [], IDX = [], Slips = [], Remaps = [] }",
 	       "key 'Layout Model': dm_layout_g4 (DiskSim's extent tables) is not read");
+	broken("sparing2.parv", "mech-extracted.mech", "Seek type = extracted", "Seek type = sqrt",
+	       "mech-extracted.mech:5: key 'Seek type': expected extracted, hpl, hplplus10, linear, "
+	       "curve or constant (DiskSim 4.0's seek types), got 'sqrt'");
 	/* Cylinder 0 of scheme 2 has 2 spares: a third slip in it has nowhere to go. */
 	broken("sparing2.parv", "layout-s2.layout", "slips = [ 3, 25 ]", "slips = [ 3, 5, 9 ]",
 	       "layout-s2.layout:8: zone: 3 slips in the 20 sectors from 0, more than the 2 spares "
@@ -505,12 +606,30 @@ static void broken_forms(void)
 	broken("skew-revolutions.parv", "layout-rev.layout", "   Skew units = revolutions,",
 	       "   Skew units = degrees,", "layout-rev.layout:7: key 'Skew units': expected sectors or "
 	       "revolutions, got 'degrees'");
+	broken("seek-curve.parv", "mech-curve.mech", "Average seek time = 3.0",
+	       "Average seek time = 0.9", "mech-curve.mech:4: key 'Seek type': no rising three-point "
+	       "curve from 1 ms (Single cylinder seek time) to 5 ms");
+	broken("seek-hpl.parv", "mech-hpl.mech", "[ 4, 1.0", "[ 4.5, 1.0",
+	       "mech-hpl.mech:5: key 'HPL seek equation values': the first (V1, where the root "
+	       "part ends) is in whole cylinders, got '4.5'");
+	broken("seek-hpl.parv", "mech-hpl.mech", ", 0.8 ]", " ]",
+	       "mech-hpl.mech:5: key 'HPL seek equation values': expected a list of 6 numbers");
+	broken("seek-hpl.parv", "mech-hpl.mech", ", 0.8 ]", ", -2.0 ]",
+	       "mech-hpl.mech:5: key 'HPL seek equation values': V6 must be 0..1000 ms or -1 (none)");
+	broken("seek-hplplus10.parv", "mech-hplplus10.mech", "2.3, 2.5 ]", "2.3 ]",
+	       "mech-hplplus10.mech:6: key 'First ten seek times': expected a list of 10 numbers");
+	broken("seek-constant.parv", "mech-constant.mech", "Constant seek time = 2.5",
+	       "Constant seek time = fast", "mech-constant.mech:5: key 'Constant seek time': "
+	       "expected a number, got 'fast'");
+	broken("seek-hpl.parv", "mech-hpl.mech", "Access time type = trackSwitchPlusRotation",
+	       "Access time type = instant", "mech-hpl.mech:3: key 'Access time type': expected "
+	       "trackSwitchPlusRotation, averageRotation or constant, got 'instant'");
 	broken("sparing2.parv", "mech-extracted.mech", "Rotation speed (in rpms) = 6000",
 	       "Rotation speed (in rpms) = 6000.0", "mech-extracted.mech:9: key 'Rotation speed (in "
 	       "rpms)': expected an integer 3600..20000 (DiskSim reads this key as one), got '6000.0'");
-	broken("sparing2.parv", "forms.seek", "4, 2.500000", "4; 2.5",
+	broken("sparing2.parv", "forms.seek", "4, 2.500000, 0.02", "4; 2.5",
 	       "forms.seek:3: expected 'DISTANCE, MS' with a distance of 1 or more");
-	broken("sparing2.parv", "forms.seek", "9, 4.000000\n", "",
+	broken("sparing2.parv", "forms.seek", "9, 4.000000, 0.03\n", "",
 	       "forms.seek: says 3 seek distances, has 2");
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
 	CHECK(system(cmd) == 0);
@@ -520,6 +639,7 @@ int main(void)
 {
 	snprintf(forms, sizeof(forms), "%s", test_data("disksim-forms"));
 	layouts();
+	seeks();
 	broken_forms();
 	return test_done();
 }

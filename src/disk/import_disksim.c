@@ -1,6 +1,7 @@
 #include "disk/import_disksim.h"
 
 #include "disk/layout.h"
+#include "disk/mech.h"
 #include "disk/model.h"
 #include "disk/parv.h"
 #include "util/input.h"
@@ -220,6 +221,11 @@ struct seek_rows {
 	unsigned n;
 	uint32_t d[DISK_MAX_SEEK_POINTS];
 	double ms[DISK_MAX_SEEK_POINTS];
+	/* past the last row (model.h enum disk_seek_formula): ms, hpl's split in cylinders */
+	int formula;
+	uint32_t split;
+	double f[4];
+	const char *source;
 };
 
 static int add_seek(struct importer *im, struct seek_rows *s, uint32_t d, double ms,
@@ -239,7 +245,10 @@ static int add_seek(struct importer *im, struct seek_rows *s, uint32_t d, double
 	return 0;
 }
 
-/* "Seek distances measured: N", then N rows "DISTANCE, MS". */
+/*
+ * DiskSim's seek curve file: "Seek distances measured: N" (DiskSim reads
+ * rows without it too), then rows "DISTANCE, MS" or "DISTANCE, MS, STDEV".
+ */
 static int read_seek_file(struct importer *im, const struct parv_value *from, const char *name,
 			  struct seek_rows *s)
 {
@@ -247,6 +256,7 @@ static int read_seek_file(struct importer *im, const struct parv_value *from, co
 	char path[4096], *text, *line, *save = NULL;
 	unsigned expect = 0, got = 0;
 	int line_no = 0, rc = -1;
+	bool header = false;
 	size_t len;
 
 	if (name[0] == '/' || !slash)
@@ -265,12 +275,13 @@ static int read_seek_file(struct importer *im, const struct parv_value *from, co
 			p++;
 		if (!*p)
 			continue;
-		if (!expect) {
+		if (!got && !header && !strncmp(p, "Seek distances measured:", 24)) {
 			if (sscanf(p, "Seek distances measured: %u", &expect) != 1 || !expect) {
-				err_set(im->e, "%s:%d: expected 'Seek distances measured: N'", path,
-					line_no);
+				err_set(im->e, "%s:%d: expected 'Seek distances measured: N' with N of "
+					"1 or more", path, line_no);
 				goto out;
 			}
+			header = true;
 			continue;
 		}
 		errno = 0;
@@ -284,15 +295,25 @@ static int read_seek_file(struct importer *im, const struct parv_value *from, co
 		ms = strtod(p, &end);
 		while (isspace((unsigned char)*end))
 			end++;
+		if (end != p && *end == ',') {
+			/* DiskSim's third column, the measured spread, times nothing. */
+			p = end + 1;
+			strtod(p, &end);
+			while (isspace((unsigned char)*end))
+				end++;
+			if (end == p)
+				end = p - 1;
+		}
 		if (end == p || *end) {
-			err_set(im->e, "%s:%d: expected 'DISTANCE, MS', got '%s'", path, line_no, line);
+			err_set(im->e, "%s:%d: expected 'DISTANCE, MS' or 'DISTANCE, MS, STDEV', got "
+				"'%s'", path, line_no, line);
 			goto out;
 		}
 		if (add_seek(im, s, (uint32_t)d, ms, path, line_no))
 			goto out;
 		got++;
 	}
-	if (!expect || got != expect) {
+	if (!got || (header && got != expect)) {
 		err_set(im->e, "%s: says %u seek distances, has %u", path, expect, got);
 		goto out;
 	}
@@ -302,12 +323,7 @@ out:
 	return rc;
 }
 
-/* The HPL seek formula (Lee's), as DiskSim's "HPL seek equation values". */
-static double hpl_ms(const double *v, double d)
-{
-	return d < v[0] ? v[1] + v[2] * sqrt(d) : v[3] + v[4] * d;
-}
-
+/* A list of n numbers (HPL seek equation values, First ten seek times). */
 static int list_numbers(struct importer *im, struct parv_value *blk, const char *key, double *v,
 			unsigned n)
 {
@@ -316,78 +332,203 @@ static int list_numbers(struct importer *im, struct parv_value *blk, const char 
 
 	if (!pr)
 		return -1;
-	if (pr->value->kind != PARV_LIST || pr->value->nitems != n)
+	if (pr->value->kind != PARV_LIST || pr->value->nitems < n)
 		return where(im, pr->value, "key '%s': expected a list of %u numbers", key, n);
+	if (pr->value->nitems > n)
+		im_note(im, pr->value, "'%s': only its first %u values are read, as DiskSim reads "
+			"them", key, n);
 	for (i = 0; i < n; i++) {
 		struct parv_value *it = pr->value->items[i];
-		char *end;
 
-		if (it->kind != PARV_WORD || (v[i] = strtod(it->text, &end), *end))
-			return where(im, it, "key '%s': expected a number in the list", key);
+		if (it->kind != PARV_WORD || it->scalar == PARV_STRING)
+			return where(im, it, "key '%s': expected a number in the list, got '%s'", key,
+				     it->kind == PARV_WORD ? it->text : "(not a number)");
+		v[i] = it->dval;
 	}
 	return 0;
 }
 
+/* A seek time key of the mechanism, 0 or more ms. */
+static int seek_ms(struct importer *im, const char *key, double *out)
+{
+	if (number(im, im->mech, key, out))
+		return -1;
+	if (*out < 0 || *out >= 1000)
+		return where(im, parv_get(im->mech, key)->value, "key '%s': expected 0..1000 ms, got "
+			     "%g", key, *out);
+	return 0;
+}
+
+/*
+ * Every Seek type of DiskSim's dm_mech_g1, as its formulas mean (DiskSim
+ * 2.0's disksim_diskmech.c, which 4.0's mech_g1_seektime.c ports):
+ *
+ *   extracted   the measured curve file, linear between its rows
+ *   hpl         HPL seek equation values [V1..V6]: d < V1: V2 + V3·√d, else
+ *               V4 + V5·d; V6 (unless -1) the single-cylinder seek
+ *   hplplus10   the same past the First ten seek times (distances 1..10)
+ *   linear      the three-point line through Single cylinder seek time (1),
+ *               Average seek time (n/3) and Full strobe seek time (n), n the
+ *               cylinders
+ *   curve       the three-point curve through the same three (mech.c)
+ *   constant    Constant seek time for every access, the same cylinder too
+ *
+ * DiskSim 4.0 itself loads the three keys of linear and curve, and the
+ * constant, without their conversion from ms (its times are picoseconds),
+ * and its hpl compares with an unset boundary: those forms give it almost
+ * no seek at all. ncqsim reads them as the manual and the formulas mean.
+ */
 static int seek_table(struct importer *im, uint32_t cylinders, struct seek_rows *s)
 {
+	static const char *const types[] = { "extracted", "hpl", "hplplus10", "linear", "curve",
+					     "constant", NULL };
 	struct parv_pair *type = need(im, im->mech, "Seek type");
-	double v[6], ten[10];
-	uint32_t max = cylinders - 1, d, first = 1;
-	bool plus10;
+	uint32_t max = cylinders - 1, d;
+	unsigned t;
 
 	if (!type)
 		return -1;
-	if (type->value->kind == PARV_WORD && !strcmp(type->value->text, "extracted")) {
+	for (t = 0; types[t] && (type->value->kind != PARV_WORD ||
+				 strcmp(type->value->text, types[t])); t++)
+		;
+	if (!types[t])
+		return where(im, type->value, "key 'Seek type': expected extracted, hpl, hplplus10, "
+			     "linear, curve or constant (DiskSim 4.0's seek types), got '%s'",
+			     type->value->kind == PARV_WORD ? type->value->text : "(not a word)");
+	s->source = type->value->text;
+	switch (t) {
+	case 0: {
 		struct parv_pair *curve = need(im, im->mech, "Full seek curve");
 
 		if (!curve)
 			return -1;
 		if (curve->value->kind != PARV_WORD)
 			return where(im, curve->value, "key '%s': expected a file name", "Full seek curve");
-		return read_seek_file(im, curve->value, curve->value->text, s);
+		/* DiskSim looks the file up beside the file that holds the mechanism. */
+		return read_seek_file(im, im->mech, curve->value->text, s);
 	}
-	if (type->value->kind != PARV_WORD || (strcmp(type->value->text, "hpl") &&
-					       strcmp(type->value->text, "hplplus10")))
-		return where(im, type->value, "key 'Seek type': '%s' is not modelled (ncqsim reads "
-			     "extracted, hpl and hplplus10)", type->value->kind == PARV_WORD ?
-			     type->value->text : "(not a word)");
-	plus10 = !strcmp(type->value->text, "hplplus10");
-	if (list_numbers(im, im->mech, "HPL seek equation values", v, 6))
-		return -1;
-	if (plus10) {
-		if (list_numbers(im, im->mech, "First ten seek times", ten, 10))
-			return -1;
-		for (d = 1; d <= 10 && d <= max; d++)
-			if (add_seek(im, s, d, ten[d - 1], type->value->file, type->value->line))
-				return -1;
-		first = 11;
-	} else if (v[5] > 0) {
-		/* The sixth value is the single-cylinder seek; -1 means the formula's. */
-		if (add_seek(im, s, 1, v[5], type->value->file, type->value->line))
-			return -1;
-		first = 2;
-	}
-	/*
-	 * Sampled: every distance to 32, then steps of an eighth more, exact at
-	 * the formula's boundary and at the full stroke; linear interpolation
-	 * between samples of the √ part errs by under 0.5 %.
-	 */
-	for (d = first; d <= max;) {
-		if (add_seek(im, s, d, hpl_ms(v, d), type->value->file, type->value->line))
-			return -1;
-		if (d == max)
-			break;
-		{
-			uint32_t next = d < 32 ? d + 1 : d + d / 8;
+	case 1:
+	case 2: {
+		double v[6], ten[10];
+		struct parv_pair *pr;
+		unsigned k;
 
-			if (d < (uint32_t)v[0] - 1 && next > (uint32_t)v[0] - 1)
-				next = (uint32_t)v[0] - 1;
-			else if (d < (uint32_t)v[0] && next > (uint32_t)v[0])
-				next = (uint32_t)v[0];
-			d = next > max ? max : next;
+		if (list_numbers(im, im->mech, "HPL seek equation values", v, 6))
+			return -1;
+		pr = parv_get(im->mech, "HPL seek equation values");
+		if (pr->value->items[0]->scalar != PARV_INT || v[0] < 0 || v[0] > UINT32_MAX)
+			return where(im, pr->value->items[0], "key 'HPL seek equation values': the first "
+				     "(V1, where the root part ends) is in whole cylinders, got '%s'",
+				     pr->value->items[0]->text);
+		for (k = 1; k < 6; k++)
+			if (!(v[k] >= 0 && v[k] < 1000) && !(k == 5 && v[k] == -1))
+				return where(im, pr->value->items[k], "key 'HPL seek equation values': "
+					     "V%u must be 0..1000 ms%s, got %g", k + 1,
+					     k == 5 ? " or -1 (none)" : "", v[k]);
+		s->formula = DISK_SEEK_HPL;
+		s->split = (uint32_t)v[0];
+		memcpy(s->f, v + 1, 4 * sizeof(double));
+		if (t == 2) {
+			if (list_numbers(im, im->mech, "First ten seek times", ten, 10))
+				return -1;
+			for (d = 1; d <= 10 && d <= max; d++)
+				if (add_seek(im, s, d, ten[d - 1], pr->value->file, pr->value->line))
+					return -1;
+		} else {
+			/* V6 is the single-cylinder seek; -1 leaves distance 1 to the formula. */
+			double one = v[5] != -1 ? v[5] : 1 < v[0] ? v[1] + v[2] : v[3] + v[4];
+
+			if (add_seek(im, s, 1, one, pr->value->file, pr->value->line))
+				return -1;
 		}
+		return 0;
 	}
-	return 0;
+	case 3:
+	case 4: {
+		double one, avg, full;
+
+		if (seek_ms(im, "Single cylinder seek time", &one) ||
+		    seek_ms(im, "Average seek time", &avg) ||
+		    seek_ms(im, "Full strobe seek time", &full))
+			return -1;
+		if (t == 4) {
+			double b, c;
+
+			disk_seek_curve3(one, avg, full, cylinders, &b, &c);
+			if (!(one < avg && b >= 0 && c >= 0))
+				return where(im, type->value, "key 'Seek type': no rising three-point "
+					     "curve from %g ms (Single cylinder seek time) to %g ms (Full "
+					     "strobe seek time) averages %g ms (Average seek time) over %u "
+					     "cylinders (its linear and root terms would be %.3g and %.3g "
+					     "ms); Seek type = linear joins them with straight lines",
+					     one, full, avg, cylinders, b, c);
+			s->formula = DISK_SEEK_CURVE3;
+			s->f[0] = one;
+			s->f[1] = avg;
+			s->f[2] = full;
+			return add_seek(im, s, 1, one, type->value->file, type->value->line);
+		}
+		/*
+		 * The line is straight from 1 to n/3 and from there to n; rows at its
+		 * corners are exact at every whole distance in between.
+		 */
+		{
+			uint32_t third = cylinders / 3, at[4] = { 1, third, third + 1, max };
+			unsigned k;
+
+			for (k = 0; k < 4; k++) {
+				double x = at[k], ms;
+
+				if (x > max || (k && at[k] <= s->d[s->n - 1]))
+					continue;
+				if (x == 1)
+					ms = one;
+				else if (at[k] <= third)
+					ms = one + (x - 1) / (cylinders / 3.0) * (avg - one);
+				else
+					ms = avg + (3 * x / (2.0 * cylinders) - 0.5) * (full - avg);
+				if (add_seek(im, s, at[k], ms, type->value->file, type->value->line))
+					return -1;
+			}
+		}
+		return 0;
+	}
+	default: {
+		double c;
+
+		if (seek_ms(im, "Constant seek time", &c))
+			return -1;
+		s->formula = DISK_SEEK_CONSTANT;
+		s->f[0] = c;
+		return add_seek(im, s, 1, c, type->value->file, type->value->line);
+	}
+	}
+}
+
+/* The rows and the formula, as the drive file has them. */
+static void put_seeks(FILE *out, const struct seek_rows *s)
+{
+	unsigned i;
+
+	fprintf(out, "# seek = DISTANCE_CYLINDERS TIME (DiskSim: Seek type = %s)\n", s->source);
+	for (i = 0; i < s->n; i++)
+		fprintf(out, "seek = %u %lldns\n", s->d[i], llround(s->ms[i] * 1e6));
+	switch (s->formula) {
+	case DISK_SEEK_HPL:
+		fprintf(out, "seek_formula = hpl %u %lldns %lldns %lldns %lldns\n", s->split,
+			llround(s->f[0] * 1e6), llround(s->f[1] * 1e6), llround(s->f[2] * 1e6),
+			llround(s->f[3] * 1e6));
+		break;
+	case DISK_SEEK_CURVE3:
+		fprintf(out, "seek_formula = curve3 %lldns %lldns %lldns\n", llround(s->f[0] * 1e6),
+			llround(s->f[1] * 1e6), llround(s->f[2] * 1e6));
+		break;
+	case DISK_SEEK_CONSTANT:
+		fprintf(out, "seek_formula = constant %lldns\n", llround(s->f[0] * 1e6));
+		break;
+	default:
+		break;
+	}
 }
 
 /* ---- the layout: dm_layout_g1 ---- */
@@ -949,14 +1090,8 @@ static int import_drive(struct importer *im, FILE *out, struct dm_out *dm)
 	if (!seeks)
 		return err_set(im->e, "out of memory");
 	rc = seek_table(im, (uint32_t)dm->cylinders, seeks);
-	if (!rc) {
-		fprintf(out, "# seek = DISTANCE_CYLINDERS TIME\n");
-		for (i = 0; i < seeks->n; i++) {
-			long long ns = llround(seeks->ms[i] * 1e6);
-
-			fprintf(out, "seek = %u %lldns\n", seeks->d[i], ns);
-		}
-	}
+	if (!rc)
+		put_seeks(out, seeks);
 	free(seeks);
 	return rc;
 }

@@ -375,6 +375,19 @@ static int validate_measured(const struct disk_model *m, const char *file, struc
 		return err_set(e, "%s: no 'zone' rows (a measured drive lists its zones)", file);
 	if (!g->nseek)
 		return err_set(e, "%s: no 'seek' rows (a measured drive gives its seek table)", file);
+	if (g->seek_formula == DISK_SEEK_CURVE3) {
+		double b, c;
+
+		disk_seek_curve3((double)g->seek_f[0], (double)g->seek_f[1], (double)g->seek_f[2],
+				 (double)m->cylinders, &b, &c);
+		if (!(g->seek_f[0] < g->seek_f[1] && b >= 0 && c >= 0))
+			return err_set(e, "%s:%d: seek_formula: no rising three-point curve from %.6g "
+				       "ms (single cylinder) to %.6g ms (full stroke) averages %.6g ms "
+				       "over %u cylinders (its linear and root terms are %.3g and %.3g "
+				       "ms)", file, g->seek_formula_line, g->seek_f[0] / 1e6,
+				       g->seek_f[2] / 1e6, g->seek_f[1] / 1e6, m->cylinders,
+				       b / 1e6, c / 1e6);
+	}
 	if (m->physical_sector_size != m->logical_sector_size)
 		return err_set(e, "%s: key 'physical_sector_size': a measured drive's zone table "
 			       "counts logical sectors, so it must equal logical_sector_size", file);
@@ -634,6 +647,57 @@ static int seek_row(struct disk_model *m, const char *value, struct err *e)
 	return 0;
 }
 
+/* `seek_formula = hpl SPLIT A B C E` | `curve3 ONE AVG FULL` | `constant T`. */
+static int seek_formula_row(struct disk_model *m, const char *value, int line, struct err *e)
+{
+	static const struct { const char *name; int kind, times; const char *form; } forms[] = {
+		{ "hpl", DISK_SEEK_HPL, 4, "'hpl SPLIT_CYLINDERS A B C E' (d < SPLIT: A + B*sqrt(d), "
+		  "else C + E*d)" },
+		{ "curve3", DISK_SEEK_CURVE3, 3, "'curve3 SINGLE AVERAGE FULL'" },
+		{ "constant", DISK_SEEK_CONSTANT, 1, "'constant TIME'" },
+	};
+	struct disk_measured *g = &m->geo;
+	char buf[256], *tok, *save = NULL;
+	unsigned f;
+
+	if (g->seek_formula != DISK_SEEK_TABLE)
+		return err_set(e, "seek_formula: given twice (first at line %d)", g->seek_formula_line);
+	snprintf(buf, sizeof(buf), "%s", value);
+	tok = strtok_r(buf, " \t", &save);
+	for (f = 0; tok && f < 3 && strcmp(tok, forms[f].name); f++)
+		;
+	if (!tok || f == 3)
+		return err_set(e, "seek_formula: expected hpl, curve3 or constant, got '%s'", value);
+	{
+		bool hpl = forms[f].kind == DISK_SEEK_HPL;
+		unsigned want = (unsigned)forms[f].times + hpl, k = 0;
+
+		while ((tok = strtok_r(NULL, " \t", &save))) {
+			uint64_t split;
+
+			if (k == want)
+				return err_set(e, "seek_formula: expected %s, got '%s'", forms[f].form,
+					       value);
+			if (hpl && k == 0) {
+				if (parse_u64(tok, &split) || split > UINT32_MAX)
+					return err_set(e, "seek_formula: expected %s, got '%s' for "
+						       "SPLIT", forms[f].form, tok);
+				g->seek_split = (uint32_t)split;
+			} else if (parse_time(tok, MS, &g->seek_f[k - hpl]) ||
+				   g->seek_f[k - hpl] > 1000 * MS) {
+				return err_set(e, "seek_formula: expected %s with times such as "
+					       "1.2ms, got '%s'", forms[f].form, tok);
+			}
+			k++;
+		}
+		if (k != want)
+			return err_set(e, "seek_formula: expected %s, got '%s'", forms[f].form, value);
+	}
+	g->seek_formula = forms[f].kind;
+	g->seek_formula_line = line;
+	return 0;
+}
+
 static int model_line(void *ctx, const char *key, const char *value, const char *comment,
 		      int line, struct err *e)
 {
@@ -654,7 +718,8 @@ static int model_line(void *ctx, const char *key, const char *value, const char 
 	}
 	r->any_key = true;
 	if (!strcmp(key, "zone") || !strcmp(key, "slips") || !strcmp(key, "defects") ||
-	    !strcmp(key, "slip_tracks") || !strcmp(key, "defect_tracks") || !strcmp(key, "seek")) {
+	    !strcmp(key, "slip_tracks") || !strcmp(key, "defect_tracks") || !strcmp(key, "seek") ||
+	    !strcmp(key, "seek_formula")) {
 		if (!measured)
 			return err_set(e, "key '%s' belongs to the measured form (put 'form = "
 				       "measured' first)", key);
@@ -662,6 +727,8 @@ static int model_line(void *ctx, const char *key, const char *value, const char 
 			return zone_row(r->m, value, line, e);
 		if (!strcmp(key, "seek"))
 			return seek_row(r->m, value, e);
+		if (!strcmp(key, "seek_formula"))
+			return seek_formula_row(r->m, value, line, e);
 		return marks_row(r->m, key, value, e);
 	}
 	o = opt_find(measured_options, key);
@@ -853,6 +920,22 @@ static void write_tables(const struct disk_model *m, FILE *out)
 
 		opt_format_time(g->seek[i].ns, t, sizeof(t));
 		fprintf(out, "seek = %u %s\n", g->seek[i].distance, t);
+	}
+	if (g->seek_formula != DISK_SEEK_TABLE) {
+		static const char *const names[] = { "", "hpl", "curve3", "constant" };
+		static const unsigned times[] = { 0, 4, 3, 1 };
+		unsigned k;
+
+		fprintf(out, "seek_formula = %s", names[g->seek_formula]);
+		if (g->seek_formula == DISK_SEEK_HPL)
+			fprintf(out, " %u", g->seek_split);
+		for (k = 0; k < times[g->seek_formula]; k++) {
+			char t[48];
+
+			opt_format_time(g->seek_f[k], t, sizeof(t));
+			fprintf(out, " %s", t);
+		}
+		fputc('\n', out);
 	}
 }
 

@@ -137,6 +137,22 @@ struct disk_seek_point {
 	int64_t ns;
 };
 
+/*
+ * A seek formula for the distances past the last seek row (DiskSim's
+ * formula seek types; docs/DRIVES.md):
+ *   hpl       d < split: a + b·√d, else c + e·d      (Lee's, Ruemmler & Wilkes')
+ *   curve3    one + B·(d−1) + C·√(d−1), B and C such that the curve runs from
+ *             one (a single cylinder) to full (the full stroke) and averages
+ *             avg over random seeks (DiskSim's three-point curve)
+ *   constant  t at every distance, and for an access that stays on its cylinder
+ */
+enum disk_seek_formula {
+	DISK_SEEK_TABLE,	/* none: the table's last two rows' slope */
+	DISK_SEEK_HPL,
+	DISK_SEEK_CURVE3,
+	DISK_SEEK_CONSTANT,
+};
+
 /* The measured form's tables. */
 struct disk_measured {
 	unsigned nzones;
@@ -145,6 +161,10 @@ struct disk_measured {
 	uint32_t marks[DISK_MAX_MARKS];
 	unsigned nseek;
 	struct disk_seek_point seek[DISK_MAX_SEEK_POINTS];
+	int seek_formula;		/* enum disk_seek_formula, from a `seek_formula` row */
+	uint32_t seek_split;		/* hpl: cylinders */
+	int64_t seek_f[4];		/* hpl a b c e; curve3 one avg full; constant t (ns) */
+	int seek_formula_line;
 };
 
 struct disk_model {

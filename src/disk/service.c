@@ -101,7 +101,8 @@ static uint64_t ra_limit(const struct disk_service *s, uint64_t lba, uint64_t n,
 		disk_layout_physical(l, end - 1, 1, &ps, &nps);
 		disk_layout_locate(l, ps, &c);
 		limit = end + to_track_end(s, end - 1, 1) - 1 +
-			(uint64_t)(l->heads - 1 - c.head) * per_track;
+			(uint64_t)(l->heads - 1 -
+				   disk_layout_track_slot(l, &l->zone[c.zone], c.cyl, c.head)) * per_track;
 		break;
 	}
 	case DISK_RA_SEQUENTIAL:

@@ -72,6 +72,46 @@ static int import(const char *dir, const char *name, struct imported *im)
 }
 
 /*
+ * The drive written out by the model (`ncqsim drives FILE`) and read back:
+ * the same rows, the same LBNs, the same seeks.
+ */
+static void check_round_trip(const char *name, const struct imported *im)
+{
+	struct disk_model *back = malloc(sizeof(*back));
+	struct disk_layout *l = malloc(sizeof(*l));
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct err e = { "" };
+	uint64_t lbn;
+	uint32_t d;
+
+	disk_model_write(im->m, f);
+	fclose(f);
+	CHECK_MSG(disk_model_parse(text, name, back, &e) == 0 && disk_layout_build(l, back, &e) == 0,
+		  "%s written back: %s", name, e.msg);
+	if (!e.msg[0]) {
+		CHECK(back->geo.nmarks == im->m->geo.nmarks &&
+		      !memcmp(back->geo.marks, im->m->geo.marks, back->geo.nmarks * sizeof(uint32_t)));
+		CHECK_EQ_INT(back->geo.seek_formula, im->m->geo.seek_formula);
+		CHECK_EQ_INT(back->track_order, im->m->track_order);
+		for (lbn = 0; lbn < 300; lbn++)
+			CHECK_EQ_U64(disk_layout_map(l, lbn), disk_layout_map(im->l, lbn));
+		{
+			struct disk_mech *mc = malloc(sizeof(*mc));
+
+			CHECK(disk_mech_init(mc, l, back, &e) == 0);
+			for (d = 1; d < 1110; d += 53)
+				CHECK_EQ_INT(disk_seek_ns(&mc->write, d), disk_seek_ns(&im->mc->write, d));
+			free(mc);
+		}
+	}
+	free(text);
+	free(back);
+	free(l);
+}
+
+/*
  * The reference: zone z's LBN slots as zone-relative sectors, laid out one
  * sector after another by the definitions (model.h, layout.h) rather than
  * by layout.c's arithmetic. Returns how many.
@@ -268,6 +308,7 @@ static void layouts(void)
 		zone_row(n, &im, 1, 5, 8, 8, 0, 2, 4, im.m->geo.zone[1].spares, 0);
 		zone_row(n, &im, 2, 10, 1109, 500, 0, 50, 80, 0, 0);
 		check_map(n, &im);
+		check_round_trip(n, &im);
 		drop(&im);
 	}
 
@@ -461,6 +502,7 @@ static void seeks(void)
 	drop(&im);
 
 	CHECK(import(forms, "seek-hplplus10.parv", &im) == 0);
+	check_round_trip("hplplus10", &im);
 	CHECK_EQ_INT(SEEK_R(1), 700000);
 	CHECK_EQ_INT(SEEK_R(7), 1900000);
 	CHECK_EQ_INT(SEEK_R(10), 2500000);
@@ -485,6 +527,7 @@ static void seeks(void)
 	 * 3 ms under the weight 2 (n - x) / n^2.
 	 */
 	CHECK(import(forms, "seek-curve.parv", &im) == 0);
+	check_round_trip("curve", &im);
 	b = 2.0 / (3 * n);
 	cc = 10.0 / (3 * sqrt(n));
 	CHECK_NEAR(1 + b * n + cc * sqrt(n), 5, 1e-12);
@@ -506,6 +549,7 @@ static void seeks(void)
 
 	/* Constant: 2.5 ms at every distance, and for an access on the head's own track. */
 	CHECK(import(forms, "seek-constant.parv", &im) == 0);
+	check_round_trip("constant", &im);
 	CHECK_EQ_INT(SEEK_R(1), 2500000);
 	CHECK_EQ_INT(SEEK_R(700), 2500000);
 	CHECK_EQ_INT(SEEK_W(3), 3 * MS);
@@ -631,6 +675,31 @@ static void broken_forms(void)
 	       "forms.seek:3: expected 'DISTANCE, MS' with a distance of 1 or more");
 	broken("sparing2.parv", "forms.seek", "9, 4.000000, 0.03\n", "",
 	       "forms.seek: says 3 seek distances, has 2");
+	/* A disk derived from another (libparam's subtypes): its own pairs over the base's. */
+	{
+		struct imported im;
+		char path[700];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/derived.parv", tmp);
+		f = fopen(path, "w");
+		fputs("disksim_disk BASE {\n"
+		      "   source disk.keys,\n"
+		      "   Model = dm_disk M { Block count = 1100132, Number of data surfaces = 2,\n"
+		      "      Number of cylinders = 1110, Layout Model = source layout-s2.layout,\n"
+		      "      Mechanical Model = source mech-extracted.mech }\n"
+		      "}\n"
+		      "BASE CHILD { Segment size (in blks) = 32 }\n"
+		      "instantiate [ disk0 .. disk1 ] as CHILD\n", f);
+		fclose(f);
+		CHECK_MSG(import(tmp, "derived.parv", &im) == 0, "%s", im.msg);
+		if (im.m) {
+			CHECK_EQ_U64(im.m->segment_size, 32 * 512);
+			CHECK_EQ_INT(im.m->sparing, DISK_SPARE_CYLINDER);
+			CHECK(strstr(im.drive, "# CHILD, imported") != NULL);
+		}
+		drop(&im);
+	}
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
 	CHECK(system(cmd) == 0);
 }

@@ -27,8 +27,9 @@
  * white space and ; { } , [ ] : ? = ; a whole word that is -?[0-9]+ is an
  * INT, -?0x[0-9a-fA-F]+ a hexadecimal INT, -?[0-9]+.[0-9]+(e[+-][0-9]+)?
  * a FLOAT, anything else a WORD (so 1e5, .5, 5. and 1.5E+3 are words, not
- * numbers, as in DiskSim). '#' at the start of a token comments out the
- * rest of the line. `source FILE` anywhere reads FILE's tokens in its
+ * numbers, as in DiskSim). There are no quoted strings: a quote is one of
+ * a word's characters. '#' at the start of a token comments out the rest
+ * of the line. `source FILE` anywhere reads FILE's tokens in its
  * place (DiskSim's lexer splices them in); FILE is relative to the
  * directory of the file that names it. ':', '?' and ';' are tokens no rule
  * takes.

@@ -625,6 +625,9 @@ static void broken_forms(void)
 	       "there (in the zone row ncqsim writes for this dm_layout_g1_zone)");
 	broken("sparing8.parv", "layout-s8.layout", "slips = [ 10 ]", "slips = [ 65 ]",
 	       "layout-s8.layout:8: zone: slip 65 is in the last 1 cylinders, which have no spares");
+	broken("sparing8.parv", "layout-s8.layout", "Number of spares = 3", "Number of spares = 60",
+	       "layout-s8.layout:8: zone: 60 spares leave none of the 60 sectors of its sparing unit "
+	       "for data");
 	broken("sparing5.parv", "layout-s5.layout", "slips = []", "slips = [ 4 ]",
 	       "layout-s5.layout:8: zone: sparing = cylinder_front takes no slips");
 	broken("sparing7.parv", "layout-s7.layout", "Number of spares = 0", "Number of spares = 2",

@@ -33,7 +33,7 @@ static uint32_t spt_for_rate(double rate_bps, const struct disk_model *m, int64_
 void disk_layout_units(struct disk_zone *z, int sparing, uint32_t sparing_range, unsigned heads,
 		       uint32_t spares)
 {
-	uint64_t track = z->spt, cyl = track * heads, all = cyl * z->cyls;
+	uint64_t track = z->spt, cyl = track * heads, all = cyl * z->cyls, spare = spares;
 
 	z->unit = all;
 	z->unit_front = 0;
@@ -42,13 +42,12 @@ void disk_layout_units(struct disk_zone *z, int sparing, uint32_t sparing_range,
 	switch (sparing) {
 	case DISK_SPARE_NONE:
 		z->slip_rule = DISK_SLIPS_NONE;
-		spares = 0;
+		spare = 0;
 		break;
 	case DISK_SPARE_TRACKS:
 		/* The zone's last `spares` tracks; slips and remaps are whole tracks. */
 		z->slip_rule = DISK_SLIPS_TRACKS;
-		spares = (uint64_t)spares * track > all ? (uint32_t)(all / track) * (uint32_t)track :
-			spares * (uint32_t)track;
+		spare = spare * track < all ? spare * track : all;
 		break;
 	case DISK_SPARE_TRACK_SECTORS:
 		z->unit = track;
@@ -61,7 +60,7 @@ void disk_layout_units(struct disk_zone *z, int sparing, uint32_t sparing_range,
 		z->unit = cyl;
 		z->full_units = z->cyls;
 		if (sparing == DISK_SPARE_CYLINDER_FRONT || sparing == DISK_SPARE_CYLINDER_FRONT_SHIFT)
-			z->unit_front = spares < cyl ? spares : cyl;
+			z->unit_front = spare < cyl ? spare : cyl;
 		if (sparing == DISK_SPARE_CYLINDER_SHIFT || sparing == DISK_SPARE_CYLINDER_FRONT_SHIFT)
 			z->slip_rule = DISK_SLIPS_SHIFT;
 		break;
@@ -72,7 +71,7 @@ void disk_layout_units(struct disk_zone *z, int sparing, uint32_t sparing_range,
 		break;
 	case DISK_SPARE_DISK_END:
 		z->slip_rule = DISK_SLIPS_SHIFT;
-		spares = 0;
+		spare = 0;
 		break;
 	case DISK_SPARE_ZONE_SHIFT:
 		z->slip_rule = DISK_SLIPS_SHIFT;
@@ -80,7 +79,7 @@ void disk_layout_units(struct disk_zone *z, int sparing, uint32_t sparing_range,
 	default:	/* DISK_SPARE_ZONE */
 		break;
 	}
-	z->data_per_unit = spares < z->unit ? z->unit - spares : 0;
+	z->data_per_unit = spare < z->unit ? z->unit - spare : 0;
 }
 
 uint64_t disk_layout_zone_lbns(const struct disk_zone_spec *s, int sparing, uint32_t sparing_range,

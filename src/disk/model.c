@@ -344,6 +344,10 @@ static int validate_sparing(const struct disk_model *m, const struct disk_zone_s
 		return err_set(e, "%s:%d: zone: %u slipped and %u remapped tracks outnumber its %u "
 			       "spare tracks", file, s->line, s->nslips, s->ndefects, s->spares);
 	disk_layout_units(&z, m->sparing, m->sparing_range, m->heads, s->spares);
+	if (z.full_units && !z.data_per_unit)
+		return err_set(e, "%s:%d: zone: %u spares leave none of the %llu sectors of its "
+			       "sparing unit for data", file, s->line, s->spares,
+			       (unsigned long long)z.unit);
 	if (z.slip_rule != DISK_SLIPS_IN_UNIT)
 		return 0;
 	/* Slips in one unit take its spares: no more of them than it has. */

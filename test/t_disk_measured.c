@@ -109,7 +109,8 @@ static const char *const tiny =
 	"seek = 39 6ms\n"
 	"cdl = 0\n"				/* (keys may come in any order) */
 	"cdl_t2a = none\n"
-	"cdl_t2b = none\n";
+	"cdl_t2b = none\n"
+	"track_order = cylinder\n";
 
 /* `text` with the line starting `key` replaced by `line` (NULL: removed). */
 static char *edit_text(const char *text, const char *key, const char *line)

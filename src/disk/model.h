@@ -39,6 +39,9 @@
 enum disk_layout_order {
 	DISK_LAYOUT_CYLINDER,	/* all heads of a cylinder, then the next cylinder */
 	DISK_LAYOUT_SERPENTINE,	/* per zone: surface by surface, direction alternating */
+	/* measured drives only (enum disk_track_order): heads descending on odd cylinders */
+	DISK_LAYOUT_ALTERNATE_ZONE,	/* counted from the zone's first cylinder */
+	DISK_LAYOUT_ALTERNATE,		/* odd cylinder numbers */
 };
 
 #define DISK_NAME_MAX	32
@@ -57,17 +60,39 @@ enum disk_form {
 };
 
 /*
- * Where a measured drive keeps its spare sectors (DiskSim's sparing
- * schemes 0, 1, 3, 7, 8, 9): they hold no LBN, so the LBNs of a zone skip
- * over them.
+ * Where a measured drive keeps its spare sectors, and what a slip does
+ * (DiskSim's sparing schemes 0-10, docs/DRIVES.md): spares hold no LBN, so
+ * the LBNs of a zone skip over them. A slipped sector holds no LBN either:
+ * in the schemes marked "shift" it moves every later LBN of its zone one
+ * data sector on (DiskSim's "slip to end"), costing the zone one LBN; in
+ * the others it takes one spare of its own track, cylinder, range or zone,
+ * moving only the LBNs after it in that unit. Under `tracks` a zone slips
+ * and remaps whole tracks.
  */
 enum disk_sparing {
-	DISK_SPARE_NONE,
-	DISK_SPARE_TRACKS,		/* `spares` whole tracks at the end of each zone */
-	DISK_SPARE_TRACK_SECTORS,	/* `spares` sectors at the end of every track */
-	DISK_SPARE_DISK_END,		/* at the end of the disk, beyond `sectors` */
-	DISK_SPARE_RANGE,		/* `spares` sectors after every sparing_range cylinders */
-	DISK_SPARE_ZONE,		/* `spares` sectors at the end of each zone */
+	DISK_SPARE_NONE,		/* 0: no spares; no slips */
+	DISK_SPARE_TRACKS,		/* 1: `spares` tracks at the end of each zone */
+	DISK_SPARE_TRACK_SECTORS,	/* 3: `spares` sectors at the end of every track */
+	DISK_SPARE_DISK_END,		/* 7: none in the zones (at the disk's end); shift */
+	DISK_SPARE_RANGE,		/* 8: `spares` sectors at the end of every sparing_range cylinders */
+	DISK_SPARE_ZONE,		/* 9: `spares` sectors at the end of each zone */
+	DISK_SPARE_CYLINDER,		/* 2: `spares` sectors at the end of every cylinder */
+	DISK_SPARE_CYLINDER_SHIFT,	/* 4: the same; shift */
+	DISK_SPARE_CYLINDER_FRONT,	/* 5: `spares` sectors at the front of every cylinder; no slips */
+	DISK_SPARE_CYLINDER_FRONT_SHIFT,	/* 6: the same; shift */
+	DISK_SPARE_ZONE_SHIFT,		/* 10: `spares` sectors at the end of each zone; shift */
+};
+
+/*
+ * The order of a measured drive's tracks (DiskSim's LBN-to-PBN mapping
+ * scheme): every head of a cylinder, then the next cylinder — on some
+ * cylinders from the last head down, so that a cylinder switch stays on
+ * its surface.
+ */
+enum disk_track_order {
+	DISK_TRACKS_CYLINDER,		/* 0: heads ascending on every cylinder */
+	DISK_TRACKS_ALTERNATE_ZONE,	/* 1: descending on the odd cylinders counted from the zone's first */
+	DISK_TRACKS_ALTERNATE,		/* 2: descending on the odd-numbered cylinders */
 };
 
 /*
@@ -140,14 +165,35 @@ struct disk_zone_spec {
 	uint32_t track_skew, cyl_skew;	/* sectors skipped across a head / cylinder switch */
 	uint32_t spares;		/* per the sparing scheme */
 	uint64_t front_empty;		/* LBN slots left unused at the zone's start */
-	/* zone-relative physical sectors: slipped (skipped) and remapped (defects) */
-	uint32_t slip0, nslips, defect0, ndefects;	/* ranges of marks[] */
+	/*
+	 * Slips: zone-relative physical sectors (tracks under sparing =
+	 * tracks), ascending, marks[slip0 ..]. Defects: pairs DEFECT SPARE,
+	 * marks[defect0 ..], 2 * ndefects numbers.
+	 */
+	uint32_t slip0, nslips, defect0, ndefects;
+	bool track_marks;		/* given as slip_tracks / defect_tracks rows */
 	int line;			/* in the model file, for messages */
 };
 
 struct disk_seek_point {
 	uint32_t distance;		/* cylinders */
 	int64_t ns;
+};
+
+/*
+ * A seek formula for the distances past the last seek row (DiskSim's
+ * formula seek types; docs/DRIVES.md):
+ *   hpl       d < split: a + b·√d, else c + e·d      (Lee's, Ruemmler & Wilkes')
+ *   curve3    one + B·(d−1) + C·√(d−1), B and C such that the curve runs from
+ *             one (a single cylinder) to full (the full stroke) and averages
+ *             avg over random seeks (DiskSim's three-point curve)
+ *   constant  t at every distance, and for an access that stays on its cylinder
+ */
+enum disk_seek_formula {
+	DISK_SEEK_TABLE,	/* none: the table's last two rows' slope */
+	DISK_SEEK_HPL,
+	DISK_SEEK_CURVE3,
+	DISK_SEEK_CONSTANT,
 };
 
 /* The measured form's tables. */
@@ -158,6 +204,10 @@ struct disk_measured {
 	uint32_t marks[DISK_MAX_MARKS];
 	unsigned nseek;
 	struct disk_seek_point seek[DISK_MAX_SEEK_POINTS];
+	int seek_formula;		/* enum disk_seek_formula, from a `seek_formula` row */
+	uint32_t seek_split;		/* hpl: cylinders */
+	int64_t seek_f[4];		/* hpl a b c e; curve3 one avg full; constant t (ns) */
+	int seek_formula_line;
 };
 
 struct disk_model {
@@ -214,6 +264,7 @@ struct disk_model {
 	int form;			/* enum disk_form */
 	uint32_t cylinders;
 	int sparing;			/* enum disk_sparing */
+	int track_order;		/* enum disk_track_order */
 	uint32_t sparing_range;		/* cylinders, DISK_SPARE_RANGE */
 	int64_t write_settle;		/* added to a write's seek or head switch; may be < 0 */
 	int64_t min_seek;		/* a media access positions for at least this */

@@ -50,9 +50,15 @@ int disk_service_init(struct disk_service *s, const struct disk_model *m, struct
 	s->write_watermark = m->write_watermark;
 	s->watermark_by_request = m->watermark_by_request;
 	s->bus = m->bus;
-	/* DiskSim holds only writes to it (disk_check_hda); mech would hold every access. */
+	/*
+	 * DiskSim holds only writes to min_seek (disk_check_hda); mech would
+	 * hold every access, so its floor is the constant seek form's alone
+	 * and media_access() raises it for the accesses min_seek holds.
+	 */
 	s->min_seek = s->mech.min_seek;
 	s->mech.min_seek = 0;
+	s->mech.pos_floor[0] = s->mech.const_seek[0];
+	s->mech.pos_floor[1] = s->mech.const_seek[1];
 	s->seg = -1;
 	return 0;
 }
@@ -146,7 +152,8 @@ static uint64_t ra_limit(const struct disk_service *s, uint64_t lba, uint64_t n)
 		disk_layout_physical(l, end - 1, 1, &ps, &nps);
 		disk_layout_locate(l, ps, &c);
 		limit = end + to_track_end(s, end - 1, 1, NULL) - 1 +
-			(uint64_t)(l->heads - 1 - c.head) * per_track;
+			(uint64_t)(l->heads - 1 -
+				   disk_layout_track_slot(l, &l->zone[c.zone], c.cyl, c.head)) * per_track;
 		break;
 	}
 	case DISK_RA_SEQUENTIAL: {
@@ -352,10 +359,11 @@ static void media_access(struct disk_service *s, int64_t start, int64_t not_befo
 		}
 		disk_layout_physical(l, at, k, &ps, &nps);
 		disk_layout_locate(l, ps, &where);
-		s->mech.min_seek = write && !continues && at == lba ? s->min_seek : 0;
+		if (write && !continues && at == lba && s->min_seek > s->mech.const_seek[1])
+			s->mech.pos_floor[1] = s->min_seek;
 		disk_mech_access_after(&s->mech, &s->head, t - ovh, at == lba ? not_before : INT64_MIN,
 				       &where, nps, write, 0, &acc);
-		s->mech.min_seek = 0;
+		s->mech.pos_floor[1] = s->mech.const_seek[1];
 		p->n = k;
 		p->wrap = 0;
 		p->first = t + acc.seek + acc.rotate;

@@ -352,23 +352,31 @@ static uint32_t slips_before(const struct disk_layout *l, const struct disk_zone
 	return lo;
 }
 
+/* A track's skew offset in cylinder order: `slot` is its place in its cylinder's track order. */
+static inline uint32_t slot_offset(const struct disk_layout *l, const struct disk_zone *z,
+				   uint64_t rel_cyl, uint32_t slot)
+{
+	uint64_t off = rel_cyl * ((uint64_t)(l->heads - 1) * z->head_skew + z->cyl_skew) +
+		(uint64_t)slot * z->head_skew;
+
+	if (z->skew_slips) {
+		/* Per track for track_sectors, per cylinder for the cylinder schemes. */
+		uint64_t tracks = rel_cyl * l->heads + (z->unit == z->spt ? slot : 0);
+
+		off += slips_before(l, z, tracks * z->spt);
+	}
+	off += z->first_offset;
+	return (uint32_t)(off >> 32 ? off % z->spt : (uint32_t)off % z->spt);
+}
+
 static inline uint32_t track_offset(const struct disk_layout *l, const struct disk_zone *z,
 				   uint32_t cyl, uint32_t head)
 {
 	uint64_t rel_cyl = cyl - z->first_cyl, off;
 
-	if (l->order != DISK_LAYOUT_SERPENTINE) {
-		uint32_t slot = disk_layout_track_slot(l, z, cyl, head);
-
-		off = rel_cyl * ((uint64_t)(l->heads - 1) * z->head_skew + z->cyl_skew) +
-			(uint64_t)slot * z->head_skew;
-		if (z->skew_slips) {
-			/* Per track for track_sectors, per cylinder for the cylinder schemes. */
-			uint64_t tracks = rel_cyl * l->heads + (z->unit == z->spt ? slot : 0);
-
-			off += slips_before(l, z, tracks * z->spt);
-		}
-	} else {
+	if (l->order != DISK_LAYOUT_SERPENTINE)
+		return slot_offset(l, z, rel_cyl, disk_layout_track_slot(l, z, cyl, head));
+	{
 		/* Surface `head` runs forwards when even, backwards when odd. */
 		uint64_t t = head % 2 ? z->cyls - 1 - rel_cyl : rel_cyl;
 
@@ -401,16 +409,20 @@ void disk_layout_locate(const struct disk_layout *l, uint64_t ps, struct disk_ch
 		track = (uint32_t)rel / z->spt;
 	}
 	if (l->order != DISK_LAYOUT_SERPENTINE) {
-		c->cyl = z->first_cyl + (uint32_t)(track / l->heads);
-		c->head = (uint32_t)(track % l->heads);
+		uint64_t rel_cyl = track / l->heads;
+		uint32_t slot = (uint32_t)(track % l->heads);
+
+		c->cyl = z->first_cyl + (uint32_t)rel_cyl;
+		c->head = slot;
 		if (l->order != DISK_LAYOUT_CYLINDER && disk_layout_reversed(l, z, c->cyl))
-			c->head = l->heads - 1 - c->head;
+			c->head = l->heads - 1 - slot;
+		pos = (c->sector + slot_offset(l, z, rel_cyl, slot)) % z->spt;
 	} else {
 		uint64_t t = track % z->cyls;
 
 		c->head = (uint32_t)(track / z->cyls);
 		c->cyl = z->first_cyl + (uint32_t)(c->head % 2 ? z->cyls - 1 - t : t);
+		pos = (c->sector + track_offset(l, z, c->cyl, c->head)) % z->spt;
 	}
-	pos = (c->sector + track_offset(l, z, c->cyl, c->head)) % z->spt;
 	c->angle = (int64_t)(pos * (uint64_t)l->rev_ns / z->spt);
 }

@@ -163,7 +163,7 @@ static uint64_t ra_limit(const struct disk_service *s, uint64_t lba, uint64_t n)
 		 * before this one — a stream stays a track ahead. (DiskSim's
 		 * code reads ahead to the end of the track after the read
 		 * whatever came before, past Maximum read-ahead; on the Atlas
-		 * III's trace that reads 0.40 ms RMS against the manual's 0.28.)
+		 * III's trace that reads 0.45 ms RMS against the manual's 0.27.)
 		 */
 		uint64_t ps, nps;
 

@@ -326,6 +326,18 @@ static void bus_phase_rules(void)
 		     took(s, a + 17 * MS / 2, true, 502, 2, &k), REV);
 	free(s);
 	free(t);
+	/*
+	 * A constant seek form holds every access, reads too, beside min_seek:
+	 * with 25 ms constant and a min_seek of 40 ms, a read miss positions
+	 * for 25 ms (less than 40 ms in all, even after a whole revolution),
+	 * a write for 40.
+	 */
+	s = serve((const char *const[]){ "cdl = 0\nseek_formula = constant 25ms", "min_seek = 40ms",
+					 NULL });
+	a = first_miss(s);
+	CHECK(a >= 25 * MS + 3 * MS / 10 && a < 40 * MS);
+	CHECK(took(s, 100 * MS, true, 9000, 2, &k) >= 40 * MS + 7 * MS / 10);
+	free(s);
 }
 
 static void cache_rules(void)

@@ -327,6 +327,17 @@ static void bus_phase_rules(void)
 	free(s);
 	free(t);
 	/*
+	 * A read's water mark of none (a segment's share of 0) is one sector, as
+	 * DiskSim reconnects only once one is buffered: the same as the
+	 * request's share of 0, which is at least one sector already.
+	 */
+	s = serve((const char *const[]){ "read_watermark = 0", NULL });
+	t = serve((const char *const[]){ "read_watermark = 0", "watermark_by_request = 0", NULL });
+	CHECK_EQ_INT(first_miss(t), first_miss(s));
+	CHECK_EQ_INT(took(t, 100 * MS, false, 9000, 40, &k), took(s, 100 * MS, false, 9000, 40, &k));
+	free(s);
+	free(t);
+	/*
 	 * A constant seek form holds every access, reads too, beside min_seek:
 	 * with 25 ms constant and a min_seek of 40 ms, a read miss positions
 	 * for 25 ms (less than 40 ms in all, even after a whole revolution),

@@ -402,6 +402,18 @@ static uint64_t watermark_sectors(const struct disk_service *s, double fraction,
 	return w > n ? n : w;
 }
 
+/*
+ * A read's mark: DiskSim reconnects only once the segment holds a sector
+ * past what was sent (disk_request_needs_bus), so a mark of none (a segment's
+ * share of 0) is one sector.
+ */
+static uint64_t read_watermark(const struct disk_service *s, uint64_t n)
+{
+	uint64_t w = watermark_sectors(s, s->watermark, n);
+
+	return w ? w : 1;
+}
+
 /* ---- the bus ---- */
 
 /* The drive wins the bus back and reselects the host; its message crosses the controllers. */
@@ -455,7 +467,7 @@ static int64_t send_read(const struct disk_service *s, const struct arrival *a, 
 	const struct disk_bus_phases *b = &s->bus;
 	bool hold = b->hold_read || b->never_disconnect;
 	int64_t t = start, bus = s->mech.bus_sector[0];
-	uint64_t j, wm = watermark_sectors(s, s->watermark, a->n);
+	uint64_t j, wm = read_watermark(s, a->n);
 
 	if (a->have >= a->n)
 		return start + (int64_t)a->n * bus;	/* all buffered: the bus's pace */
@@ -567,7 +579,7 @@ static int64_t read_command(struct disk_service *s, int64_t now, uint64_t lba, u
 	enum hit_type hit = HIT_NONE;
 	struct arrival a = { .n = n, .have = n };
 	struct media md;
-	uint64_t wm = watermark_sectors(s, s->watermark, n);
+	uint64_t wm = read_watermark(s, n);
 
 	stream_advance(s, now);
 	if (disk_cache_read_hit(&s->cache, lba, n)) {

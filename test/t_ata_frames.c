@@ -198,6 +198,47 @@ static void test_other_commands(void)
 	CHECK_EQ_INT(page, 0x1234);
 	CHECK_EQ_INT(ata_cmd_read_log(&tf, false, 0x30, 0, 0), ATA_E_COUNT);
 
+	/*
+	 * DATA SET MANAGEMENT TRIM, as libata sends a discard: one block of
+	 * entries, LBA 47:0 and count 63:48 little-endian, 65535 sectors at most
+	 * each, 64 to a block.
+	 */
+	{
+		uint8_t payload[2 * 512];
+		uint16_t blocks;
+		bool trim;
+		uint64_t lba;
+		uint32_t n;
+
+		CHECK_EQ_INT(ata_cmd_dsm_trim(&tf, 1), ATA_OK);
+		CHECK_EQ_INT(tf.command, 0x06);
+		CHECK_EQ_INT(tf.features, 0x01);
+		CHECK_EQ_INT(ata_cmd_dsm_parse(&tf, &blocks, &trim), ATA_OK);
+		CHECK_EQ_INT(blocks, 1);
+		CHECK(trim);
+		ata_libata_line(&tf, 0, line, sizeof(line));
+		CHECK_EQ_STR(line, "cmd 06/01:01:00:00:00/00:00:00:00:00/40 tag 0 dma 512 out");
+		CHECK_EQ_STR(ata_command_name(0x06), "DATA SET MANAGEMENT");
+		CHECK_EQ_INT(ata_cmd_dsm_trim(&tf, 0), ATA_E_COUNT);
+
+		CHECK_EQ_INT(ata_dsm_trim_encode(0x123456789aULL, 128, payload, 1), 1);
+		hex(payload, 8, got);
+		CHECK_EQ_STR(got, "9a 78 56 34 12 00 80 00");
+		CHECK(ata_dsm_trim_entry(payload, 0, &lba, &n));
+		CHECK_EQ_U64(lba, 0x123456789aULL);
+		CHECK_EQ_INT(n, 128);
+		CHECK(!ata_dsm_trim_entry(payload, 1, &lba, &n));
+		/* 65535 × 64 sectors fill one block; one more needs a second. */
+		CHECK_EQ_INT(ata_dsm_trim_encode(0, 65535ULL * 64, payload, 1), 64);
+		CHECK(ata_dsm_trim_entry(payload, 63, &lba, &n));
+		CHECK_EQ_U64(lba, 65535ULL * 63);
+		CHECK_EQ_INT(n, 65535);
+		CHECK_EQ_INT(ata_dsm_trim_encode(0, 65535ULL * 64 + 1, payload, 1), 0);
+		CHECK_EQ_INT(ata_dsm_trim_encode(0, 65535ULL * 64 + 1, payload, 2), 65);
+		CHECK(ata_dsm_trim_entry(payload, 64, &lba, &n));
+		CHECK_EQ_INT(n, 1);
+	}
+
 	ata_cmd_set_features(&tf, ATA_SF_WRITE_CACHE_OFF, 0);
 	CHECK_EQ_INT(tf.command, ATA_CMD_SET_FEATURES);
 	CHECK_EQ_INT(tf.features, 0x82);

@@ -125,6 +125,8 @@ static void test_build_roundtrip(void)
 	CHECK_EQ_INT(out.sata_speeds, 7);
 	CHECK(out.write_cache && out.write_cache_enabled && out.read_ahead && out.read_log_dma);
 	CHECK_EQ_INT(out.checksum, ATA_CHECKSUM_VALID);
+	CHECK_EQ_INT(out.trim, 0);	/* a hard disk: no DSM TRIM, word 169 clear */
+	CHECK_EQ_INT(ata_id_word(page, 169), 0);
 	/* 28-bit capacity saturates for a drive this large. */
 	CHECK_EQ_INT(ata_id_word(page, 60), 0xffff);
 	CHECK_EQ_INT(ata_id_word(page, 61), 0x0fff);
@@ -145,6 +147,16 @@ static void test_build_roundtrip(void)
 	CHECK_EQ_INT(out.lba48, 0);
 	CHECK_EQ_U64(out.sectors, 1000000);
 	CHECK_EQ_INT(out.rotation_rpm, 0);
+
+	/* TRIM: word 169 bit 0, and the DSM blocks a command may carry in word 105. */
+	in.trim = true;
+	in.dsm_blocks = 8;
+	ata_identify_build(&in, page);
+	CHECK_EQ_INT(ata_id_word(page, 169), 1);
+	CHECK_EQ_INT(ata_id_word(page, 105), 8);
+	ata_identify_parse(page, &out);
+	CHECK_EQ_INT(out.trim, 1);
+	CHECK_EQ_INT(out.dsm_blocks, 8);
 }
 
 static void test_forms(void)

@@ -55,9 +55,14 @@ cp "$tmp/out" "$tmp/wdc.drive"
 for kv in "name wdc-wsh722880aln604" "model WDC  WSH722880ALN604" "serial 65GMN5GN" \
 	"firmware LVGMWF10" "sectors 6836191232" "logical_sector_size 4096" \
 	"physical_sector_size 4096" "ncq 1" "queue_depth 32" "ncq_prio 1" "sata_gen 3" \
-	"rpm 7200" "interface_mbs 600"; do
+	"rpm 7200" "interface_mbs 600" "trim 0"; do
 	check_key "$tmp/wdc.drive" $kv
 done
+# An SSD says it has DSM TRIM (word 169 bit 0), which the skeleton keeps.
+expect_rc 0 "$NCQSIM" probe --replay "$id/INTEL_SSDSA2CW120G3--4PC10302.bin"
+cp "$tmp/out" "$tmp/intel.drive"
+check_key "$tmp/intel.drive" trim 1
+check_tbd "$tmp/intel.drive" trim_time
 # An IDENTIFY page alone says nothing about the logs: not guessed.
 for k in ncq_prio_log id_data_log heads seek_avg_read fw_sched cache_size; do
 	check_tbd "$tmp/wdc.drive" "$k"

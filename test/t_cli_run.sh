@@ -89,9 +89,9 @@ checks=$((checks + 2))
 grep -q '"cpus_allowed" : "0-1"' "$tmp/noeffect.json" || fail "cpus_allowed is not echoed in the job options"
 [ "$(grep '"total_ios"' "$tmp/plain.json")" = "$(grep '"total_ios"' "$tmp/noeffect.json")" ] ||
 	fail "options without effect changed the I/O counts"
-printf '[r]\nrw=randread\nsize=4m\nverify=md5\n' >"$tmp/verify.fio"
+printf '[r]\nrw=randread\nsize=4m\nverify_state_load=1\n' >"$tmp/verify.fio"
 expect_rc 2 "$NCQSIM" run "$tmp/verify.fio"
-err_has "verify.fio:4: option 'verify' is a fio option ncqsim does not support"
+err_has "verify.fio:4: option 'verify_state_load' is a fio option ncqsim does not support"
 # fsync=8 on 1 MiB writes: one FLUSH CACHE EXT (EAh) per 8 writes in --debug=ata.
 printf '[w]\nioengine=libaio\ndirect=1\nrw=write\nbs=1m\nsize=64m\niodepth=4\nfsync=8\n' >"$tmp/fsync.fio"
 expect_rc 0 "$NCQSIM" run "$tmp/fsync.fio" --debug=ata --quiet

@@ -169,6 +169,67 @@ static void test_identify_and_logs(void)
 	stop(&h);
 }
 
+/* DATA SET MANAGEMENT TRIM: aborted by a drive without TRIM, timed by one with it. */
+static void test_trim(void)
+{
+	struct disk_model m;
+	struct err e;
+	struct host h;
+	struct ata_taskfile tf;
+	struct ata_identify id;
+	uint8_t fis[20], ranges[512];
+	int64_t t0;
+
+	CHECK(disk_model_load("he8", &m, &e) == 0);
+	CHECK(!m.trim);
+	start(&h, &m);
+	ata_cmd_identify(&tf);
+	command(&h, &tf);
+	ata_identify_parse(h.data, &id);
+	CHECK(!id.trim);
+	CHECK_EQ_INT(ata_dsm_trim_encode(1000, 128, ranges, 1), 1);
+	ata_cmd_dsm_trim(&tf, 1);
+	CHECK(ata_h2d_encode(&tf, fis) == ATA_OK);
+	disk_submit_data(h.disk, fis, sizeof(fis), ranges, sizeof(ranges));
+	while (h.d2hs == 1 && sim_step(&h.sim))
+		;
+	CHECK(h.last_d2h.status & ATA_STAT_ERR);
+	CHECK(h.last_d2h.error & ATA_ERR_ABRT);
+	CHECK_EQ_U64(disk_get_stats(h.disk)->trims, 0);
+	stop(&h);
+
+	m.trim = true;
+	start(&h, &m);
+	ata_cmd_identify(&tf);
+	command(&h, &tf);
+	ata_identify_parse(h.data, &id);
+	CHECK(id.trim);
+	CHECK_EQ_INT(id.dsm_blocks, 8);
+	t0 = sim_now(&h.sim);
+	ata_cmd_dsm_trim(&tf, 1);
+	CHECK(ata_h2d_encode(&tf, fis) == ATA_OK);
+	disk_submit_data(h.disk, fis, sizeof(fis), ranges, sizeof(ranges));
+	while (h.d2hs == 1 && sim_step(&h.sim))
+		;
+	CHECK_EQ_INT(h.last_d2h.status & ATA_STAT_ERR, 0);
+	CHECK_EQ_U64(disk_get_stats(h.disk)->trims, 1);
+	/* No media access: the command overhead and trim_time for its one block. */
+	CHECK_EQ_U64((uint64_t)(sim_now(&h.sim) - t0), (uint64_t)(m.command_overhead + m.trim_time));
+	/* A range past the drive's end is aborted. */
+	CHECK_EQ_INT(ata_dsm_trim_encode(id.sectors - 8, 16, ranges, 1), 1);
+	disk_submit_data(h.disk, fis, sizeof(fis), ranges, sizeof(ranges));
+	while (h.d2hs == 2 && sim_step(&h.sim))
+		;
+	CHECK(h.last_d2h.error & ATA_ERR_ABRT);
+	CHECK_EQ_U64(disk_get_stats(h.disk)->trims, 1);
+	/* No payload: aborted too. */
+	disk_submit_data(h.disk, fis, sizeof(fis), NULL, 0);
+	while (h.d2hs == 3 && sim_step(&h.sim))
+		;
+	CHECK(h.last_d2h.error & ATA_ERR_ABRT);
+	stop(&h);
+}
+
 static void test_ncq(void)
 {
 	struct disk_model m;
@@ -280,6 +341,7 @@ static void test_tag_reuse_asserts(void)
 int main(void)
 {
 	test_identify_and_logs();
+	test_trim();
 	test_ncq();
 	test_tag_reuse_asserts();
 	return test_done();

@@ -130,4 +130,28 @@ err_one_line
 expect_rc 2 "$NCQSIM" compare both.fio --vary queue/nr_requests=4,8 --output-format=terse
 err_has "terse is for 'ncqsim run'"
 err_one_line
+# continue_on_error: the errors line comes before the latency target's, as
+# fio 3.33 prints them. Here the trims of a trimwrite fail, the drive having
+# no TRIM (EOPNOTSUPP, 95). fio 3.33 on a loop device without discard:
+# continue_on_error=all counts the first one and ends the job ("err=95
+# (file:ioengines.c:399, func=td_io_queue, ...)", "issued rwts:
+# total=0,0,1,0", "errors    : total=1, ..."), exit status 1: EIO and EILSEQ
+# are the only errors it carries on past; with ignore_error=,95 it carries
+# on ("total=0,16,16,0", "errors    : total=16, first_error=95/<Operation
+# not supported>", the same err=95 header), exit status 0.
+printf '[j]\nrw=trimwrite\nbs=64k\nsize=1m\ncontinue_on_error=all\n' >coe.fio
+expect_rc 1 "$NCQSIM" run coe.fio
+checks=$((checks + 1))
+[ "$(grep -E '^     (issued rwts|errors    |latency   ):' "$tmp/out" | cut -c6-16 | paste -sd '|')" = \
+	'issued rwts|errors    :|latency   :' ] && grep -q 'issued rwts: total=0,0,1,0 ' "$tmp/out" &&
+	grep -q 'errors    : total=1, first_error=95/<Operation not supported>' "$tmp/out" &&
+	grep -q 'err=95 (file:ioengines.c, func=td_io_queue, error=Operation not supported)' "$tmp/out" ||
+	fail "continue_on_error: $(grep -E '^     (issued|errors|latency)' "$tmp/out")"
+printf 'ignore_error=,95\n' >>coe.fio
+expect_rc 0 "$NCQSIM" run coe.fio
+checks=$((checks + 1))
+grep -q 'issued rwts: total=0,16,16,0 ' "$tmp/out" &&
+	grep -q 'errors    : total=16, first_error=95/<Operation not supported>' "$tmp/out" &&
+	grep -q 'err=95 (file:ioengines.c, func=td_io_queue, error=Operation not supported)' "$tmp/out" ||
+	fail "ignore_error=,95: $(grep -E '(err=|^     (issued|errors))' "$tmp/out")"
 finish

@@ -169,7 +169,7 @@ static void send(void *link, const uint8_t *fis, size_t len)
 	d->ncq_seen++;
 }
 
-static const struct libata_link_ops link = { send };
+static const struct libata_link_ops link = { send, NULL };	/* no DSM: the drive here has no TRIM */
 
 static void probed(void *ctx, int error)
 {

@@ -4,9 +4,12 @@
  * derived from the table under test): host tags and nr_requests, the
  * deadline alias, the knobs a version lacks, EIO vs EINVAL for
  * ncq_prio_enable, the merge rule, the default I/O priority, mq-deadline's
- * classes and its batch continuation (next_rq vs latest_pos).
+ * classes and its batch continuation (next_rq vs latest_pos); write hints,
+ * RWF_NOWAIT and polled I/O without poll queues.
  */
 #include "testlib.h"
+
+#include <errno.h>
 #include "host/blk.h"
 #include "host/ioprio.h"
 #include "host/kernel.h"
@@ -31,17 +34,21 @@ static const struct expect {
 	bool classes;			/* mq-deadline keeps RT ahead */
 	bool latest_pos;		/* batches continue from the last position */
 	bool fua;
+	/* write hints: fcntl exists, F_SET_FILE_RW_HINT gone, bios carry the inode's again */
+	bool rw_hint, no_file_hint, bio_hint;
+	bool nowait;			/* RWF_NOWAIT exists */
+	bool poll_refused;		/* polled bios without poll queues fail */
 } cases[] = {
 	{ HOST_KERNEL_4_10, "4.10", 31, 128, 0, "deadline", false, "EIO", true, 0,
-	  false, false, false },
+	  false, false, false, false, false, false, false, false },
 	{ HOST_KERNEL_5_15, "5.15", 32, 64, 32, "mq-deadline", false, "EINVAL", false, 0,
-	  false, false, false },
+	  false, false, false, true, false, false, true, false },
 	{ HOST_KERNEL_6_1, "6.1", 32, 64, 32, "mq-deadline", true, "EINVAL", false,
-	  RT4, true, false, false },
+	  RT4, true, false, false, true, true, false, true, false },
 	{ HOST_KERNEL_6_6, "6.6", 32, 64, 32, "mq-deadline", true, "EINVAL", false,
-	  RT4, true, true, true },
+	  RT4, true, true, true, true, true, false, true, false },
 	{ HOST_KERNEL_6_12, "6.12", 32, 64, 32, "mq-deadline", true, "EINVAL", false,
-	  RT4, true, true, true },
+	  RT4, true, true, true, true, true, true, true, true },
 };
 
 static void config(struct host_config *c, const struct expect *x)
@@ -154,6 +161,87 @@ static void test_merge(const struct expect *x)
 	sim_destroy(&sim);
 }
 
+struct outcome {
+	unsigned done;
+	int error;
+};
+
+static void record(void *owner, struct blk_bio *bio)
+{
+	struct outcome *o = owner;
+
+	o->done++;
+	o->error = bio->error;
+}
+
+/*
+ * A bio of another write hint never merges (the job gives bios a hint
+ * only where the kernel's carry one); a REQ_NOWAIT bio that finds no free
+ * request fails with -EAGAIN at once, one that merges needs none; a
+ * REQ_POLLED bio fails with -EOPNOTSUPP where the kernel refuses polling
+ * without poll queues, and is served by interrupt before.
+ */
+static void test_flags(const struct expect *x)
+{
+	struct host_config c;
+	struct sim sim;
+	struct blk_queue *q;
+	struct blk_bio bio[4];
+	struct outcome out[4];
+	struct err e;
+	unsigned i;
+
+	CHECK_EQ_INT(host_kernel_has(x->kernel, HOST_KC_RW_HINT), x->rw_hint);
+	CHECK_EQ_INT(host_kernel_has(x->kernel, HOST_KC_NO_FILE_RW_HINT), x->no_file_hint);
+	CHECK_EQ_INT(host_kernel_has(x->kernel, HOST_KC_BIO_WRITE_HINT), x->bio_hint);
+	CHECK_EQ_INT(host_kernel_has(x->kernel, HOST_KC_NOWAIT), x->nowait);
+	CHECK_EQ_INT(host_kernel_has(x->kernel, HOST_KC_POLL_EOPNOTSUPP), x->poll_refused);
+
+	config(&c, x);
+	c.k.scheduler = host_scheduler(x->deadline_is);
+	c.k.nr_requests = 2;
+	sim_init(&sim);
+	q = blk_queue_new(&sim, &c.k, &e);
+	CHECK(q != NULL);
+	memset(out, 0, sizeof(out));
+	for (i = 0; i < 4; i++) {
+		blk_bio_prep(&bio[i], 100 + 8 * i, 8, true, BE4, NULL, record, &out[i]);
+		bio[i].flags = BLK_NOWAIT;
+	}
+	bio[1].write_hint = 2;		/* adjacent, another hint: a request of its own */
+	bio[2].lba = 108 + 1000;
+	bio[3].lba = 92;		/* before bio 0: no request free, but it merges */
+	CHECK(blk_submit(q, &bio[0]));
+	CHECK(blk_submit(q, &bio[1]));
+	CHECK(blk_submit(q, &bio[2]));	/* both requests taken: EAGAIN */
+	CHECK(blk_submit(q, &bio[3]));
+	sim_run(&sim, 1);
+	CHECK_EQ_U64(blk_get_stats(q)->requests, 2);
+	CHECK_EQ_U64(blk_get_stats(q)->merged, 1);
+	CHECK_EQ_U64(blk_get_stats(q)->nowait_again, 1);
+	CHECK_EQ_INT(out[2].done, 1);
+	CHECK_EQ_INT(out[2].error, -EAGAIN);
+	CHECK_EQ_INT(out[0].done + out[1].done + out[3].done, 0);
+	blk_queue_free(q);
+	sim_destroy(&sim);
+
+	config(&c, x);
+	c.k.scheduler = host_scheduler(x->deadline_is);
+	sim_init(&sim);
+	q = blk_queue_new(&sim, &c.k, &e);
+	CHECK(q != NULL);
+	memset(out, 0, sizeof(out));
+	blk_bio_prep(&bio[0], 100, 8, false, BE4, NULL, record, &out[0]);
+	bio[0].flags = BLK_POLLED;
+	CHECK(blk_submit(q, &bio[0]));
+	sim_run(&sim, 1);
+	CHECK_EQ_INT(out[0].done, x->poll_refused);
+	CHECK_EQ_INT(out[0].error, x->poll_refused ? -EOPNOTSUPP : 0);
+	CHECK_EQ_U64(blk_get_stats(q)->requests, !x->poll_refused);
+	blk_queue_free(q);
+	sim_destroy(&sim);
+}
+
 static void test_ioprio(const struct expect *x)
 {
 	/* Nothing set by a SCHED_FIFO task: RT from 6.0 on, class none before. */
@@ -247,6 +335,7 @@ int main(void)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		test_knobs(&cases[i]);
 		test_merge(&cases[i]);
+		test_flags(&cases[i]);
 		test_ioprio(&cases[i]);
 		test_sched(&cases[i]);
 	}

@@ -226,8 +226,33 @@ static void test_hints(void)
 	}
 }
 
+/* ignore_error: per kind lists, by name or number; each turns continue_on_error on for its kind. */
+static void test_ignore_error(void)
+{
+	const struct job_options *o;
+
+	o = load("[j]\nignore_error=EIO:-62,,ENOSPC\n");
+	if (o) {
+		CHECK_EQ_INT(o->nignore_error[0], 2);
+		CHECK_EQ_INT(o->ignore_error[0][0], 5);
+		CHECK_EQ_INT(o->ignore_error[0][1], 62);	/* the sign dropped, as fio's */
+		CHECK_EQ_INT(o->nignore_error[1], 0);
+		CHECK_EQ_INT(o->nignore_error[2], 1);
+		CHECK_EQ_INT(o->ignore_error[2][0], 28);
+		CHECK_EQ_INT(o->continue_on_error, JOB_ERR_READ | JOB_ERR_VERIFY);
+	}
+	/* A later continue_on_error sets the kinds anew; the lists stay. */
+	o = load("[j]\nignore_error=EAGAIN:ERANGE\ncontinue_on_error=write\n");
+	if (o) {
+		CHECK_EQ_INT(o->continue_on_error, JOB_ERR_WRITE);
+		CHECK_EQ_INT(o->ignore_error[0][0], 11);
+		CHECK_EQ_INT(o->ignore_error[0][1], 34);
+	}
+}
+
 int main(void)
 {
+	test_ignore_error();
 	test_globals_and_comments();
 	test_sizes_times();
 	test_lists_and_ranges();

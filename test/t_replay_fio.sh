@@ -3,8 +3,8 @@
 # ioengine=null (which needs no device). Skipped (exit 77) without fio;
 # .ci/run installs it.
 . test/lib/sh.sh
-if ! command -v fio >/dev/null 2>&1; then
-	echo "SKIP: fio is not installed (apt-get install fio)"
+if ! command -v "$fio" >/dev/null 2>&1; then
+	echo "SKIP: fio ($fio) is not installed (apt-get install fio)"
 	exit 77
 fi
 cd "$tmp" || exit 1
@@ -23,12 +23,14 @@ compare() {
 	printf '[%s]\nioengine=null\n' "$name" >"$name.fio"
 	printf '%s\n' "$@" >>"$name.fio"
 	sed 's/^ioengine=null$/ioengine=libaio\niodepth=4/' "$name.fio" >"$name.ncq.fio"
-	fio --output-format=json "$name.fio" >"$name.fio.json" 2>"$name.fio.err"
+	"$fio" --output-format=json "$name.fio" >"$name.fio.json" 2>"$name.fio.err"
+	rc=$?
 	checks=$((checks + 1))
-	[ $? -eq 0 ] && [ -s "$name.fio.json" ] || { fail "$name: fio failed: $(head -c 200 "$name.fio.err")"; return; }
+	[ $rc -eq 0 ] && [ -s "$name.fio.json" ] || { fail "$name: fio failed: $(head -c 200 "$name.fio.err")"; return; }
 	"$NCQSIM" run --output-format=json "$name.ncq.fio" >"$name.ncq.json" 2>"$name.ncq.err"
+	rc=$?
 	checks=$((checks + 1))
-	[ $? -eq 0 ] || { fail "$name: ncqsim failed: $(head -c 300 "$name.ncq.err")"; return; }
+	[ $rc -eq 0 ] || { fail "$name: ncqsim failed: $(head -c 300 "$name.ncq.err")"; return; }
 	for d in read write; do
 		for k in total_ios io_bytes; do
 			f=$(value "$name.fio.json" $d $k)

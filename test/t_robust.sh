@@ -63,7 +63,7 @@ expect_rc 2 "$NCQSIM" run sections.fio
 err_has "sections.fio:4097: job 'j4096': more than 4096 job sections"
 printf '[j]\nioengine=libaio\nrw=randread\niodepth=65536\nnumjobs=1024\nruntime=1\n' >deep.fio
 expect_rc 2 "$NCQSIM" run deep.fio
-err_has "deep.fio:1: job 'j': the jobs' 67108864 I/O units (iodepth x numjobs over every job) would take"
+err_has "deep.fio:1: job 'j': the jobs' 67108864 I/O units (iodepth x numjobs over every job) and steady-state windows would take"
 err_has "ncqsim allows 1024 MiB"
 
 # Memory running out anywhere (here under ulimit -v, 1000 jobs) is an

@@ -68,9 +68,10 @@ static enum job_source_status wrap_next(void *state, int64_t now, struct job_io_
 static const struct job_source_ops wrap_ops = { "recording", wrap_next };
 
 static int wrap_open(const void *ctx, void **run, const struct job_options *o, unsigned index,
-		     const struct job_target *t, struct job_source *src, struct err *e)
+		     unsigned clone, const struct job_target *t, struct job_source *src,
+		     struct err *e)
 {
-	int rc = inner->open(inner->ctx, run, o, index, t, src, e);
+	int rc = inner->open(inner->ctx, run, o, index, clone, t, src, e);
 
 	(void)ctx;
 	if (rc || !src->ops)

@@ -19,6 +19,7 @@
 
 /* Commands (ATA/ACS). */
 enum {
+	ATA_CMD_DSM			= 0x06,	/* DATA SET MANAGEMENT */
 	ATA_CMD_READ_DMA_EXT		= 0x25,
 	ATA_CMD_READ_LOG_EXT		= 0x2f,
 	ATA_CMD_WRITE_DMA_EXT		= 0x35,

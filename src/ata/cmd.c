@@ -271,9 +271,64 @@ void ata_cmd_set_features(struct ata_taskfile *tf, uint8_t subcommand, uint8_t c
 	tf->device = ATA_DEVICE_LBA;
 }
 
+int ata_cmd_dsm_trim(struct ata_taskfile *tf, uint16_t blocks)
+{
+	if (!blocks)
+		return ATA_E_COUNT;
+	memset(tf, 0, sizeof(*tf));
+	tf->c_bit = true;
+	tf->command = ATA_CMD_DSM;
+	tf->features = ATA_DSM_TRIM;
+	tf->count = blocks;
+	tf->device = ATA_DEVICE_LBA;
+	return ATA_OK;
+}
+
+int ata_cmd_dsm_parse(const struct ata_taskfile *tf, uint16_t *blocks, bool *trim)
+{
+	if (tf->command != ATA_CMD_DSM)
+		return ATA_E_COMMAND;
+	*blocks = tf->count;
+	*trim = (tf->features & ATA_DSM_TRIM) != 0;
+	return *blocks ? ATA_OK : ATA_E_COUNT;
+}
+
+unsigned ata_dsm_trim_encode(uint64_t lba, uint64_t sectors, uint8_t *buf, uint16_t blocks)
+{
+	unsigned n = 0, max = (unsigned)blocks * ATA_DSM_ENTRIES, b;
+
+	memset(buf, 0, (size_t)blocks * ATA_SECTOR_SIZE);
+	while (sectors) {
+		uint64_t count = sectors < ATA_DSM_RANGE_MAX ? sectors : ATA_DSM_RANGE_MAX;
+		uint64_t entry = (lba & (ATA_LBA48_LIMIT - 1)) | count << 48;
+
+		if (n == max || lba + count > ATA_LBA48_LIMIT)
+			return 0;
+		for (b = 0; b < 8; b++)
+			buf[8 * n + b] = (uint8_t)(entry >> (8 * b));
+		n++;
+		lba += count;
+		sectors -= count;
+	}
+	return n;
+}
+
+bool ata_dsm_trim_entry(const uint8_t *buf, unsigned i, uint64_t *lba, uint32_t *sectors)
+{
+	uint64_t entry = 0;
+	unsigned b;
+
+	for (b = 0; b < 8; b++)
+		entry |= (uint64_t)buf[8 * i + b] << (8 * b);
+	*lba = entry & (ATA_LBA48_LIMIT - 1);
+	*sectors = (uint32_t)(entry >> 48);
+	return *sectors != 0;
+}
+
 const char *ata_command_name(uint8_t command)
 {
 	switch (command) {
+	case ATA_CMD_DSM:		return "DATA SET MANAGEMENT";
 	case ATA_CMD_READ_DMA_EXT:	return "READ DMA EXT";
 	case ATA_CMD_READ_LOG_EXT:	return "READ LOG EXT";
 	case ATA_CMD_WRITE_DMA_EXT:	return "WRITE DMA EXT";
@@ -313,6 +368,7 @@ int ata_libata_line(const struct ata_taskfile *tf, unsigned tag, char *buf, size
 	case ATA_CMD_WRITE_DMA_EXT:
 	case ATA_CMD_WRITE_DMA_FUA_EXT:
 	case ATA_CMD_READ_LOG_DMA_EXT:
+	case ATA_CMD_DSM:
 		prot = "dma";
 		bytes = (tf->count ? tf->count : 65536UL) * ATA_SECTOR_SIZE;
 		dir = tf->command == ATA_CMD_READ_DMA_EXT ||

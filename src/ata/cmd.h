@@ -70,6 +70,27 @@ int ata_cmd_read_log_parse(const struct ata_taskfile *tf, uint8_t *log,
 		       uint16_t *page, uint16_t *pages);
 void ata_cmd_set_features(struct ata_taskfile *tf, uint8_t subcommand, uint8_t count);
 
+/*
+ * DATA SET MANAGEMENT (06h) with the TRIM bit (FEATURE bit 0), a DMA
+ * data-out command of `blocks` 512-byte blocks of LBA range entries, as
+ * libata's ata_scsi_write_same_xlat() builds it for a discard.
+ */
+#define ATA_DSM_TRIM		0x01
+#define ATA_DSM_RANGE_MAX	65535u	/* sectors one entry can cover */
+#define ATA_DSM_ENTRIES		64u	/* entries per 512-byte block */
+int ata_cmd_dsm_trim(struct ata_taskfile *tf, uint16_t blocks);
+/* Parse a DSM taskfile: its block count, and whether it is a TRIM. */
+int ata_cmd_dsm_parse(const struct ata_taskfile *tf, uint16_t *blocks, bool *trim);
+/*
+ * The payload: each 8-byte little-endian entry is LBA 47:0 and a sector
+ * count 63:48 (0: unused), as libata's ata_format_dsm_trim_descr(). Fills
+ * entries for [lba, lba + sectors) into `buf` of `blocks` blocks, the rest
+ * zero; returns the entries used, or 0 when they do not fit.
+ */
+unsigned ata_dsm_trim_encode(uint64_t lba, uint64_t sectors, uint8_t *buf, uint16_t blocks);
+/* Entry `i` of a payload: false for an unused (zero-count) one. */
+bool ata_dsm_trim_entry(const uint8_t *buf, unsigned i, uint64_t *lba, uint32_t *sectors);
+
 /* A command's name ("READ FPDMA QUEUED"), or NULL when unknown. */
 const char *ata_command_name(uint8_t command);
 

@@ -131,6 +131,10 @@ void ata_identify_build(const struct ata_identify *id, uint8_t page[ATA_ID_BYTES
 	else
 		put_word(page, 119, 0x4000);
 	put_word(page, 120, 0x4000);
+	if (id->trim) {
+		put_word(page, 169, 1);		/* DATA SET MANAGEMENT: TRIM */
+		put_word(page, 105, id->dsm_blocks ? id->dsm_blocks : 1);
+	}
 	put_word(page, 217, id->rotation_rpm);
 	page[510] = 0xa5;
 	for (i = 0; i < 511; i++)
@@ -189,6 +193,9 @@ void ata_identify_parse(const uint8_t page[ATA_ID_BYTES], struct ata_identify *i
 		((ata_id_word(page, 119) & 0xc008) == 0x4008 ||
 		 (ata_id_word(page, 120) & 0xc008) == 0x4008);
 	id->major_version = ata_id_word(page, 80);
+	/* libata's ata_id_has_trim(): word 169 bit 0 (ata_id_has_dsm() aside, as the kernel). */
+	id->trim = (ata_id_word(page, 169) & 1) != 0;
+	id->dsm_blocks = ata_id_word(page, 105);
 
 	if (page[510] != 0xa5) {
 		id->checksum = ATA_CHECKSUM_ABSENT;

@@ -57,6 +57,8 @@ struct ata_identify {
 	bool write_cache, write_cache_enabled;
 	bool read_ahead, read_ahead_enabled;
 	bool read_log_dma;		/* READ LOG DMA EXT (words 86, 119/120) */
+	bool trim;			/* word 169 bit 0: DATA SET MANAGEMENT TRIM */
+	uint16_t dsm_blocks;		/* word 105: 512-byte blocks a DSM may carry (0: not said) */
 	uint16_t major_version;		/* word 80 */
 	enum ata_checksum_state checksum;
 };

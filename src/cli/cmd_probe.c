@@ -160,6 +160,7 @@ static void fill(struct skeleton *s, const struct probe_info *p)
 	if (id->read_ahead)
 		put(s, "read_ahead", "IDENTIFY word 85 bit 6, as set now", "%d",
 		    id->read_ahead_enabled);
+	put(s, "trim", "IDENTIFY word 169 bit 0", "%d", id->trim);
 	/* A drive without CDL needs no descriptor pages; one with CDL lists them above. */
 	if (p->cdl_known) {
 		put(s, "cdl", p->gpl_read && p->id_data_log ? "log 30h page 03h (Supported "

@@ -1072,7 +1072,8 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 	prepare(d, c, rw, slot, high);
 	if (d->reading_ahead)
 		read_ahead_catch_up(d);
-	if (!rw->write && disk_cache_read_hit(&d->cache, rw->lba, rw->sectors)) {
+	/* A FUA read comes from the media: no cache hit, no read-ahead stream. */
+	if (!rw->write && !rw->fua && disk_cache_read_hit(&d->cache, rw->lba, rw->sectors)) {
 		d->stats.cache_hits++;
 		d->front_pending++;
 		/* The host keeps reading the stream: read-ahead keeps ra_max ahead of it. */
@@ -1098,7 +1099,7 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 	 * wait; it ends when the stream reaches its last sector, or when the
 	 * interface has carried it, whichever is later.
 	 */
-	if (!rw->write && !d->busy && read_ahead_running(d) &&
+	if (!rw->write && !rw->fua && !d->busy && read_ahead_running(d) &&
 	    rw->lba >= d->cache.start[d->cache.last_filled] && c->ps <= d->stream.ps) {
 		const struct fwq_cmd *only = c;
 		int64_t done;
@@ -1204,6 +1205,8 @@ static void identify_command(struct disk *d)
 	id.read_ahead = true;
 	id.read_ahead_enabled = d->read_ahead;
 	id.read_log_dma = true;
+	id.trim = m->trim;
+	id.dsm_blocks = 8;		/* 512 ranges per command, as drives commonly report */
 	if (m->cdl) {
 		/* CDL is ACS-5 (word 80 bit 12), and its sense data needs NCQ autosense. */
 		id.major_version = 0x1ff0;
@@ -1327,6 +1330,44 @@ static void flush_try_end(struct disk *d)
 	respond(d, d->model.command_overhead, ATA_STAT_DRDY, 0, 0);
 }
 
+/*
+ * DATA SET MANAGEMENT with TRIM (06h): the host's payload of LBA ranges
+ * (fetched as the DMA data-out), whose read-cache contents go; the answer
+ * comes after the command overhead and trim_time per block of ranges (the
+ * mapping work, beside the actuator: no media access). Without TRIM, or a
+ * range beyond the end, the drive aborts it.
+ */
+static void dsm_command(struct disk *d, const struct ata_taskfile *tf, const uint8_t *data,
+			size_t data_len)
+{
+	uint16_t blocks;
+	bool trim;
+	unsigned i;
+
+	if (!d->model.trim || ata_cmd_dsm_parse(tf, &blocks, &trim) || !trim ||
+	    (size_t)blocks * ATA_SECTOR_SIZE > data_len) {
+		abort_command(d);
+		return;
+	}
+	for (i = 0; i < (unsigned)blocks * ATA_DSM_ENTRIES; i++) {
+		uint64_t lba;
+		uint32_t n;
+
+		if (!ata_dsm_trim_entry(data, i, &lba, &n))
+			continue;
+		if (lba + n > d->layout.logical_sectors) {
+			d->stats.errors++;
+			respond(d, d->model.command_overhead, ATA_STAT_DRDY | ATA_STAT_ERR,
+				ATA_ERR_ABRT, 0);
+			return;
+		}
+		disk_cache_invalidate(&d->cache, lba, n);
+	}
+	d->stats.trims++;
+	sim_debug(d->sim, SIM_DBG_DISK, "DSM TRIM: %u blocks of ranges", blocks);
+	respond(d, d->model.command_overhead + d->model.trim_time * blocks, ATA_STAT_DRDY, 0, 0);
+}
+
 static void flush_command(struct disk *d)
 {
 	d->stats.flushes++;
@@ -1413,6 +1454,12 @@ static void control_update(struct disk *d, const struct ata_taskfile *tf)
 
 static void submit(struct disk *d, const uint8_t *fis, size_t len)
 {
+	disk_submit_data(d, fis, len, NULL, 0);
+}
+
+void disk_submit_data(struct disk *d, const uint8_t *fis, size_t len, const uint8_t *data,
+		      size_t data_len)
+{
 	struct ata_taskfile tf;
 	/* Decoded once: a control FIS (C bit clear) and a command share the frame format. */
 	int bad = ata_h2d_decode(fis, len, &tf);
@@ -1454,6 +1501,9 @@ static void submit(struct disk *d, const uint8_t *fis, size_t len)
 		return;
 	case ATA_CMD_FLUSH_EXT:
 		flush_command(d);
+		return;
+	case ATA_CMD_DSM:
+		dsm_command(d, &tf, data, data_len);
 		return;
 	default:
 		abort_command(d);

@@ -15,6 +15,9 @@
  *   IDENTIFY DEVICE, READ LOG EXT, READ LOG DMA EXT (logs 00h, 10h, 30h)
  *   SET FEATURES 02h/82h (write cache), AAh/55h (read look-ahead)
  *   FLUSH CACHE EXT: answered once every dirty sector is on the media
+ *   DATA SET MANAGEMENT TRIM (with the model's trim): ranges leave the read cache
+ *   FUA: a FUA write is written through; a FUA read (READ FPDMA QUEUED) is read
+ *   from the media, never served from the cache
  *   a soft reset (Device Control SRST): aborts every command unanswered
  * Anything else is aborted (status ERR, error ABRT), as is a non-queued
  * command while queued ones are outstanding. A queued command on a tag that
@@ -55,6 +58,7 @@ struct disk_stats {
 	uint64_t stream_writes;		/* writes and destages that continued the write before them */
 	uint64_t aborted, errors;
 	uint64_t flushes, resets;	/* FLUSH CACHE EXT received; soft resets */
+	uint64_t trims;			/* DATA SET MANAGEMENT TRIM commands done */
 	uint64_t picks, picks_aged, picks_prio, picks_soft_normal;
 	int64_t busy_ns, seek_ns, rotate_ns, transfer_ns, overhead_ns;
 	uint64_t cdl_commands, cdl_timeouts;	/* under a CDL descriptor; ended by a limit */
@@ -78,6 +82,9 @@ void disk_free(struct disk *d);
 
 /* A command: the 20 bytes of a Register H2D FIS. */
 void disk_submit(struct disk *d, const uint8_t *fis, size_t len);
+/* A DMA data-out command with its data (DATA SET MANAGEMENT's ranges). */
+void disk_submit_data(struct disk *d, const uint8_t *fis, size_t len, const uint8_t *data,
+		      size_t data_len);
 
 const struct disk_stats *disk_get_stats(const struct disk *d);
 void disk_set_pick_observer(struct disk *d, disk_pick_fn fn, void *ctx);

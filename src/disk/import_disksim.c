@@ -1306,6 +1306,8 @@ static int import_drive(struct importer *im, FILE *out, struct dm_out *dm)
 	put(out, "write_cache", "DiskSim: Fast write level > 0", "%d", k.fast_write > 0);
 	put(out, "write_buffer", "write segments x segment size", "%llu",
 	    (unsigned long long)((k.write_segs ? k.write_segs : 1) * k.seg_blks * 512));
+	put(out, "trim", "a 1990s SCSI drive: no DATA SET MANAGEMENT TRIM", "0");
+	put(out, "trim_time", NULL, "1ms");
 	put(out, "cylinders", "DiskSim: Number of cylinders", "%lld", (long long)dm->cylinders);
 	{
 		char src[64];

@@ -132,6 +132,13 @@ static const struct opt_def model_options[] = {
 	  .help = "write cache enabled at power-on (SET FEATURES 02h/82h changes it)" },
 	{ .name = "write_buffer", .type = OPT_SIZE, .offset = F(write_buffer), .min = 0,
 	  .max = 1LL << 34, .unit = "bytes", .help = "dirty data the write cache may hold" },
+	{ .name = "trim", .type = OPT_BOOL, .offset = F(trim), .def = "0",
+	  .help = "DATA SET MANAGEMENT TRIM (IDENTIFY word 169 bit 0): Linux sends discards as "
+		  "DSM TRIM; without it a discard fails with EOPNOTSUPP" },
+	{ .name = "trim_time", .type = OPT_TIME, .offset = F(trim_time), .def = "1ms", .min = 0,
+	  .max = 10LL * 1000000000, .unit = "ms",
+	  .help = "the drive's time for a DSM TRIM after command_overhead, per 512-byte block of "
+		  "ranges (an assumption: no data sheet gives one)" },
 	OPT_END,
 };
 
@@ -148,6 +155,22 @@ static const char *const datasheet_only[] = {
 	"seek_full_read", "seek_track_write", "seek_avg_write", "seek_full_write",
 	"command_overhead", "interface_mbs", NULL,
 };
+
+/*
+ * Keys newer than the model format: a file without one gets its default,
+ * so that model files written before it still load.
+ */
+static const char *const later_keys[] = { "trim", "trim_time", NULL };
+
+static bool key_later(const struct opt_def *o)
+{
+	unsigned i;
+
+	for (i = 0; later_keys[i]; i++)
+		if (!strcmp(o->name, later_keys[i]))
+			return true;
+	return false;
+}
 
 bool disk_model_key_shared(const struct opt_def *o)
 {
@@ -843,6 +866,13 @@ int disk_model_parse(const char *text, const char *file, struct disk_model *m, s
 	r->m = m;
 	if (parse_key_lines(text, file, "model file", model_line, r, e))
 		goto out;
+	for (i = 0; i < NMAIN; i++) {
+		if (r->seen[i] || !key_later(&model_options[i]))
+			continue;
+		if (opt_set(&model_options[i], m, model_options[i].def, "key", 1024, e))
+			goto out;
+		r->seen[i] = true;
+	}
 	for (i = 0; i < NMAIN; i++)
 		if (!r->seen[i] && (m->form == DISK_FORM_DATASHEET ||
 				    disk_model_key_shared(&model_options[i]))) {

@@ -254,6 +254,9 @@ struct disk_model {
 	uint64_t read_ahead_max;
 	bool write_cache;		/* enabled at power-on */
 	uint64_t write_buffer;
+	/* DATA SET MANAGEMENT TRIM (IDENTIFY word 169 bit 0): SMR drives have it, CMR ones not */
+	bool trim;
+	int64_t trim_time;		/* what a TRIM costs once taken in, per 512-byte block of ranges */
 
 	/*
 	 * Measured form (docs/DRIVES.md). A datasheet model gets the

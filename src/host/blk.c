@@ -139,6 +139,39 @@ const struct blk_stats *blk_get_stats(const struct blk_queue *q)
 	return &q->stats;
 }
 
+uint64_t blk_max_discard_sectors(const struct blk_queue *q)
+{
+	return q->ata && libata_trim_supported(q->ata) ? LIBATA_MAX_TRIM_SECTORS : 0;
+}
+
+static void dispatch_add(struct blk_queue *q, struct blk_request *rq, bool head);
+
+/*
+ * blk_execute_rq() of SG_IO's request: its CDB says FUA or not (no flush
+ * machinery: libata sends what the CDB says, whatever libata.fua), and an
+ * empty one is SYNCHRONIZE CACHE, which libata sends as FLUSH CACHE EXT
+ * with or without a write cache (ata_try_flush_cache()). blk-mq puts it at
+ * the tail of the dispatch list, past the scheduler (5.6:
+ * blk_mq_sched_bypass_insert()); 4.10's legacy queue adds it at the back
+ * (ELEVATOR_INSERT_BACK), after draining the elevator into the queue.
+ */
+static void passthrough_insert(struct blk_queue *q, struct blk_request *rq, uint8_t flags)
+{
+	struct blk_request *r;
+
+	rq->fua = rq->nlb && (flags & BLK_FUA);
+	rq->flush = !rq->nlb;
+	rq->seq_left = rq->nlb ? BLK_SEQ_DATA : BLK_SEQ_PREFLUSH;
+	rq->bypass = true;
+	if (!host_kernel_has(q->k.kernel, HOST_KC_PASSTHROUGH_BYPASS))
+		while ((r = q->sched->dispatch(q->sched_data)))	/* elv_drain_elevator() */
+			dispatch_add(q, r, false);
+	dispatch_add(q, rq, false);
+	sim_debug(q->sim, SIM_DBG_BLK, "passthrough lba %llu +%u %s%s queued",
+		  (unsigned long long)rq->lba, rq->nlb, rq->nlb ? (rq->write ? "W" : "R") : "SYNC",
+		  rq->fua ? " FUA" : "");
+}
+
 static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk_bio *bio)
 {
 	int64_t now = sim_now(q->sim);
@@ -146,6 +179,8 @@ static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk
 	rq->lba = bio->lba;
 	rq->nlb = bio->nlb;
 	rq->write = bio->write;
+	rq->discard = (bio->flags & BLK_DISCARD) != 0;
+	rq->write_hint = bio->write_hint;
 	rq->ioprio = bio->ioprio;
 	rq->tag = -1;
 	rq->retries = 0;
@@ -157,6 +192,11 @@ static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk
 	bio->next = NULL;
 	bio->t_queued = now;
 	q->stats.requests++;
+	rq->passthrough = (bio->flags & BLK_PASSTHROUGH) != 0;
+	if (rq->passthrough) {
+		passthrough_insert(q, rq, bio->flags);
+		return;
+	}
 	rq->bypass = flush_insert(q, rq, bio->flags);
 	if (rq->bypass)
 		return;
@@ -169,12 +209,16 @@ static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk
 
 /*
  * Linux blk_rq_merge_ok() and the size limit. Since 5.x it refuses a bio
- * of another priority; 4.10 merged it and kept the better one (below).
+ * of another priority; 4.10 merged it and kept the better one (below). A
+ * bio of another write hint never merges (4.13 to 5.17, and from 6.9;
+ * between, bios carry none); flushes and FUA never do.
  */
 static bool can_merge(const struct blk_queue *q, const struct blk_request *rq,
 		      const struct blk_bio *bio)
 {
-	return rq->in_sched && rq->write == bio->write && !rq->fua && !bio->flags &&
+	return rq->in_sched && rq->write == bio->write && !rq->fua && !rq->discard &&
+		!(bio->flags & (BLK_PREFLUSH | BLK_FUA | BLK_DISCARD | BLK_PASSTHROUGH)) &&
+		rq->write_hint == bio->write_hint &&
 		(rq->ioprio == bio->ioprio || !host_kernel_has(q->k.kernel, HOST_KC_NO_PRIO_MERGE)) &&
 		(uint64_t)(rq->nlb + bio->nlb) * q->logical_size <= (uint64_t)q->k.max_sectors_kb * 1024;
 }
@@ -299,6 +343,14 @@ static void bio_nothing_to_flush(struct sim *sim, void *arg)
 	bio->done(bio->owner, bio);
 }
 
+/* A bio the block layer ends at once with an error (bio_endio() in submit): an event, no reentry. */
+static void bio_fail_now(struct blk_queue *q, struct blk_bio *bio, int error)
+{
+	bio->t_queued = bio->t_dispatched = bio->t_submit;
+	bio->error = error;
+	sim_at(q->sim, bio->t_submit, bio_nothing_to_flush, bio);
+}
+
 bool blk_submit(struct blk_queue *q, struct blk_bio *bio)
 {
 	struct blk_request *rq;
@@ -306,15 +358,29 @@ bool blk_submit(struct blk_queue *q, struct blk_bio *bio)
 	bio->t_submit = sim_now(q->sim);
 	bio->error = 0;
 	q->stats.submitted++;
-	if (!bio->nlb && !q->write_cache) {
+	if (!bio->nlb && !q->write_cache && !(bio->flags & BLK_PASSTHROUGH)) {
 		/* A flush with no volatile cache to flush: done at once (an event: no reentry). */
 		bio->t_queued = bio->t_dispatched = bio->t_submit;
 		sim_at(q->sim, bio->t_submit, bio_nothing_to_flush, bio);
 		return true;
 	}
+	/* submit_bio_noacct(): polled I/O needs poll queues, which libata's host has none of. */
+	if ((bio->flags & BLK_POLLED) && host_kernel_has(q->k.kernel, HOST_KC_POLL_EOPNOTSUPP)) {
+		q->stats.poll_refused++;
+		bio_fail_now(q, bio, -EOPNOTSUPP);
+		return true;
+	}
 	if (try_merge(q, bio))
 		return true;
 	rq = q->free;
+	if ((!rq || q->wait_head) && (bio->flags & BLK_NOWAIT)) {
+		/* blk_mq_get_new_requests() with BLK_MQ_REQ_NOWAIT: bio_wouldblock_error(). */
+		q->stats.nowait_again++;
+		sim_debug(q->sim, SIM_DBG_BLK, "bio lba %llu REQ_NOWAIT: no free request, EAGAIN",
+			  (unsigned long long)bio->lba);
+		bio_fail_now(q, bio, -EAGAIN);
+		return true;
+	}
 	if (!rq || q->wait_head) {
 		/* No request: the submitter sleeps until one is freed (FIFO). */
 		bio->next = NULL;
@@ -438,10 +504,12 @@ static void request_done(struct blk_queue *q, struct blk_request *rq, int error)
 {
 	struct blk_bio *bio = rq->bios, *next, *granted;
 	int64_t now = sim_now(q->sim), dispatched = rq->t_dispatched;
+	/* op_stat_group(): discards in their own fields from 4.18, else with the writes. */
+	int sd = rq->discard && host_kernel_has(q->k.kernel, HOST_KC_DISCARD_STATS) ? 2 : rq->write;
 
 	q->stats.completed++;
-	q->stats.ios[rq->write]++;
-	q->stats.ticks_ns[rq->write] += now - rq->t_queued;
+	q->stats.ios[sd]++;
+	q->stats.ticks_ns[sd] += now - rq->t_queued;
 	q->stats.errors += error != 0;
 	if (!rq->bypass)
 		q->sched->completed(q->sched_data, rq);

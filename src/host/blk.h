@@ -38,10 +38,24 @@ struct libata;
 
 typedef void (*blk_bio_fn)(void *owner, struct blk_bio *bio);
 
-/* REQ_PREFLUSH and REQ_FUA: an empty bio with BLK_PREFLUSH is a cache flush (fsync). */
+/*
+ * REQ_PREFLUSH and REQ_FUA: an empty bio with BLK_PREFLUSH is a cache flush
+ * (fsync); those two never merge (REQ_NOMERGE_FLAGS). REQ_NOWAIT: fail
+ * with -EAGAIN rather than wait for a request; REQ_POLLED: the submitter
+ * polls for the completion (io_uring IOPOLL).
+ */
 enum {
 	BLK_PREFLUSH	= 1 << 0,	/* write the drive's cache out first */
 	BLK_FUA		= 1 << 1,	/* this write goes to the media before it completes */
+	BLK_NOWAIT	= 1 << 2,	/* -EAGAIN instead of waiting for a request */
+	BLK_POLLED	= 1 << 3,	/* completion polled for: needs poll queues (6.12) */
+	BLK_DISCARD	= 1 << 4,	/* REQ_OP_DISCARD: the range's data may go (libata: DSM TRIM) */
+	/*
+	 * A SCSI command through SG_IO (REQ_OP_DRV_IN/OUT): READ/WRITE whose
+	 * CDB's FUA bit is BLK_FUA (a read's too), SYNCHRONIZE CACHE when
+	 * empty. No merging, no flush machinery, no scheduler.
+	 */
+	BLK_PASSTHROUGH	= 1 << 5,
 };
 
 /* One I/O as a submitter hands it over (a fio io_u); blk_bio_prep() fills it. */
@@ -49,9 +63,10 @@ struct blk_bio {
 	uint64_t lba;
 	uint32_t nlb;
 	bool write;
-	uint8_t flags;			/* BLK_PREFLUSH, BLK_FUA */
+	uint8_t flags;			/* BLK_PREFLUSH, BLK_FUA, ... BLK_PASSTHROUGH */
+	uint8_t write_hint;		/* bi_write_hint: the write-life hint (0 none) */
 	uint16_t ioprio;		/* effective priority */
-	int error;			/* 0, or -EIO */
+	int error;			/* 0, or -EIO, -EAGAIN, -EOPNOTSUPP */
 	int64_t t_submit;		/* when blk_submit() was called */
 	int64_t t_queued;		/* when it got a request (or merged) */
 	int64_t t_dispatched;		/* when its request went to the drive */
@@ -75,6 +90,7 @@ static inline void blk_bio_prep(struct blk_bio *b, uint64_t lba, uint32_t nlb, b
 	b->nlb = nlb;
 	b->write = write;
 	b->flags = 0;
+	b->write_hint = 0;
 	b->ioprio = ioprio;
 	b->error = 0;
 	b->t_submit = b->t_queued = b->t_dispatched = b->t_completed = 0;
@@ -88,6 +104,7 @@ struct blk_request {
 	uint64_t lba;
 	uint32_t nlb;
 	bool write;
+	uint8_t write_hint;
 	uint16_t ioprio;
 	int tag;
 	int64_t t_queued, t_dispatched;
@@ -106,6 +123,8 @@ struct blk_request {
 	 */
 	uint8_t seq_left;
 	bool flush, fua;
+	bool discard;			/* REQ_OP_DISCARD: DATA SET MANAGEMENT TRIM on the wire */
+	bool passthrough;		/* SG_IO's SCSI command: libata translates its CDB */
 	bool bypass;			/* never went through the scheduler */
 	uint8_t retries;		/* times error handling sent it again */
 	struct blk_request *dispatch_next;	/* in the dispatch list */
@@ -120,12 +139,17 @@ enum {
 struct blk_stats {
 	uint64_t submitted, merged, requests, dispatched, completed, errors;
 	uint64_t waits;			/* submitters that found no free request */
+	uint64_t nowait_again;		/* REQ_NOWAIT bios that found none: -EAGAIN */
+	uint64_t poll_refused;		/* REQ_POLLED bios without poll queues: -EOPNOTSUPP */
 	uint64_t flushes;		/* FLUSH CACHE EXT requests sent (pre, post, empty) */
 	uint64_t deferred;		/* dispatches libata deferred (ata_std_qc_defer) */
 	int64_t wait_ns;		/* time they spent waiting */
-	/* As /proc/diskstats counts them, per direction (read, write). */
-	uint64_t ios[2], merges[2];
-	int64_t ticks_ns[2];		/* request lifetimes, queued to completed */
+	/*
+	 * As /proc/diskstats counts them, per direction: read, write, discard
+	 * (4.18 on; before, a discard counts as a write).
+	 */
+	uint64_t ios[3], merges[3];
+	int64_t ticks_ns[3];		/* request lifetimes, queued to completed */
 	int64_t io_ticks_ns;		/* time with at least one request in flight */
 };
 
@@ -176,9 +200,11 @@ const struct host_knobs *blk_queue_knobs(const struct blk_queue *q);
 struct sim *blk_queue_sim(const struct blk_queue *q);
 
 /*
- * Hand an I/O to the block layer. Returns true when it was accepted at once;
- * false when no request was free: the bio waits, and bio->accepted() is
- * called when it gets one.
+ * Hand an I/O to the block layer. Returns true when it was accepted at once
+ * (or failed at once: BLK_NOWAIT with no request free, -EAGAIN; BLK_POLLED
+ * where the kernel refuses polling without poll queues, -EOPNOTSUPP — its
+ * done() comes as an event at this instant); false when no request was
+ * free: the bio waits, and bio->accepted() is called when it gets one.
  */
 bool blk_submit(struct blk_queue *q, struct blk_bio *bio);
 
@@ -198,5 +224,10 @@ void blk_requeue(struct blk_queue *q, int tag, bool counts);
 struct blk_request *blk_tag_request(const struct blk_queue *q, int tag);
 
 const struct blk_stats *blk_get_stats(const struct blk_queue *q);
+/*
+ * The queue's max_discard_sectors (logical sectors, 0: no discard): sd's
+ * WRITE SAME(16) limit from libata's VPD page B0h when the drive has TRIM.
+ */
+uint64_t blk_max_discard_sectors(const struct blk_queue *q);
 
 #endif

@@ -74,6 +74,56 @@ static const struct host_kernel_row rows[HOST_KC_COUNT] = {
 	  "(block/blk-flush.c's post-flush)",
 	  "libata.fua=1: a sync=1 write is WRITE FPDMA QUEUED with FUA",
 	  "drivers/ata/libata-core.c libata_fua; block/blk-flush.c blk_flush_policy" },
+	{ HOST_KC_RW_HINT, "write hints", HOST_KERNEL_5_15, "4.13",
+	  "no write-life hints: fcntl F_SET_RW_HINT and F_SET_FILE_RW_HINT fail with EINVAL "
+	  "(fio's write_hint: the job ends before its first I/O)",
+	  "both set a hint (the open file's, the inode's); a bio carries the file's, else the "
+	  "inode's, and requests of different hints never merge; the SCSI disk and libata do "
+	  "nothing else with it",
+	  "fs/fcntl.c fcntl_rw_hint; block/fops.c __blkdev_direct_IO (bi_write_hint); "
+	  "block/blk-merge.c blk_rq_merge_ok" },
+	{ HOST_KC_NOWAIT, "RWF_NOWAIT", HOST_KERNEL_5_15, "4.13",
+	  "no RWF_NOWAIT: preadv2/pwritev2 fail with EOPNOTSUPP, io_submit with EINVAL (the "
+	  "iocb's aio_rw_flags is still reserved)",
+	  "a direct I/O with REQ_NOWAIT that finds no free request (under none, no free tag) "
+	  "fails with EAGAIN instead of waiting; one that merges needs none",
+	  "fs/read_write.c kiocb_set_rw_flags; block/blk-mq.c blk_mq_submit_bio, "
+	  "bio_wouldblock_error" },
+	{ HOST_KC_NO_FILE_RW_HINT, "per-file write hints removed", HOST_KERNEL_6_1, "5.18",
+	  "F_SET_FILE_RW_HINT sets the open file's hint",
+	  "F_SET_FILE_RW_HINT fails with EINVAL (fio's write_hint with direct=1: the job ends "
+	  "before its first I/O); bios carry no write hint at all",
+	  "fs/fcntl.c do_fcntl (5.18: fs.f_write_hint removed); include/linux/blk_types.h" },
+	{ HOST_KC_BIO_WRITE_HINT, "write hints in bios again", HOST_KERNEL_6_12, "6.9",
+	  "a bio carries no write hint",
+	  "direct I/O to a block device carries its inode's hint (F_SET_RW_HINT), and requests "
+	  "of different hints never merge",
+	  "block/fops.c __blkdev_direct_IO (bi_write_hint); block/blk-merge.c blk_rq_merge_ok" },
+	{ HOST_KC_POLL_EOPNOTSUPP, "polled I/O without poll queues", HOST_KERNEL_6_12, "6.12",
+	  "a polled bio (io_uring with IOPOLL, fio's hipri) on a queue without poll queues (AHCI "
+	  "has none) goes out unpolled and completes by interrupt while the application spins",
+	  "it fails with EOPNOTSUPP",
+	  "block/blk-core.c submit_bio_noacct (BLK_FEAT_POLL)" },
+	{ HOST_KC_DISCARD_STATS, "discard statistics", HOST_KERNEL_5_15, "4.18",
+	  "a discard counts in the disk's write fields (ios, ticks; fio's \"Disk stats\" "
+	  "write column)",
+	  "discards have fields of their own (12-15 of /proc/diskstats), which fio does not "
+	  "show; in_queue still counts their time",
+	  "block/blk-core.c blk_account_io_done (op_stat_group); block/genhd.c diskstats_show" },
+	{ HOST_KC_PASSTHROUGH_BYPASS, "SG_IO requests", HOST_KERNEL_5_15, "5.6",
+	  "the legacy queue adds a passthrough request (fio's sg engine) at the back after "
+	  "draining the elevator into the queue (ELEVATOR_INSERT_BACK): every request the "
+	  "scheduler holds goes out before it, in the scheduler's order",
+	  "it goes straight to the tail of the dispatch list (hctx->dispatch), past the "
+	  "scheduler and ahead of what the scheduler holds",
+	  "block/elevator.c __elv_add_request (4.10); block/blk-mq-sched.c "
+	  "blk_mq_sched_bypass_insert" },
+	{ HOST_KC_FUA_LBA48, "non-NCQ FUA writes", HOST_KERNEL_6_6, "6.3",
+	  "without NCQ (queue depth 1) a FUA write whose range fits 28-bit LBA finds no "
+	  "command (there is no 28-bit FUA write) and fails: ILLEGAL REQUEST, EIO to SG_IO",
+	  "a FUA write is always 48-bit: WRITE DMA FUA EXT (3Dh); a FUA read without NCQ "
+	  "fails before and after (ATA has no FUA read but READ FPDMA QUEUED's)",
+	  "drivers/ata/libata-core.c ata_build_rw_tf, ata_rwcmd_protocol" },
 };
 
 const char *host_kernel_name(int kernel)

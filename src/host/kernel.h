@@ -41,6 +41,14 @@ enum host_kernel_change {
 	HOST_KC_MQ_DEADLINE_LATEST_POS,	/* batches continue from the last position */
 	HOST_KC_TASK_IOPRIO_FROM_NICE,	/* no ioprio set: class/level from policy and nice */
 	HOST_KC_FUA,			/* libata.fua=1 by default: FUA writes */
+	HOST_KC_RW_HINT,		/* fcntl write-life hints; bios carry them, no merge across */
+	HOST_KC_NOWAIT,			/* RWF_NOWAIT: EAGAIN instead of waiting for a request */
+	HOST_KC_NO_FILE_RW_HINT,	/* F_SET_FILE_RW_HINT gone (EINVAL); bios carry no hint */
+	HOST_KC_BIO_WRITE_HINT,		/* direct I/O carries the inode's write hint again */
+	HOST_KC_POLL_EOPNOTSUPP,	/* a polled bio on a queue without poll queues: EOPNOTSUPP */
+	HOST_KC_DISCARD_STATS,		/* discards counted apart from writes in diskstats */
+	HOST_KC_PASSTHROUGH_BYPASS,	/* SG_IO requests go to the dispatch list, not the elevator */
+	HOST_KC_FUA_LBA48,		/* a non-NCQ FUA write is always 48-bit (WRITE DMA FUA EXT) */
 	HOST_KC_COUNT,
 };
 

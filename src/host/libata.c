@@ -61,6 +61,8 @@ struct libata {
 	enum { EH_IDLE, EH_WAIT, EH_RESET, EH_REVALIDATE, EH_NCQ_LOG } eh;
 	uint32_t failed;		/* tags owned by EH: timed out, or aborted by an NCQ error */
 	uint32_t timed_out;		/* of those, the ones that timed out (they use up retries) */
+	uint8_t dsm[ATA_SECTOR_SIZE];	/* the payload of the DSM TRIM out (one at a time) */
+	uint32_t illegal_tags;		/* refused untranslated: failed in the next event */
 };
 
 /* sd's SD_MAX_RETRIES: scmd->allowed for disk commands. */
@@ -98,6 +100,26 @@ static void send_tf(struct libata *la, const struct ata_taskfile *tf, unsigned t
 		sim_debug_print(la->sim, SIM_DBG_ATA, "issue %s", line);
 	}
 	la->ops->send(la->link, fis, sizeof(fis));
+}
+
+/* A DATA SET MANAGEMENT TRIM for a discard request, as ata_scsi_write_same_xlat(). */
+static void send_trim(struct libata *la, const struct blk_request *rq, unsigned tag)
+{
+	struct ata_taskfile tf;
+	uint8_t fis[ATA_FIS_H2D_LEN];
+	unsigned n = ata_dsm_trim_encode(rq->lba, rq->nlb, la->dsm, 1);
+
+	SIM_ASSERT(n, "a discard of %u sectors beyond one DSM payload", rq->nlb);
+	ata_cmd_dsm_trim(&tf, 1);
+	ata_h2d_encode(&tf, fis);
+	if (sim_debugging(la->sim, SIM_DBG_ATA)) {
+		char line[160];
+
+		ata_libata_line(&tf, tag, line, sizeof(line));
+		sim_debug_print(la->sim, SIM_DBG_ATA, "issue %s (trim lba %llu +%u)", line,
+				(unsigned long long)rq->lba, rq->nlb);
+	}
+	la->ops->send_data(la->link, fis, sizeof(fis), la->dsm, sizeof(la->dsm));
 }
 
 /* ---- probe ---- */
@@ -281,6 +303,11 @@ bool libata_ncq_prio_supported(const struct libata *la)
 	return la->prio_supported;
 }
 
+bool libata_trim_supported(const struct libata *la)
+{
+	return la->id.trim && la->ops->send_data;
+}
+
 bool libata_cdl_supported(const struct libata *la)
 {
 	return la->cdl_supported;
@@ -433,13 +460,44 @@ static void timer_start(struct libata *la, unsigned tag)
 		timer_arm(la, la->deadline[tag]);
 }
 
+/* The commands ata_scsi_rw_xlat() refused: each request ends with -EIO (ILLEGAL REQUEST). */
+static void illegal_done(struct sim *sim, void *arg)
+{
+	struct libata *la = arg;
+	uint32_t tags = la->illegal_tags;
+	unsigned tag;
+
+	(void)sim;
+	la->illegal_tags = 0;
+	for (tag = 0; tag < 32; tag++)
+		if (tags & (1u << tag))
+			blk_complete(la->q, (int)tag, -EIO);
+}
+
+/*
+ * ata_build_rw_tf() without NCQ: ATA has no FUA read but READ FPDMA
+ * QUEUED's, and before 6.3 a FUA write whose range fits 28-bit LBA was
+ * given a 28-bit command, of which there is no FUA one (ata_rwcmd_protocol()
+ * finds none). Only SG_IO's CDBs ask for a FUA read; sd asks for a FUA
+ * write without NCQ only with libata.fua=1, from 6.2.
+ */
+static bool rw_untranslatable(const struct libata *la, const struct blk_request *rq)
+{
+	if (!rq->fua)
+		return false;
+	if (!rq->write)
+		return true;
+	return !host_kernel_has(la->kernel, HOST_KC_FUA_LBA48) &&
+		rq->lba + rq->nlb < (1ULL << 28) && rq->nlb <= 256;
+}
+
 int libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
 {
 	struct ata_rw rw = { .write = rq->write, .sectors = rq->nlb, .lba = rq->lba,
 		.fua = rq->fua };
 	struct ata_taskfile tf;
 	uint8_t fis[ATA_FIS_H2D_LEN];
-	bool ncq = la->ncq_on && !rq->flush;
+	bool ncq = la->ncq_on && !rq->flush && !rq->discard;
 	int rc;
 
 	/*
@@ -456,6 +514,25 @@ int libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
 		timer_start(la, tag);
 		return 0;
 	}
+	if (rq->discard) {
+		/* Not queued: SEND FPDMA QUEUED's DSM needs log 13h, which ncqsim's drives lack. */
+		la->nonqueued_tag = (int)tag;
+		la->stats.trims++;
+		send_trim(la, rq, tag);
+		timer_start(la, tag);
+		return 0;
+	}
+	if (!ncq && rw_untranslatable(la, rq)) {
+		/* The SCSI command fails with ILLEGAL REQUEST, no ATA command sent. */
+		la->stats.illegal++;
+		sim_debug(la->sim, SIM_DBG_ATA, "tag %u: %s FUA lba %llu +%u: no ATA command "
+			  "(ILLEGAL REQUEST)", tag, rq->write ? "write" : "read",
+			  (unsigned long long)rq->lba, rq->nlb);
+		if (!la->illegal_tags)
+			sim_after(la->sim, 0, illegal_done, la);
+		la->illegal_tags |= 1u << tag;
+		return 0;
+	}
 	if (ncq) {
 		rw.ncq = true;
 		rw.tag = (uint8_t)tag;
@@ -470,7 +547,8 @@ int libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
 		la->nonqueued_tag = (int)tag;
 		la->stats.dma_cmds++;
 	}
-	la->stats.fua_cmds += rq->fua;
+	la->stats.fua_cmds += rq->fua && rq->write;
+	la->stats.fua_reads += rq->fua && !rq->write;
 	/*
 	 * sd_cdl_dld() then ata_set_tf_cdl(): with device/cdl_enable on, hints
 	 * 1..7 (IOPRIO_HINT_DEV_DURATION_LIMIT_1..7) name a descriptor, carried

@@ -43,11 +43,24 @@ struct libata;
 
 struct libata_link_ops {
 	void (*send)(void *link, const uint8_t *fis, size_t len);
+	/* A DMA data-out command with its data (DATA SET MANAGEMENT's ranges); NULL: none. */
+	void (*send_data)(void *link, const uint8_t *fis, size_t len, const uint8_t *data,
+			  size_t data_len);
 };
+
+/*
+ * libata's discard limit: one 512-byte DSM payload of ATA_MAX_TRIM_RNUM (64)
+ * ranges of 65535 sectors (ata_scsiop_inq_b0(), the WRITE SAME(16) limit sd
+ * takes as max_discard_sectors).
+ */
+#define LIBATA_MAX_TRIM_SECTORS (65535ULL * 64)
 
 struct libata_stats {
 	uint64_t ncq_cmds, prio_high_cmds, dma_cmds, errors;
 	uint64_t flushes, fua_cmds;		/* FLUSH CACHE EXT sent; writes with FUA */
+	uint64_t fua_reads;			/* reads with FUA (SG_IO's READ with its FUA bit) */
+	uint64_t illegal;			/* SCSI commands refused untranslated (ILLEGAL REQUEST) */
+	uint64_t trims;				/* DATA SET MANAGEMENT TRIM sent */
 	uint64_t timeouts, resets, retries;	/* error handling */
 	uint64_t ncq_errors;			/* SDB FISes with ERR */
 	uint64_t cdl_cmds, cdl_timeouts;	/* commands with a CDL index; ended with -ETIME */
@@ -64,6 +77,8 @@ void libata_probe(struct libata *la, void (*done)(void *ctx, int error), void *c
 const char *libata_probe_error(const struct libata *la);
 const struct ata_identify *libata_identify(const struct libata *la);
 bool libata_ncq_prio_supported(const struct libata *la);
+/* IDENTIFY word 169 bit 0 (ata_id_has_trim()), and the link can carry the payload. */
+bool libata_trim_supported(const struct libata *la);
 /* CDL: the drive passed ata_dev_config_cdl()'s checks and its log 18h was read. */
 bool libata_cdl_supported(const struct libata *la);
 const struct ata_cdl_log *libata_cdl_log(const struct libata *la);

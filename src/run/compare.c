@@ -126,6 +126,13 @@ struct worker {
 	unsigned index;
 };
 
+static const char *dir_name(int ddir)
+{
+	static const char *const names[] = { "read", "write", "trim" };
+
+	return ddir >= 0 && ddir < 3 ? names[ddir] : "?";
+}
+
 static void show(struct pool *p)
 {
 	double elapsed = clock_wall() - p->wall0, sim = p->sim_total, frac;
@@ -577,7 +584,7 @@ int compare_run(struct compare *c, struct err *e)
 			snprintf(c->precision_note, sizeof(c->precision_note),
 				 "precision not reached: p99.99 of %s %s in variant %s is within "
 				 "+/-%.1f%% after %u runs (the limit, --max-repeat)", c->rows[row].job,
-				 c->rows[row].ddir ? "write" : "read", c->variants[var].label,
+				 dir_name(c->rows[row].ddir), c->variants[var].label,
 				 worst * 100.0, done);
 		}
 	}
@@ -632,12 +639,12 @@ static void row_title(const struct cmp_row *r, char *buf, size_t len)
 	char p[32];
 
 	if (r->prio < 0) {
-		snprintf(buf, len, "%s %s %s (ms)", r->job, r->ddir ? "write" : "read",
+		snprintf(buf, len, "%s %s %s (ms)", r->job, dir_name(r->ddir),
 			 r->lat ? "lat" : "clat");
 		return;
 	}
 	prio_name(r->prio, p, sizeof(p));
-	snprintf(buf, len, "%s %s %s, prio %s %s (ms)", r->job, r->ddir ? "write" : "read",
+	snprintf(buf, len, "%s %s %s, prio %s %s (ms)", r->job, dir_name(r->ddir),
 		 r->lat ? "lat" : "clat", p, ioprio_class_name(ioprio_class((uint16_t)r->prio)));
 }
 
@@ -776,7 +783,7 @@ int compare_write_json(const struct compare *c, FILE *out, bool plus)
 				continue;
 			json_object_begin(&w, NULL);
 			json_string(&w, "job", c->rows[r].job);
-			json_string(&w, "direction", c->rows[r].ddir ? "write" : "read");
+			json_string(&w, "direction", dir_name(c->rows[r].ddir));
 			json_string(&w, "latency", c->rows[r].lat ? "lat" : "clat");
 			if (c->rows[r].prio < 0) {
 				json_null(&w, "prioclass");
@@ -856,14 +863,14 @@ int compare_plot(const struct compare *c, const char *path, struct err *e)
 				continue;
 			if (c->rows[r].prio < 0)
 				snprintf(labels[n], sizeof(labels[n]), "%s: %s %s", c->variants[v].label,
-					 c->rows[r].job, c->rows[r].ddir ? "write" : "read");
+					 c->rows[r].job, dir_name(c->rows[r].ddir));
 			else {
 				char p[16];
 
 				prio_name(c->rows[r].prio, p, sizeof(p));
 				snprintf(labels[n], sizeof(labels[n]), "%s: %s %s prio %s",
 					 c->variants[v].label, c->rows[r].job,
-					 c->rows[r].ddir ? "write" : "read", p);
+					 dir_name(c->rows[r].ddir), p);
 			}
 			s[n].label = labels[n];
 			s[n].h = &c->rows[r].cell[v]->merged;

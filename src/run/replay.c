@@ -5,6 +5,7 @@
 #include "run/replay.h"
 
 #include "util/ioprio.h"
+#include "util/outfile.h"
 #include "util/parse.h"
 #include "workload/source.h"
 
@@ -233,8 +234,8 @@ static void name_jobs(struct replay_plan *p)
 /* ---- the plan: one pass ---- */
 
 static int plan_open_source(const void *ctx, void **run, const struct job_options *o,
-			    unsigned index, const struct job_target *t, struct job_source *src,
-			    struct err *e);
+			    unsigned index, unsigned clone, const struct job_target *t,
+			    struct job_source *src, struct err *e);
 static int plan_close(const void *ctx, void *run, struct err *e);
 
 struct replay_plan *replay_plan_open(const struct replay_opts *o, struct err *e)
@@ -393,6 +394,7 @@ struct replay_stream {
 	/* The last record's key and job: consecutive records are mostly one process's. */
 	char last_key[KEY_MAX];
 	int last_job;
+	bool merged;			/* read_iolog: its trace is a merge_blktrace_file */
 };
 
 static int64_t scaled(const struct replay_stream *st, int64_t dt)
@@ -626,13 +628,14 @@ static int streams_close(struct replay_stream *st, struct err *e)
 /* ---- `ncqsim replay` and compare --trace: one stream per run, a job per key ---- */
 
 static int plan_open_source(const void *ctx, void **run, const struct job_options *o,
-			    unsigned index, const struct job_target *t, struct job_source *src,
-			    struct err *e)
+			    unsigned index, unsigned clone, const struct job_target *t,
+			    struct job_source *src, struct err *e)
 {
 	const struct replay_plan *p = ctx;
 	struct replay_stream *st = *run;
 
 	(void)o;
+	(void)clone;
 	if (index >= p->njobs)
 		return 0;
 	if (!st) {
@@ -689,23 +692,114 @@ int replay_workload(const struct replay_plan *p, struct workload *w, struct err 
 
 /* ---- read_iolog in job files: a plan and stream per job ---- */
 
+/*
+ * read_iolog's list of files, FILE:FILE:... as fio splits it (a '\\'
+ * keeps the ':' after it in the name): the names into `names` (one
+ * buffer), their count returned, -1 with e set when there are too many.
+ */
+#define IOLOG_MAX_FILES 64
+
+static int iolog_names(const char *list, char *buf, const char **names, struct err *e)
+{
+	unsigned n = 0;
+	char *w = buf;
+
+	names[n++] = w;
+	for (; *list; list++) {
+		if (*list == '\\' && list[1] == ':') {
+			*w++ = *++list;
+		} else if (*list == ':') {
+			*w++ = '\0';
+			if (n == IOLOG_MAX_FILES)
+				return err_set(e, "more than %d files", IOLOG_MAX_FILES);
+			names[n++] = w;
+		} else {
+			*w++ = *list;
+		}
+	}
+	*w = '\0';
+	return (int)n;
+}
+
+/* Whether this run's streams already merged into `path` (numjobs clones share the merge). */
+static bool merged_in_run(const struct replay_stream *st, const char *path)
+{
+	for (; st; st = st->next)
+		if (st->merged && !strcmp(st->p->path, path))
+			return true;
+	return false;
+}
+
+/*
+ * merge_blktrace_file: read_iolog's blktrace files merged into it, as
+ * fio's documentation describes merge_blktrace_iologs() (fio 3.33's own
+ * fails: docs/FIO.md), before the job starts, as fio writes it.
+ */
+static int iolog_merge(const struct job_options *o, const char *const *names, unsigned n,
+		       struct err *e)
+{
+	struct trace_merge m = { names, n, o->nmerge_scalars ? o->merge_scalars : NULL,
+		o->nmerge_iters ? o->merge_iters : NULL };
+	struct outfile out;
+	char what[JOB_NAME_MAX + 64];
+	unsigned i;
+
+	if (o->nmerge_scalars && o->nmerge_scalars != n)
+		return err_set(e, "job '%s': option 'merge_blktrace_scalars': %u values for the %u "
+			       "files of read_iolog; give one per file", o->name, o->nmerge_scalars, n);
+	if (o->nmerge_iters && o->nmerge_iters != n)
+		return err_set(e, "job '%s': option 'merge_blktrace_iters': %u values for the %u "
+			       "files of read_iolog; give one per file", o->name, o->nmerge_iters, n);
+	for (i = 0; i < n; i++)
+		if (outfile_same_target(o->merge_blktrace_file, names[i]))
+			return err_set(e, "job '%s': option 'merge_blktrace_file': %s is one of the "
+				       "files it merges; refusing to overwrite it", o->name, names[i]);
+	snprintf(what, sizeof(what), "job '%s': merge_blktrace_file", o->name);
+	if (outfile_open(&out, o->merge_blktrace_file, what, e))
+		return -1;
+	if (trace_blktrace_merge(&m, out.f, e)) {
+		outfile_abort(&out);
+		return err_prefix(e, "job '%s': option 'merge_blktrace_file': ", o->name);
+	}
+	return outfile_commit(&out, e);
+}
+
 static int iolog_open_source(const void *ctx, void **run, const struct job_options *o,
-			     unsigned index, const struct job_target *t, struct job_source *src,
-			     struct err *e)
+			     unsigned index, unsigned clone, const struct job_target *t,
+			     struct job_source *src, struct err *e)
 {
 	struct replay_opts ro;
 	struct replay_plan *p;
 	struct replay_stream *st;
-	const char *fmt;
+	const char *fmt, *names[IOLOG_MAX_FILES];
+	char buf[JOB_PATH_MAX];
+	int n;
 
 	(void)ctx;
 	(void)index;
 	if (!o->read_iolog[0])
 		return 0;
+	n = iolog_names(o->read_iolog, buf, names, e);
+	if (n < 0)
+		return err_prefix(e, "job '%s': option 'read_iolog': ", o->name);
 	memset(&ro, 0, sizeof(ro));
-	ro.path = o->read_iolog;
+	if (o->merge_blktrace_file[0]) {
+		if (!merged_in_run(*run, o->merge_blktrace_file) &&
+		    iolog_merge(o, names, (unsigned)n, e))
+			return -1;
+		ro.path = o->merge_blktrace_file;
+	} else {
+		/*
+		 * fio gives each numjobs clone a file of the list by its subjob
+		 * number, which counts the clones down: the first job 0, the
+		 * next numjobs - 1, then numjobs - 2, ... (a:b with numjobs=3:
+		 * a, a, b).
+		 */
+		ro.path = names[(clone ? o->numjobs - clone : 0) % (unsigned)n];
+	}
 	ro.format = "auto";
 	ro.trace.replay_skip = o->replay_skip;
+	ro.trace.one_file = true;	/* fio reads the blktrace file it is given, no other CPU's */
 	ro.trace.replay_align = o->replay_align;
 	ro.trace.replay_scale = o->replay_scale;
 	ro.relative = true;
@@ -728,6 +822,7 @@ static int iolog_open_source(const void *ctx, void **run, const struct job_optio
 		return err_prefix(e, "job '%s': option 'read_iolog': ", o->name);
 	}
 	st->owned = p;
+	st->merged = o->merge_blktrace_file[0] != '\0';
 	st->next = *run;
 	*run = st;
 	give(st, 0, src);

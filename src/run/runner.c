@@ -2,8 +2,11 @@
 
 #include "run/replay.h"
 #include "util/clock.h"
+#include "util/parse.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /*
  * fio's ioscheduler: each job writes the device's queue/scheduler as it
@@ -45,6 +48,64 @@ static const struct job_def *job_ioscheduler(const struct workload *w, struct ho
 	return first;
 }
 
+/*
+ * fio's disk_util (on by default): the "Disk stats" of the device under
+ * the jobs that keep it on, from the block layer's counts — none when
+ * every job turns it off. fio names the entry after the block device;
+ * the simulated drive is the device every job's I/O reaches, named as
+ * the first such job's filename names one (/dev/sdb: sdb), else sda.
+ */
+static bool disk_util_name(const struct workload *w, char *name, size_t len)
+{
+	bool any = false, named = false;
+	unsigned i;
+
+	snprintf(name, len, "sda");
+	for (i = 0; i < w->ndefs; i++) {
+		const char *f = w->defs[i].o.filename, *base;
+		size_t n;
+
+		if (!w->defs[i].o.disk_util)
+			continue;
+		any = true;
+		if (named || strncmp(f, "/dev/", 5))
+			continue;
+		n = strcspn(f, ":");	/* fio's list of files: the first */
+		for (base = f + n; base > f && base[-1] != '/'; base--)
+			;
+		if (base < f + n) {
+			snprintf(name, len, "%.*s", (int)(f + n - base), base);
+			named = true;
+		}
+	}
+	return any;
+}
+
+/*
+ * The run's start on the wall clock, ms since 1970: the report's
+ * timestamps and the logs' epoch (log_unix_epoch), which the simulation
+ * otherwise lacks. SOURCE_DATE_EPOCH (whole seconds, the
+ * reproducible-builds convention) fixes it, so that every output is the
+ * same from run to run.
+ */
+static int run_start_ms(int64_t *ms, struct err *e)
+{
+	const char *fixed = getenv("SOURCE_DATE_EPOCH");
+	struct timespec ts;
+	uint64_t s;
+
+	if (fixed) {
+		if (parse_u64(fixed, &s) || s > INT64_MAX / 1000)
+			return err_set(e, "SOURCE_DATE_EPOCH: expected whole seconds since 1970, got "
+				       "'%s'", fixed);
+		*ms = (int64_t)s * 1000;
+		return 0;
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	*ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return 0;
+}
+
 int runner_run(const struct workload *w, const struct host_config *cfg,
 	       const struct runner_opts *ro, struct runner_result *res, struct err *e)
 {
@@ -58,6 +119,8 @@ int runner_run(const struct workload *w, const struct host_config *cfg,
 
 	memset(res, 0, sizeof(*res));
 	e->msg[0] = '\0';
+	if (run_start_ms(&res->report.wall_ms, e))
+		return RUNNER_REFUSED;
 	job_cfg = *cfg;
 	sched_job = job_ioscheduler(w, &job_cfg, e);
 	if (sched_job)
@@ -82,6 +145,7 @@ int runner_run(const struct workload *w, const struct host_config *cfg,
 	t.max_request = (uint64_t)sys.knobs.max_sectors_kb * 1024 / t.logical_size * t.logical_size;
 	if (!t.max_request)
 		t.max_request = t.logical_size;
+	t.max_discard = blk_max_discard_sectors(sys.q) * t.logical_size;
 	memset(&wo, 0, sizeof(wo));
 	wo.seed = ro->seed;
 	wo.runtime_cap = ro->runtime_cap;
@@ -92,6 +156,7 @@ int runner_run(const struct workload *w, const struct host_config *cfg,
 	wo.nprotect = ro->nprotect;
 	wo.stop = ro->stop;
 	wo.sources = ro->sources ? ro->sources : &replay_iolog_sources;
+	wo.wall_ms = res->report.wall_ms;
 	/* Job times count from the end of the drive's probe. */
 	rc = workload_run(w, &t, &wo, &res->report, e);
 	if (rc == WORKLOAD_REFUSED)
@@ -111,14 +176,15 @@ int runner_run(const struct workload *w, const struct host_config *cfg,
 		res->sim_seconds = elapsed / 1e9;
 		res->ncq = libata_ncq_enabled(sys.ata);
 		res->ios = bs->completed;
-		dk->present = true;
-		snprintf(dk->name, sizeof(dk->name), "sda");
+		dk->present = disk_util_name(w, dk->name, sizeof(dk->name));
 		for (d = 0; d < 2; d++) {
 			dk->ios[d] = bs->ios[d];
 			dk->merges[d] = bs->merges[d];
 			dk->ticks_ms[d] = (uint64_t)(bs->ticks_ns[d] / 1000000);
 		}
-		dk->in_queue_ms = dk->ticks_ms[0] + dk->ticks_ms[1];
+		/* in_queue: every request's time, discards' too (fio shows no column of theirs). */
+		dk->in_queue_ms = dk->ticks_ms[0] + dk->ticks_ms[1] +
+			(uint64_t)(bs->ticks_ns[2] / 1000000);
 		dk->util = elapsed > 0 ? 100.0 * (double)bs->io_ticks_ns / elapsed : 0.0;
 		if (dk->util > 100.0)
 			dk->util = 100.0;
@@ -175,6 +241,9 @@ void runner_json(struct json_writer *w, void *ctx)
 	json_uint(w, "ncq_errors", res->ata.ncq_errors);
 	json_uint(w, "flushes", res->ata.flushes);
 	json_uint(w, "fua_writes", res->ata.fua_cmds);
+	json_uint(w, "fua_reads", res->ata.fua_reads);
+	json_uint(w, "illegal_requests", res->ata.illegal);
+	json_uint(w, "trims", res->ata.trims);
 	json_uint(w, "cdl_commands", res->ata.cdl_cmds);
 	json_uint(w, "cdl_timeouts", res->ata.cdl_timeouts);
 	json_object_end(w);
@@ -198,6 +267,7 @@ void runner_json(struct json_writer *w, void *ctx)
 	json_double(w, "transfer_ms", res->disk.transfer_ns / 1e6);
 	json_uint(w, "aborted", res->disk.aborted);
 	json_uint(w, "flushes", res->disk.flushes);
+	json_uint(w, "trims", res->disk.trims);
 	json_uint(w, "resets", res->disk.resets);
 	json_uint(w, "cdl_commands", res->disk.cdl_commands);
 	json_uint(w, "cdl_timeouts", res->disk.cdl_timeouts);

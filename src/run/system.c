@@ -26,7 +26,17 @@ static void drive_d2h(void *ctx, const uint8_t *fis, size_t len, const uint8_t *
 	libata_receive_d2h(s->ata, fis, len, data, dlen);
 }
 
-static const struct libata_link_ops link_ops = { link_send };
+static void link_send_data(void *link, const uint8_t *fis, size_t len, const uint8_t *data,
+			   size_t data_len)
+{
+	struct system *s = link;
+
+	if (s->fis_observer)
+		s->fis_observer(s->fis_ctx, fis, len);
+	disk_submit_data(s->disk, fis, len, data, data_len);
+}
+
+static const struct libata_link_ops link_ops = { link_send, link_send_data };
 static const struct disk_host_ops drive_ops = { drive_sdb, drive_d2h };
 
 struct probe_wait {

@@ -36,6 +36,11 @@ void report_job_free(struct report_job *j)
 {
 	unsigned d;
 
+	if (j->ss) {
+		steady_free(j->ss);
+		free(j->ss);
+		j->ss = NULL;
+	}
 	for (d = 0; d < REPORT_DIRS; d++) {
 		free(j->dir[d].prios);
 		j->dir[d].prios = NULL;
@@ -133,6 +138,17 @@ void report_num2str(char *buf, size_t len, uint64_t num, int maxlen, int base, i
 	if (tmp[0] == '1')
 		num++;
 	snprintf(buf, len, "%llu.%s%s%s", (unsigned long long)num, tmp + 2, prefix[post], unit);
+}
+
+/*
+ * A rate in the text's BW and group lines: bytes per second, or with
+ * unit_base=1 bits (fio's num2str() with N2S_BITPERSEC multiplies by 8).
+ */
+static void rate2str(char *buf, size_t len, uint64_t bytes_per_s, unsigned sig_figs, int pow2,
+		     bool bits)
+{
+	report_num2str(buf, len, bits ? bytes_per_s * 8 : bytes_per_s, (int)sig_figs, 1, pow2,
+		       bits ? "bit/s" : "B/s");
 }
 
 static bool calc_lat(const struct hist_summary *s, uint64_t *min, uint64_t *max, double *mean,
@@ -236,6 +252,7 @@ struct group_stats {
 	uint64_t min_bw[REPORT_DIRS + 1], max_bw[REPORT_DIRS + 1];
 	uint64_t min_run[REPORT_DIRS + 1], max_run[REPORT_DIRS + 1];
 	unsigned kb_base, sig_figs;
+	bool unit_bits;			/* the group's last entry's unit_base=1, as fio */
 };
 
 static void group_stats(const struct report_job *jobs, unsigned n, int groupid,
@@ -255,6 +272,7 @@ static void group_stats(const struct report_job *jobs, unsigned n, int groupid,
 		g->unified = j->unified;	/* fio labels the group lines after its last job */
 		g->kb_base = j->kb_base;
 		g->sig_figs = j->sig_figs;
+		g->unit_bits = j->unit_bits;
 		for (d = 0; d < REPORT_DIRS; d++) {
 			uint64_t bw;
 
@@ -365,8 +383,8 @@ static void show_ddir_status(FILE *out, const struct report_job *j, const struct
 		return;
 	bw = 1000 * rd->io_bytes / runt;
 	report_num2str(io_p, sizeof(io_p), rd->io_bytes, (int)j->sig_figs, 1, i2p, "B");
-	report_num2str(bw_p, sizeof(bw_p), bw, (int)j->sig_figs, 1, i2p, "B/s");
-	report_num2str(bw_alt, sizeof(bw_alt), bw, (int)j->sig_figs, 1, !i2p, "B/s");
+	rate2str(bw_p, sizeof(bw_p), bw, j->sig_figs, i2p, j->unit_bits);
+	rate2str(bw_alt, sizeof(bw_alt), bw, j->sig_figs, !i2p, j->unit_bits);
 	iops = 1000 * rd->total_ios / runt;
 	report_num2str(iops_p, sizeof(iops_p), iops, (int)j->sig_figs, 1, 0, "");
 	/* fio 3.33 ends the write line with its zoned-device counter (zbd_write_status()). */
@@ -472,9 +490,89 @@ static void show_lat(FILE *out, const double *v, unsigned n, const char *const *
 		fprintf(out, "\n");
 }
 
+/*
+ * The error fio shows for a job (err= in its header, the JSON's and the
+ * terse line's error): the one that ended it, else, under
+ * continue_on_error, the first it carried on past (fio's
+ * __show_run_stats()) — the exit status counts only the former.
+ */
+static int shown_error(const struct report_job *j)
+{
+	return j->error ? j->error : j->continue_on_error ? j->first_error : 0;
+}
+
+static const char *shown_site(const struct report_job *j)
+{
+	if (j->error)
+		return j->error_site ? j->error_site : "io_u.c, func=io_u error";
+	/* fio names where its engine raised the last error it carried on past. */
+	if (j->carried_site)
+		return j->carried_site;
+	return j->async ? "io_u.c, func=io_u error" : "engines/sync.c, func=xfer";
+}
+
 static uint64_t total_ios(const struct report_job *j)
 {
-	return j->dir[0].total_ios + j->dir[1].total_ios;
+	return j->dir[0].total_ios + j->dir[1].total_ios + j->dir[2].total_ios;
+}
+
+static int any_io(const struct report_job *j)
+{
+	return j->dir[0].io_bytes || j->dir[1].io_bytes || j->dir[2].io_bytes || total_ios(j);
+}
+
+/*
+ * fio's show_ss_normal(): the window's mean bandwidth (in KiB, both ways
+ * of writing the unit from the same number, as fio does) and IOPS, and the
+ * criterion as last judged.
+ */
+static void show_ss_normal(FILE *out, const struct report_job *j)
+{
+	const struct steady *ss = j->ss;
+	int i2p = is_pow2(j->kb_base);
+	char bw[32], bwalt[32], iops[32];
+	uint64_t bw_mean = steady_bw_mean(ss) / j->kb_base;
+
+	report_num2str(bw, sizeof(bw), bw_mean, (int)j->sig_figs, (int)j->kb_base, i2p, "B/s");
+	report_num2str(bwalt, sizeof(bwalt), bw_mean, (int)j->sig_figs, (int)j->kb_base, !i2p, "B/s");
+	report_num2str(iops, sizeof(iops), steady_iops_mean(ss), (int)j->sig_figs, 1, 0, "");
+	fprintf(out, "  steadystate  : attained=%s, bw=%s (%s), iops=%s, %s%s=%.3f%s\n",
+		ss->attained ? "yes" : "no", bw, bwalt, iops, ss->flags & STEADY_IOPS ? "iops" : "bw",
+		ss->flags & STEADY_SLOPE ? " slope" : " mean dev", ss->criterion,
+		ss->flags & STEADY_PCT ? "%" : "");
+}
+
+/* fio's JSON "steadystate" object; fio prints its floats as floats (float casts kept). */
+static void json_ss(struct json_writer *w, const struct report_job *j)
+{
+	const struct steady *ss = j->ss;
+	char buf[64];
+	unsigned i;
+
+	snprintf(buf, sizeof(buf), "%s%s:%f%s", ss->flags & STEADY_IOPS ? "iops" : "bw",
+		 ss->flags & STEADY_SLOPE ? "_slope" : "", (float)ss->limit,
+		 ss->flags & STEADY_PCT ? "%" : "");
+	json_object_begin(w, "steadystate");
+	json_string(w, "ss", buf);
+	json_int(w, "duration", j->ss_dur);
+	json_int(w, "attained", ss->attained);
+	snprintf(buf, sizeof(buf), "%f%s", (float)ss->criterion, ss->flags & STEADY_PCT ? "%" : "");
+	json_string(w, "criterion", buf);
+	json_double(w, "max_deviation", ss->deviation);
+	json_double(w, "slope", ss->slope);
+	json_object_begin(w, "data");
+	json_uint(w, "bw_mean", steady_bw_mean(ss));
+	json_uint(w, "iops_mean", steady_iops_mean(ss));
+	json_array_begin(w, "iops");
+	for (i = 0; i < ss->dur; i++)
+		json_uint(w, NULL, ss->iops[steady_slot(ss, i)]);
+	json_array_end(w);
+	json_array_begin(w, "bw");
+	for (i = 0; i < ss->dur; i++)
+		json_uint(w, NULL, ss->bw[steady_slot(ss, i)]);
+	json_array_end(w);
+	json_object_end(w);
+	json_object_end(w);
 }
 
 static void show_job_normal(FILE *out, const struct report_job *j, const struct group_stats *g,
@@ -486,16 +584,15 @@ static void show_job_normal(FILE *out, const struct report_job *j, const struct 
 	uint64_t total = total_ios(j);
 	unsigned d;
 
-	if (!j->dir[0].io_bytes && !j->dir[1].io_bytes && !total)
+	if (!any_io(j))
 		return;
-	if (j->error)
+	if (shown_error(j))
 		fprintf(out, "%s: (groupid=%d, jobs=%u): err=%2d (file:%s, error=%s): pid=%u: %s",
-			j->name, j->groupid, j->members, j->error,
-			j->error_site ? j->error_site : "io_u.c, func=io_u error", strerror(j->error),
-			j->number, time_buf);
+			j->name, j->groupid, j->members, shown_error(j), shown_site(j),
+			strerror(shown_error(j)), j->number, time_buf);
 	else
 		fprintf(out, "%s: (groupid=%d, jobs=%u): err=%2d: pid=%u: %s", j->name, j->groupid,
-			j->members, j->error, j->number, time_buf);
+			j->members, 0, j->number, time_buf);
 	if (j->description[0])
 		fprintf(out, "  Description  : [%s]\n", j->description);
 	for (d = 0; d < REPORT_DIRS; d++)
@@ -526,23 +623,43 @@ static void show_job_normal(FILE *out, const struct report_job *j, const struct 
 	dist(j->io_u_complete, j->total_complete, v, 7, 0.1);
 	fprintf(out, "     complete  : 0=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, "
 		"64=%3.1f%%, >=64=%3.1f%%\n", v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
-	fprintf(out, "     issued rwts: total=%llu,%llu,0,0 short=%llu,%llu,0,0 dropped=%llu,%llu,0,0\n",
+	fprintf(out, "     issued rwts: total=%llu,%llu,%llu,0 short=%llu,%llu,%llu,0 "
+		"dropped=%llu,%llu,%llu,0\n",
 		(unsigned long long)j->dir[0].total_ios, (unsigned long long)j->dir[1].total_ios,
+		(unsigned long long)j->dir[2].total_ios,
 		(unsigned long long)j->dir[0].short_ios, (unsigned long long)j->dir[1].short_ios,
-		(unsigned long long)j->dir[0].drop_ios, (unsigned long long)j->dir[1].drop_ios);
-	fprintf(out, "     latency   : target=%llu, window=%llu, percentile=%.2f%%, depth=%u\n",
-		(unsigned long long)j->latency_target_ns, (unsigned long long)j->latency_window_us,
-		j->latency_percentile ? j->latency_percentile : 100.0,
-		j->latency_depth ? j->latency_depth : j->iodepth);
+		(unsigned long long)j->dir[2].short_ios,
+		(unsigned long long)j->dir[0].drop_ios, (unsigned long long)j->dir[1].drop_ios,
+		(unsigned long long)j->dir[2].drop_ios);
+	/* fio's order: errors (continue_on_error), latency, block lifetimes. */
 	if (j->continue_on_error)
 		fprintf(out, "     errors    : total=%llu, first_error=%d/<%s>\n",
 			(unsigned long long)j->total_err, j->first_error,
 			strerror(j->first_error));
+	fprintf(out, "     latency   : target=%llu, window=%llu, percentile=%.2f%%, depth=%u\n",
+		(unsigned long long)j->latency_target_ns, (unsigned long long)j->latency_window_us,
+		j->latency_percentile ? j->latency_percentile : 100.0,
+		j->latency_depth ? j->latency_depth : j->iodepth);
+	/*
+	 * block_error_percentiles: fio counts trims per block and prints the
+	 * percentiles of those counts and the blocks in each state. A job
+	 * with it issues no trims of its own (job_load refuses rw=trim and the
+	 * like with it: fio 3.33 aborts then), and a verify's trim_percentage
+	 * trims count in no block (fio 3.33 prints zeros), so no block leaves
+	 * its first state and fio has no percentile to print: its section is
+	 * these two lines (fio 3.33 leaves the state counts unset, printing 0
+	 * or stray numbers; ncqsim prints 0).
+	 */
+	if (j->block_error_pct)
+		fprintf(out, "  block lifetime percentiles :\n   |        states               : "
+			"unwritten=0, trimmed=0, written=0, trim failure=0, write failure=0\n");
+	if (j->ss && j->ss_dur)
+		show_ss_normal(out, j);
 }
 
 static void show_group_normal(FILE *out, const struct group_stats *g)
 {
-	static const char *const names[] = { "   READ", "  WRITE", "  MIXED" };
+	static const char *const names[] = { "   READ", "  WRITE", "   TRIM", "  MIXED" };
 	int i2p = is_pow2(g->kb_base);
 	unsigned d;
 
@@ -554,12 +671,12 @@ static void show_group_normal(FILE *out, const struct group_stats *g)
 			continue;
 		report_num2str(io, sizeof(io), g->iobytes[d], (int)g->sig_figs, 1, i2p, "B");
 		report_num2str(ioalt, sizeof(ioalt), g->iobytes[d], (int)g->sig_figs, 1, !i2p, "B");
-		report_num2str(agg, sizeof(agg), g->agg[d], (int)g->sig_figs, 1, i2p, "B/s");
-		report_num2str(aggalt, sizeof(aggalt), g->agg[d], (int)g->sig_figs, 1, !i2p, "B/s");
-		report_num2str(min, sizeof(min), g->min_bw[d], (int)g->sig_figs, 1, i2p, "B/s");
-		report_num2str(minalt, sizeof(minalt), g->min_bw[d], (int)g->sig_figs, 1, !i2p, "B/s");
-		report_num2str(max, sizeof(max), g->max_bw[d], (int)g->sig_figs, 1, i2p, "B/s");
-		report_num2str(maxalt, sizeof(maxalt), g->max_bw[d], (int)g->sig_figs, 1, !i2p, "B/s");
+		rate2str(agg, sizeof(agg), g->agg[d], g->sig_figs, i2p, g->unit_bits);
+		rate2str(aggalt, sizeof(aggalt), g->agg[d], g->sig_figs, !i2p, g->unit_bits);
+		rate2str(min, sizeof(min), g->min_bw[d], g->sig_figs, i2p, g->unit_bits);
+		rate2str(minalt, sizeof(minalt), g->min_bw[d], g->sig_figs, !i2p, g->unit_bits);
+		rate2str(max, sizeof(max), g->max_bw[d], g->sig_figs, i2p, g->unit_bits);
+		rate2str(maxalt, sizeof(maxalt), g->max_bw[d], g->sig_figs, !i2p, g->unit_bits);
 		fprintf(out, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%llu-%llumsec\n",
 			names[g->unified == REPORT_UNIFIED_MIXED ? MIXED_DIR : d],
 			agg, aggalt, min, max, minalt, maxalt, io, ioalt,
@@ -581,7 +698,8 @@ static int max_groupid(const struct report_job *jobs, unsigned n)
 static void write_normal(FILE *out, const struct report *r, const struct report_job *jobs,
 			 unsigned n, const char *time_buf)
 {
-	int gid, gmax = max_groupid(jobs, n);
+	/* Every group's status line, even one whose jobs all have stats=0 (fio's). */
+	int gid, gmax = max_groupid(r->jobs, r->njobs);
 	unsigned i;
 
 	fprintf(out, "\n");
@@ -708,9 +826,9 @@ static void terse_job(FILE *out, const struct report *r, const struct report_job
 	uint64_t total = total_ios(j), ntotal = 0;
 	unsigned i;
 
-	if (!j->dir[0].io_bytes && !j->dir[1].io_bytes && !total)
+	if (!any_io(j))
 		return;
-	fprintf(out, "3;%s;%s;%d;%d", r->version, j->name, j->groupid, j->error);
+	fprintf(out, "3;%s;%s;%d;%d", r->version, j->name, j->groupid, shown_error(j));
 	terse_dir(out, j, &j->dir[0], g->agg[0]);
 	if (j->unified != REPORT_UNIFIED_MIXED)
 		terse_dir(out, j, &j->dir[1], g->agg[1]);
@@ -966,7 +1084,7 @@ static void json_job(struct json_writer *w, const struct report_job *j,
 	json_object_begin(w, NULL);
 	json_string(w, "jobname", j->name);
 	json_int(w, "groupid", j->groupid);
-	json_int(w, "error", j->error);
+	json_int(w, "error", shown_error(j));
 	json_int(w, "eta", 0);
 	json_int(w, "elapsed", (long long)ceil(j->elapsed_s));
 	if (j->nopts) {
@@ -981,7 +1099,10 @@ static void json_job(struct json_writer *w, const struct report_job *j,
 	} else {
 		json_dir(w, j, &j->dir[0], 0, ddir_names[0], g, plus);
 		json_dir(w, j, &j->dir[1], 1, ddir_names[1], g, plus);
-		json_zero_dir(w, "trim");
+		if (j->dir[2].total_ios || j->dir[2].io_bytes)
+			json_dir(w, j, &j->dir[2], 2, ddir_names[2], g, plus);
+		else
+			json_zero_dir(w, ddir_names[2]);
 		json_object_begin(w, "sync");
 		json_uint(w, "total_ios", j->sync_lat.n);
 		json_summary(w, "lat_ns", &j->sync_lat);
@@ -1017,6 +1138,8 @@ static void json_job(struct json_writer *w, const struct report_job *j,
 	json_uint(w, "latency_window", j->latency_window_us);
 	if (j->description[0])
 		json_string(w, "desc", j->description);
+	if (j->ss && j->ss_dur)
+		json_ss(w, j);
 	/* ncqsim: where the completion latency went (clat = host queue + drive). */
 	json_object_begin(w, "ncqsim");
 	for (i = 0; i < REPORT_DIRS; i++) {
@@ -1089,9 +1212,9 @@ static void now_stamp(const struct report *r, time_t *now_s, long long *now_ms, 
 {
 	struct timespec ts;
 
-	if (r->wall_time) {
-		*now_s = (time_t)r->wall_time;
-		*now_ms = (long long)r->wall_time * 1000;
+	if (r->wall_ms) {
+		*now_s = (time_t)(r->wall_ms / 1000);
+		*now_ms = (long long)r->wall_ms;
 	} else {
 		clock_gettime(CLOCK_REALTIME, &ts);
 		*now_s = ts.tv_sec;
@@ -1194,6 +1317,7 @@ static struct report_dir *mixed_dir(const struct report_job *j)
 	hist_summary_init(&d->drive);
 	merge_dir(d, &j->dir[0]);
 	merge_dir(d, &j->dir[1]);
+	merge_dir(d, &j->dir[2]);
 	return d;
 }
 
@@ -1204,23 +1328,26 @@ static void free_mixed_dir(struct report_dir *d)
 	free(d);
 }
 
-/* unified_rw_reporting=mixed: the writes join the reads in dir[0], which is shown as "mixed". */
+/* unified_rw_reporting=mixed: writes and trims join the reads in dir[0], which is shown as "mixed". */
 static void unify_dirs(struct report_job *j)
 {
-	struct report_dir *w = &j->dir[1];
-	unsigned p;
+	unsigned d, p;
 
-	merge_dir(&j->dir[0], w);
-	w->io_bytes = w->total_ios = w->short_ios = w->drop_ios = w->runtime_ms = 0;
-	hist_reset(&w->slat);
-	hist_reset(&w->clat);
-	hist_reset(&w->lat);
-	for (p = 0; p < w->nprios; p++)
-		hist_reset(&w->prios[p].h);
-	hist_summary_init(&w->bw);
-	hist_summary_init(&w->iops);
-	hist_summary_init(&w->host_queue);
-	hist_summary_init(&w->drive);
+	for (d = 1; d < REPORT_DIRS; d++) {
+		struct report_dir *w = &j->dir[d];
+
+		merge_dir(&j->dir[0], w);
+		w->io_bytes = w->total_ios = w->short_ios = w->drop_ios = w->runtime_ms = 0;
+		hist_reset(&w->slat);
+		hist_reset(&w->clat);
+		hist_reset(&w->lat);
+		for (p = 0; p < w->nprios; p++)
+			hist_reset(&w->prios[p].h);
+		hist_summary_init(&w->bw);
+		hist_summary_init(&w->iops);
+		hist_summary_init(&w->host_queue);
+		hist_summary_init(&w->drive);
+	}
 }
 
 static void merge_job(struct report_job *dst, const struct report_job *src, bool first)
@@ -1270,14 +1397,32 @@ static void merge_job(struct report_job *dst, const struct report_job *src, bool
 	dst->latency_target_ns = src->latency_target_ns;
 	dst->latency_window_us = src->latency_window_us;
 	dst->latency_percentile = src->latency_percentile;
+	dst->block_error_pct = src->block_error_pct;	/* the last member's, as fio */
 	if (!dst->error) {
 		dst->error = src->error;
 		dst->error_site = src->error_site;
 	}
 	dst->continue_on_error |= src->continue_on_error;
 	dst->total_err += src->total_err;
-	if (!dst->first_error)
+	if (!dst->first_error) {
 		dst->first_error = src->first_error;
+		dst->carried_site = src->carried_site;
+	}
+	/* fio's group entry takes each member's steady state in turn: the last one's. */
+	if (src->ss) {
+		struct steady *copy = malloc(sizeof(*copy));
+
+		if (copy && steady_copy(copy, src->ss) == 0) {
+			if (dst->ss) {
+				steady_free(dst->ss);
+				free(dst->ss);
+			}
+			dst->ss = copy;
+			dst->ss_dur = src->ss_dur;
+		} else {
+			free(copy);
+		}
+	}
 }
 
 struct report_job *report_groups(const struct report *r, unsigned *n_out)
@@ -1292,6 +1437,14 @@ struct report_job *report_groups(const struct report *r, unsigned *n_out)
 		struct report_job *dst;
 		bool prio_stats = false;
 
+		/*
+		 * stats=0: left out, as fio's __show_run_stats() leaves it out
+		 * (fio 3.33 still writes an empty JSON and terse entry for such a
+		 * job outside group_reporting — no name, group 4294967295 —
+		 * which no reader can use: ncqsim writes none).
+		 */
+		if (j->no_stats)
+			continue;
 		/* fio: a job joins the previous entry when it reports by group and
 		 * belongs to the same group; otherwise it opens an entry. */
 		if (n && j->group_reporting && out[n - 1].groupid == j->groupid) {
@@ -1313,6 +1466,7 @@ struct report_job *report_groups(const struct report *r, unsigned *n_out)
 		dst->percentile_precision = j->percentile_precision;
 		dst->sig_figs = j->sig_figs;
 		dst->kb_base = j->kb_base;
+		dst->unit_bits = j->unit_bits;	/* a group's first member's, as fio */
 		dst->async = j->async;
 		dst->group_reporting = j->group_reporting;
 		dst->ioprio = j->ioprio;
@@ -1322,6 +1476,8 @@ struct report_job *report_groups(const struct report *r, unsigned *n_out)
 		for (k = i; k < r->njobs; k++) {
 			const struct report_job *m = &r->jobs[k];
 
+			if (m->no_stats)
+				continue;
 			if (k > i && !(m->group_reporting && m->groupid == j->groupid))
 				break;
 			if (m->multi_prio || m->ioprio != j->ioprio)

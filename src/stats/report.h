@@ -17,9 +17,10 @@
 #include <stdio.h>
 
 #include "stats/hist.h"
+#include "stats/steady.h"
 #include "util/json.h"
 
-#define REPORT_DIRS 2		/* read, write (trim and sync stay zero) */
+#define REPORT_DIRS 3		/* read, write, trim (sync is its own entry) */
 #define REPORT_MAX_PRIOS 64
 #define REPORT_MAX_OPTS 128
 
@@ -59,6 +60,7 @@ struct report_job {
 	bool continue_on_error;		/* report total_err and first_error (fio does then) */
 	uint64_t total_err;		/* errors counted under continue_on_error */
 	int first_error;
+	const char *carried_site;	/* where the last error carried past was raised, NULL: the engine */
 	struct report_dir dir[REPORT_DIRS];
 	uint64_t io_u_map[7], io_u_submit[7], io_u_complete[7];
 	uint64_t total_submit, total_complete;
@@ -76,8 +78,11 @@ struct report_job {
 	double percentiles[HIST_MAX_PERCENTILES];
 	unsigned npercentiles, percentile_precision;
 	unsigned sig_figs, kb_base;
+	bool unit_bits;			/* unit_base=1: BW in bits per second (text only, as fio 3.33) */
 	unsigned iodepth;
 	bool group_reporting;
+	bool no_stats;			/* fio's stats=0: left out of the report */
+	bool block_error_pct;		/* block_error_percentiles: the block lifetime section */
 	/* The header line: rw, block sizes, engine. */
 	char rw[16];
 	uint64_t bs_min[3], bs_max[3];
@@ -85,11 +90,14 @@ struct report_job {
 	unsigned clone;			/* 0 for the first of a numjobs set */
 	struct report_opt opts[REPORT_MAX_OPTS];
 	unsigned nopts;
+	/* steadystate: the window and criterion (NULL: no steady-state detection) */
+	struct steady *ss;
+	unsigned ss_dur;		/* its window in seconds, as fio reports it */
 };
 
 struct report_disk {
-	bool present;
-	char name[16];
+	bool present;			/* fio's disk_util: the "Disk stats" section */
+	char name[64];
 	uint64_t ios[2], merges[2], sectors[2], ticks_ms[2], in_queue_ms;
 	double util;
 };
@@ -101,7 +109,7 @@ struct report {
 	struct report_opt global_opts[REPORT_MAX_OPTS];
 	unsigned nglobal;
 	struct report_disk disk;
-	int64_t wall_time;		/* for the timestamp fields (0: now) */
+	int64_t wall_ms;		/* the run's start, ms since 1970, for the timestamps (0: now) */
 	bool interrupted;		/* stopped by a signal: covers the time until then */
 	/* ncqsim's own JSON object (drive, knobs, seed, ...), written by the caller. */
 	void (*ncqsim_json)(struct json_writer *w, void *ctx);

@@ -46,6 +46,7 @@ struct trace_record {
 struct trace_opts {
 	bool skip_bad;			/* count malformed lines and go on */
 	bool at_dispatch;		/* blkparse/blktrace: D (issue) events instead of Q */
+	bool one_file;			/* blktrace: the file given, not its other CPUs' beside it */
 	/* iolog (fio's replay_* options, as fio applies them while reading) */
 	unsigned replay_skip;		/* 1 << DDIR_READ | 1 << DDIR_WRITE: directions left out */
 	uint64_t replay_align;		/* offsets rounded down to this (0: as logged) */
@@ -107,6 +108,21 @@ uint64_t trace_reader_bad(const struct trace_reader *rd);	/* skipped with skip_b
 uint64_t trace_reader_ignored(const struct trace_reader *rd);	/* no data: sync, trim, ... */
 /* Where the reader is, for progress: bytes consumed and in the file (0 if unknown). */
 void trace_reader_position(const struct trace_reader *rd, uint64_t *done, uint64_t *total);
+
+/*
+ * fio's merge_blktrace_file: blktrace files (`n` of them, each a single
+ * file) merged into one, written to `out` in the host's byte order — the
+ * queue events of reads, writes and discards, their payloads dropped —
+ * in time order, each file's times scaled by scalar[i] percent and
+ * repeated iters[i] times (NULL: 100 and 1). -1 with e set for a file
+ * that is no blktrace or a damaged record.
+ */
+struct trace_merge {
+	const char *const *paths;
+	unsigned n;
+	const unsigned *scalar, *iters;
+};
+int trace_blktrace_merge(const struct trace_merge *m, FILE *out, struct err *e);
 
 /* Formats' helpers. */
 /* "FILE:LINE: " + message; returns TRACE_BAD. */

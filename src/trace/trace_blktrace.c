@@ -9,8 +9,8 @@
  *
  * Written in the tracing host's byte order: a byte-swapped magic means
  * every field is swapped. Given NAME.blktrace.N, the other CPUs' files
- * beside it are read too and merged by time (fio reads only the file it
- * is given; `read_iolog` keeps to that). As fio does, only queue events
+ * beside it are read too and merged by time — but not with one_file:
+ * fio's read_iolog reads only the file it is given. As fio does, only queue events
  * of file-system requests are replayed (issue events with at_dispatch);
  * a process-notify record names its pid. Discards and empty requests
  * (flushes) move no data and are counted as ignored. read_iolog's
@@ -189,7 +189,7 @@ static int blktrace_begin(void *state, struct trace_in *in, const struct trace_o
 	s->cpus[0].in = in;
 	s->ncpus = 1;
 	/* The other CPUs' files: NAME.blktrace.0, .1, ... while they exist. */
-	if (sibling(trace_in_path(in), 0, path, sizeof(path))) {
+	if (!o->one_file && sibling(trace_in_path(in), 0, path, sizeof(path))) {
 		s->ncpus = 0;
 		for (k = 0; k < BT_MAX_CPUS; k++) {
 			struct stat st;
@@ -330,3 +330,158 @@ const struct trace_format trace_blktrace_format = {
 	.end = blktrace_end,
 	.relative_time = blktrace_relative,
 };
+
+/* ---- merge_blktrace_file (fio's merge_blktrace_iologs()) ---- */
+
+#define BT_TC_READ		(1u << 0)
+#define BT_MERGE_MAX		64
+
+struct bt_cursor {
+	struct bt_cpu c;
+	const char *path;
+	unsigned scalar, iters, iter;
+	uint64_t length;		/* the file's last record's time: where an iteration ends */
+	uint64_t time;			/* the pending record's, scaled */
+};
+
+/* The file read again from its start (the next iteration). */
+static int cursor_open(struct bt_cursor *b, struct err *e)
+{
+	trace_in_close(b->c.in);
+	memset(&b->c, 0, sizeof(b->c));
+	b->c.in = trace_in_open(b->path, e);
+	return b->c.in ? 0 : -1;
+}
+
+/*
+ * The cursor's next queue event of a read, write or discard (fio's
+ * read_trace()), its time scaled: 1, 0 when the file is done (every
+ * iteration), -1 an error. An iteration starts where the last record of
+ * the file's first one was.
+ */
+static int cursor_next(struct bt_cursor *b, struct err *e)
+{
+	for (;;) {
+		int rc = read_one(&b->c, e);
+		unsigned cat;
+		uint64_t t;
+
+		if (rc < 0)
+			return -1;
+		if (rc == 0) {
+			if (++b->iter >= b->iters)
+				return 0;
+			if (cursor_open(b, e))
+				return -1;
+			continue;
+		}
+		if (!b->iter)
+			b->length = b->c.rec.time;
+		cat = b->c.rec.action >> BT_TC_SHIFT;
+		if ((b->c.rec.action & 0xffff) != BT_TA_QUEUE ||
+		    !(cat & (BT_TC_READ | BT_TC_WRITE | BT_TC_DISCARD)))
+			continue;
+		t = b->c.rec.time;
+		if (b->iter && b->length > (UINT64_MAX - t) / b->iter)
+			return err_set(e, "%s: record %llu: its time, %u iterations on, overflows",
+				       b->path, (unsigned long long)b->c.recno, b->iter);
+		t += b->iter * b->length;
+		if (t > UINT64_MAX / b->scalar)
+			return err_set(e, "%s: record %llu: its time scaled by %u%% overflows", b->path,
+				       (unsigned long long)b->c.recno, b->scalar);
+		b->time = t * b->scalar / 100;
+		return 1;
+	}
+}
+
+static void put_record(FILE *out, const struct bt_rec *r, uint64_t time)
+{
+	unsigned char b[BT_SIZE];
+	uint16_t none = 0;
+
+	memcpy(b, &r->magic, 4);
+	memcpy(b + 4, &r->sequence, 4);
+	memcpy(b + 8, &time, 8);
+	memcpy(b + 16, &r->sector, 8);
+	memcpy(b + 24, &r->bytes, 4);
+	memcpy(b + 28, &r->action, 4);
+	memcpy(b + 32, &r->pid, 4);
+	memcpy(b + 36, &r->device, 4);
+	memcpy(b + 40, &r->cpu, 4);
+	memcpy(b + 44, &r->error, 2);
+	memcpy(b + 46, &none, 2);	/* the payload is not kept (fio's write_trace()) */
+	fwrite(b, 1, sizeof(b), out);
+}
+
+/*
+ * The earliest pending record goes next, the first cursor winning a tie;
+ * a cursor that is done takes the last one's place, as fio's
+ * merge_finish_file() moves it (which decides later ties).
+ */
+int trace_blktrace_merge(const struct trace_merge *m, FILE *out, struct err *e)
+{
+	struct bt_cursor *cur = calloc(m->n ? m->n : 1, sizeof(*cur));
+	unsigned live = 0, i;
+	int rc = -1;
+
+	if (!cur)
+		return err_set(e, "out of memory");
+	if (m->n > BT_MERGE_MAX) {
+		err_set(e, "%u blktrace files to merge; at most %d", m->n, BT_MERGE_MAX);
+		goto out;
+	}
+	for (i = 0; i < m->n; i++) {
+		struct bt_cursor *b = &cur[live++];	/* closed at out from here on */
+		unsigned char head[BT_SIZE];
+		long got;
+		uint32_t raw;
+		int r;
+
+		b->path = m->paths[i];
+		b->scalar = m->scalar ? m->scalar[i] : 100;
+		b->iters = m->iters ? m->iters[i] : 1;
+		if (cursor_open(b, e))
+			goto out;
+		got = trace_in_bytes(b->c.in, head, sizeof(head), e);
+		if (got < 0)
+			goto out;
+		if (got == (long)sizeof(head))
+			memcpy(&raw, head, 4);
+		if (got != (long)sizeof(head) || magic_swap(raw) < 0) {
+			err_set(e, "%s: not a blktrace file (no blk_io_trace record at its start)",
+				b->path);
+			goto out;
+		}
+		if (cursor_open(b, e))
+			goto out;
+		r = cursor_next(b, e);
+		if (r < 0)
+			goto out;
+		if (!r) {
+			trace_in_close(b->c.in);
+			live--;
+		}
+	}
+	while (live) {
+		struct bt_cursor *b = &cur[0];
+		int r;
+
+		for (i = 1; i < live; i++)
+			if (cur[i].time < b->time)
+				b = &cur[i];
+		put_record(out, &b->c.rec, b->time);
+		r = cursor_next(b, e);
+		if (r < 0)
+			goto out;
+		if (!r) {
+			trace_in_close(b->c.in);
+			*b = cur[--live];
+		}
+	}
+	rc = 0;
+out:
+	for (i = 0; i < live; i++)
+		trace_in_close(cur[i].c.in);
+	free(cur);
+	return rc;
+}

@@ -89,6 +89,7 @@ struct job_target {
 	uint64_t capacity;		/* bytes */
 	unsigned logical_size;		/* bytes */
 	uint64_t max_request;		/* bytes: queue/max_sectors_kb */
+	uint64_t max_discard;		/* bytes one discard may cover; 0: the queue has no discard */
 	int kernel;			/* enum host_kernel: how the I/O priority is derived */
 };
 
@@ -101,13 +102,15 @@ struct job_source;
  */
 struct job_source_factory {
 	/*
-	 * Job `index` (0-based, numjobs clones counted): fill *src to give it
-	 * another source, or leave src->ops NULL. *run is NULL at the start
-	 * of each run: the factory keeps there what one run's jobs share.
-	 * Returns -1 with e set for input the run refuses.
+	 * Job `index` (0-based, numjobs clones counted), clone `clone` of its
+	 * job (0 the first): fill *src to give it another source, or leave
+	 * src->ops NULL. *run is NULL at the start of each run: the factory
+	 * keeps there what one run's jobs share. Returns -1 with e set for
+	 * input the run refuses.
 	 */
 	int (*open)(const void *ctx, void **run, const struct job_options *o, unsigned index,
-		    const struct job_target *t, struct job_source *src, struct err *e);
+		    unsigned clone, const struct job_target *t, struct job_source *src,
+		    struct err *e);
 	/* After the run, whatever happened: free *run; -1 with e set if a source failed. */
 	int (*close)(const void *ctx, void *run, struct err *e);
 	const void *ctx;
@@ -135,6 +138,11 @@ struct workload_run_opts {
 	 */
 	const volatile sig_atomic_t *stop;	/* the report says so: report.interrupted */
 	const struct job_source_factory *sources;	/* NULL: fio's generator for all */
+	/*
+	 * The wall clock at simulated time 0, ms since 1970: the epoch of
+	 * log_unix_epoch and log_alternate_epoch (CLOCK_REALTIME). 0: 1970.
+	 */
+	int64_t wall_ms;
 };
 
 /*

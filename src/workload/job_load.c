@@ -13,10 +13,13 @@
 
 static void echo_opt(struct report_opt *opts, unsigned *n, const char *key, const char *value)
 {
+	const struct opt_def *d = opt_find(job_option_table(), key);
 	unsigned i;
 
 	if (!value)
 		return;		/* fio drops bare flags from "job options" */
+	if (d)
+		key = d->name;	/* fio echoes an alias under the option's own name (timeout: runtime) */
 	for (i = 0; i < *n; i++)
 		if (!strcmp(opts[i].key, key))
 			break;
@@ -72,6 +75,41 @@ static int validate(const struct job_def *d, struct err *e)
 	if (o->engine_kind == JOB_ENGINE_SYNC && uses_cmdprio(o))
 		return err_set(e, "%s:%d: job '%s': cmdprio options are options of the libaio and "
 			       "io_uring engines, not of '%s'", d->file, d->line, o->name, o->ioengine);
+	/* fio 3.33 aborts on an assertion (verify_io_u_pattern()) for verify=pattern without one. */
+	if (o->verify == JOB_VERIFY_PATTERN && !o->verify_pattern_set)
+		return err_set(e, "%s:%d: job '%s': option 'verify': pattern needs verify_pattern "
+			       "(fio 3.33 aborts on an assertion without it)", d->file, d->line, o->name);
+	/*
+	 * fio 3.33 aborts on an assertion (fio_ro_check()) when a job that
+	 * writes but does not trim issues the trims of its backlog.
+	 */
+	if (o->verify && o->do_verify && o->trim_backlog && o->trim_percentage &&
+	    (o->rw == JOB_RW_WRITE || o->rw == JOB_RW_RANDWRITE || o->rw == JOB_RW_RW ||
+	     o->rw == JOB_RW_RANDRW))
+		return err_set(e, "%s:%d: job '%s': option 'trim_backlog': needs rw=trimwrite or "
+			       "randtrimwrite (fio 3.33 aborts on an assertion when a job that does "
+			       "not trim issues its trims)", d->file, d->line, o->name);
+	/*
+	 * fio 3.33 aborts on an assertion (block_state_category()) when it
+	 * sorts the block states of a job that trims: its trims leave a state
+	 * its report does not know.
+	 */
+	if (o->block_error_percentiles &&
+	    (o->rw == JOB_RW_TRIM || o->rw == JOB_RW_RANDTRIM || o->rw == JOB_RW_TRIMWRITE ||
+	     o->rw == JOB_RW_RANDTRIMWRITE))
+		return err_set(e, "%s:%d: job '%s': option 'block_error_percentiles': not with a "
+			       "job that trims (fio 3.33 aborts on an assertion when it reports "
+			       "one)", d->file, d->line, o->name);
+	/* fio's sg engine on a character device queues through read()/write() of sg headers. */
+	if (o->sg && !strncmp(o->filename, "/dev/sg", 7))
+		return err_set(e, "%s:%d: job '%s': ioengine sg on '%s': the sg driver's "
+			       "asynchronous interface is not built; name the block device "
+			       "(/dev/sdX: each I/O an SG_IO ioctl)", d->file, d->line, o->name,
+			       o->filename);
+	if (o->verify && o->verify_only && o->time_based)
+		return err_set(e, "%s:%d: job '%s': option 'verify_only': not with time_based (fio: "
+			       "its read phase never starts; the dry writes take no simulated time)",
+			       d->file, d->line, o->name);
 	if (o->time_based && !o->runtime)
 		return err_set(e, "%s:%d: job '%s': time_based needs a runtime", d->file, d->line,
 			       o->name);
@@ -79,6 +117,22 @@ static int validate(const struct job_def *d, struct err *e)
 	if ((o->rate_min[0] || o->rate_min[1]) && (o->rate_iops_min[0] || o->rate_iops_min[1]))
 		return err_set(e, "%s:%d: job '%s': options 'rate_min' and 'rate_iops_min' both set a "
 			       "minimum rate: give one", d->file, d->line, o->name);
+	if (o->merge_blktrace_file[0] && !o->read_iolog[0])
+		return err_set(e, "%s:%d: job '%s': option 'merge_blktrace_file': it merges the "
+			       "blktrace files read_iolog names, and the job has no read_iolog",
+			       d->file, d->line, o->name);
+	if (!o->merge_blktrace_file[0] && (o->nmerge_scalars || o->nmerge_iters))
+		return err_set(e, "%s:%d: job '%s': option '%s': it applies to merge_blktrace_file, "
+			       "which the job does not give (fio ignores it then)", d->file, d->line,
+			       o->name, o->nmerge_scalars ? "merge_blktrace_scalars" :
+			       "merge_blktrace_iters");
+	/* fio 3.33 logs memory addresses in place of a compressed histogram log's counts. */
+	if (o->write_hist_log[0] && (o->log_compression || o->log_store_compressed))
+		return err_set(e, "%s:%d: job '%s': option 'write_hist_log': with %s fio 3.33 writes "
+			       "memory addresses in place of the histogram's counts, which a "
+			       "simulation cannot reproduce; give the histogram log in a job without "
+			       "it", d->file, d->line, o->name, o->log_compression ?
+			       "log_compression" : "log_store_compressed");
 	for (dir = 0; dir < DDIR_COUNT; dir++) {
 		unsigned i, sum = 0;
 
@@ -112,6 +166,114 @@ static int validate(const struct job_def *d, struct err *e)
 		if (o->bsrange && o->bs_min[dir] == 0)
 			return err_set(e, "%s:%d: job '%s': option 'bsrange' is empty", d->file, d->line,
 				       o->name);
+	}
+	return 0;
+}
+
+/*
+ * fio's wait_for_ok(): the job waited for is one defined before this one,
+ * not this one itself, and the only one of its name (fio 3.33 refuses two
+ * earlier ones, and waits forever for a later one of the same name).
+ */
+static int check_wait_for(const struct workload *w, struct err *e)
+{
+	unsigned i, k;
+
+	for (i = 0; i < w->ndefs; i++) {
+		const struct job_def *d = &w->defs[i];
+		const char *want = d->o.wait_for;
+		unsigned before = 0, all = 0;
+
+		if (!want[0])
+			continue;
+		if (!strcmp(want, d->o.name))
+			return err_set(e, "%s:%d: job '%s': option 'wait_for': a job cannot wait for "
+				       "itself", d->file, d->line, d->o.name);
+		for (k = 0; k < w->ndefs; k++) {
+			if (strcmp(w->defs[k].o.name, want))
+				continue;
+			all++;
+			before += k < i;
+		}
+		if (!before)
+			return err_set(e, "%s:%d: job '%s': option 'wait_for': no job '%s' before this "
+				       "one (fio waits only for a job defined earlier)", d->file, d->line,
+				       d->o.name, want);
+		if (all > 1)
+			return err_set(e, "%s:%d: job '%s': option 'wait_for': %u jobs are named '%s'; "
+				       "the job waited for must be the only one of its name, as fio 3.33 "
+				       "requires", d->file, d->line, d->o.name, all, want);
+	}
+	return 0;
+}
+
+/* What fio's td_steadystate_init() keeps of the options: all zero without a window. */
+static bool same_steadystate(const struct job_options *a, const struct job_options *b)
+{
+	if (!a->ss_dur || !b->ss_dur)
+		return !a->ss_dur && !b->ss_dur;
+	return a->ss_dur / 1000000000LL == b->ss_dur / 1000000000LL && a->ss_flags == b->ss_flags &&
+		a->ss_limit == b->ss_limit && a->ss_ramp / 1000 == b->ss_ramp / 1000;
+}
+
+/*
+ * fio: "steadystate options must be consistent within reporting groups".
+ * A group's jobs follow each other, so each is compared with the one before.
+ */
+static int check_steadystate(const struct workload *w, struct err *e)
+{
+	unsigned i;
+
+	for (i = 1; i < w->ndefs; i++) {
+		const struct job_def *d = &w->defs[i], *o = &w->defs[i - 1];
+
+		if (d->groupid == o->groupid && !same_steadystate(&d->o, &o->o))
+			return err_set(e, "%s:%d: job '%s': option 'steadystate': the steady-state "
+				       "options (steadystate, steadystate_duration, "
+				       "steadystate_ramp_time) differ from job '%s''s in reporting group "
+				       "%d; fio 3.33 rejects the job: they must be the same within a "
+				       "group", d->file, d->line, d->o.name, o->o.name, d->groupid);
+	}
+	return 0;
+}
+
+/*
+ * fio parses a section's engine options once its other lines are in (its
+ * ioengine among them), against the engine in effect then, and refuses
+ * one that engine lacks ("Bad option"): so a [global] engine option needs
+ * the [global] engine, and a job's the job's.
+ */
+static int check_engine_options(const struct job_options *o, const struct jobfile_section *sec,
+				struct err *e)
+{
+	size_t i;
+
+	for (i = 0; i < sec->nlines; i++) {
+		const struct jobfile_line *l = &sec->lines[i];
+		const char *engines = job_engine_option_lacking(o, l->key);
+
+		if (engines) {
+			/* "a b c" as "a, b and c" */
+			char list[128];
+			const char *last = strrchr(engines, ' ');
+			size_t c, n = 0;
+
+			for (c = 0; engines[c] && n + 6 < sizeof(list); c++) {
+				if (engines + c == last) {
+					memcpy(list + n, " and ", 5);
+					n += 5;
+				} else if (engines[c] == ' ') {
+					list[n++] = ',';
+					list[n++] = ' ';
+				} else {
+					list[n++] = engines[c];
+				}
+			}
+			list[n] = '\0';
+			return err_set(e, "%s:%d: option '%s' is an option of the %s engine%s, not of "
+				       "'%s' (fio 3.33: Bad option)", l->file, l->line, l->key, list,
+				       last ? "s" : "", o->ioengine);
+		}
 	}
 	return 0;
 }
@@ -207,7 +369,8 @@ static int build(struct workload *w, const struct jobfile *jf, const struct sect
 			job_options_defaults(tmpl);
 		if (sec->global) {
 			/* Typed once, into the template the jobs below start from (fio's def_thread). */
-			if (apply_lines(tmpl, sec->lines, sec->nlines, warn, e))
+			if (apply_lines(tmpl, sec->lines, sec->nlines, warn, e) ||
+			    check_engine_options(tmpl, sec, e))
 				goto fail;
 			for (i = 0; i < sec->nlines; i++) {
 				echo_opt(w->global_opts, &w->nglobal, sec->lines[i].key,
@@ -223,7 +386,8 @@ static int build(struct workload *w, const struct jobfile *jf, const struct sect
 		snprintf(d->o.name, sizeof(d->o.name), "%s", sec->name);
 		snprintf(d->file, sizeof(d->file), "%s", sec->file);
 		d->line = sec->line;
-		if (apply_lines(&d->o, sec->lines, sec->nlines, warn, e))
+		if (apply_lines(&d->o, sec->lines, sec->nlines, warn, e) ||
+		    check_engine_options(&d->o, sec, e))
 			goto fail;
 		/* fio: the first job of every job file after the first waits for those before. */
 		if (only && sec->source > only->first_file && sec->source != stonewall_source) {
@@ -254,6 +418,10 @@ static int build(struct workload *w, const struct jobfile *jf, const struct sect
 	if (!w->ndefs)
 		return err_set(e, "%s: no jobs (only [global] sections, or nothing at all)",
 			       jf->nfiles ? jf->files[0] : "job file");
+	if (check_wait_for(w, e) || check_steadystate(w, e)) {
+		workload_free(w);
+		return -1;
+	}
 	if (jf->keywords_used && warn) {
 		char note[160];
 

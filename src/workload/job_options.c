@@ -2,6 +2,7 @@
 
 #include "host/ioprio.h"
 #include "sim/rng.h"
+#include "stats/steady.h"
 #include "util/parse.h"
 
 #include <ctype.h>
@@ -45,12 +46,13 @@ static int parse_bs(const struct job_options *o, const char *s, uint64_t *v)
 }
 
 /*
- * fio's per-direction values: "V" for reads and writes alike, or
- * "R,W[,T]", an empty part leaving that direction as it is. Calls fn for
- * each direction to set, with a copy of its text it may cut up. There are
- * no trims to simulate, but a trim part must still be a valid value: fn
- * gets it with dir = DDIR_COUNT, checks it and stores nothing. `what` says
- * what the whole value should look like.
+ * fio's per-direction values: "V" for reads, writes and trims alike, or
+ * "R,W[,T]", an empty part leaving that direction as it is; with two parts
+ * the trim takes the second, as fio repeats the last value given. Calls fn
+ * for each direction to set, with a copy of its text it may cut up; the
+ * trim comes as dir = DDIR_TRIM (DDIR_COUNT), which options of sizes and
+ * alignment store and the others only check. `what` says what the whole
+ * value should look like.
  */
 typedef int (*dir_fn)(struct job_options *o, int dir, char *text, void *ctx, struct err *e);
 
@@ -65,11 +67,11 @@ static int for_each_dir(struct job_options *o, const char *value, const char *wh
 	for (i = 0; i < n; i++) {
 		if (!parts[i][0])
 			continue;
-		for (d = n == 1 ? 0 : i; d <= (n == 1 ? DDIR_COUNT - 1 : i); d++) {
+		for (d = n == 1 ? 0 : i; d <= (n == 1 || (n == 2 && i == 1) ? DDIR_TRIM : i); d++) {
 			char text[512];
 
 			memcpy(text, parts[i], sizeof(text));
-			if (fn(o, d, text, ctx, e))	/* d = DDIR_COUNT: the trim part */
+			if (fn(o, d, text, ctx, e))	/* d = DDIR_TRIM: the trim part */
 				return -1;
 		}
 	}
@@ -84,6 +86,8 @@ static int rw_parse(const struct opt_def *d, void *base, const char *value, stru
 		{ "read", JOB_RW_READ }, { "write", JOB_RW_WRITE }, { "rw", JOB_RW_RW },
 		{ "readwrite", JOB_RW_RW }, { "randread", JOB_RW_RANDREAD },
 		{ "randwrite", JOB_RW_RANDWRITE }, { "randrw", JOB_RW_RANDRW },
+		{ "trim", JOB_RW_TRIM }, { "randtrim", JOB_RW_RANDTRIM },
+		{ "trimwrite", JOB_RW_TRIMWRITE }, { "randtrimwrite", JOB_RW_RANDTRIMWRITE },
 	};
 	struct job_options *o = base;
 	char name[64];
@@ -98,21 +102,18 @@ static int rw_parse(const struct opt_def *d, void *base, const char *value, stru
 	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
 		if (!strcmp(name, modes[i].name))
 			break;
-	if (i == sizeof(modes) / sizeof(modes[0])) {
-		if (!strcmp(name, "trim") || !strcmp(name, "randtrim") || !strcmp(name, "trimwrite") ||
-		    !strcmp(name, "randtrimwrite"))
-			return err_set(e, "'%s': trims are not simulated (the drive models have no "
-				       "TRIM); use read, write, rw, randread, randwrite or randrw", name);
+	if (i == sizeof(modes) / sizeof(modes[0]))
 		return err_set(e, "expected one of read, write, rw, readwrite, randread, randwrite, "
-			       "randrw (with an optional :N), got '%s'", value);
-	}
+			       "randrw, trim, randtrim, trimwrite, randtrimwrite (with an optional :N), "
+			       "got '%s'", value);
 	o->rw = modes[i].rw;
 	o->rw_nr = 0;
 	o->rw_skip = 0;
 	if (colon) {
 		/* Sequential: skip N bytes after each I/O (negative: go backwards).
 		 * Random: a new random offset every N I/Os. */
-		if (o->rw == JOB_RW_RANDREAD || o->rw == JOB_RW_RANDWRITE || o->rw == JOB_RW_RANDRW) {
+		if (o->rw == JOB_RW_RANDREAD || o->rw == JOB_RW_RANDWRITE || o->rw == JOB_RW_RANDRW ||
+		    o->rw == JOB_RW_RANDTRIM || o->rw == JOB_RW_RANDTRIMWRITE) {
 			if (parse_u64(colon + 1, &o->rw_nr) || !o->rw_nr)
 				return err_set(e, "expected a count of I/Os after ':' in '%s'", value);
 		} else {
@@ -130,7 +131,8 @@ static int rw_parse(const struct opt_def *d, void *base, const char *value, stru
 
 static void rw_format(const struct opt_def *d, const void *base, char *buf, size_t len)
 {
-	static const char *names[] = { "read", "write", "rw", "randread", "randwrite", "randrw" };
+	static const char *names[] = { "read", "write", "rw", "randread", "randwrite", "randrw",
+		"trim", "randtrim", "trimwrite", "randtrimwrite" };
 	const struct job_options *o = base;
 
 	(void)d;
@@ -144,8 +146,7 @@ static int bs_dir(struct job_options *o, int dir, char *text, void *ctx, struct 
 	(void)ctx;
 	if (parse_bs(o, text, &v))
 		return err_set(e, "expected a size such as 4k, got '%s'", text);
-	if (dir < DDIR_COUNT)
-		o->bs[dir] = v;
+	o->bs[dir] = v;
 	return 0;
 }
 
@@ -177,10 +178,8 @@ static int bsrange_dir(struct job_options *o, int dir, char *text, void *ctx, st
 	if (parse_bs(o, text, &lo) || parse_bs(o, dash + 1, &hi))
 		return err_set(e, "expected a range of sizes such as 1k-4k, got '%s-%s'", text,
 			       dash + 1);
-	if (dir < DDIR_COUNT) {
-		o->bs_min[dir] = lo < hi ? lo : hi;
-		o->bs_max[dir] = lo < hi ? hi : lo;
-	}
+	o->bs_min[dir] = lo < hi ? lo : hi;
+	o->bs_max[dir] = lo < hi ? hi : lo;
 	return 0;
 }
 
@@ -254,12 +253,7 @@ static int bssplit_dir(struct job_options *o, const char *s, struct job_bssplit 
 
 static int bssplit_one_dir(struct job_options *o, int dir, char *text, void *ctx, struct err *e)
 {
-	struct job_bssplit trim[JOB_MAX_SPLIT];
-	unsigned ntrim;
-
 	(void)ctx;
-	if (dir == DDIR_COUNT)
-		return bssplit_dir(o, text, trim, &ntrim, e);
 	return bssplit_dir(o, text, o->bssplit[dir], &o->nbssplit[dir], e);
 }
 
@@ -368,8 +362,7 @@ static int blockalign_dir(struct job_options *o, int dir, char *text, void *ctx,
 	(void)ctx;
 	if (parse_bs(o, text, &v))
 		return err_set(e, "expected a size such as 4k, got '%s'", text);
-	if (dir < DDIR_COUNT)
-		o->blockalign[dir] = v;
+	o->blockalign[dir] = v;
 	return 0;
 }
 
@@ -735,6 +728,138 @@ static void zonemode_format(const struct opt_def *d, const void *base, char *buf
 	snprintf(buf, len, "%s", o->zonemode == JOB_ZONEMODE_STRIDED ? "strided" : "none");
 }
 
+/* percentage_random: per direction, 0..100 (fio's perc_rand). */
+static int perc_rand_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	struct job_options *o = base;
+	uint64_t v[DDIR_COUNT] = { o->perc_rand[DDIR_READ], o->perc_rand[DDIR_WRITE] };
+	int i;
+
+	(void)d;
+	if (dir_uint(o, value, 100, v, "a percentage 0..100", e))
+		return -1;
+	for (i = 0; i < DDIR_COUNT; i++)
+		o->perc_rand[i] = (unsigned)v[i];
+	return 0;
+}
+
+static void perc_rand_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	(void)d;
+	snprintf(buf, len, "%u,%u", o->perc_rand[DDIR_READ], o->perc_rand[DDIR_WRITE]);
+}
+
+/* buffered: fio's inverse of direct, one setting (the later line wins). */
+static int buffered_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	struct job_options *o = base;
+	bool v;
+
+	(void)d;
+	if (parse_bool(value ? value : "1", &v))
+		return err_set(e, "expected 0 or 1, got '%s'", value);
+	o->direct = !v;
+	return 0;
+}
+
+static void buffered_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	(void)d;
+	snprintf(buf, len, "%d", !o->direct);
+}
+
+/*
+ * sg_write_mode: fio 3.33's values; only WRITE(10/16) is built. The others
+ * send commands libata translates otherwise (VERIFY) or not at all (WRITE
+ * AND VERIFY, WRITE SAME without UNMAP, WRITE STREAM: ILLEGAL REQUEST).
+ */
+static int sg_write_mode_parse(const struct opt_def *d, void *base, const char *value,
+			       struct err *e)
+{
+	static const char *const others[] = { "write_and_verify", "verify", "write_same", "same",
+		"write_same_ndob", "verify_bytchk_00", "verify_bytchk_01", "verify_bytchk_11",
+		"write_stream" };
+	size_t i;
+
+	(void)d;
+	(void)base;
+	if (!strcmp(value, "write"))
+		return 0;
+	for (i = 0; i < sizeof(others) / sizeof(others[0]); i++)
+		if (!strcmp(value, others[i]))
+			return err_set(e, "'%s' is not built: only 'write' (SCSI WRITE(10)/(16)) is",
+				       value);
+	return err_set(e, "expected write, write_and_verify, verify, write_same, same, "
+		       "write_same_ndob, verify_bytchk_00, verify_bytchk_01, verify_bytchk_11 or "
+		       "write_stream, got '%s'", value);
+}
+
+static void sg_write_mode_format(const struct opt_def *d, const void *base, char *buf,
+				 size_t len)
+{
+	(void)d;
+	(void)base;
+	snprintf(buf, len, "write");
+}
+
+static const struct opt_choice write_hints[] = {
+	{ "none", JOB_HINT_NONE, "RWH_WRITE_LIFE_NONE" },
+	{ "short", JOB_HINT_SHORT, "RWH_WRITE_LIFE_SHORT" },
+	{ "medium", JOB_HINT_MEDIUM, "RWH_WRITE_LIFE_MEDIUM" },
+	{ "long", JOB_HINT_LONG, "RWH_WRITE_LIFE_LONG" },
+	{ "extreme", JOB_HINT_EXTREME, "RWH_WRITE_LIFE_EXTREME" },
+	{ NULL, 0, NULL },
+};
+
+/* fio 3.33's verify methods: each reads back the same; the data is not modelled. */
+static const struct opt_choice verify_methods[] = {
+	{ "0", 0, "no verification" },
+	{ "md5", 1, "md5 checksums" },
+	{ "crc64", 2, "crc64 checksums" },
+	{ "crc32", 3, "crc32 checksums" },
+	{ "crc32c-intel", 4, "crc32c checksums" },
+	{ "crc32c", 5, "crc32c checksums" },
+	{ "crc16", 6, "crc16 checksums" },
+	{ "crc7", 7, "crc7 checksums" },
+	{ "sha1", 8, "sha1 checksums" },
+	{ "sha256", 9, "sha256 checksums" },
+	{ "sha512", 10, "sha512 checksums" },
+	{ "sha3-224", 11, "sha3-224 checksums" },
+	{ "sha3-256", 12, "sha3-256 checksums" },
+	{ "sha3-384", 13, "sha3-384 checksums" },
+	{ "sha3-512", 14, "sha3-512 checksums" },
+	{ "xxhash", 15, "xxhash checksums" },
+	{ "meta", 16, "offset and time headers (fio: obsolete, now implied)" },
+	{ "pattern", JOB_VERIFY_PATTERN, "verify_pattern, strictly" },
+	{ "null", 18, "pretend to verify" },
+	{ NULL, 0, NULL },
+};
+
+/* verify_pattern: the data fio writes and compares; kept only to say it was given. */
+static int verify_pattern_parse(const struct opt_def *d, void *base, const char *value,
+				struct err *e)
+{
+	struct job_options *o = base;
+
+	(void)d;
+	if (!value || !*value)
+		return err_set(e, "expected a pattern such as 0xdeadbeef or \"abc\"");
+	o->verify_pattern_set = true;
+	return 0;
+}
+
+static void verify_pattern_format(const struct opt_def *d, const void *base, char *buf,
+				  size_t len)
+{
+	(void)d;
+	(void)base;
+	snprintf(buf, len, "(pattern)");
+}
+
 static const struct opt_choice rw_sequencers[] = {
 	{ "sequential", JOB_RW_SEQ_SEQUENTIAL, "rw=randread:N: the N-1 I/Os after a random one follow on" },
 	{ "identical", JOB_RW_SEQ_IDENTICAL, "rw=randread:N: each random offset is used N times" },
@@ -857,10 +982,16 @@ static int ioengine_parse(const struct opt_def *d, void *base, const char *value
 			o->engine_kind = JOB_ENGINE_ASYNC;
 			goto ok;
 		}
+	/* sg on a block device: each I/O an SG_IO ioctl, which waits for it. */
+	if (!strcmp(value, "sg")) {
+		o->engine_kind = JOB_ENGINE_SYNC;
+		goto ok;
+	}
 	return err_set(e, "engine '%s' does not do block I/O to a drive the way ncqsim simulates "
-		       "it; use a sync engine (psync, sync, pvsync) or an async one (libaio, "
-		       "io_uring, posixaio)", value);
+		       "it; use a sync engine (psync, sync, pvsync), an async one (libaio, "
+		       "io_uring, posixaio) or sg", value);
 ok:
+	o->sg = !strcmp(value, "sg");
 	snprintf(o->ioengine, sizeof(o->ioengine), "%s", value);
 	return 0;
 }
@@ -1094,6 +1225,319 @@ static void gtod_reduce_format(const struct opt_def *d, const void *base, char *
 		 o->disable_bw);
 }
 
+/* ---- job control (i13a) ---- */
+
+/*
+ * exitall: fio 3.33's option takes no value and turns on whatever value it
+ * is given (exitall=0 too); ncqsim takes a bool, the same way.
+ */
+static int exitall_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	struct job_options *o = base;
+	bool on;
+
+	(void)d;
+	if (value && parse_bool(value, &on))
+		return err_set(e, "expected 0 or 1 (fio turns exitall on either way), got '%s'", value);
+	o->exitall = true;
+	return 0;
+}
+
+static void exitall_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	(void)d;
+	snprintf(buf, len, "%d", o->exitall);
+}
+
+static const struct opt_choice exit_whats[] = {
+	{ "group", JOB_EXIT_GROUP, "the jobs of the ending job's reporting group (fio's default)" },
+	{ "stonewall", JOB_EXIT_STONEWALL, "every job running now; the next stonewall segment starts" },
+	{ "all", JOB_EXIT_ALL, "every job, and none of those not started yet will" },
+	{ NULL, 0, NULL },
+};
+
+/* The errno names fio 3.33's ignore_error knows (its str2error()): 1..34 in Linux order. */
+static const char *const errno_names[] = {
+	"EPERM", "ENOENT", "ESRCH", "EINTR", "EIO", "ENXIO", "E2BIG", "ENOEXEC", "EBADF",
+	"ECHILD", "EAGAIN", "ENOMEM", "EACCES", "EFAULT", "ENOTBLK", "EBUSY", "EEXIST", "EXDEV",
+	"ENODEV", "ENOTDIR", "EISDIR", "EINVAL", "ENFILE", "EMFILE", "ENOTTY", "ETXTBSY", "EFBIG",
+	"ENOSPC", "ESPIPE", "EROFS", "EMLINK", "EPIPE", "EDOM", "ERANGE",
+};
+
+/*
+ * ignore_error=READ,WRITE,VERIFY: per kind a ':' list of errnos, by fio
+ * 3.33's names (EPERM..ERANGE) or numbers (a minus sign is dropped, as
+ * fio's); a list replaces fio's EIO, EILSEQ for that kind and turns on
+ * continue_on_error for it, as fio's str_ignore_error_cb(). An empty list
+ * leaves its kind alone.
+ */
+static int ignore_error_parse(const struct opt_def *d, void *base, const char *value,
+			      struct err *e)
+{
+	static const char *const kinds[] = { "read", "write", "verify" };
+	struct job_options *o = base;
+	struct parse_fields lists, items;
+	const char *p, *q;
+	size_t len, qlen;
+	unsigned kind = 0;
+
+	(void)d;
+	parse_fields_init(&lists, value, ',');
+	while (parse_fields_next(&lists, &p, &len)) {
+		unsigned n = 0;
+		char list[512];
+
+		if (kind == JOB_ERR_KINDS)
+			return err_set(e, "expected at most three lists, read,write,verify, got '%s'",
+				       value);
+		if (len >= sizeof(list))
+			return err_set(e, "the %s list is too long", kinds[kind]);
+		memcpy(list, p, len);
+		list[len] = '\0';
+		if (!len) {
+			kind++;
+			continue;
+		}
+		parse_fields_init(&items, list, ':');
+		while (parse_fields_next(&items, &q, &qlen)) {
+			char item[64];
+			uint64_t v = 0;
+			size_t i;
+
+			if (!qlen || qlen >= sizeof(item))
+				return err_set(e, "expected errors separated by ':' such as EIO:EAGAIN:62 "
+					       "in the %s list, got '%s'", kinds[kind], list);
+			memcpy(item, q, qlen);
+			item[qlen] = '\0';
+			if (n == JOB_MAX_IGNORE)
+				return err_set(e, "more than %d errors in the %s list", JOB_MAX_IGNORE,
+					       kinds[kind]);
+			if (item[0] == 'E') {
+				for (i = 0; i < sizeof(errno_names) / sizeof(errno_names[0]); i++)
+					if (!strcmp(item, errno_names[i]))
+						v = i + 1;
+				if (!v)
+					return err_set(e, "unknown error '%s': fio 3.33 knows EPERM..ERANGE by "
+						       "name, give others as numbers (ETIME is 62)", item);
+			} else if (parse_u64(item[0] == '-' ? item + 1 : item, &v) || !v || v > 4095) {
+				return err_set(e, "expected an error name such as EIO or a number 1..4095, "
+					       "got '%s'", item);
+			}
+			o->ignore_error[kind][n++] = (int)v;
+		}
+		o->nignore_error[kind] = n;
+		o->continue_on_error |= 1 << kind;
+		kind++;
+	}
+	return 0;
+}
+
+static void ignore_error_format(const struct opt_def *d, const void *base, char *buf,
+				size_t len)
+{
+	const struct job_options *o = base;
+	size_t at = 0;
+	unsigned k, i;
+
+	(void)d;
+	buf[0] = '\0';
+	for (k = 0; k < JOB_ERR_KINDS && at < len; k++) {
+		if (k)
+			at += (size_t)snprintf(buf + at, len - at, ",");
+		for (i = 0; i < o->nignore_error[k] && at < len; i++)
+			at += (size_t)snprintf(buf + at, len - at, i ? ":%d" : "%d",
+					       o->ignore_error[k][i]);
+	}
+}
+
+static const struct opt_choice think_types[] = {
+	{ "complete", JOB_THINK_COMPLETE, "thinktime_blocks counts completed I/Os (fio's default)" },
+	{ "issue", JOB_THINK_ISSUE, "thinktime_blocks counts issued I/Os" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt_choice submit_modes[] = {
+	{ "inline", JOB_SUBMIT_INLINE, "the job submits and reaps its I/O itself (fio's default)" },
+	{ "offload", JOB_SUBMIT_OFFLOAD, "iodepth worker threads submit one I/O each" },
+	{ NULL, 0, NULL },
+};
+
+/*
+ * steadystate=CRITERION:LIMIT, as fio's str_steadystate_cb(): iops or bw
+ * (the largest deviation from the window's mean), iops_slope or bw_slope
+ * (the least-squares slope); the limit a percentage of the mean with '%',
+ * else IOPS or bytes/s (bw takes a size: 10m).
+ */
+static int steadystate_parse(const struct opt_def *d, void *base, const char *value,
+			     struct err *e)
+{
+	static const struct { const char *name; unsigned flags; } criteria[] = {
+		{ "iops", STEADY_IOPS }, { "iops_slope", STEADY_IOPS | STEADY_SLOPE },
+		{ "bw", 0 }, { "bw_slope", STEADY_SLOPE },
+	};
+	struct job_options *o = base;
+	const char *colon = strchr(value, ':');
+	size_t len = colon ? (size_t)(colon - value) : strlen(value), i;
+	char limit[64];
+	unsigned flags;
+	double v;
+
+	(void)d;
+	for (i = 0; i < sizeof(criteria) / sizeof(criteria[0]); i++)
+		if (strlen(criteria[i].name) == len && !strncmp(value, criteria[i].name, len))
+			break;
+	if (i == sizeof(criteria) / sizeof(criteria[0]))
+		return err_set(e, "expected iops, iops_slope, bw or bw_slope and a limit, such as "
+			       "iops_slope:0.1%%, got '%s'", value);
+	if (!colon || !colon[1])
+		return err_set(e, "'%s' needs a limit after ':' (fio: the threshold must be "
+			       "specified), such as %.*s:0.1%%", value, (int)len, value);
+	flags = criteria[i].flags;
+	snprintf(limit, sizeof(limit), "%s", colon + 1);
+	if (strlen(colon + 1) >= sizeof(limit))
+		return err_set(e, "the limit '%s' is too long", colon + 1);
+	if (limit[strlen(limit) - 1] == '%') {
+		limit[strlen(limit) - 1] = '\0';
+		if (parse_double(limit, &v) || v < 0)
+			return err_set(e, "expected a percentage of 0 or more before '%%', got '%s'",
+				       colon + 1);
+		flags |= STEADY_PCT;
+	} else if (flags & STEADY_IOPS) {
+		if (parse_double(limit, &v) || v < 0)
+			return err_set(e, "expected an IOPS limit of 0 or more (or N%%), got '%s'",
+				       colon + 1);
+	} else {
+		uint64_t bytes;
+
+		if (parse_size(limit, o->kb_base, &bytes, NULL))
+			return err_set(e, "expected a bandwidth limit in bytes/s such as 10m (or N%%), "
+				       "got '%s'", colon + 1);
+		v = (double)bytes;
+	}
+	o->ss_flags = flags;
+	o->ss_limit = v;
+	return 0;
+}
+
+static void steadystate_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	(void)d;
+	snprintf(buf, len, "%s%s:%g%s", o->ss_flags & STEADY_IOPS ? "iops" : "bw",
+		 o->ss_flags & STEADY_SLOPE ? "_slope" : "", o->ss_limit,
+		 o->ss_flags & STEADY_PCT ? "%" : "");
+}
+
+/* ---- reporting and logging: bwavgtime, iopsavgtime, ... (i13b) ---- */
+
+/*
+ * bwavgtime, iopsavgtime: the window of the bw and iops samples, in ms.
+ * Whether it was given matters: fio takes a bw (iops) log's log_avg_msec
+ * as the window when it was not. fio accepts 0 and then samples whenever
+ * its helper thread wakes, which a simulation has no equivalent of.
+ */
+static int avg_time_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	struct job_options *o = base;
+	bool iops = !strcmp(d->name, "iopsavgtime");
+	uint64_t v;
+
+	if (parse_u64(value, &v) || v < 1 || v > 86400000)
+		return err_set(e, "expected a window of 1..86400000 milliseconds, got '%s'%s", value,
+			       !parse_u64(value, &v) && !v ? " (fio's 0 samples at its helper "
+			       "thread's wake-ups, which a simulation does not have)" : "");
+	if (iops) {
+		o->iops_avg_time = (unsigned)v;
+		o->iops_avg_time_set = true;
+	} else {
+		o->bw_avg_time = (unsigned)v;
+		o->bw_avg_time_set = true;
+	}
+	return 0;
+}
+
+static void avg_time_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	snprintf(buf, len, "%u", !strcmp(d->name, "iopsavgtime") ? o->iops_avg_time :
+		 o->bw_avg_time);
+}
+
+/* log_alternate_epoch_clock_id: a clock of Linux's clock_gettime() (10 is no clock). */
+static int clock_id_parse(const struct opt_def *d, void *base, const char *value, struct err *e)
+{
+	struct job_options *o = base;
+	uint64_t v;
+
+	(void)d;
+	if (parse_u64(value, &v) || v > 11 || v == 10)
+		return err_set(e, "expected a clock id of clock_gettime(): 0 (CLOCK_REALTIME) .. 9 or "
+			       "11 (CLOCK_TAI), got '%s'", value);
+	o->log_alternate_epoch_clock_id = (unsigned)v;
+	return 0;
+}
+
+static void clock_id_format(const struct opt_def *d, const void *base, char *buf, size_t len)
+{
+	const struct job_options *o = base;
+
+	(void)d;
+	snprintf(buf, len, "%u", o->log_alternate_epoch_clock_id);
+}
+
+/*
+ * merge_blktrace_scalars, merge_blktrace_iters: a value per read_iolog
+ * file, ':' between them, as fio's float lists; fio uses each as a whole
+ * number (its int cast): a percentage of the file's times, and how many
+ * times the file runs.
+ */
+static int merge_list_parse(const struct opt_def *d, void *base, const char *value,
+			    struct err *e)
+{
+	struct job_options *o = base;
+	bool iters = !strcmp(d->name, "merge_blktrace_iters");
+	unsigned *out = iters ? o->merge_iters : o->merge_scalars, n = 0;
+	struct parse_fields f;
+	const char *p;
+	size_t len;
+
+	parse_fields_init(&f, value, ':');
+	while (parse_fields_next(&f, &p, &len)) {
+		char num[64];
+		double v;
+
+		if (len >= sizeof(num))
+			len = sizeof(num) - 1;
+		memcpy(num, p, len);
+		num[len] = '\0';
+		if (n == JOB_MAX_MERGE)
+			return err_set(e, "at most %d values, one per read_iolog file", JOB_MAX_MERGE);
+		if (parse_double(num, &v) || !(v >= 1) || v > 1e6)
+			return err_set(e, "expected %s per read_iolog file separated by ':', each 1..1000000, "
+				       "got '%s'", iters ? "a number of iterations" : "a percentage of its times",
+				       num);
+		out[n++] = (unsigned)v;
+	}
+	if (!n)
+		return err_set(e, "expected values separated by ':' such as 100:50");
+	if (iters)
+		o->nmerge_iters = n;
+	else
+		o->nmerge_scalars = n;
+	return 0;
+}
+
+static const struct opt_choice unit_bases[] = {
+	{ "0", 0, "auto-detect: bytes" },
+	{ "8", 8, "bytes per second" },
+	{ "1", 1, "bits per second" },
+	{ NULL, 0, NULL },
+};
+
 #define CUSTOM(n, p, f, h) { .name = n, .type = OPT_CUSTOM, .parse = p, .format = f, .help = h }
 
 static const struct opt_def options[] = {
@@ -1102,7 +1546,8 @@ static const struct opt_def options[] = {
 	{ .name = "description", .type = OPT_STRING, .offset = F(description), .size = 256,
 	  .help = "free text, shown in reports" },
 	CUSTOM("rw", rw_parse, rw_format,
-	       "read, write, rw/readwrite, randread, randwrite, randrw, with an optional :N"),
+	       "read, write, rw/readwrite, randread, randwrite, randrw, trim, randtrim, trimwrite, "
+	       "randtrimwrite, with an optional :N"),
 	{ .name = "readwrite", .type = OPT_CUSTOM, .parse = rw_parse, .format = rw_format,
 	  .help = "alias of rw", .flags = OPT_F_HIDDEN },
 	{ .name = "rwmixread", .type = OPT_UINT, .offset = F(rwmixread), .min = 0, .max = 100,
@@ -1139,12 +1584,13 @@ static const struct opt_def options[] = {
 	       "(libaio, io_uring, posixaio) keep iodepth in flight"),
 	{ .name = "direct", .type = OPT_BOOL, .offset = F(direct),
 	  .help = "accepted; ncqsim always simulates I/O that reaches the drive" },
-	{ .name = "buffered", .type = OPT_BOOL, .offset = F(buffered),
-	  .help = "accepted; see direct" },
+	CUSTOM("buffered", buffered_parse, buffered_format,
+	       "the inverse of direct (fio's): buffered=0 is direct=1"),
 	{ .name = "filename", .type = OPT_STRING, .offset = F(filename), .size = JOB_PATH_MAX,
 	  .help = "accepted and echoed; the simulated drive is the target" },
 	{ .name = "runtime", .type = OPT_TIME, .offset = F(runtime), .min = 0,
-	  .max = 1000000LL * SEC, .time_unit = SEC, .help = "stop after this long (seconds)" },
+	  .max = 1000000LL * SEC, .time_unit = SEC, .alias = "timeout",
+	  .help = "stop after this long (seconds); alias timeout" },
 	{ .name = "time_based", .type = OPT_FLAG, .offset = F(time_based),
 	  .help = "run for runtime, looping over the region" },
 	{ .name = "ramp_time", .type = OPT_TIME, .offset = F(ramp_time), .min = 0,
@@ -1355,6 +1801,155 @@ static const struct opt_def options[] = {
 	  .help = "rw=randread:N: sequential (the next I/Os follow on) or identical (the same offset N times)" },
 	{ .name = "offset_align", .type = OPT_SIZE, .offset = F(offset_align), .min = 0,
 	  .max = 1LL << 40, .help = "offset=N% rounds up to this (default: the smallest block)" },
+	/* Job control (i13a). */
+	{ .name = "allrandrepeat", .type = OPT_BOOL, .offset = F(allrandrepeat),
+	  .help = "accepted: ncqsim's random streams all repeat from --seed (or randseed), "
+		  "whatever randrepeat and allrandrepeat say" },
+	{ .name = "wait_for", .type = OPT_STRING, .offset = F(wait_for), .size = JOB_NAME_MAX,
+	  .help = "start once every job of this name (defined before this one) has finished" },
+	CUSTOM("exitall", exitall_parse, exitall_format,
+	       "when any job ends, end the jobs exit_what names (set in any job: every job's, as fio)"),
+	{ .name = "exitall_on_error", .type = OPT_FLAG, .offset = F(exitall_on_error),
+	  .help = "when this job ends with an error, end the jobs exit_what names" },
+	{ .name = "exit_what", .type = OPT_ENUM, .offset = F(exit_what), .choices = exit_whats,
+	  .help = "the jobs exitall ends: group (default), stonewall, all" },
+	{ .name = "thinktime_blocks_type", .type = OPT_ENUM, .offset = F(thinktime_blocks_type),
+	  .choices = think_types,
+	  .help = "what thinktime_blocks counts: complete (default) or issue" },
+	{ .name = "io_submit_mode", .type = OPT_ENUM, .offset = F(io_submit_mode),
+	  .choices = submit_modes,
+	  .help = "inline, or offload: iodepth I/Os in flight even with a sync engine, and a rate "
+		  "that does not wait for the queue to drain" },
+	{ .name = "serialize_overlap", .type = OPT_BOOL, .offset = F(serialize_overlap),
+	  .help = "an I/O overlapping one in flight waits until that completes" },
+	{ .name = "flow", .type = OPT_UINT, .offset = F(flow), .min = 0, .max = 1000,
+	  .help = "weight in flow control: jobs of one flow_id issue in the ratio of their weights" },
+	{ .name = "flow_id", .type = OPT_UINT, .offset = F(flow_id), .min = 0, .max = UINT32_MAX,
+	  .help = "the flow a job's weight counts in (default 0)" },
+	{ .name = "flow_sleep", .type = OPT_UINT, .offset = F(flow_sleep), .min = 0,
+	  .max = 1000000000, .unit = "us",
+	  .help = "microseconds a job held by flow control sleeps (after its I/O drains) before "
+		  "checking again; 0: it checks whenever its flow moves" },
+	{ .name = "steadystate", .type = OPT_CUSTOM, .parse = steadystate_parse,
+	  .format = steadystate_format, .alias = "ss",
+	  .help = "steady-state criterion and limit: iops, iops_slope, bw or bw_slope, then :N or "
+		  ":N% (default iops_slope:0.01%); alias ss" },
+	{ .name = "steadystate_duration", .type = OPT_TIME, .offset = F(ss_dur), .min = 0,
+	  .max = 1000000LL * SEC, .time_unit = SEC, .alias = "ss_dur",
+	  .help = "end the job once its last this many seconds (whole, one sample each) are "
+		  "steady; 0: no steady-state detection; alias ss_dur" },
+	{ .name = "steadystate_ramp_time", .type = OPT_TIME, .offset = F(ss_ramp), .min = 0,
+	  .max = 1000000LL * SEC, .time_unit = SEC, .alias = "ss_ramp",
+	  .help = "start the steady-state samples this long (and a second) after the job starts; "
+		  "alias ss_ramp" },
+	CUSTOM("ignore_error", ignore_error_parse, ignore_error_format,
+	       "READ,WRITE,VERIFY lists of errors (EIO:EAGAIN:62) to count and carry on past, "
+	       "instead of EIO, EILSEQ; turns on continue_on_error for each"),
+	/* reporting and logging (i13b) */
+	CUSTOM("bwavgtime", avg_time_parse, avg_time_format,
+	       "ms between bandwidth samples (the bw line's min/max/avg/samples; default 500, "
+	       "or a bw log's log_avg_msec)"),
+	CUSTOM("iopsavgtime", avg_time_parse, avg_time_format,
+	       "ms between IOPS samples (the iops line; default 500, or an iops log's log_avg_msec)"),
+	{ .name = "disk_util", .type = OPT_BOOL, .offset = F(disk_util), .def = "1",
+	  .help = "the report's \"Disk stats\" of the drive (its block layer's counts; 0 in "
+		  "every job: none)" },
+	{ .name = "unit_base", .type = OPT_ENUM, .offset = F(unit_base), .choices = unit_bases,
+	  .help = "the text's BW and group bw= figures in bytes (8, or 0: auto) or bits (1) per "
+		  "second, as fio 3.33 (the bw line, JSON and terse stay in KiB)" },
+	{ .name = "block_error_percentiles", .type = OPT_BOOL,
+	  .offset = F(block_error_percentiles),
+	  .help = "fio's histogram of trims per block: not with rw=trim and the like (fio 3.33 "
+		  "aborts); otherwise no block is trimmed, so its section shows no percentile and "
+		  "no block state, as fio's does then" },
+	{ .name = "log_unix_epoch", .type = OPT_BOOL, .offset = F(log_unix_epoch),
+	  .help = "log times count from 1970 (the run's start on the wall clock plus simulated "
+		  "time), as log_alternate_epoch does in fio 3.33" },
+	{ .name = "log_alternate_epoch", .type = OPT_BOOL, .offset = F(log_alternate_epoch),
+	  .help = "log times count from the epoch of log_alternate_epoch_clock_id's clock" },
+	CUSTOM("log_alternate_epoch_clock_id", clock_id_parse, clock_id_format,
+	       "the clock of log_unix_epoch and log_alternate_epoch: 0 realtime (default), 1 "
+	       "monotonic (the simulated machine's uptime), ... (docs/FIO.md)"),
+	{ .name = "log_compression", .type = OPT_SIZE, .offset = F(log_compression),
+	  .min = 1024, .max = 536870912,
+	  .help = "fio compresses its logs in chunks of this size: the same rows (ncqsim streams "
+		  "them), but bw and iops logs per I/O, as fio's" },
+	{ .name = "log_store_compressed", .type = OPT_BOOL, .offset = F(log_store_compressed),
+	  .help = "keep the logs as fio's PREFIX_KIND.N.log.fz: zlib streams of fio's binary "
+		  "samples (fio --inflate-log prints them)" },
+	{ .name = "read_iolog_chunked", .type = OPT_BOOL, .offset = F(read_iolog_chunked),
+	  .help = "fio parses read_iolog a part at a time: ncqsim always streams it, the same I/Os" },
+	{ .name = "merge_blktrace_file", .type = OPT_STRING, .offset = F(merge_blktrace_file),
+	  .size = JOB_PATH_MAX, .help = "merge read_iolog's blktrace files (FILE:FILE...) into this "
+	  "one blktrace file, in time order, and replay it" },
+	CUSTOM("merge_blktrace_scalars", merge_list_parse, split_format,
+	       "merge_blktrace_file: each file's times scaled by this percentage (50: twice as fast)"),
+	CUSTOM("merge_blktrace_iters", merge_list_parse, split_format,
+	       "merge_blktrace_file: how many times each file runs, one after another"),
+	{ .name = "stats", .type = OPT_BOOL, .offset = F(stats), .def = "1",
+	  .help = "0: the job runs but is left out of the report and its group's sums, its logs "
+		  "stay empty (fio's)" },
+	/* I/O shape (i13c): percentage_random, bs_is_seq_rand, fill_device */
+	CUSTOM("percentage_random", perc_rand_parse, perc_rand_format,
+	       "random workloads: the share of I/Os (percent, read,write) at a random offset; "
+	       "the others continue from the last I/O (default 100)"),
+	{ .name = "bs_is_seq_rand", .type = OPT_BOOL, .offset = F(bs_is_seq_rand),
+	  .help = "bs and its kin give sequential,random sizes instead of read,write" },
+	{ .name = "fill_device", .type = OPT_BOOL, .offset = F(fill_device),
+	  .help = "without size: I/O runs on to the drive's end (fio's ENOSPC on a full device)" },
+	{ .name = "fill_fs", .type = OPT_BOOL, .offset = F(fill_device),
+	  .help = "alias of fill_device", .flags = OPT_F_HIDDEN },
+	/* Engine and file flags (i13c): hipri, nowait, uncached, atomic, write_hint */
+	{ .name = "hipri", .type = OPT_FLAG, .offset = F(hipri),
+	  .help = "io_uring, pvsync2, sg: polled completions; libata has no poll queues: 6.12 "
+		  "fails io_uring's with EOPNOTSUPP, earlier kernels complete them by interrupt "
+		  "(sg's SG_IO on a block device does not poll)" },
+	{ .name = "hipri_percentage", .type = OPT_UINT, .offset = F(hipri_percentage), .min = 0,
+	  .max = 100, .def = "100", .help = "pvsync2: the share of I/Os with RWF_HIPRI (ignored "
+	  "for sync direct I/O)" },
+	{ .name = "nowait", .type = OPT_BOOL, .offset = F(nowait),
+	  .help = "libaio, io_uring, pvsync2: RWF_NOWAIT, an I/O that would wait for a request "
+		  "fails with EAGAIN (4.10 has no RWF_NOWAIT)" },
+	{ .name = "uncached", .type = OPT_BOOL, .offset = F(uncached),
+	  .help = "io_uring, pvsync2: fio 3.33's RWF_UNCACHED on buffered I/O, which no kernel "
+		  "takes (EOPNOTSUPP); nothing with direct=1" },
+	{ .name = "atomic", .type = OPT_BOOL, .offset = F(atomic),
+	  .help = "O_DIRECT with fio's O_ATOMIC, an open flag Linux ignores: direct I/O" },
+	{ .name = "write_hint", .type = OPT_ENUM, .offset = F(write_hint), .choices = write_hints,
+	  .help = "fcntl write-life hint: none, short, medium, long, extreme (see docs/FIO.md "
+		  "for what each kernel does with it)" },
+	/* The sg engine's options (i13c) */
+	{ .name = "readfua", .type = OPT_BOOL, .offset = F(readfua),
+	  .help = "sg: the FUA bit in every READ(10/16): read from the media, not the drive's "
+		  "cache; without NCQ libata refuses it (EIO)" },
+	{ .name = "writefua", .type = OPT_BOOL, .offset = F(writefua),
+	  .help = "sg: the FUA bit in every WRITE(10/16): on the media before it completes" },
+	CUSTOM("sg_write_mode", sg_write_mode_parse, sg_write_mode_format,
+	       "sg: the SCSI write command; only 'write' (WRITE(10)/(16)) is built"),
+	{ .name = "stream_id", .type = OPT_UINT, .offset = F(stream_id), .min = 0, .max = 65535,
+	  .help = "sg: WRITE STREAM(16)'s stream (sg_write_mode=write_stream, not built): no "
+		  "effect" },
+	/* verify (i13c): the read-back I/O; the data is not modelled, so the check passes */
+	{ .name = "verify", .type = OPT_ENUM, .offset = F(verify), .choices = verify_methods,
+	  .help = "read back what the job wrote (the data check always passes: ncqsim has no data)" },
+	{ .name = "do_verify", .type = OPT_BOOL, .offset = F(do_verify), .def = "1",
+	  .help = "with verify: run the read-back phase after each pass of writes" },
+	{ .name = "verify_only", .type = OPT_FLAG, .offset = F(verify_only),
+	  .help = "no writes: read back what the job's writes would have been" },
+	{ .name = "verify_backlog", .type = OPT_UINT, .offset = F(verify_backlog), .min = 0,
+	  .max = 1 << 30, .help = "read back after every N blocks written (0: after the pass)" },
+	{ .name = "verify_backlog_batch", .type = OPT_UINT, .offset = F(verify_backlog_batch),
+	  .min = 0, .max = 1 << 30, .help = "blocks read back each time (0: verify_backlog)" },
+	CUSTOM("verify_pattern", verify_pattern_parse, verify_pattern_format,
+	       "accepted: the data fio writes and compares (verify=pattern needs it)"),
+	{ .name = "trim_percentage", .type = OPT_UINT, .offset = F(trim_percentage), .min = 0,
+	  .max = 100, .help = "share (%) of the writes logged for verify that are queued for trimming" },
+	{ .name = "trim_backlog", .type = OPT_UINT, .offset = F(trim_backlog), .min = 0,
+	  .max = 1 << 30, .help = "trim the queued writes after every N logged (0: never)" },
+	{ .name = "trim_backlog_batch", .type = OPT_UINT, .offset = F(trim_backlog_batch),
+	  .min = 0, .max = 1 << 30, .help = "queued writes trimmed each time (0: trim_backlog)" },
+	{ .name = "trim_verify_zero", .type = OPT_BOOL, .offset = F(trim_verify_zero), .def = "1",
+	  .help = "trimmed blocks are still read back (fio expects zeros; the check always passes)" },
 	OPT_END,
 };
 
@@ -1368,7 +1963,7 @@ void job_options_defaults(struct job_options *o)
 	memset(o, 0, sizeof(*o));
 	o->rw = JOB_RW_READ;
 	o->rwmixread = 50;
-	o->bs[0] = o->bs[1] = 4096;
+	o->bs[0] = o->bs[1] = o->bs[DDIR_TRIM] = 4096;
 	o->iodepth = 1;
 	o->numjobs = 1;
 	o->loops = 1;
@@ -1389,6 +1984,49 @@ void job_options_defaults(struct job_options *o)
 	o->iodepth_batch = 1;
 	o->iodepth_batch_complete_min = 1;
 	o->per_job_logs = true;
+	o->ss_flags = STEADY_IOPS | STEADY_SLOPE | STEADY_PCT;	/* fio's iops_slope:0.01% */
+	o->ss_limit = 0.01;
+	o->bw_avg_time = o->iops_avg_time = 500;
+	o->stats = true;
+	o->disk_util = true;
+	o->perc_rand[DDIR_READ] = o->perc_rand[DDIR_WRITE] = 100;
+	o->hipri_percentage = 100;
+	o->do_verify = true;
+	o->trim_verify_zero = true;
+}
+
+/*
+ * fio 3.33's engine options (--enghelp) among those ncqsim has, and the
+ * engines that have them (io_uring_cmd and xnvme are not simulated).
+ */
+static const struct {
+	const char *name, *engines;
+} engine_options[] = {
+	{ "hipri", "io_uring pvsync2 sg" },
+	{ "readfua", "sg" },
+	{ "writefua", "sg" },
+	{ "sg_write_mode", "sg" },
+	{ "stream_id", "sg" },
+	{ "hipri_percentage", "pvsync2" },
+	{ "nowait", "libaio io_uring pvsync2" },
+	{ "uncached", "io_uring pvsync2" },
+};
+
+const char *job_engine_option_lacking(const struct job_options *o, const char *key)
+{
+	size_t i, n = strlen(o->ioengine);
+
+	for (i = 0; i < sizeof(engine_options) / sizeof(engine_options[0]); i++) {
+		const char *p = engine_options[i].engines;
+
+		if (strcmp(key, engine_options[i].name))
+			continue;
+		for (; (p = strstr(p, o->ioengine)); p += n)
+			if ((p == engine_options[i].engines || p[-1] == ' ') && (!p[n] || p[n] == ' '))
+				return NULL;
+		return engine_options[i].engines;
+	}
+	return NULL;
 }
 
 /*
@@ -1431,6 +2069,7 @@ static const struct job_no_effect no_effect[] = {
 	{ "nonvectored", "io_uring vectored or not: CPU cost only" },
 	{ "userspace_reap", "libaio reaping in user space: CPU cost only" },
 	{ "log_entries", "fio's initial log buffer size: memory only" },
+	{ "log_compression_cpus", "the CPUs of fio's log compression threads: the simulation has no CPU time" },
 	{ "allow_file_create", "the target is the simulated drive: nothing is created" },
 	{ "allow_mounted_write", "the target is the simulated drive: nothing is mounted" },
 	{ "create_on_open", "the target is the simulated drive: nothing is created" },
@@ -1438,6 +2077,14 @@ static const struct job_no_effect no_effect[] = {
 	{ "create_serialize", "the target is the simulated drive: nothing is created" },
 	{ "uid", "the user fio runs as: no effect on the I/O path" },
 	{ "gid", "the group fio runs as: no effect on the I/O path" },
+	{ "verify_interval", "where fio puts checksums in the data: ncqsim has no data" },
+	{ "verify_offset", "where fio puts checksums in the data: ncqsim has no data" },
+	{ "verify_fatal", "what a failed check does: ncqsim's checks always pass" },
+	{ "verify_dump", "what a failed check dumps: ncqsim's checks always pass" },
+	{ "verify_async", "verifying in other threads: CPU time only" },
+	{ "verify_async_cpus", "verifying in other threads: CPU time only" },
+	{ "verify_state_save", "the state file fio writes if a verify job is cut short: no I/O" },
+	{ "error_dump", "whether fio prints every I/O error: no effect on the I/O" },
 	{ NULL, NULL },
 };
 
@@ -1461,8 +2108,16 @@ int job_option_set(struct job_options *o, const char *key, const char *value, st
 		return err_set(e, "unknown option '%s' (neither ncqsim nor fio 3.33 has it)", key);
 	}
 	/* Bare flags of bool type are fio's "=1". */
-	if (!value && (d->type == OPT_BOOL || d->parse == gtod_reduce_parse))
+	if (!value && (d->type == OPT_BOOL || d->parse == gtod_reduce_parse ||
+		       d->parse == exitall_parse))
 		value = "1";
+	if (strcmp(d->name, key)) {
+		/* Given by its alias (timeout): messages name the option as written. */
+		struct opt_def as_written = *d;
+
+		as_written.name = key;
+		return opt_set(&as_written, o, value, "option", o->kb_base, e);
+	}
 	return opt_set(d, o, value, "option", o->kb_base, e);
 }
 
@@ -1472,6 +2127,20 @@ const char *job_option_warning(const char *key, const char *value)
 	    (!strcmp(key, "buffered") && (!value || !strcmp(value, "1"))))
 		return "buffered I/O: ncqsim simulates I/O that reaches the drive, as with direct=1 "
 		       "(no page cache)";
+	if (!strcmp(key, "exitall") && value && !strcmp(value, "0"))
+		return "exitall=0 turns exitall on, as in fio 3.33 (its option takes no value); leave "
+		       "it out to keep jobs running";
+	if ((!strcmp(key, "steadystate_duration") || !strcmp(key, "ss_dur")) && value) {
+		int64_t ns;
+
+		/* fio keeps whole seconds of it: under one, no sample is ever judged. */
+		if (!parse_time(value, 1000000000LL, &ns) && ns > 0 && ns < 1000000000LL)
+			return "a steady-state window under a second has no sample (fio 3.33 keeps "
+			       "whole seconds): steady state is not detected";
+		if (!parse_time(value, 1000000000LL, &ns) && ns % 1000000000LL)
+			return "the steady-state window counts whole seconds (one sample each), as "
+			       "fio's: the rest is dropped";
+	}
 	if (!strcmp(key, "replay_redirect"))
 		return "replay_redirect is ignored: ncqsim replays onto its one simulated drive";
 	if (!strcmp(key, "randrepeat") && value && !strcmp(value, "0"))

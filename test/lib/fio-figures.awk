@@ -1,4 +1,7 @@
 # Per-job figures from fio's (or ncqsim's) JSON: name group rios rbytes wios wbytes
+# (an entry without a jobname — fio 3.33 writes one for each stats=0 job —
+# is passed over)
+/^    \{/ { if (name != "") out(); next }
 /^      "jobname" : / { if (name != "") out(); s=$0; sub(/^[^:]*: "/, "", s); sub(/",$/, "", s); name=s; dir=""; rb=rn=wb=wn=0; next }
 /^      "groupid" : / { g=$3; sub(/,/, "", g); next }
 /^      "(read|write|trim|sync)" : \{/ { dir=$1; gsub(/"/, "", dir); next }

@@ -1,0 +1,134 @@
+# fio's sg engine on a block device, the one whose options readfua and
+# writefua are (fio 3.33 has them nowhere else): each I/O is a SCSI
+# READ(10)/WRITE(10) through the SG_IO ioctl, which waits for it; libata
+# translates the CDB, its FUA bit included, into READ/WRITE FPDMA QUEUED,
+# and the drive reads a FUA read from the media and writes a FUA write
+# through. fio 3.33's option list is checked where fio is installed; the
+# outcomes follow fio's engines/sg.c and the kernel's libata (no SCSI
+# device here to run fio's sg engine on: a loop device has no SG_IO).
+. test/lib/sh.sh
+cd "$tmp" || exit 1
+
+fio_ok=
+fio=${FIO:-fio}
+command -v "$fio" >/dev/null 2>&1 && [ "$("$fio" --version)" = fio-3.33 ] && fio_ok=1
+[ -n "$fio_ok" ] || echo "fio 3.33 not installed: ncqsim is checked against fio's code only"
+
+# sg RW LINES...: a 64 KiB sequential job of 4 KiB I/Os on the sg engine
+sg() {
+	local rw=$1
+	shift
+	{ printf '[s]\nfilename=/dev/sda\nioengine=sg\nrw=%s\nbs=4k\nsize=64k\n' "$rw"
+		printf '%s\n' "$@"; } >s.fio
+}
+# key NAME: the first value of a JSON key in the last run's stdout
+key() { grep -m1 "\"$1\" :" "$tmp/out" | tr -dc 0-9; }
+
+# fio 3.33's sg options: the ones ncqsim takes.
+if [ -n "$fio_ok" ]; then
+	checks=$((checks + 1))
+	[ "$("$fio" --enghelp=sg | awk '{ print $1 }' | paste -sd ' ')" = \
+		"hipri readfua writefua sg_write_mode stream_id" ] ||
+		fail "fio --enghelp=sg: $("$fio" --enghelp=sg | paste -sd ' ')"
+fi
+
+# readfua: every read reaches the media (fio: cdb[1] |= 0x08; libata: the
+# FPDMA command's DEVICE bit 7), where without it the read-ahead serves 14
+# of the 16.
+sg read readfua=1
+expect_rc 0 "$NCQSIM" run --output-format=json s.fio
+checks=$((checks + 1))
+[ "$(key fua_reads)" = 16 ] && [ "$(key cache_hits)" = 0 ] && [ "$(key media_reads)" = 16 ] ||
+	fail "readfua: fua_reads $(key fua_reads), cache_hits $(key cache_hits)"
+expect_rc 0 "$NCQSIM" run --debug=ata s.fio
+checks=$((checks + 1))
+[ "$(grep -c 'issue cmd 60/08:[0-9a-f]*:[0-9a-f:]*/00:00:00:00:00/c0 tag [0-9]* ncq 4096 in' "$tmp/err")" = 16 ] ||
+	fail "readfua: no READ FPDMA QUEUED with FUA ($(grep -m1 'issue cmd 60' "$tmp/err"))"
+sg read readfua=0
+expect_rc 0 "$NCQSIM" run --output-format=json s.fio
+checks=$((checks + 1))
+[ "$(key fua_reads)" = 0 ] && [ "$(key cache_hits)" -gt 10 ] ||
+	fail "readfua=0: fua_reads $(key fua_reads), cache_hits $(key cache_hits)"
+
+# writefua: written through, none cached, whatever libata.fua (a CDB's FUA
+# goes to the drive on every kernel); without it the write cache takes them.
+for k in 4.10 6.12; do
+	sg write writefua=1
+	expect_rc 0 "$NCQSIM" run --set kernel=$k --output-format=json s.fio
+	checks=$((checks + 1))
+	[ "$(key fua_writes)" = 16 ] && [ "$(key write_cached)" = 0 ] && [ "$(key media_writes)" = 16 ] ||
+		fail "writefua on $k: fua_writes $(key fua_writes), write_cached $(key write_cached)"
+done
+sg write
+expect_rc 0 "$NCQSIM" run --output-format=json s.fio
+checks=$((checks + 1))
+[ "$(key fua_writes)" = 0 ] && [ "$(key write_cached)" = 16 ] ||
+	fail "writefua=0: write_cached $(key write_cached)"
+
+# Without NCQ (queue depth 1): ATA has no FUA read, so libata refuses the
+# CDB (ILLEGAL REQUEST) and fio's sg engine fails the I/O with EIO at
+# fio_sgio_doio(); a FUA write at a 28-bit LBA the same before 6.3, WRITE
+# DMA FUA EXT (3Dh) from then on.
+sg read readfua=1
+expect_rc 1 "$NCQSIM" run --set device/queue_depth=1 s.fio
+out_has "s: (groupid=0, jobs=1): err= 5 (file:engines/sg.c, func=fio_sgio_doio, error=Input/output error)"
+out_has "     issued rwts: total=1,0,0,0 "
+err_has "fio: pid=1, err=5/file:engines/sg.c, func=fio_sgio_doio, error=Input/output error"
+sg write writefua=1
+expect_rc 1 "$NCQSIM" run --set device/queue_depth=1 --set kernel=6.1 s.fio
+out_has "err= 5 (file:engines/sg.c, func=fio_sgio_doio"
+expect_rc 0 "$NCQSIM" run --set device/queue_depth=1 --set kernel=6.12 --debug=ata s.fio
+checks=$((checks + 1))
+[ "$(grep -c 'issue cmd 3d/00:08:' "$tmp/err")" = 16 ] ||
+	fail "writefua without NCQ on 6.12: $(grep -m1 'issue cmd' "$tmp/err")"
+
+# fio's sg trims are UNMAP, which libata does not translate: EIO at once;
+# SG_IO refuses a transfer over max_hw_sectors_kb (32767): EIO from the
+# ioctl, which fio's sg engine reports at xfer.
+sg trim
+expect_rc 1 "$NCQSIM" run --set drive.trim=1 s.fio
+out_has "err= 5 (file:engines/sg.c, func=fio_sgio_doio, error=Input/output error)"
+out_has "     issued rwts: total=0,0,1,0 "
+printf '[s]\nioengine=sg\nrw=read\nbs=64m\nsize=128m\n' >s.fio
+expect_rc 1 "$NCQSIM" run s.fio
+out_has "err= 5 (file:engines/sg.c, func=xfer, error=Input/output error)"
+
+# fsync: SYNCHRONIZE CACHE through SG_IO, a FLUSH CACHE EXT each time; and
+# no merging: 4 KiB writes stay 4 KiB requests.
+sg write fsync=4
+expect_rc 0 "$NCQSIM" run --output-format=json s.fio
+checks=$((checks + 1))
+[ "$(key flushes)" = 4 ] && [ "$(key merged)" = 0 ] || fail "sg fsync=4: flushes $(key flushes), merged $(key merged)"
+
+# Passthrough requests skip the scheduler on blk-mq (the dispatch list),
+# where 4.10's legacy queue first drains the elevator: beside a libaio job
+# at depth 32 whose requests the scheduler holds (device queue depth 4),
+# the sg job's reads wait far longer on 4.10.
+printf '[global]\nruntime=5\ntime_based\nbs=4k\nrw=randread\n[r]\nioengine=libaio\niodepth=32\n[s]\nioengine=sg\n' >mix.fio
+mean() {
+	"$NCQSIM" run --set kernel="$1" --set device/queue_depth=4 --output-format=json mix.fio |
+		awk '/"jobname" : "s"/ { s = 1 } s && /"clat_ns" : \{/ { c = 1 } s && c && /"mean" : / { print int($3 / 1000000); exit }'
+}
+old=$(mean 4.10) new=$(mean 6.12)
+checks=$((checks + 1))
+[ -n "$old" ] && [ -n "$new" ] && [ "$new" -gt 0 ] && [ "$old" -gt $((2 * new)) ] ||
+	fail "sg beside a deep queue: clat mean $old ms on 4.10, $new ms on 6.12"
+
+# What is refused names the file, line and option: the sg engine's options
+# elsewhere (fio 3.33: Bad option), write modes not built, the sg driver's
+# character device.
+for c in 'psync|readfua=1|option '"'"'readfua'"'"' is an option of the sg engine, not of '"'"'psync'"'"'' \
+	'libaio|writefua=1|option '"'"'writefua'"'"' is an option of the sg engine, not of '"'"'libaio'"'"'' \
+	'sg|sg_write_mode=write_same|option '"'"'sg_write_mode'"'"': '"'"'write_same'"'"' is not built' \
+	'sg|sg_write_mode=bogus|option '"'"'sg_write_mode'"'"': expected write, write_and_verify'; do
+	IFS='|' read -r engine line want <<<"$c"
+	printf '[x]\nrw=read\nsize=64k\nioengine=%s\n%s\n' "$engine" "$line" >j.fio
+	expect_rc 2 "$NCQSIM" run j.fio
+	err_one_line
+	err_has "j.fio:5: $want"
+done
+printf '[x]\nfilename=/dev/sg0\nioengine=sg\nrw=read\nsize=64k\n' >j.fio
+expect_rc 2 "$NCQSIM" run j.fio
+err_one_line
+err_has "job 'x': ioengine sg on '/dev/sg0': the sg driver's asynchronous interface is not built"
+finish

@@ -98,15 +98,19 @@ if [ -n "$fio_ok" ]; then
 	within "fio wait_for: b after a (ms)" "$(fio_start_ms "$dir/wait_for.fio" 4)" 1000 1700
 fi
 # ---- exitall, exit_what, exitall_on_error: per-job figures against fio 3.33's ----
-# close NAME OURS THEIRS TOL: the same jobs and groups in the same order, I/O counts within TOL
-close() {
-	checks=$((checks + 1))
-	paste -d '|' <(printf '%s\n' "$2" | tr ';' '\n') <(printf '%s\n' "$3" | tr ';' '\n') |
-		awk -F '|' -v tol="$4" '{ split($1, a, " "); split($2, b, " ")
+# near OURS THEIRS TOL: the same jobs and groups in the same order, I/O counts within TOL
+near() {
+	paste -d '|' <(printf '%s\n' "$1" | tr ';' '\n') <(printf '%s\n' "$2" | tr ';' '\n') |
+		awk -F '|' -v tol="$3" '{ split($1, a, " "); split($2, b, " ")
 			if (a[1] != b[1] || a[2] != b[2] || a[3] - b[3] > tol || b[3] - a[3] > tol ||
 			    a[5] - b[5] > tol || b[5] - a[5] > tol) bad = 1 }
-			END { exit bad }' && [ "$(printf '%s' "$2" | tr -cd ';' | wc -c)" = \
-		"$(printf '%s' "$3" | tr -cd ';' | wc -c)" ] || fail "$1: '$2', fio 3.33 gave '$3'"
+			END { exit bad }' && [ "$(printf '%s' "$1" | tr -cd ';' | wc -c)" = \
+		"$(printf '%s' "$2" | tr -cd ';' | wc -c)" ]
+}
+# close NAME OURS THEIRS TOL: near, or a failure naming both
+close() {
+	checks=$((checks + 1))
+	near "$2" "$3" "$4" || fail "$1: '$2', fio 3.33 gave '$3'"
 }
 while IFS='|' read -r f tol want; do
 	[ -n "$f" ] || continue
@@ -138,7 +142,14 @@ while IFS='|' read -r f tol want; do
 	[ -n "$f" ] || continue
 	close "$f" "$(ours "$dir/$f.fio" | figures | paste -sd ';')" "$want" "$tol"
 	if [ -n "$fio_ok" ]; then
-		close "fio $f" "$(fio_json "$dir/$f.fio" | figures | paste -sd ';')" "$want" $((tol + 5))
+		# fio's jobs share the flow counter unlocked and b spins on it: on a
+		# loaded machine the scheduler, not the option, can set the split, so
+		# the stored figure need only come out of one of three fio runs.
+		for try in 1 2 3; do
+			got=$(fio_json "$dir/$f.fio" | figures | paste -sd ';')
+			near "$got" "$want" $((tol + 5)) && break
+		done
+		close "fio $f" "$got" "$want" $((tol + 5))
 	fi
 done <<'TABLE'
 flow|5|a 0 600 2457600 0 0;b 0 201 823296 0 0
@@ -148,7 +159,11 @@ TABLE
 ratio() { printf '%s\n' "$2" | awk '$1 == "a" { a = $3 } $1 == "b" { b = $3 } END { printf "%d", b ? 100 * a / b + 0.5 : 0 }'; }
 within "flow 2:1: a/b (%)" "$(ratio x "$(ours "$dir/flow_ratio.fio" | figures)")" 199 201
 if [ -n "$fio_ok" ]; then
-	within "fio flow 2:1: a/b (%)" "$(ratio x "$(fio_json "$dir/flow_ratio.fio" | figures)")" 198 202
+	for try in 1 2 3; do	# three fio runs at most, as above
+		got=$(ratio x "$(fio_json "$dir/flow_ratio.fio" | figures)")
+		[ "$got" -ge 198 ] && [ "$got" -le 202 ] && break
+	done
+	within "fio flow 2:1: a/b (%)" "$got" 198 202
 fi
 # Another flow_id: each job on its own (b as fast as the drive lets it).
 sed 's/^flow=1$/flow=1\nflow_id=1/' "$dir/flow.fio" >fid.fio

@@ -7,8 +7,9 @@
 ds=$TESTDATA/disksim
 
 # drive, the RMS (ms) the README reports for ncqsim, DiskSim's own RMS.
-# The bound asserted is the README's figure + 5 %: a model change that
-# loses accuracy fails here, one that gains says so in the README.
+# Asserted: within 5 % of the README's figure either way (a model change
+# that moves a drive fails here until the README says what it now is), and
+# at most 1.5 x DiskSim's (issue 10's aim).
 while read -r drive ours disksim; do
 	expect_rc 0 "$NCQSIM" import disksim "$ds/$drive/$drive.parv" -o "$tmp/$drive.drive"
 	err_has "is not modelled"
@@ -23,15 +24,99 @@ while read -r drive ours disksim; do
 		fail "$drive: JSON keys are '$keys'"
 	rms=$(grep -o '"rms_ms" *: *[0-9.e+-]*' "$tmp/out" | sed 's/.*: *//')
 	checks=$((checks + 1))
-	awk -v r="$rms" -v b="$ours" 'BEGIN { exit !(r <= b * 1.05) }' ||
-		fail "$drive: RMS $rms ms is above the README's $ours ms (+5 %); DiskSim's is $disksim ms"
+	awk -v r="$rms" -v b="$ours" 'BEGIN { exit !(r >= b * 0.95 && r <= b * 1.05) }' ||
+		fail "$drive: RMS $rms ms is not within 5 % of the README's $ours ms"
+	checks=$((checks + 1))
+	awk -v r="$rms" -v d="$disksim" 'BEGIN { exit !(r <= d * 1.5) }' ||
+		fail "$drive: RMS $rms ms is above 1.5 x DiskSim's $disksim ms"
 done <<'EOF'
-hp_c2247a 0.148 0.090
-hp_c3323a 0.225 0.306
-dec_rz26 0.339 0.340
-cheetah4LP 0.327 0.318
-atlas_III 0.279 0.378
+hp_c2247a 0.112 0.090
+hp_c3323a 0.292 0.306
+dec_rz26 0.438 0.340
+cheetah4LP 0.319 0.318
+atlas_III 0.271 0.378
 EOF
+
+# What the import reads of the disk, its buses and its controller, and
+# what it lists as without effect on a lone command (docs/DRIVES.md).
+expect_rc 0 "$NCQSIM" import disksim "$ds/hp_c2247a/hp_c2247a.parv"
+out_has "reselect_first = 162490ns"
+out_has "extradisc_inter_disconnect = 428850ns"
+out_has "data_prep = 25190ns"
+out_has "overhead_read_miss_after_read = 558210ns"	# no data preparation folded in
+out_has "write_segment = 1"
+out_has "bus_read_sector = 170100ns"
+for key in "Print stats" "Avg sectors per cylinder" "Max queue length" "Scheduler" \
+	"Calc sector by sector" "Preseeking level" "Allow sneaky intermediate read hits" \
+	"Arbitration type"; do
+	err_has "'$key'"
+done
+checks=$((checks + 1))
+! grep -q -e "'Hold bus entire read xfer'" -e "'First reselect overhead'" -e "'Time scale" \
+	-e "'Extradisc inter-disconnect delay'" -e "'Immediate buffer read'" "$tmp/err" ||
+	fail "a key the import reads is listed as not modelled"
+checks=$((checks + 1))
+! grep -q "block disksim_bus BUS0\|block disksim_ctlr CTLR0" "$tmp/err" ||
+	fail "the buses and controller between disk and host are read, not skipped"
+
+# Time scale for overheads multiplies every overhead DiskSim multiplies, and
+# not Minimum seek delay nor the inter-disconnect delay (DiskSim waits that
+# out unscaled). Arbitration adds up over the exclusive buses to the host, a
+# pass-through controller delays each message 1 ms x Scale for delays, and
+# data moves at the slowest bus's pace.
+mkdir "$tmp/ts"
+cp "$ds/hp_c2247a/"* "$tmp/ts/"
+sed -i 's/Time scale for overheads = 1.000000/Time scale for overheads = 2.000000/' \
+	"$tmp/ts/hp_c2247a.diskspecs"
+sed -i -e '/^disksim_bus BUS0/,/^}/s/^Arbitration time = 0.0,/Arbitration time = 0.02,/' \
+	-e '/^disksim_bus BUS0/,/^}/s/^Read block transfer time = 0.0,/Read block transfer time = 0.3,/' \
+	-e '/^disksim_bus BUS1/,/^}/s/^Arbitration time = 0.0,/Arbitration time = 0.01,/' \
+	-e '/^disksim_ctlr CTLR0/,/^}/s/^Scale for delays = 0.0,/Scale for delays = 0.5,/' \
+	"$tmp/ts/hp_c2247a.parv"
+expect_rc 0 "$NCQSIM" import disksim "$tmp/ts/hp_c2247a.parv"
+out_has "overhead_read_hit_after_read = 1906860ns"
+out_has "reselect_first = 324980ns"
+out_has "completion_write = 100900ns"
+out_has "extradisc_seek_delta = 500us"
+out_has "min_seek = 600us"
+out_has "extradisc_inter_disconnect = 428850ns"
+out_has "x Time scale for overheads"
+out_has "bus_arbitration = 30us"
+out_has "controller_delay = 500us"
+out_has "bus_read_sector = 300us"
+out_has "bus_write_sector = 186860ns"
+sed -i '/^disksim_bus BUS0/,/^}/s/^type = 1,/type = 2,/' "$tmp/ts/hp_c2247a.parv"
+expect_rc 0 "$NCQSIM" import disksim "$tmp/ts/hp_c2247a.parv" -o "$tmp/ts.drive"
+expect_rc 0 "$NCQSIM" drives "$tmp/ts.drive" --file
+out_has "bus_arbitration = 10us"	# an interleaved bus is never waited for
+expect_rc 0 "$NCQSIM" validate "$ds/hp_c2247a/hp_c2247a.trace" --drive "$tmp/ts.drive"
+
+# Values whose effect is not modelled are refused, naming file, line and key.
+refused() {
+	cp "$ds/hp_c2247a/"* "$tmp/ts/"
+	sed -i "$2" "$tmp/ts/$1"
+	expect_rc 2 "$NCQSIM" import disksim "$tmp/ts/hp_c2247a.parv"
+	err_one_line
+	err_has "$3"
+}
+refused hp_c2247a.diskspecs 's/Enable caching in buffer = 1/Enable caching in buffer = 0/' \
+	"hp_c2247a.diskspecs:42: key 'Enable caching in buffer': 0 is not modelled"
+refused hp_c2247a.diskspecs 's/Read any free blocks = 0/Read any free blocks = 1/' \
+	"hp_c2247a.diskspecs:48: key 'Read any free blocks': 1 is not modelled"
+refused hp_c2247a.diskspecs 's/Read directly to buffer = 1/Read directly to buffer = 0/' \
+	"key 'Read directly to buffer': 0 is not modelled"
+refused hp_c2247a.diskspecs 's/Time scale for overheads = 1.000000/Time scale for overheads = -1/' \
+	"key 'Time scale for overheads': expected 0 or more"
+refused hp_c2247a.diskspecs 's/Read-ahead over requested = 1/Read-ahead over requested = 2/' \
+	"key 'Read-ahead over requested': expected -1, 0 or 1"
+refused hp_c2247a.diskspecs 's/First reselect overhead = 0.162490/First reselect overhead = -0.1/' \
+	"key 'First reselect overhead': expected 0 or more ms"
+refused hp_c2247a.diskspecs 's/Minimum read-ahead (blks) = 0/Minimum read-ahead (blks) = 300/' \
+	"key 'Minimum read-ahead (blks)': expected at most the segment's 256 blocks"
+refused hp_c2247a.parv '/^disksim_ctlr CTLR0/,/^}/s/^type = 1,/type = 2,/' \
+	"key 'type': 2 is not modelled (only the pass-through controller"
+refused hp_c2247a.parv '/^disksim_bus BUS1/,/^}/s/^type = 1,/type = 3,/' \
+	"key 'type': expected 1 (exclusive) or 2 (interleaved), got 3"
 
 # The normal report, the plot, standard output without -o; deterministic.
 expect_rc 0 "$NCQSIM" import disksim "$ds/dec_rz26/dec_rz26.parv"
@@ -70,7 +155,8 @@ err_has "hp_c2247a.parv:2: expected 'KEY = value' or '}'"
 cp "$ds/hp_c2247a/hp_c2247a.parv" "$tmp/p/"
 sed -i 's/^} # end of CTLR0 spec//' "$tmp/p/hp_c2247a.parv"
 expect_rc 2 "$NCQSIM" import disksim "$tmp/p/hp_c2247a.parv"
-err_has "hp_c2247a.parv:107: expected 'KEY = value' or '}', got 'source'"
+err_has "hp_c2247a.diskspecs:1: expected ',' or '}' after a value, got 'disksim_disk' (in the file sourced at "
+err_has "hp_c2247a.parv:107)"
 cp "$ds/hp_c2247a/hp_c2247a.parv" "$tmp/p/"
 sed -i 's/^   Model = source hp_c2247a_validate.model,/   Model = 3,/' "$tmp/p/hp_c2247a.diskspecs"
 expect_rc 2 "$NCQSIM" import disksim "$tmp/p/hp_c2247a.parv"
@@ -82,7 +168,7 @@ err_has "no disk: expected 'instantiate [ NAME ] as BLOCK'"
 cp "$ds/hp_c2247a/hp_c2247a.parv" "$tmp/p/"
 sed -i 's/Number of cylinders = 2051/Number of cylinders = many/' "$tmp/p/hp_c2247a_validate.model"
 expect_rc 2 "$NCQSIM" import disksim "$tmp/p/hp_c2247a.parv"
-err_has "hp_c2247a_validate.model:3: key 'Number of cylinders': expected a number, got 'many'"
+err_has "hp_c2247a_validate.model:3: key 'Number of cylinders': expected an integer 2..100000000 (DiskSim reads this key as one), got 'many'"
 cp "$ds/hp_c2247a/hp_c2247a_validate.model" "$tmp/p/"
 # A seek curve file that says more rows than it has, and one with a bad row.
 mkdir "$tmp/a"

@@ -94,10 +94,18 @@ static void show(const struct disk_model *m)
 	printf("  track skew           head switch %u sectors, cylinder switch %u sectors (OD)\n",
 	       l.zone[0].head_skew, l.zone[0].cyl_skew);
 	if (m->form == DISK_FORM_MEASURED) {
+		uint32_t last = m->geo.seek[m->geo.nseek - 1].distance, full = l.cylinders - 1;
+
 		printf("  seek table           %u rows, %u cylinders: %.3f ms .. %.3f ms; writes %+.3f ms\n",
-		       m->geo.nseek, m->geo.seek[m->geo.nseek - 1].distance,
-		       m->geo.seek[0].ns / 1e6, m->geo.seek[m->geo.nseek - 1].ns / 1e6,
-		       m->write_settle / 1e6);
+		       m->geo.nseek, last, m->geo.seek[0].ns / 1e6,
+		       m->geo.seek[m->geo.nseek - 1].ns / 1e6, m->write_settle / 1e6);
+		if (m->geo.seek_formula != DISK_SEEK_TABLE && full > last)
+			printf("  seek formula         past the table (%s): %.3f ms at %u cylinders, "
+			       "%.3f ms at %u (full stroke)\n",
+			       m->geo.seek_formula == DISK_SEEK_HPL ? "hpl" :
+			       m->geo.seek_formula == DISK_SEEK_CURVE3 ? "curve3" : "constant",
+			       disk_seek_ns(&mc.read, last + 1) / 1e6, last + 1,
+			       disk_seek_ns(&mc.read, full) / 1e6, full);
 		return;
 	}
 	printf("  seek curve, read     %.4f + %.6f*sqrt(d) ms up to d = %.0f, then %.4f + "

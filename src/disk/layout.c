@@ -30,6 +30,91 @@ static uint32_t spt_for_rate(double rate_bps, const struct disk_model *m, int64_
 				 m->physical_sector_size);
 }
 
+void disk_layout_units(struct disk_zone *z, int sparing, uint32_t sparing_range, unsigned heads,
+		       uint32_t spares)
+{
+	uint64_t track = z->spt, cyl = track * heads, all = cyl * z->cyls, spare = spares;
+
+	z->unit = all;
+	z->unit_front = 0;
+	z->full_units = 1;
+	z->slip_rule = DISK_SLIPS_IN_UNIT;
+	switch (sparing) {
+	case DISK_SPARE_NONE:
+		z->slip_rule = DISK_SLIPS_NONE;
+		spare = 0;
+		break;
+	case DISK_SPARE_TRACKS:
+		/* The zone's last `spares` tracks; slips and remaps are whole tracks. */
+		z->slip_rule = DISK_SLIPS_TRACKS;
+		spare = spare * track < all ? spare * track : all;
+		break;
+	case DISK_SPARE_TRACK_SECTORS:
+		z->unit = track;
+		z->full_units = all / track;
+		break;
+	case DISK_SPARE_CYLINDER:
+	case DISK_SPARE_CYLINDER_SHIFT:
+	case DISK_SPARE_CYLINDER_FRONT:
+	case DISK_SPARE_CYLINDER_FRONT_SHIFT:
+		z->unit = cyl;
+		z->full_units = z->cyls;
+		if (sparing == DISK_SPARE_CYLINDER_FRONT || sparing == DISK_SPARE_CYLINDER_FRONT_SHIFT)
+			z->unit_front = spare < cyl ? spare : cyl;
+		if (sparing == DISK_SPARE_CYLINDER_SHIFT || sparing == DISK_SPARE_CYLINDER_FRONT_SHIFT)
+			z->slip_rule = DISK_SLIPS_SHIFT;
+		break;
+	case DISK_SPARE_RANGE:
+		/* A last range shorter than sparing_range has no spares (DiskSim counts none). */
+		z->unit = cyl * (sparing_range ? sparing_range : 1);
+		z->full_units = all / z->unit;
+		break;
+	case DISK_SPARE_DISK_END:
+		z->slip_rule = DISK_SLIPS_SHIFT;
+		spare = 0;
+		break;
+	case DISK_SPARE_ZONE_SHIFT:
+		z->slip_rule = DISK_SLIPS_SHIFT;
+		break;
+	default:	/* DISK_SPARE_ZONE */
+		break;
+	}
+	z->data_per_unit = spare < z->unit ? z->unit - spare : 0;
+}
+
+uint64_t disk_layout_zone_lbns(const struct disk_zone_spec *s, int sparing, uint32_t sparing_range,
+			       unsigned heads)
+{
+	struct disk_zone z = { .spt = s->spt, .cyls = s->last_cyl - s->first_cyl + 1 };
+	uint64_t all = (uint64_t)z.cyls * heads * s->spt, data, lose;
+
+	disk_layout_units(&z, sparing, sparing_range, heads, s->spares);
+	data = z.full_units * z.data_per_unit + (all - z.full_units * z.unit);
+	lose = s->front_empty + (z.slip_rule == DISK_SLIPS_SHIFT ? s->nslips : 0);
+	return data > lose ? data - lose : 0;
+}
+
+/* The zone-relative sector of data sector `j` of a zone whose slips shift (or that has none). */
+static uint64_t data_sector(const struct disk_zone *z, uint64_t j)
+{
+	uint64_t u = j / z->data_per_unit;
+
+	if (u >= z->full_units)
+		return z->full_units * z->unit + (j - z->full_units * z->data_per_unit);
+	return u * z->unit + z->unit_front + j % z->data_per_unit;
+}
+
+/* The data sectors before zone-relative sector q: where a slip there sits among them. */
+static uint64_t data_before(const struct disk_zone *z, uint64_t q)
+{
+	uint64_t u = q / z->unit, r = q % z->unit;
+
+	if (u >= z->full_units)
+		return z->full_units * z->data_per_unit + (q - z->full_units * z->unit);
+	r = r < z->unit_front ? 0 : r - z->unit_front;
+	return u * z->data_per_unit + (r < z->data_per_unit ? r : z->data_per_unit);
+}
+
 /*
  * A measured zone table (model.h's disk_zone_spec rows): zones where the
  * table puts them, LBNs counted per the sparing scheme, the last zone
@@ -37,12 +122,18 @@ static uint32_t spt_for_rate(double rate_bps, const struct disk_model *m, int64_
  */
 static int build_measured(struct disk_layout *l, const struct disk_model *m, struct err *e)
 {
+	static const int orders[] = {
+		[DISK_TRACKS_CYLINDER] = DISK_LAYOUT_CYLINDER,
+		[DISK_TRACKS_ALTERNATE_ZONE] = DISK_LAYOUT_ALTERNATE_ZONE,
+		[DISK_TRACKS_ALTERNATE] = DISK_LAYOUT_ALTERNATE,
+	};
 	const struct disk_measured *g = &m->geo;
 	uint64_t ps = 0, lbn = 0;
-	unsigned i;
+	unsigned i, k;
 
 	l->mapped = true;
-	l->slips_per_track = m->sparing == DISK_SPARE_TRACK_SECTORS;
+	l->order = m->track_order >= 0 && m->track_order <= DISK_TRACKS_ALTERNATE ?
+		orders[m->track_order] : DISK_LAYOUT_CYLINDER;
 	l->cylinders = m->cylinders;
 	memcpy(l->marks, g->marks, g->nmarks * sizeof(g->marks[0]));
 	for (i = 0; i < g->nzones && lbn < l->logical_sectors; i++) {
@@ -61,40 +152,21 @@ static int build_measured(struct disk_layout *l, const struct disk_model *m, str
 		z->front_empty = s->front_empty;
 		z->slip0 = s->slip0;
 		z->nslips = s->nslips;
-		z->unit = s->spt;
-		z->data_per_unit = s->spt;
-		data = z->nsect;
-		switch (m->sparing) {
-		case DISK_SPARE_TRACKS:
-			data -= (uint64_t)s->spares * s->spt;
-			break;
-		case DISK_SPARE_TRACK_SECTORS:
-			z->data_per_unit = s->spt - s->spares;
-			data = cyls * m->heads * z->data_per_unit;
-			break;
-		case DISK_SPARE_RANGE: {
-			uint64_t unit = (uint64_t)m->sparing_range * m->heads * s->spt;
-
-			if (unit > UINT32_MAX || s->spares >= unit)
-				return err_set(e, "drive '%s': zone at cylinder %u: %u spares per range of "
-					       "%u cylinders leave no data", m->name, s->first_cyl,
-					       s->spares, m->sparing_range);
-			z->unit = (uint32_t)unit;
-			z->data_per_unit = (uint32_t)(unit - s->spares);
-			data -= cyls / m->sparing_range * s->spares;
-			break;
-		}
-		case DISK_SPARE_ZONE:
-			data = data > s->spares ? data - s->spares : 0;
-			break;
-		default:
-			break;
-		}
-		if (data <= s->front_empty)
-			return err_set(e, "drive '%s': zone at cylinder %u holds no LBN (its spares and "
-				       "front_empty take all %llu sectors)", m->name, s->first_cyl,
-				       (unsigned long long)z->nsect);
-		data -= s->front_empty;
+		disk_layout_units(z, m->sparing, m->sparing_range, m->heads, s->spares);
+		/* DiskSim's g1_map_pbn_skew: slips turn the later tracks in these schemes. */
+		z->skew_slips = s->nslips && (m->sparing == DISK_SPARE_TRACK_SECTORS ||
+					      m->sparing == DISK_SPARE_CYLINDER ||
+					      m->sparing == DISK_SPARE_CYLINDER_SHIFT ||
+					      m->sparing == DISK_SPARE_CYLINDER_FRONT ||
+					      m->sparing == DISK_SPARE_CYLINDER_FRONT_SHIFT);
+		if (z->slip_rule == DISK_SLIPS_SHIFT)
+			for (k = 0; k < s->nslips; k++)
+				l->slip_index[s->slip0 + k] = (uint32_t)data_before(z, g->marks[s->slip0 + k]);
+		data = disk_layout_zone_lbns(s, m->sparing, m->sparing_range, m->heads);
+		if (!data)
+			return err_set(e, "drive '%s': zone at cylinder %u holds no LBN (its spares, "
+				       "slips and front_empty take all %llu sectors)", m->name,
+				       s->first_cyl, (unsigned long long)z->nsect);
 		z->first_lbn = lbn;
 		z->nlbn = data < l->logical_sectors - lbn ? data : l->logical_sectors - lbn;
 		lbn += z->nlbn;
@@ -114,9 +186,10 @@ static int build_measured(struct disk_layout *l, const struct disk_model *m, str
 
 uint64_t disk_layout_map(const struct disk_layout *l, uint64_t lbn)
 {
-	unsigned base = 0, len = l->nzones, i;
+	unsigned base = 0, len = l->nzones, i, end;
 	const struct disk_zone *z;
-	uint64_t r, p;
+	const uint32_t *slips;
+	uint64_t r, q;
 
 	while (len > 1) {
 		unsigned half = len / 2;
@@ -126,19 +199,56 @@ uint64_t disk_layout_map(const struct disk_layout *l, uint64_t lbn)
 	}
 	z = &l->zone[base];
 	r = lbn - z->first_lbn + z->front_empty;
-	p = r / z->data_per_unit * z->unit + r % z->data_per_unit;
-	/* Slips in order: each at or before the sector so far pushes it one on. */
-	for (i = 0; i < z->nslips; i++) {
-		uint32_t s = l->marks[z->slip0 + i];
+	slips = &l->marks[z->slip0];
+	/* Slips in order: each at or before the place so far moves it one on. */
+	switch (z->slip_rule) {
+	case DISK_SLIPS_TRACKS: {
+		uint64_t t = r / z->spt;
 
-		if (s > p)
-			break;
-		if (!l->slips_per_track || s / z->spt == p / z->spt)
-			p++;
+		for (i = 0; i < z->nslips && slips[i] <= t; i++)
+			t++;
+		q = t * z->spt + r % z->spt;
+		break;
 	}
-	if (p >= z->nsect)	/* slips past the zone's last track: stay in the zone */
-		p = z->nsect - 1;
-	return z->first_ps + p;
+	case DISK_SLIPS_SHIFT: {
+		const uint32_t *k = &l->slip_index[z->slip0];
+
+		for (i = 0; i < z->nslips && k[i] <= r; i++)
+			r++;
+		q = data_sector(z, r);
+		break;
+	}
+	case DISK_SLIPS_IN_UNIT: {
+		uint64_t u = r / z->data_per_unit, from;
+
+		if (u >= z->full_units) {
+			q = z->full_units * z->unit + (r - z->full_units * z->data_per_unit);
+			break;
+		}
+		q = u * z->unit + z->unit_front + r % z->data_per_unit;
+		/* The unit's own slips only: the first at or after its start. */
+		from = u * z->unit;
+		i = 0;
+		end = z->nslips;
+		while (i < end) {
+			unsigned mid = (i + end) / 2;
+
+			if (slips[mid] < from)
+				i = mid + 1;
+			else
+				end = mid;
+		}
+		for (; i < z->nslips && slips[i] <= q; i++)
+			q++;
+		break;
+	}
+	default:
+		q = r;
+		break;
+	}
+	if (q >= z->nsect)	/* the model's checks keep slips within their units */
+		q = z->nsect - 1;
+	return z->first_ps + q;
 }
 
 _Static_assert(DISK_MAX_ZONES <= 256, "disk_layout.zone_at holds zone numbers in a byte");
@@ -225,15 +335,48 @@ static int build_datasheet(struct disk_layout *l, const struct disk_model *m, st
 	return 0;
 }
 
+/* A skew_slips zone's slips before zone-relative sector `cutoff`. */
+static uint32_t slips_before(const struct disk_layout *l, const struct disk_zone *z, uint64_t cutoff)
+{
+	const uint32_t *s = &l->marks[z->slip0];
+	unsigned lo = 0, hi = z->nslips;
+
+	while (lo < hi) {
+		unsigned mid = (lo + hi) / 2;
+
+		if (s[mid] < cutoff)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* A track's skew offset in cylinder order: `slot` is its place in its cylinder's track order. */
+static inline uint32_t slot_offset(const struct disk_layout *l, const struct disk_zone *z,
+				   uint64_t rel_cyl, uint32_t slot)
+{
+	uint64_t off = rel_cyl * ((uint64_t)(l->heads - 1) * z->head_skew + z->cyl_skew) +
+		(uint64_t)slot * z->head_skew;
+
+	if (z->skew_slips) {
+		/* Per track for track_sectors, per cylinder for the cylinder schemes. */
+		uint64_t tracks = rel_cyl * l->heads + (z->unit == z->spt ? slot : 0);
+
+		off += slips_before(l, z, tracks * z->spt);
+	}
+	off += z->first_offset;
+	return (uint32_t)(off >> 32 ? off % z->spt : (uint32_t)off % z->spt);
+}
+
 static inline uint32_t track_offset(const struct disk_layout *l, const struct disk_zone *z,
 				   uint32_t cyl, uint32_t head)
 {
 	uint64_t rel_cyl = cyl - z->first_cyl, off;
 
-	if (l->order == DISK_LAYOUT_CYLINDER) {
-		off = rel_cyl * ((uint64_t)(l->heads - 1) * z->head_skew + z->cyl_skew) +
-			(uint64_t)head * z->head_skew;
-	} else {
+	if (l->order != DISK_LAYOUT_SERPENTINE)
+		return slot_offset(l, z, rel_cyl, disk_layout_track_slot(l, z, cyl, head));
+	{
 		/* Surface `head` runs forwards when even, backwards when odd. */
 		uint64_t t = head % 2 ? z->cyls - 1 - rel_cyl : rel_cyl;
 
@@ -265,15 +408,21 @@ void disk_layout_locate(const struct disk_layout *l, uint64_t ps, struct disk_ch
 		c->sector = (uint32_t)rel % z->spt;
 		track = (uint32_t)rel / z->spt;
 	}
-	if (l->order == DISK_LAYOUT_CYLINDER) {
-		c->cyl = z->first_cyl + (uint32_t)(track / l->heads);
-		c->head = (uint32_t)(track % l->heads);
+	if (l->order != DISK_LAYOUT_SERPENTINE) {
+		uint64_t rel_cyl = track / l->heads;
+		uint32_t slot = (uint32_t)(track % l->heads);
+
+		c->cyl = z->first_cyl + (uint32_t)rel_cyl;
+		c->head = slot;
+		if (l->order != DISK_LAYOUT_CYLINDER && disk_layout_reversed(l, z, c->cyl))
+			c->head = l->heads - 1 - slot;
+		pos = (c->sector + slot_offset(l, z, rel_cyl, slot)) % z->spt;
 	} else {
 		uint64_t t = track % z->cyls;
 
 		c->head = (uint32_t)(track / z->cyls);
 		c->cyl = z->first_cyl + (uint32_t)(c->head % 2 ? z->cyls - 1 - t : t);
+		pos = (c->sector + track_offset(l, z, c->cyl, c->head)) % z->spt;
 	}
-	pos = (c->sector + track_offset(l, z, c->cyl, c->head)) % z->spt;
 	c->angle = (int64_t)(pos * (uint64_t)l->rev_ns / z->spt);
 }

@@ -25,14 +25,28 @@
  * zones' cylinders (gaps between zones allowed), sectors per track, skews
  * and the angle of each zone's first sector, as DiskSim's dm_layout_g1
  * places them (track order: every head of a cylinder, then the next
- * cylinder). Its LBNs skip what holds no data — the zone's front_empty
- * slots, spare sectors or tracks per the sparing scheme, and slipped
- * sectors (each slip moves every later LBN of its zone, or of its track
- * when spares are per track, one sector on). A defect is remapped to a
- * spare by the drive; the layout times it where it was (one sector's
- * detour is not modelled). Physical sector numbers (`ps`) then count every
- * sector of every zone's tracks, used or not, so the mechanics see the
- * holes as media passing under the head.
+ * cylinder, the heads descending on odd cylinders for track_order
+ * alternate*). Its LBNs skip what holds no data — the zone's front_empty
+ * slots, the spares of its sparing scheme and slipped sectors — as
+ * DiskSim's layout_g1 maps them (model.h enum disk_sparing):
+ *
+ *   sparing unit     the sectors that share spares: a track, a cylinder, a
+ *                    range of cylinders or the whole zone; the first
+ *                    `front` are spares (cylinder_front*), then `data`
+ *                    data sectors, then the rest spares
+ *   a slip           in a unit: the LBNs after it in the unit move one
+ *                    sector on, into the unit's spares; shift: every later
+ *                    LBN of the zone moves one data sector on; tracks:
+ *                    every later LBN moves one track on
+ *
+ * In the schemes whose spares sit in every track or cylinder (track_sectors,
+ * cylinder*), DiskSim also turns each track's first sector one sector
+ * further for every slip before its track (track_sectors) or cylinder, and
+ * so does the layout here. A defect is remapped to a spare by the drive;
+ * the layout times it where it was (one sector's detour is not modelled).
+ * Physical sector numbers (`ps`) count every sector of every zone's
+ * tracks, used or not, in track order, so the mechanics see the holes as
+ * media passing under the head.
  */
 #ifndef NCQSIM_DISK_LAYOUT_H
 #define NCQSIM_DISK_LAYOUT_H
@@ -54,10 +68,23 @@ struct disk_zone {
 	/* measured layouts: the zone's LBNs and what they skip */
 	uint64_t first_lbn, nlbn;
 	uint64_t front_empty;
-	uint32_t data_per_unit, unit;	/* of every `unit` sectors, the first data_per_unit hold LBNs */
+	uint64_t unit;			/* physical sectors of a sparing unit */
+	uint64_t data_per_unit;		/* data sectors in a unit, after `unit_front` spares */
+	uint64_t unit_front;
+	uint64_t full_units;		/* units of `unit` sectors; the sectors after them all data */
+	int slip_rule;			/* enum disk_slip_rule */
+	bool skew_slips;		/* each slip before a track turns its first sector one on */
 	uint32_t slip0, nslips;		/* sorted zone-relative slips in disk_layout.marks */
 	uint64_t data_end_ps;		/* the physical sector of the zone's last LBN */
 	uint32_t data_tracks;		/* tracks up to it; 0: every track (datasheet) */
+};
+
+/* What a slip does in a measured zone (see the header comment). */
+enum disk_slip_rule {
+	DISK_SLIPS_NONE,	/* no slips */
+	DISK_SLIPS_IN_UNIT,	/* into the spares of its unit */
+	DISK_SLIPS_SHIFT,	/* the rest of the zone, one data sector on */
+	DISK_SLIPS_TRACKS,	/* slips are whole tracks */
 };
 
 /* Where a physical sector is. */
@@ -77,9 +104,9 @@ struct disk_layout {
 	uint32_t cylinders;
 	int64_t rev_ns;		/* one revolution */
 	bool mapped;		/* measured: LBNs go through disk_layout_map() */
-	bool slips_per_track;	/* a slip moves only the rest of its track */
 	struct disk_zone zone[DISK_MAX_ZONES];
-	uint32_t marks[DISK_MAX_MARKS];
+	uint32_t marks[DISK_MAX_MARKS];		/* slips: zone-relative sectors (tracks) */
+	uint32_t slip_index[DISK_MAX_MARKS];	/* DISK_SLIPS_SHIFT: the data sectors before each */
 	/*
 	 * The zone of physical sector i << zone_shift, for disk_layout_zone():
 	 * a load and, where a zone boundary falls inside that stretch, a step
@@ -90,6 +117,21 @@ struct disk_layout {
 };
 
 int disk_layout_build(struct disk_layout *l, const struct disk_model *m, struct err *e);
+
+/*
+ * A measured zone's sparing units under `sparing` (enum disk_sparing):
+ * fills unit, unit_front, data_per_unit, full_units and slip_rule of *z
+ * from its cylinders (z->cyls), z->spt, the zone's spares and the heads.
+ */
+void disk_layout_units(struct disk_zone *z, int sparing, uint32_t sparing_range, unsigned heads,
+		       uint32_t spares);
+/*
+ * The LBNs a measured zone holds (DiskSim's blocks in the band): its data
+ * sectors, less its slips when they shift, less front_empty; 0 when those
+ * take it all.
+ */
+uint64_t disk_layout_zone_lbns(const struct disk_zone_spec *s, int sparing, uint32_t sparing_range,
+			       unsigned heads);
 
 /* The zone holding physical sector ps: the last one starting at or before it. */
 static inline unsigned disk_layout_zone(const struct disk_layout *l, uint64_t ps)
@@ -106,6 +148,24 @@ void disk_layout_locate(const struct disk_layout *l, uint64_t ps, struct disk_ch
 /* Skew offset (in sectors) of a track within its zone. */
 uint32_t disk_layout_track_offset(const struct disk_layout *l, const struct disk_zone *z,
 				  uint32_t cyl, uint32_t head);
+
+/*
+ * Whether a measured track order takes cylinder `cyl` of zone z from its
+ * last head down.
+ */
+static inline bool disk_layout_reversed(const struct disk_layout *l, const struct disk_zone *z,
+					uint32_t cyl)
+{
+	return (l->order == DISK_LAYOUT_ALTERNATE_ZONE && ((cyl - z->first_cyl) & 1)) ||
+		(l->order == DISK_LAYOUT_ALTERNATE && (cyl & 1));
+}
+
+/* Where a track comes in its cylinder's track order (the head, but for descending cylinders). */
+static inline uint32_t disk_layout_track_slot(const struct disk_layout *l, const struct disk_zone *z,
+					      uint32_t cyl, uint32_t head)
+{
+	return disk_layout_reversed(l, z, cyl) ? l->heads - 1 - head : head;
+}
 
 /* Time to pass n sectors of zone z under the head. */
 static inline int64_t disk_layout_sectors_ns(const struct disk_layout *l,

@@ -75,11 +75,33 @@ double disk_seek_weighted_average(const struct disk_seek_curve *s)
 	return (double)(sum / ((long double)(M + 1) * (long double)M));
 }
 
+/* A measured curve's formula over d cylinders (mech.h), write settle included. */
+static int64_t formula_ns(const struct disk_seek_curve *s, uint32_t d)
+{
+	double t, x = (double)d;
+
+	switch (s->formula) {
+	case DISK_SEEK_HPL:
+		t = x < s->f_split ? s->f_a + s->f_b * sqrt(x) : s->f_c + s->f_e * x;
+		break;
+	case DISK_SEEK_CURVE3:
+		t = s->f_a + s->f_b * (x - 1) + s->f_c * sqrt(x - 1);
+		break;
+	default:
+		t = s->f_a;
+		break;
+	}
+	t += (double)s->f_settle;
+	return t < 0 ? 0 : (int64_t)t;
+}
+
 int64_t disk_seek_table_ns(const struct disk_seek_curve *s, uint32_t d)
 {
 	unsigned lo = 0, hi = s->npts - 1;
 	int64_t t;
 
+	if (s->formula && d > s->pd[hi])
+		return formula_ns(s, d);
 	if (d <= s->pd[0])
 		return s->pt[0];
 	if (d >= s->pd[hi]) {
@@ -102,10 +124,22 @@ int64_t disk_seek_table_ns(const struct disk_seek_curve *s, uint32_t d)
 	return t < 0 ? 0 : t;
 }
 
-/* A measured table, for reads (settle 0) or writes. */
-static void table_curve(struct disk_seek_curve *s, const struct disk_measured *g, int64_t settle,
+/*
+ * DiskSim's three-point curve one + B·x + C·√x (x = d − 1) through one at
+ * x = 0 and full at x = n, averaging avg over random seeks (a seek's
+ * distance weighted 2(n − x)/n², whose mean is n/3 and mean √ (8/15)√n).
+ */
+void disk_seek_curve3(double one, double avg, double full, double n, double *b, double *c)
+{
+	*b = (7 * one - 15 * avg + 8 * full) / (3 * n);
+	*c = (-10 * one + 15 * avg - 5 * full) / (3 * sqrt(n));
+}
+
+/* A measured table, for reads (settle 0) or writes, and its formula. */
+static void table_curve(struct disk_seek_curve *s, const struct disk_model *m, int64_t settle,
 			int64_t max_distance)
 {
+	const struct disk_measured *g = &m->geo;
 	unsigned i;
 
 	memset(s, 0, sizeof(*s));
@@ -115,6 +149,36 @@ static void table_curve(struct disk_seek_curve *s, const struct disk_measured *g
 		s->pd[i] = g->seek[i].distance;
 		s->pt[i] = g->seek[i].ns + settle < 0 ? 0 : g->seek[i].ns + settle;
 	}
+	s->formula = g->seek_formula;
+	s->f_settle = settle;
+	s->f_split = g->seek_split;
+	s->f_a = (double)g->seek_f[0];
+	switch (g->seek_formula) {
+	case DISK_SEEK_HPL:
+		s->f_b = (double)g->seek_f[1];
+		s->f_c = (double)g->seek_f[2];
+		s->f_e = (double)g->seek_f[3];
+		break;
+	case DISK_SEEK_CURVE3:
+		disk_seek_curve3((double)g->seek_f[0], (double)g->seek_f[1], (double)g->seek_f[2],
+				 (double)m->cylinders, &s->f_b, &s->f_c);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The least a curve's formula gives from distance d0 to max (its pieces rise). */
+static int64_t formula_floor(const struct disk_seek_curve *s, uint32_t d0, int64_t max)
+{
+	int64_t low = formula_ns(s, d0);
+
+	if (s->formula == DISK_SEEK_HPL && s->f_split > d0 && s->f_split <= (double)max) {
+		int64_t at = formula_ns(s, (uint32_t)s->f_split);
+
+		low = at < low ? at : low;
+	}
+	return low;
 }
 
 static void measured_init(struct disk_mech *mc, const struct disk_model *m, int64_t max)
@@ -127,8 +191,17 @@ static void measured_init(struct disk_mech *mc, const struct disk_model *m, int6
 	memcpy(mc->overhead_tab, m->overhead, sizeof(mc->overhead_tab));
 	mc->head_switch_write = hsw < 0 ? 0 : hsw;
 	mc->min_seek = m->min_seek;
-	table_curve(&mc->read, &m->geo, 0, max);
-	table_curve(&mc->write, &m->geo, m->write_settle, max);
+	table_curve(&mc->read, m, 0, max);
+	table_curve(&mc->write, m, m->write_settle, max);
+	if (m->geo.seek_formula == DISK_SEEK_CONSTANT) {
+		/* Every access positions for the constant, on its cylinder too (a write settles). */
+		int64_t r = m->geo.seek_f[0], w = r + m->write_settle < 0 ? 0 : r + m->write_settle;
+
+		mc->const_seek[0] = r;
+		mc->const_seek[1] = w;
+		mc->pos_floor[0] = r > mc->min_seek ? r : mc->min_seek;
+		mc->pos_floor[1] = w > mc->min_seek ? w : mc->min_seek;
+	}
 	/*
 	 * A measured table need not rise everywhere: each floor is the least
 	 * seek from its distance on. The curve is linear between rows, so that
@@ -143,9 +216,11 @@ static void measured_init(struct disk_mech *mc, const struct disk_model *m, int6
 		int64_t tail[2][DISK_MAX_SEEK_POINTS + 1];
 		unsigned k, i, n = mc->read.npts;
 
-		/* tail[k][i]: the least row time from row i on, and the full stroke. */
+		/* tail[k][i]: the least row time from row i on, and beyond the rows. */
 		for (k = 0; k < 2; k++) {
-			tail[k][n] = disk_seek_ns(c[k], (uint32_t)max);
+			tail[k][n] = c[k]->formula && c[k]->pd[n - 1] < (uint64_t)max ?
+				formula_floor(c[k], c[k]->pd[n - 1] + 1, max) :
+				disk_seek_ns(c[k], (uint32_t)max);
 			for (i = n; i-- > 0;)
 				tail[k][i] = c[k]->pt[i] < tail[k][i + 1] ? c[k]->pt[i] : tail[k][i + 1];
 		}
@@ -192,6 +267,8 @@ int disk_mech_init(struct disk_mech *mc, const struct disk_layout *l,
 	mc->overhead = m->command_overhead;
 	mc->measured = false;
 	mc->min_seek = 0;
+	mc->pos_floor[0] = mc->pos_floor[1] = 0;
+	mc->const_seek[0] = mc->const_seek[1] = 0;
 	mc->completion[0] = m->completion_read;
 	mc->completion[1] = m->completion_write;
 	mc->bus_sector[0] = m->bus_read_sector;
@@ -199,6 +276,7 @@ int disk_mech_init(struct disk_mech *mc, const struct disk_layout *l,
 	mc->rpo_guard = m->rpo_guard;
 	mc->inv_rev = 1.0 / (double)l->rev_ns;
 	if (m->form == DISK_FORM_MEASURED) {
+		mc->pos_floor[0] = mc->pos_floor[1] = m->min_seek;
 		measured_init(mc, m, max);
 		floor_turns(mc);
 		return 0;
@@ -230,16 +308,18 @@ static bool next_track(const struct disk_layout *l, const struct disk_zone *z,
 {
 	uint32_t rel = *cyl - z->first_cyl;
 
-	if (l->order == DISK_LAYOUT_CYLINDER) {
-		if (*head + 1 < l->heads) {
-			(*head)++;
+	if (l->order != DISK_LAYOUT_SERPENTINE) {
+		uint32_t slot = disk_layout_track_slot(l, z, *cyl, *head);
+
+		if (slot + 1 < l->heads) {
+			*head = disk_layout_reversed(l, z, *cyl) ? l->heads - 2 - slot : slot + 1;
 			*head_switch = true;
 			return true;
 		}
 		if (rel + 1 >= z->cyls)
 			return false;
-		*head = 0;
 		(*cyl)++;
+		*head = disk_layout_reversed(l, z, *cyl) ? l->heads - 1 : 0;
 		*head_switch = false;
 		return true;
 	}
@@ -254,6 +334,20 @@ static bool next_track(const struct disk_layout *l, const struct disk_zone *z,
 	(*head)++;
 	*head_switch = true;
 	return true;
+}
+
+/*
+ * Sectors that pass from the end of one track to the first sector of the
+ * next (cyl, head): the skew, and in a zone whose slips turn the later
+ * tracks (layout.h), what they add.
+ */
+static uint32_t switch_gap(const struct disk_layout *l, const struct disk_zone *z, uint32_t cyl0,
+			   uint32_t head0, uint32_t cyl, uint32_t head, bool hs)
+{
+	if (!z->skew_slips)
+		return hs ? z->head_skew : z->cyl_skew;
+	return (disk_layout_track_offset(l, z, cyl, head) + z->spt -
+		disk_layout_track_offset(l, z, cyl0, head0)) % z->spt;
 }
 
 void disk_mech_access(const struct disk_mech *mc, struct disk_head *head, int64_t t0,
@@ -279,8 +373,8 @@ void disk_mech_access_after(const struct disk_mech *mc, struct disk_head *head, 
 
 	acc->overhead = disk_mech_overhead_ns(mc, write, true, head->last_write);
 	acc->seek = disk_mech_move_ns(mc, head, c.cyl, c.head, write);
-	if (acc->seek < mc->min_seek)
-		acc->seek = mc->min_seek;
+	if (acc->seek < mc->pos_floor[write])
+		acc->seek = mc->pos_floor[write];
 	t = t0 + acc->overhead + acc->seek;
 	/* Waiting in place until not_before (a write's data), then for the sector. */
 	acc->rotate = (not_before > t ? not_before - t : 0);
@@ -295,6 +389,7 @@ void disk_mech_access_after(const struct disk_mech *mc, struct disk_head *head, 
 	sector = c.sector;
 	for (;;) {
 		uint64_t take = z->spt - sector;
+		uint32_t cyl0 = cyl, hd0 = hd;
 		bool hs;
 
 		if (take > left)
@@ -305,17 +400,29 @@ void disk_mech_access_after(const struct disk_mech *mc, struct disk_head *head, 
 			break;
 		sector = 0;
 		if (next_track(l, z, &cyl, &hd, &hs) &&
-		    (!z->data_tracks || (cyl - z->first_cyl) * l->heads + hd < z->data_tracks)) {
+		    (!z->data_tracks ||
+		     (cyl - z->first_cyl) * l->heads + disk_layout_track_slot(l, z, cyl, hd) <
+		     z->data_tracks)) {
 			/* Skew makes the next track's first sector arrive just in time. */
-			int64_t skew = disk_layout_sectors_ns(l, z, hs ? z->head_skew : z->cyl_skew);
+			int64_t skew = disk_layout_sectors_ns(l, z, switch_gap(l, z, cyl0, hd0, cyl, hd, hs));
 
 			if (mc->measured) {
 				/*
 				 * A measured skew need not cover the switch (a write's
 				 * settle, say): the sector is then taken on a later pass.
 				 */
-				int64_t sw = hs ? (write ? mc->head_switch_write : mc->head_switch) :
-					disk_seek_ns(write ? &mc->write : &mc->read, 1);
+				int64_t hsw = write ? mc->head_switch_write : mc->head_switch;
+				int64_t sw = hs ? hsw : disk_seek_ns(write ? &mc->write : &mc->read, 1);
+
+				/*
+				 * As DiskSim times each track of an access: the longer of
+				 * the seek and a head switch (a cylinder switch that
+				 * changes head), at least a constant seek form's time.
+				 */
+				if (!hs && hd != hd0 && hsw > sw)
+					sw = hsw;
+				if (sw < mc->const_seek[write])
+					sw = mc->const_seek[write];
 
 				if (sw > skew)
 					skew += (sw - skew + l->rev_ns - 1) / l->rev_ns * l->rev_ns;
@@ -373,10 +480,12 @@ void disk_mech_stream_run(const struct disk_mech *mc, struct disk_stream *s, uin
 
 		if (!take) {
 			/* The track's end: on to the next, as disk_mech_access_at does. */
+			uint32_t cyl0 = s->cyl, hd0 = s->head;
 			bool hs;
 
 			if (next_track(l, z, &s->cyl, &s->head, &hs)) {
-				s->t += disk_layout_sectors_ns(l, z, hs ? z->head_skew : z->cyl_skew);
+				s->t += disk_layout_sectors_ns(l, z, switch_gap(l, z, cyl0, hd0, s->cyl,
+									       s->head, hs));
 			} else {
 				struct disk_head at = { s->cyl, s->head, false };
 				struct disk_chs nc;

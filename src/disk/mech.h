@@ -20,7 +20,10 @@
  *
  * A measured drive (model form = measured) gives its seek table instead:
  * distance → time, linear between the rows, the first row's time below
- * its distance, the last two rows' slope beyond the table. A write adds
+ * its distance, and beyond the table its seek formula (model.h: DiskSim's
+ * HPL, three-point curve or constant forms), or else the last two rows'
+ * slope. The constant form also times an access that stays on its
+ * cylinder, as DiskSim's does. A write adds
  * write_settle to its seek or head switch (DiskSim's "additional write
  * settling delay", which may be negative), never going below zero.
  * Its command overheads depend on the command (read/write, hit/miss) and
@@ -52,10 +55,16 @@ struct disk_seek_curve {
 	unsigned npts;
 	uint32_t pd[DISK_MAX_SEEK_POINTS];
 	int64_t pt[DISK_MAX_SEEK_POINTS];
+	/* and past its last row, a formula (enum disk_seek_formula), in ns */
+	int formula;
+	double f_split, f_a, f_b, f_c, f_e;
+	int64_t f_settle;
 };
 
 /* A measured table's seek over d > 0 cylinders. */
 int64_t disk_seek_table_ns(const struct disk_seek_curve *s, uint32_t d);
+/* The three-point curve's B and C (mech.c) over n cylinders. */
+void disk_seek_curve3(double one, double avg, double full, double n, double *b, double *c);
 
 /* Fit; `what` names the direction ("read") in error messages. */
 int disk_seek_fit(struct disk_seek_curve *s, int64_t t1, int64_t tavg, int64_t tfull,
@@ -104,6 +113,8 @@ struct disk_mech {
 	int64_t completion[2];		/* [write] */
 	int64_t bus_sector[2];		/* [write]: host transfer per 512 bytes */
 	int64_t min_seek;		/* measured: the least positioning of a media access */
+	int64_t const_seek[2];		/* [write]: a constant seek form's time (0: none) */
+	int64_t pos_floor[2];		/* [write]: the longer of min_seek and const_seek */
 	int64_t rpo_guard;
 	double inv_rev;		/* 1 / layout->rev_ns, for divisions by multiplication */
 	unsigned seek_floor_shift;

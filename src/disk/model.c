@@ -184,11 +184,23 @@ bool disk_model_key_shared(const struct opt_def *o)
 
 static const struct opt_choice sparings[] = {
 	{ "none", DISK_SPARE_NONE, "no spare sectors (DiskSim scheme 0)" },
-	{ "tracks", DISK_SPARE_TRACKS, "`spares` tracks at the end of each zone (scheme 1)" },
-	{ "track_sectors", DISK_SPARE_TRACK_SECTORS, "`spares` sectors at the end of every track (scheme 3)" },
-	{ "disk_end", DISK_SPARE_DISK_END, "spare sectors at the end of the disk (scheme 7)" },
-	{ "range", DISK_SPARE_RANGE, "`spares` sectors after every sparing_range cylinders (scheme 8)" },
-	{ "zone", DISK_SPARE_ZONE, "`spares` sectors at the end of each zone (scheme 9)" },
+	{ "tracks", DISK_SPARE_TRACKS, "`spares` tracks at the end of each zone; slips and defects are tracks (scheme 1)" },
+	{ "cylinder", DISK_SPARE_CYLINDER, "`spares` sectors at the end of every cylinder; a slip takes one (scheme 2)" },
+	{ "track_sectors", DISK_SPARE_TRACK_SECTORS, "`spares` sectors at the end of every track; a slip takes one (scheme 3)" },
+	{ "cylinder_shift", DISK_SPARE_CYLINDER_SHIFT, "`spares` sectors at the end of every cylinder; a slip shifts the rest of its zone (scheme 4)" },
+	{ "cylinder_front", DISK_SPARE_CYLINDER_FRONT, "`spares` sectors at the front of every cylinder; no slips (scheme 5)" },
+	{ "cylinder_front_shift", DISK_SPARE_CYLINDER_FRONT_SHIFT, "`spares` sectors at the front of every cylinder; a slip shifts the rest of its zone (scheme 6)" },
+	{ "disk_end", DISK_SPARE_DISK_END, "spares at the end of the disk, none in the zones; a slip shifts the rest of its zone (scheme 7)" },
+	{ "range", DISK_SPARE_RANGE, "`spares` sectors at the end of every sparing_range cylinders; a slip takes one (scheme 8)" },
+	{ "zone", DISK_SPARE_ZONE, "`spares` sectors at the end of each zone; a slip takes one (scheme 9)" },
+	{ "zone_shift", DISK_SPARE_ZONE_SHIFT, "`spares` sectors at the end of each zone; a slip shifts the rest of it (scheme 10)" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt_choice track_orders[] = {
+	{ "cylinder", DISK_TRACKS_CYLINDER, "every head of a cylinder in order, then the next cylinder (DiskSim mapping scheme 0)" },
+	{ "alternate_zone", DISK_TRACKS_ALTERNATE_ZONE, "the same, heads descending on the odd cylinders counted from the zone's first (scheme 1)" },
+	{ "alternate", DISK_TRACKS_ALTERNATE, "the same, heads descending on odd-numbered cylinders (scheme 2)" },
 	{ NULL, 0, NULL },
 };
 
@@ -222,6 +234,23 @@ static const struct opt_choice ra_rules[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct opt_choice ra_stops[] = {
+	{ "now", DISK_RA_STOP_NOW, "at once; a track switch under way ends first (DiskSim Disconnect write if seek 0)" },
+	{ "sector", DISK_RA_STOP_SECTOR, "at the end of the sector or switch under way (Disconnect write if seek 1, Stop prefetch in sector 0)" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt_choice read_datas[] = {
+	{ "overwrite", DISK_READ_DATA_OVERWRITE, "the read-ahead may push it out of the segment (DiskSim Read-ahead over requested 0)" },
+	{ "keep", DISK_READ_DATA_KEEP, "the read-ahead stops before it would (1, with no Maximum read-ahead)" },
+	{ "drop", DISK_READ_DATA_DROP, "it leaves the segment as the read completes (-1)" },
+	{ NULL, 0, NULL },
+};
+
+#define BUS(key, field, what) \
+	{ .name = key, .type = OPT_TIME, .offset = F(field), .min = 0, .max = 100 * MS, \
+	  .time_unit = MS, .unit = "ms", .help = what }
+
 #define OVH(key, w, m, a, what) \
 	{ .name = key, .type = OPT_TIME, .offset = F(overhead[w][m][a]), .min = 0, .max = 100 * MS, \
 	  .time_unit = MS, .unit = "ms", .help = what }
@@ -233,6 +262,8 @@ static const struct opt_def measured_options[] = {
 	  .help = "where the spare sectors are" },
 	{ .name = "sparing_range", .type = OPT_UINT, .offset = F(sparing_range), .min = 1,
 	  .max = 100000000, .unit = "cylinders", .help = "sparing = range: cylinders per range" },
+	{ .name = "track_order", .type = OPT_ENUM, .offset = F(track_order), .choices = track_orders,
+	  .help = "the order of a cylinder's tracks" },
 	{ .name = "write_settle", .type = OPT_CUSTOM, .offset = F(write_settle), .max = 100 * MS,
 	  .parse = parse_signed_time, .format = format_signed_time, .unit = "ms",
 	  .help = "added to a write's seek or head switch (may be negative)" },
@@ -264,16 +295,59 @@ static const struct opt_def measured_options[] = {
 	  .help = "a read served from the buffer on an idle drive reads ahead from its segment's end" },
 	{ .name = "partial_hits", .type = OPT_BOOL, .offset = F(partial_hits),
 	  .help = "a read whose first sectors are buffered sends them at once and reads only the rest" },
-	{ .name = "overhead_write_after_random_write", .type = OPT_TIME,
-	  .offset = F(overhead_write_after_random_write), .min = 0, .max = 100 * MS,
-	  .time_unit = MS, .unit = "ms",
-	  .help = "command overhead of a write to the media after a write it does not follow (0: the usual)" },
 	{ .name = "read_watermark", .type = OPT_DOUBLE, .offset = F(read_watermark), .dmin = 0,
-	  .dmax = 1, .help = "a read from the media starts sending once this fraction is buffered" },
+	  .dmax = 1, .help = "a read from the media reconnects to send once this fraction is buffered" },
 	{ .name = "write_watermark", .type = OPT_DOUBLE, .offset = F(write_watermark), .dmin = 0,
-	  .dmax = 1, .help = "a write to the media starts once this share of its data is in" },
+	  .dmax = 1, .help = "a write with its segment full reconnects for more once its dirty data falls to this fraction" },
 	{ .name = "watermark_by_request", .type = OPT_BOOL, .offset = F(watermark_by_request),
-	  .help = "read_watermark is a fraction of the request (else of segment_size)" },
+	  .help = "the watermarks are fractions of the request (else of segment_size)" },
+	{ .name = "write_segment", .type = OPT_BOOL, .offset = F(write_segment),
+	  .help = "one of the cache_segments holds writes alone: reads never hit written data" },
+	{ .name = "combine_writes", .type = OPT_BOOL, .offset = F(combine_writes),
+	  .help = "a cached write that continues dirty data joins its segment" },
+	{ .name = "almost_read_hits", .type = OPT_BOOL, .offset = F(almost_read_hits),
+	  .help = "a read starting at the sector being read ahead is served by the read-ahead" },
+	{ .name = "sneaky_full_hits", .type = OPT_BOOL, .offset = F(sneaky_full_hits),
+	  .help = "a read wholly in the buffer is served while the mechanism destages writes" },
+	{ .name = "sneaky_partial_hits", .type = OPT_BOOL, .offset = F(sneaky_partial_hits),
+	  .help = "the buffered start of a read is sent while the mechanism destages writes" },
+	{ .name = "write_prebuffering", .type = OPT_BOOL, .offset = F(write_prebuffering),
+	  .help = "a cached write's data is taken while the mechanism destages other writes" },
+	{ .name = "read_ahead_min", .type = OPT_SIZE, .offset = F(read_ahead_min), .min = 0,
+	  .max = 1LL << 34, .unit = "bytes", .help = "read ahead at least this much before the next command may stop it" },
+	{ .name = "write_hit_stops_read_ahead", .type = OPT_BOOL,
+	  .offset = F(write_hit_stops_read_ahead),
+	  .help = "a write overlapping the read-ahead's segment stops it before read_ahead_min" },
+	{ .name = "zero_latency_read", .type = OPT_BOOL, .offset = F(zero_latency_read),
+	  .help = "a read takes a track's sectors in the order they pass under the head" },
+	{ .name = "zero_latency_write", .type = OPT_BOOL, .offset = F(zero_latency_write),
+	  .help = "a write puts a track's sectors down in the order they pass under the head" },
+	{ .name = "read_ahead_stop", .type = OPT_ENUM, .offset = F(read_ahead_stop),
+	  .choices = ra_stops, .help = "when a command may take the head from the read-ahead" },
+	{ .name = "read_data", .type = OPT_ENUM, .offset = F(read_data), .choices = read_datas,
+	  .help = "what becomes of a read's own data in its segment" },
+	BUS("request_overhead", bus.request, "before anything else, per command"),
+	BUS("bus_arbitration", bus.arbitration, "winning the bus: for the command and every reselection"),
+	BUS("controller_delay", bus.controller, "a message crossing the controllers to the host, each way"),
+	BUS("data_prep", bus.data_prep, "before data moves over the bus: a hit, a write's data, a reselection with data"),
+	BUS("reselect_first", bus.reselect_first, "the drive reconnects to the bus to send data or status"),
+	BUS("reselect_other", bus.reselect_other, "... the second time (after an extra write disconnect)"),
+	BUS("disconnect_read_after_read", bus.disconnect_read[0], "a read leaves the bus, previous command a read"),
+	BUS("disconnect_read_after_write", bus.disconnect_read[1], "... previous command a write"),
+	BUS("disconnect_write", bus.disconnect_write, "a write leaves the bus after its data"),
+	{ .name = "hold_bus_read", .type = OPT_BOOL, .offset = F(bus.hold_read),
+	  .help = "a read sending faster than the media waits on the bus instead of disconnecting" },
+	{ .name = "hold_bus_write", .type = OPT_BOOL, .offset = F(bus.hold_write),
+	  .help = "a write with its segment full waits on the bus instead of disconnecting" },
+	{ .name = "never_disconnect", .type = OPT_BOOL, .offset = F(bus.never_disconnect),
+	  .help = "the drive keeps the bus from a command to its completion" },
+	{ .name = "extra_write_disconnect", .type = OPT_BOOL, .offset = F(bus.extra_write_disconnect),
+	  .help = "a write after a write it does not follow disconnects before taking its data" },
+	BUS("extradisc_command", bus.xd_command, "such a write's command overhead"),
+	BUS("extradisc_seek_delta", bus.xd_seek_delta, "... and this more before its mechanics start"),
+	BUS("extradisc_disconnect", bus.xd_disconnect, "... then it leaves the bus, after this"),
+	BUS("extradisc_inter_disconnect", bus.xd_inter_disconnect, "... and asks for its data this long after"),
+	BUS("extradisc_disconnect2", bus.xd_disconnect2, "... it leaves the bus after the data (instead of disconnect_write)"),
 	OPT_END,
 };
 
@@ -322,6 +396,62 @@ static uint64_t zone_physical(const struct disk_model *m, const struct disk_zone
 	return (uint64_t)(z->last_cyl - z->first_cyl + 1) * m->heads * z->spt;
 }
 
+/*
+ * Where a zone's slips may go under its sparing scheme: never into another
+ * unit's sectors (DiskSim's layout would put two LBNs on one sector).
+ */
+static int validate_sparing(const struct disk_model *m, const struct disk_zone_spec *s,
+			    const char *file, struct err *e)
+{
+	const uint32_t *slips = &m->geo.marks[s->slip0];
+	struct disk_zone z = { .spt = s->spt, .cyls = s->last_cyl - s->first_cyl + 1 };
+	uint64_t all = zone_physical(m, s);
+	unsigned k, run = 0;
+
+	if (m->sparing == DISK_SPARE_TRACKS ? (s->nslips || s->ndefects) && !s->track_marks :
+	    s->track_marks)
+		return err_set(e, "%s:%d: zone: under sparing = tracks a zone's slips and defects "
+			       "are whole tracks, given as slip_tracks and defect_tracks rows; "
+			       "otherwise they are sectors, slips and defects", file, s->line);
+	if (m->sparing == DISK_SPARE_NONE && (s->nslips || s->ndefects))
+		return err_set(e, "%s:%d: zone: sparing = none has no spares for slips or defects "
+			       "(disk_end shifts the LBNs past a slip)", file, s->line);
+	if (m->sparing == DISK_SPARE_DISK_END && s->spares)
+		return err_set(e, "%s:%d: zone: sparing = disk_end keeps no spares in the zones, "
+			       "got %u", file, s->line, s->spares);
+	if (m->sparing == DISK_SPARE_CYLINDER_FRONT && s->nslips)
+		return err_set(e, "%s:%d: zone: sparing = cylinder_front takes no slips (DiskSim's "
+			       "scheme 5 has no place for the LBNs a slip moves; cylinder_front_shift "
+			       "shifts them along the zone)", file, s->line);
+	if (m->sparing == DISK_SPARE_TRACKS && s->nslips + s->ndefects > s->spares)
+		return err_set(e, "%s:%d: zone: %u slipped and %u remapped tracks outnumber its %u "
+			       "spare tracks", file, s->line, s->nslips, s->ndefects, s->spares);
+	disk_layout_units(&z, m->sparing, m->sparing_range, m->heads, s->spares);
+	if (z.full_units && !z.data_per_unit)
+		return err_set(e, "%s:%d: zone: %u spares leave none of the %llu sectors of its "
+			       "sparing unit for data", file, s->line, s->spares,
+			       (unsigned long long)z.unit);
+	if (z.slip_rule != DISK_SLIPS_IN_UNIT)
+		return 0;
+	/* Slips in one unit take its spares: no more of them than it has. */
+	for (k = 0; k < s->nslips; k++) {
+		uint64_t u = slips[k] / z.unit;
+
+		run = k && slips[k - 1] / z.unit == u ? run + 1 : 1;
+		if (u >= z.full_units)
+			return err_set(e, "%s:%d: zone: slip %u is in the last %llu cylinders, which "
+				       "have no spares (shorter than sparing_range)", file, s->line,
+				       slips[k], (unsigned long long)((all - z.full_units * z.unit) /
+								       ((uint64_t)m->heads * s->spt)));
+		if (run > z.unit - z.data_per_unit)
+			return err_set(e, "%s:%d: zone: %u slips in the %llu sectors from %llu, more "
+				       "than the %llu spares there", file, s->line, run,
+				       (unsigned long long)z.unit, (unsigned long long)(u * z.unit),
+				       (unsigned long long)(z.unit - z.data_per_unit));
+	}
+	return 0;
+}
+
 /* The measured form's own checks; each row's message names its line. */
 static int validate_measured(const struct disk_model *m, const char *file, struct err *e)
 {
@@ -332,6 +462,19 @@ static int validate_measured(const struct disk_model *m, const char *file, struc
 		return err_set(e, "%s: no 'zone' rows (a measured drive lists its zones)", file);
 	if (!g->nseek)
 		return err_set(e, "%s: no 'seek' rows (a measured drive gives its seek table)", file);
+	if (g->seek_formula == DISK_SEEK_CURVE3) {
+		double b, c;
+
+		disk_seek_curve3((double)g->seek_f[0], (double)g->seek_f[1], (double)g->seek_f[2],
+				 (double)m->cylinders, &b, &c);
+		if (!(g->seek_f[0] < g->seek_f[1] && b >= 0 && c >= 0))
+			return err_set(e, "%s:%d: seek_formula: no rising three-point curve from %.6g "
+				       "ms (single cylinder) to %.6g ms (full stroke) averages %.6g ms "
+				       "over %u cylinders (its linear and root terms are %.3g and %.3g "
+				       "ms)", file, g->seek_formula_line, g->seek_f[0] / 1e6,
+				       g->seek_f[2] / 1e6, g->seek_f[1] / 1e6, m->cylinders,
+				       b / 1e6, c / 1e6);
+	}
 	if (m->physical_sector_size != m->logical_sector_size)
 		return err_set(e, "%s: key 'physical_sector_size': a measured drive's zone table "
 			       "counts logical sectors, so it must equal logical_sector_size", file);
@@ -340,7 +483,8 @@ static int validate_measured(const struct disk_model *m, const char *file, struc
 			       "pricing uses the datasheet seek curve)", file);
 	for (i = 0; i < g->nzones; i++) {
 		const struct disk_zone_spec *z = &g->zone[i];
-		uint64_t phys = zone_physical(m, z);
+		uint64_t phys = zone_physical(m, z), limit;
+		const char *unit;
 
 		if (z->last_cyl >= m->cylinders)
 			return err_set(e, "%s:%d: zone: last cylinder %u is beyond the drive's %u "
@@ -348,15 +492,19 @@ static int validate_measured(const struct disk_model *m, const char *file, struc
 		if (m->sparing == DISK_SPARE_TRACK_SECTORS && z->spares >= z->spt)
 			return err_set(e, "%s:%d: zone: %u spare sectors per track leave none of its "
 				       "%u for data", file, z->line, z->spares, z->spt);
-		for (k = 0; k < z->nslips + z->ndefects; k++) {
-			uint32_t v = g->marks[(k < z->nslips ? z->slip0 : z->defect0 - z->nslips) + k];
+		limit = z->track_marks ? phys / z->spt : phys;
+		unit = z->track_marks ? "track" : "sector";
+		for (k = 0; k < z->nslips + 2 * z->ndefects; k++) {
+			uint32_t v = g->marks[z->slip0 + k];
 
-			if (v >= phys)
-				return err_set(e, "%s:%d: zone: %s %u is beyond the zone's %llu "
-					       "physical sectors", file, z->line,
-					       k < z->nslips ? "slip" : "defect", v,
-					       (unsigned long long)phys);
+			if (v >= limit)
+				return err_set(e, "%s:%d: zone: %s%s %u is beyond the zone's %llu %ss",
+					       file, z->line, k < z->nslips ? "slip" : "defect",
+					       z->track_marks ? " track" : "", v,
+					       (unsigned long long)limit, unit);
 		}
+		if (validate_sparing(m, z, file, e))
+			return -1;
 	}
 	return 0;
 }
@@ -421,11 +569,23 @@ static void datasheet_equivalents(struct disk_model *m)
 	m->read_ahead_rule = DISK_RA_SEGMENT;
 	m->read_ahead_on_hit = false;
 	m->partial_hits = false;
-	m->overhead_write_after_random_write = 0;
 	m->read_watermark = 0;
 	m->write_watermark = 0;
 	m->watermark_by_request = true;
+	m->write_segment = false;
+	m->combine_writes = true;
+	m->almost_read_hits = true;
+	m->sneaky_full_hits = m->sneaky_partial_hits = true;
+	m->write_prebuffering = true;
+	m->read_ahead_min = 0;
+	m->write_hit_stops_read_ahead = true;
+	m->zero_latency_read = m->zero_latency_write = false;
+	m->read_ahead_stop = DISK_RA_STOP_NOW;
+	m->read_data = DISK_READ_DATA_OVERWRITE;
+	memset(&m->bus, 0, sizeof(m->bus));
+	m->bus.hold_read = m->bus.hold_write = m->bus.never_disconnect = true;
 	m->sparing = DISK_SPARE_NONE;
+	m->track_order = DISK_TRACKS_CYLINDER;
 }
 
 /*
@@ -510,12 +670,17 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* `slips = ...` / `defects = ...`: sectors of the zone above, zone-relative. */
+/*
+ * `slips = ...` / `defects = DEFECT SPARE ...`: sectors of the zone above,
+ * zone-relative; `slip_tracks` / `defect_tracks`: the same in tracks
+ * (sparing = tracks). A zone's slips come before its defects.
+ */
 static int marks_row(struct disk_model *m, const char *key, const char *value, struct err *e)
 {
 	struct disk_measured *g = &m->geo;
 	struct disk_zone_spec *z;
-	bool slips = !strcmp(key, "slips");
+	bool tracks = strstr(key, "_tracks") != NULL, slips = !strncmp(key, "slip", 4);
+	const char *what = tracks ? "track numbers" : "sector numbers";
 	uint64_t v[128];
 	int n = row_numbers(value, v, 128), i;
 
@@ -523,9 +688,16 @@ static int marks_row(struct disk_model *m, const char *key, const char *value, s
 		return err_set(e, "%s: expected after a 'zone' row (they belong to it)", key);
 	z = &g->zone[g->nzones - 1];
 	if (n < 0)
-		return err_set(e, "%s: expected up to 128 sector numbers, got '%s'", key, value);
+		return err_set(e, "%s: expected up to 128 %s, got '%s'", key, what, value);
+	if ((z->nslips || z->ndefects) && z->track_marks != tracks)
+		return err_set(e, "%s: the zone's slips and defects are all sectors or all tracks "
+			       "(slip_tracks, defect_tracks)", key);
+	z->track_marks = tracks;
 	if (slips && z->ndefects)
-		return err_set(e, "slips: expected before the zone's 'defects' rows");
+		return err_set(e, "%s: expected before the zone's defect rows", key);
+	if (!slips && n % 2)
+		return err_set(e, "%s: expected pairs 'DEFECT SPARE' (the spare the defect is "
+			       "remapped to), got %d numbers", key, n);
 	if (g->nmarks + (unsigned)n > DISK_MAX_MARKS)
 		return err_set(e, "%s: more than %d slips and defects in the drive", key,
 			       DISK_MAX_MARKS);
@@ -540,8 +712,7 @@ static int marks_row(struct disk_model *m, const char *key, const char *value, s
 		/* Extraction tools list them in the order found; the layout wants them in order. */
 		qsort(&g->marks[z->slip0], z->nslips, sizeof(g->marks[0]), cmp_u32);
 	} else {
-		z->ndefects += (uint32_t)n;
-		qsort(&g->marks[z->defect0], z->ndefects, sizeof(g->marks[0]), cmp_u32);
+		z->ndefects += (uint32_t)n / 2;
 	}
 	return 0;
 }
@@ -574,6 +745,57 @@ static int seek_row(struct disk_model *m, const char *value, struct err *e)
 	return 0;
 }
 
+/* `seek_formula = hpl SPLIT A B C E` | `curve3 ONE AVG FULL` | `constant T`. */
+static int seek_formula_row(struct disk_model *m, const char *value, int line, struct err *e)
+{
+	static const struct { const char *name; int kind, times; const char *form; } forms[] = {
+		{ "hpl", DISK_SEEK_HPL, 4, "'hpl SPLIT_CYLINDERS A B C E' (d < SPLIT: A + B*sqrt(d), "
+		  "else C + E*d)" },
+		{ "curve3", DISK_SEEK_CURVE3, 3, "'curve3 SINGLE AVERAGE FULL'" },
+		{ "constant", DISK_SEEK_CONSTANT, 1, "'constant TIME'" },
+	};
+	struct disk_measured *g = &m->geo;
+	char buf[256], *tok, *save = NULL;
+	unsigned f;
+
+	if (g->seek_formula != DISK_SEEK_TABLE)
+		return err_set(e, "seek_formula: given twice (first at line %d)", g->seek_formula_line);
+	snprintf(buf, sizeof(buf), "%s", value);
+	tok = strtok_r(buf, " \t", &save);
+	for (f = 0; tok && f < 3 && strcmp(tok, forms[f].name); f++)
+		;
+	if (!tok || f == 3)
+		return err_set(e, "seek_formula: expected hpl, curve3 or constant, got '%s'", value);
+	{
+		bool hpl = forms[f].kind == DISK_SEEK_HPL;
+		unsigned want = (unsigned)forms[f].times + hpl, k = 0;
+
+		while ((tok = strtok_r(NULL, " \t", &save))) {
+			uint64_t split;
+
+			if (k == want)
+				return err_set(e, "seek_formula: expected %s, got '%s'", forms[f].form,
+					       value);
+			if (hpl && k == 0) {
+				if (parse_u64(tok, &split) || split > UINT32_MAX)
+					return err_set(e, "seek_formula: expected %s, got '%s' for "
+						       "SPLIT", forms[f].form, tok);
+				g->seek_split = (uint32_t)split;
+			} else if (parse_time(tok, MS, &g->seek_f[k - hpl]) ||
+				   g->seek_f[k - hpl] > 1000 * MS) {
+				return err_set(e, "seek_formula: expected %s with times such as "
+					       "1.2ms, got '%s'", forms[f].form, tok);
+			}
+			k++;
+		}
+		if (k != want)
+			return err_set(e, "seek_formula: expected %s, got '%s'", forms[f].form, value);
+	}
+	g->seek_formula = forms[f].kind;
+	g->seek_formula_line = line;
+	return 0;
+}
+
 static int model_line(void *ctx, const char *key, const char *value, const char *comment,
 		      int line, struct err *e)
 {
@@ -594,7 +816,8 @@ static int model_line(void *ctx, const char *key, const char *value, const char 
 	}
 	r->any_key = true;
 	if (!strcmp(key, "zone") || !strcmp(key, "slips") || !strcmp(key, "defects") ||
-	    !strcmp(key, "seek")) {
+	    !strcmp(key, "slip_tracks") || !strcmp(key, "defect_tracks") || !strcmp(key, "seek") ||
+	    !strcmp(key, "seek_formula")) {
 		if (!measured)
 			return err_set(e, "key '%s' belongs to the measured form (put 'form = "
 				       "measured' first)", key);
@@ -602,6 +825,8 @@ static int model_line(void *ctx, const char *key, const char *value, const char 
 			return zone_row(r->m, value, line, e);
 		if (!strcmp(key, "seek"))
 			return seek_row(r->m, value, e);
+		if (!strcmp(key, "seek_formula"))
+			return seek_formula_row(r->m, value, line, e);
 		return marks_row(r->m, key, value, e);
 	}
 	o = opt_find(measured_options, key);
@@ -789,8 +1014,10 @@ static void write_tables(const struct disk_model *m, FILE *out)
 		fprintf(out, "zone = %u %u %u %u %u %u %u %llu\n", z->first_cyl, z->last_cyl, z->spt,
 			z->first_offset, z->track_skew, z->cyl_skew, z->spares,
 			(unsigned long long)z->front_empty);
-		write_marks("slips = ", &g->marks[z->slip0], z->nslips, out);
-		write_marks("defects = ", &g->marks[z->defect0], z->ndefects, out);
+		write_marks(z->track_marks ? "slip_tracks = " : "slips = ", &g->marks[z->slip0],
+			    z->nslips, out);
+		write_marks(z->track_marks ? "defect_tracks = " : "defects = ", &g->marks[z->defect0],
+			    2 * z->ndefects, out);
 	}
 	fprintf(out, "# seek = DISTANCE_CYLINDERS TIME\n");
 	for (i = 0; i < g->nseek; i++) {
@@ -798,6 +1025,22 @@ static void write_tables(const struct disk_model *m, FILE *out)
 
 		opt_format_time(g->seek[i].ns, t, sizeof(t));
 		fprintf(out, "seek = %u %s\n", g->seek[i].distance, t);
+	}
+	if (g->seek_formula != DISK_SEEK_TABLE) {
+		static const char *const names[] = { "", "hpl", "curve3", "constant" };
+		static const unsigned times[] = { 0, 4, 3, 1 };
+		unsigned k;
+
+		fprintf(out, "seek_formula = %s", names[g->seek_formula]);
+		if (g->seek_formula == DISK_SEEK_HPL)
+			fprintf(out, " %u", g->seek_split);
+		for (k = 0; k < times[g->seek_formula]; k++) {
+			char t[48];
+
+			opt_format_time(g->seek_f[k], t, sizeof(t));
+			fprintf(out, " %s", t);
+		}
+		fputc('\n', out);
 	}
 }
 

@@ -373,7 +373,12 @@ static double agg_percent(const struct group_stats *g, unsigned d, double mean)
 static void show_ddir_status(FILE *out, const struct report_job *j, const struct report_dir *rd,
 			     unsigned d, const char *dname, const struct group_stats *g)
 {
-	int i2p = is_pow2(j->kb_base);
+	/*
+	 * fio's show_ddir_status() takes the power-of-2 choice (and the bw
+	 * line's KiB or kB) from the group's kb_base — its last member's —
+	 * and unit_base and significant figures from the job's own.
+	 */
+	int i2p = is_pow2(g->kb_base);
 	uint64_t runt = rd->runtime_ms, bw, iops, min, max;
 	char io_p[32], bw_p[32], bw_alt[32], iops_p[32];
 	const char *clat_type = j->lat_percentiles ? "lat" : "clat";
@@ -431,7 +436,7 @@ static void show_ddir_status(FILE *out, const struct report_job *j, const struct
 		}
 	}
 	if (calc_lat(&rd->bw, &min, &max, &mean, &dev)) {
-		double fkb = (double)j->kb_base, dmin = (double)min, dmax = (double)max;
+		double fkb = (double)g->kb_base, dmin = (double)min, dmax = (double)max;
 		const char *bw_str = i2p ? "KiB" : "kB";
 		double per = agg_percent(g, d, mean);
 

@@ -136,7 +136,7 @@ for o in pre_read verify_state_load; do
 	expect_rc 2 "$NCQSIM" run "$tmp/o.fio"
 	err_has "option '$o' is a fio option ncqsim does not support"
 done
-printf '[j]\nrw=randread\nsize=1m\nsoftrandommap\n' >"$tmp/o.fio"
+printf '[j]\nrw=randread\nsize=1m\nsoftrandommap=1\n' >"$tmp/o.fio"
 expect_rc 0 "$NCQSIM" run "$tmp/o.fio"
 
 # Output details as fio 3.33 prints them: the write line's zone resets; the

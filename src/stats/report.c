@@ -2,6 +2,7 @@
 
 #include "util/ioprio.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -372,7 +373,12 @@ static double agg_percent(const struct group_stats *g, unsigned d, double mean)
 static void show_ddir_status(FILE *out, const struct report_job *j, const struct report_dir *rd,
 			     unsigned d, const char *dname, const struct group_stats *g)
 {
-	int i2p = is_pow2(j->kb_base);
+	/*
+	 * fio's show_ddir_status() takes the power-of-2 choice (and the bw
+	 * line's KiB or kB) from the group's kb_base — its last member's —
+	 * and unit_base and significant figures from the job's own.
+	 */
+	int i2p = is_pow2(g->kb_base);
 	uint64_t runt = rd->runtime_ms, bw, iops, min, max;
 	char io_p[32], bw_p[32], bw_alt[32], iops_p[32];
 	const char *clat_type = j->lat_percentiles ? "lat" : "clat";
@@ -430,7 +436,7 @@ static void show_ddir_status(FILE *out, const struct report_job *j, const struct
 		}
 	}
 	if (calc_lat(&rd->bw, &min, &max, &mean, &dev)) {
-		double fkb = (double)j->kb_base, dmin = (double)min, dmax = (double)max;
+		double fkb = (double)g->kb_base, dmin = (double)min, dmax = (double)max;
 		const char *bw_str = i2p ? "KiB" : "kB";
 		double per = agg_percent(g, d, mean);
 
@@ -1075,8 +1081,36 @@ static void json_lat_buckets(struct json_writer *w, const char *key, const uint6
 	json_object_end(w);
 }
 
+/*
+ * fio 3.33's JSON "elapsed" and "eta" come from one ETA snapshot taken as
+ * the report is written (get_jobs_eta()), the same for every job: elapsed
+ * is whole ms since the run's start rounded up to seconds ((ms + 999) /
+ * 1000), and eta is INT_MAX while that is under 3 s (fio makes no estimate
+ * before), else the longest remaining, which for jobs that are all over —
+ * done or ended by an error — is 0.
+ */
+struct json_eta {
+	long long elapsed_s, eta_s;
+};
+
+static struct json_eta run_eta(const struct report *r)
+{
+	struct json_eta e;
+	double end_s = 0;
+	long long ms;
+	unsigned i;
+
+	for (i = 0; i < r->njobs; i++)
+		if (r->jobs[i].elapsed_s > end_s)
+			end_s = r->jobs[i].elapsed_s;
+	ms = (long long)floor(end_s * 1e3);
+	e.elapsed_s = (ms + 999) / 1000;
+	e.eta_s = e.elapsed_s >= 3 ? 0 : INT_MAX;
+	return e;
+}
+
 static void json_job(struct json_writer *w, const struct report_job *j,
-		     const struct group_stats *g, bool plus)
+		     const struct group_stats *g, const struct json_eta *eta, bool plus)
 {
 	uint64_t total = total_ios(j);
 	unsigned i;
@@ -1085,8 +1119,8 @@ static void json_job(struct json_writer *w, const struct report_job *j,
 	json_string(w, "jobname", j->name);
 	json_int(w, "groupid", j->groupid);
 	json_int(w, "error", shown_error(j));
-	json_int(w, "eta", 0);
-	json_int(w, "elapsed", (long long)ceil(j->elapsed_s));
+	json_int(w, "eta", eta->eta_s);
+	json_int(w, "elapsed", eta->elapsed_s);
 	if (j->nopts) {
 		json_object_begin(w, "job options");
 		for (i = 0; i < j->nopts; i++)
@@ -1158,6 +1192,7 @@ static void json_report(struct json_writer *w, const char *key, const struct rep
 			const struct report_job *jobs, unsigned n, bool plus, time_t now_s,
 			long long now_ms, const char *time_buf)
 {
+	struct json_eta eta = run_eta(r);
 	unsigned i;
 	char tb[64];
 
@@ -1182,7 +1217,7 @@ static void json_report(struct json_writer *w, const char *key, const struct rep
 		struct group_stats g;
 
 		group_stats(jobs, n, jobs[i].groupid, &g);
-		json_job(w, &jobs[i], &g, plus);
+		json_job(w, &jobs[i], &g, &eta, plus);
 	}
 	json_array_end(w);
 	if (r->disk.present) {

@@ -3163,22 +3163,25 @@ static void job_finish(struct job *j)
 	if (j->verify_on)
 		phase_end(j, j->t_finish, false);
 	/*
-	 * A verifying job's phases: fio's update_runtime(), which rounds up to
-	 * the ms (a phase of fio's never takes no time: at least 1) and leaves
-	 * verify_only's writes out.
+	 * fio's update_runtime(): a direction's runtime is the whole µs it ran
+	 * (utime_since_now()) rounded up to the ms — 7.95 ms is 8 ms, where
+	 * job_runtime (mtime_since_now()) keeps 7. A verifying job's phases
+	 * count apart (a phase of fio's never takes no time: at least 1), and
+	 * verify_only's writes not at all.
 	 */
 	for (d = 0; d < JOB_BS_DIRS; d++) {
 		struct report_dir *rd = &j->rep->dir[d];
+		int64_t ns = j->verify_on ? j->dir_runtime[d] : span;
 
 		if (!rd->io_bytes)
 			continue;
-		if (!j->verify_on)
-			rd->runtime_ms = (uint64_t)(span / 1000000);
-		else if (j->dry && d == DDIR_WRITE)
+		if (j->verify_on && j->dry && d == DDIR_WRITE) {
 			rd->runtime_ms = 0;
-		else
-			rd->runtime_ms = (uint64_t)((j->dir_runtime[d] + 999999) / 1000000) ?
-				(uint64_t)((j->dir_runtime[d] + 999999) / 1000000) : 1;
+			continue;
+		}
+		rd->runtime_ms = (uint64_t)((ns / 1000 + 999) / 1000);
+		if (j->verify_on && !rd->runtime_ms)
+			rd->runtime_ms = 1;
 	}
 	j->rep->run_time_ms = span / 1000000;
 	if (j->o->latency_target)

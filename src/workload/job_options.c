@@ -2093,6 +2093,98 @@ const struct job_no_effect *job_no_effect_table(void)
 	return no_effect;
 }
 
+/*
+ * fio 3.33 reads the value of a bool option (and of a flag, when it has
+ * one) as parse.c's check_int() does: sscanf "%u", or "%x" when "0x" or
+ * "0X" appears anywhere in it. Leading blanks and a sign are skipped,
+ * whatever follows the digits is ignored ("1x" is 1, "0 1" is 0), the
+ * number is cut to 32 bits and taken as an int; "yes", "on" and "true"
+ * have no digit and are refused.
+ */
+static int fio_check_int(const char *s, int *v)
+{
+	bool hex = strstr(s, "0x") || strstr(s, "0X"), neg = false, digits = false;
+	unsigned long long n = 0;
+	unsigned base = hex ? 16 : 10;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '+' || *s == '-')
+		neg = *s++ == '-';
+	if (hex && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		digits = true; /* glibc's %x takes a bare "0x" as 0 */
+	}
+	for (;; s++) {
+		int d = isdigit((unsigned char)*s) ? *s - '0' :
+			hex && isxdigit((unsigned char)*s) ? tolower((unsigned char)*s) - 'a' + 10 : -1;
+
+		if (d < 0)
+			break;
+		digits = true;
+		/* strtoul's overflow gives ULONG_MAX, which the cut to 32 bits makes -1 */
+		n = n > (UINT64_MAX - (unsigned)d) / base ? UINT64_MAX : n * base + (unsigned)d;
+	}
+	if (!digits)
+		return -1;
+	if (neg)
+		n = 0 - n;
+	*v = (int)(uint32_t)n;
+	return 0;
+}
+
+/*
+ * Which of fio's two kinds a bool-like option is: FIO_OPT_BOOL (0 or 1; a
+ * negative number passes fio's check and is on; no bare form: "Option
+ * direct requires an argument") or FIO_OPT_STR_SET (bare is on, a value
+ * is any number, non-zero on). fio's uncached is an FIO_OPT_INT, read the
+ * same way as a flag's value for what it decides (zero or not).
+ */
+static bool fio_str_set(const struct opt_def *d)
+{
+	static const char *const str_set[] = {
+		"time_based", "norandommap", "stonewall", "wait_for_previous", "new_group",
+		"group_reporting", "exitall", "exitall_on_error", "verify_only", "hipri",
+		"uncached", NULL
+	};
+	const char *const *n;
+
+	for (n = str_set; *n; n++)
+		if (!strcmp(d->name, *n))
+			return true;
+	return false;
+}
+
+static bool fio_bool_like(const struct opt_def *d)
+{
+	return d->type == OPT_BOOL || d->type == OPT_FLAG || d->parse == gtod_reduce_parse ||
+	       d->parse == buffered_parse || d->parse == exitall_parse;
+}
+
+/* A bool-like option's value as fio reads it, written as "0" or "1". */
+static int fio_bool_value(const struct opt_def *d, const char *key, const char *value,
+			  const char **out, struct err *e)
+{
+	int v;
+
+	if (!value) {
+		if (!fio_str_set(d))
+			return err_set(e, "option '%s' needs a value, 0 or 1 (fio 3.33: \"Option %s "
+				       "requires an argument\")", key, key);
+		*out = "1";
+		return 0;
+	}
+	if (fio_check_int(value, &v))
+		return err_set(e, "option '%s': expected 0 or 1%s, got '%s' (fio 3.33 reads a "
+			       "number: yes/no, on/off, true/false are refused)", key,
+			       fio_str_set(d) ? " (any number: non-zero is on)" : "", value);
+	if (!fio_str_set(d) && v > 1)
+		return err_set(e, "option '%s': expected 0 or 1, got '%s' (fio 3.33: max value "
+			       "out of range: %d (1 max))", key, value, v);
+	*out = v ? "1" : "0";
+	return 0;
+}
+
 int job_option_set(struct job_options *o, const char *key, const char *value, struct err *e)
 {
 	const struct opt_def *d = opt_find(options, key);
@@ -2107,10 +2199,8 @@ int job_option_set(struct job_options *o, const char *key, const char *value, st
 				       "'ncqsim run --help-options' for those it does)", key);
 		return err_set(e, "unknown option '%s' (neither ncqsim nor fio 3.33 has it)", key);
 	}
-	/* Bare flags of bool type are fio's "=1". */
-	if (!value && (d->type == OPT_BOOL || d->parse == gtod_reduce_parse ||
-		       d->parse == exitall_parse))
-		value = "1";
+	if (fio_bool_like(d) && fio_bool_value(d, key, value, &value, e))
+		return -1;
 	if (strcmp(d->name, key)) {
 		/* Given by its alias (timeout): messages name the option as written. */
 		struct opt_def as_written = *d;
@@ -2123,8 +2213,10 @@ int job_option_set(struct job_options *o, const char *key, const char *value, st
 
 const char *job_option_warning(const char *key, const char *value)
 {
-	if ((!strcmp(key, "direct") && value && !strcmp(value, "0")) ||
-	    (!strcmp(key, "buffered") && (!value || !strcmp(value, "1"))))
+	int v;
+
+	if (value && !fio_check_int(value, &v) &&
+	    ((!strcmp(key, "direct") && !v) || (!strcmp(key, "buffered") && v && v <= 1)))
 		return "buffered I/O: ncqsim simulates I/O that reaches the drive, as with direct=1 "
 		       "(no page cache)";
 	if (!strcmp(key, "exitall") && value && !strcmp(value, "0"))

@@ -108,7 +108,12 @@ $(BS)/test/%: $(BS)/test/%.o $(TEST_LIB:%.c=$(BS)/%.o) $(BS)/libncqsim.a
 TESTS     := $(TEST_SRC:test/%.c=$(B)/test/%)
 SAN_TESTS := $(TEST_SRC:test/%.c=$(BS)/test/%)
 
-.PHONY: all run test check bench fuzz fuzz-built clean tests-built san-built symbols man install uninstall FORCE
+# Build on every CPU unless the command line says otherwise (make -jN).
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
+
+.PHONY: all run test test-fio check bench fuzz fuzz-built clean tests-built san-built symbols man install uninstall FORCE
 .SECONDARY:
 
 all: ncqsim
@@ -118,6 +123,12 @@ san-built: $(BS)/ncqsim $(SAN_TESTS)
 
 test: tests-built
 	@test/run-tests $(B)/test ./ncqsim
+
+# The same tests, the fio-parity ones re-checked against a live fio 3.33:
+# one at a time, as fio's own figures (flow, start times) move with the
+# machine's load.
+test-fio: tests-built
+	@FIO=fio TEST_JOBS=1 test/run-tests $(B)/test ./ncqsim
 
 check: san-built
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

@@ -11,7 +11,6 @@ cd "$tmp" || exit 1
 figures() { awk -f "$TESTDATA/../lib/fio-figures.awk"; }
 
 fio_ok=
-fio=${FIO:-fio}
 if command -v "$fio" >/dev/null 2>&1 && [ "$("$fio" --version)" = fio-3.33 ]; then
 	fio_ok=1
 	truncate -s 64m dev

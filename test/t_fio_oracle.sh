@@ -21,7 +21,6 @@ figures() { awk -f "$(dirname "$TESTDATA")/lib/fio-figures.awk"; }
 mode_of() { sed -n "s/^; oracle: *//p" "$1" | head -n 1; }
 
 fio_ok=
-fio=${FIO:-fio}
 if command -v "$fio" >/dev/null 2>&1 && [ "$("$fio" --version)" = fio-3.33 ]; then
 	fio_ok=1
 	truncate -s 64m "$tmp/dev"

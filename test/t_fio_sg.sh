@@ -10,7 +10,6 @@
 cd "$tmp" || exit 1
 
 fio_ok=
-fio=${FIO:-fio}
 command -v "$fio" >/dev/null 2>&1 && [ "$("$fio" --version)" = fio-3.33 ] && fio_ok=1
 [ -n "$fio_ok" ] || echo "fio 3.33 not installed: ncqsim is checked against fio's code only"
 

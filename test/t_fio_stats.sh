@@ -10,13 +10,8 @@
 dir=$TESTDATA/fio-stats
 expected=$dir/expected.txt
 cd "$tmp" || exit 1
-fio_ok=
-if command -v "$fio" >/dev/null 2>&1 && [ "$("$fio" --version)" = fio-3.33 ]; then
-	fio_ok=1
-	truncate -s 64m dev
-else
-	echo "fio 3.33 not installed: ncqsim is compared with the stored fio figures only"
-fi
+check_fio "the stored fio figures only"
+[ -z "$fio_ok" ] || truncate -s 64m dev
 
 # figures JSON: the first job's read I/Os, bw and iops samples, their
 # means and whether any sample is 0, and the rows of its bw and iops logs

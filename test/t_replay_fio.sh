@@ -79,15 +79,7 @@ compare v2-nostall read_iolog=v2.iolog replay_no_stall=1
 
 # A blktrace binary file, written here record by record (little-endian
 # struct blk_io_trace): queue events are replayed, an issue event is not.
-le() {
-	local v=$1 n=$2 i
-	for ((i = 0; i < n; i++)); do printf "\\x$(printf %02x $(((v >> (8 * i)) & 255)))"; done
-}
-rec() { # SEQ TIME_NS SECTOR BYTES ACTION PID
-	le $((0x65617407)) 4; le "$1" 4; le "$2" 8; le "$3" 8; le "$4" 4; le "$5" 4; le "$6" 4
-	le $((8 << 20)) 4; le 0 4; le 0 2; le 0 2
-}
-QUEUE=$(((16 << 16) | 1)) ISSUE=$(((64 << 16) | 7)) R=$((1 << 16)) W=$((2 << 16))
+. "$TESTDATA/../lib/blktrace.sh"
 {
 	rec 1 1000 2048 4096 $((R | QUEUE)) 77
 	rec 2 2500 999424 65536 $((W | QUEUE)) 88

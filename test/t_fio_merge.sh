@@ -101,6 +101,15 @@ for c in 'merge_blktrace_file=m.bt|job '"'"'x'"'"': option '"'"'merge_blktrace_f
 	err_has "bad.fio:"
 	err_has "${c#*|}"
 done
+# A time that overflows 64 bits once scaled or repeated is refused, not wrapped.
+rec 1 $((1 << 62)) 2048 4096 $((R | QUEUE)) 77 >far.bt
+for c in 'merge_blktrace_scalars=100:200|far.bt: record 1: its time scaled by 200% overflows' \
+	'merge_blktrace_iters=1:5\nmerge_blktrace_scalars=100:1|far.bt: record 1: its time, 3 iterations on, overflows'; do
+	printf '[x]\nioengine=libaio\nread_iolog=a.bt:far.bt\nmerge_blktrace_file=m2.bt\n%b\n' "${c%%|*}" >bad.fio
+	expect_rc 2 "$NCQSIM" run bad.fio
+	err_one_line
+	err_has "${c#*|}"
+done
 checks=$((checks + 1))
 [ "$(records b.bt | cut -c1-20)" = "500000 8192 4096 110" ] || fail "b.bt was overwritten"
 finish

@@ -357,8 +357,8 @@ int main(void)
 	check_big_write(50);
 	check_abort_frees_link();
 	check_job("cached writes, QD32", "[w]\nioengine=libaio\ndirect=1\nrw=write\nbs=4k\n"
-		  "size=16k\nloops=20000\niodepth=32\n", 1);
+		  "size=16k\ntime_based\nruntime=1\niodepth=32\n", 1);
 	check_job("cached sequential reads, QD32", "[r]\nioengine=libaio\ndirect=1\nrw=read\n"
-		  "bs=4k\nsize=64k\nloops=5000\niodepth=32\n", 0);
+		  "bs=4k\nsize=64k\ntime_based\nruntime=1\niodepth=32\n", 0);
 	return test_done();
 }

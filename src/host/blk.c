@@ -172,14 +172,13 @@ static void passthrough_insert(struct blk_queue *q, struct blk_request *rq, uint
 		  rq->fua ? " FUA" : "");
 }
 
-static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk_bio *bio)
+/* The fields every request starts with, from its first bio. */
+static inline void request_fill(struct blk_queue *q, struct blk_request *rq, struct blk_bio *bio,
+				int64_t now)
 {
-	int64_t now = sim_now(q->sim);
-
 	rq->lba = bio->lba;
 	rq->nlb = bio->nlb;
 	rq->write = bio->write;
-	rq->discard = (bio->flags & BLK_DISCARD) != 0;
 	rq->write_hint = bio->write_hint;
 	rq->ioprio = bio->ioprio;
 	rq->tag = -1;
@@ -192,6 +191,33 @@ static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk
 	bio->next = NULL;
 	bio->t_queued = now;
 	q->stats.requests++;
+}
+
+/* A plain read or write (no flags, some sectors): the scheduler's. */
+static inline void request_init_plain(struct blk_queue *q, struct blk_request *rq,
+				      struct blk_bio *bio)
+{
+	request_fill(q, rq, bio, sim_now(q->sim));
+	rq->discard = rq->passthrough = false;
+	/* flush_insert() for a plain request: no flush steps. */
+	rq->seq_left = BLK_SEQ_DATA;
+	rq->fua = rq->flush = false;
+	rq->bypass = false;
+	q->sched->insert(q->sched_data, rq);
+	q->last_merge = rq;
+	sim_debug(q->sim, SIM_DBG_BLK, "request lba %llu +%u %s prio %s/%u queued",
+		  (unsigned long long)rq->lba, rq->nlb, rq->write ? "W" : "R",
+		  ioprio_class_name(ioprio_class(rq->ioprio)), ioprio_level(rq->ioprio));
+}
+
+static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk_bio *bio)
+{
+	if (!bio->flags && bio->nlb) {
+		request_init_plain(q, rq, bio);
+		return;
+	}
+	request_fill(q, rq, bio, sim_now(q->sim));
+	rq->discard = (bio->flags & BLK_DISCARD) != 0;
 	rq->passthrough = (bio->flags & BLK_PASSTHROUGH) != 0;
 	if (rq->passthrough) {
 		passthrough_insert(q, rq, bio->flags);
@@ -358,13 +384,26 @@ static void bio_fail_now(struct blk_queue *q, struct blk_bio *bio, int error)
 	sim_at(q->sim, bio->t_submit, bio_nothing_to_flush, bio);
 }
 
-bool blk_submit(struct blk_queue *q, struct blk_bio *bio)
+/* No request free: the submitter sleeps until one is (FIFO). */
+static bool bio_wait(struct blk_queue *q, struct blk_bio *bio)
+{
+	bio->next = NULL;
+	if (q->wait_tail)
+		q->wait_tail->next = bio;
+	else
+		q->wait_head = bio;
+	q->wait_tail = bio;
+	q->stats.waits++;
+	sim_debug(q->sim, SIM_DBG_BLK, "bio lba %llu waits: all %u requests in use",
+		  (unsigned long long)bio->lba, q->nr_requests);
+	return false;
+}
+
+/* blk_submit() of a bio with flags, or an empty one (a flush). */
+static bool submit_special(struct blk_queue *q, struct blk_bio *bio)
 {
 	struct blk_request *rq;
 
-	bio->t_submit = sim_now(q->sim);
-	bio->error = 0;
-	q->stats.submitted++;
 	if (!bio->nlb && !q->write_cache && !(bio->flags & BLK_PASSTHROUGH)) {
 		/* A flush with no volatile cache to flush: done at once (an event: no reentry). */
 		bio->t_queued = bio->t_dispatched = bio->t_submit;
@@ -388,21 +427,31 @@ bool blk_submit(struct blk_queue *q, struct blk_bio *bio)
 		bio_fail_now(q, bio, -EAGAIN);
 		return true;
 	}
-	if (!rq || q->wait_head) {
-		/* No request: the submitter sleeps until one is freed (FIFO). */
-		bio->next = NULL;
-		if (q->wait_tail)
-			q->wait_tail->next = bio;
-		else
-			q->wait_head = bio;
-		q->wait_tail = bio;
-		q->stats.waits++;
-		sim_debug(q->sim, SIM_DBG_BLK, "bio lba %llu waits: all %u requests in use",
-			  (unsigned long long)bio->lba, q->nr_requests);
-		return false;
-	}
+	if (!rq || q->wait_head)
+		return bio_wait(q, bio);
 	q->free = rq->free_next;
 	request_init(q, rq, bio);
+	blk_run_queue(q);
+	return true;
+}
+
+bool blk_submit(struct blk_queue *q, struct blk_bio *bio)
+{
+	struct blk_request *rq;
+
+	bio->t_submit = sim_now(q->sim);
+	bio->error = 0;
+	q->stats.submitted++;
+	if (bio->flags || !bio->nlb)
+		return submit_special(q, bio);
+	/* A plain read or write: the same steps, without the tests for flags. */
+	if (try_merge(q, bio))
+		return true;
+	rq = q->free;
+	if (!rq || q->wait_head)
+		return bio_wait(q, bio);
+	q->free = rq->free_next;
+	request_init_plain(q, rq, bio);
 	blk_run_queue(q);
 	return true;
 }
@@ -538,7 +587,7 @@ static void request_done(struct blk_queue *q, struct blk_request *rq, int error)
 }
 
 /* Give the tag back (the request stays). */
-static struct blk_request *tag_release(struct blk_queue *q, int tag)
+static inline struct blk_request *tag_release(struct blk_queue *q, int tag)
 {
 	struct blk_request *rq;
 	int64_t now = sim_now(q->sim);

@@ -212,8 +212,8 @@ static struct blk_request *next_request(struct dd_data *dd, struct dd_class *c, 
  * One class's choice, for requests that entered at or before latest_start
  * (mq-deadline's aging pass asks with now - prio_aging_expire).
  */
-static struct blk_request *dd_class_dispatch(struct dd_data *dd, struct dd_class *c,
-					     int64_t latest_start)
+static inline __attribute__((always_inline)) struct blk_request *
+dd_class_dispatch(struct dd_data *dd, struct dd_class *c, int64_t latest_start)
 {
 	struct blk_request *rq, *next_rq;
 	int dir;
@@ -276,6 +276,21 @@ static uint64_t queued(const struct dd_class *c)
 	return c->inserted - c->completed;
 }
 
+/* 4.10's deadline: its one class, inline (every request passes here). */
+static struct blk_request *deadline_dispatch(void *data)
+{
+	struct dd_data *dd = data;
+
+	return dd_class_dispatch(dd, &dd->cls[0], sim_now(dd->sim));
+}
+
+/* mq-deadline's per-class pass (one copy of the engine for its three calls). */
+static struct blk_request *mq_class_dispatch(struct dd_data *dd, struct dd_class *c,
+					     int64_t latest_start)
+{
+	return dd_class_dispatch(dd, c, latest_start);
+}
+
 static struct blk_request *dd_dispatch(void *data)
 {
 	struct dd_data *dd = data;
@@ -284,19 +299,19 @@ static struct blk_request *dd_dispatch(void *data)
 	unsigned p, busy;
 
 	if (!dd->mq)
-		return dd_class_dispatch(dd, &dd->cls[0], now);
+		return deadline_dispatch(dd);
 	/* Aging: lower classes first when two or more classes are busy. */
 	busy = !!queued(&dd->cls[DD_RT]) + !!queued(&dd->cls[DD_BE]) + !!queued(&dd->cls[DD_IDLE]);
 	if (busy >= 2) {
 		for (p = DD_BE; p < DD_CLASSES; p++) {
-			rq = dd_class_dispatch(dd, &dd->cls[p], now - dd->prio_aging_expire);
+			rq = mq_class_dispatch(dd, &dd->cls[p], now - dd->prio_aging_expire);
 			if (rq)
 				return rq;
 		}
 	}
 	/* Then the highest class with work; a class with I/O in flight blocks lower ones. */
 	for (p = 0; p < DD_CLASSES; p++) {
-		rq = dd_class_dispatch(dd, &dd->cls[p], now);
+		rq = mq_class_dispatch(dd, &dd->cls[p], now);
 		if (rq || queued(&dd->cls[p]))
 			return rq;
 	}
@@ -317,6 +332,8 @@ static struct blk_request *dd_merge_find(void *data, const struct blk_bio *bio, 
 	struct treap *t = &c->sort[bio->write];
 	struct blk_request *rq;
 
+	if (!t->count)
+		return NULL;	/* nothing queued that way: the common case */
 	/* Back merge: a queued request ending where the bio starts. */
 	rq = sort_entry(treap_floor(t, bio->lba));
 	if (rq && rq->lba + rq->nlb == bio->lba) {
@@ -353,7 +370,7 @@ const struct sched_ops sched_deadline_ops = {
 	.init = deadline_init,
 	.exit = dd_exit,
 	.insert = dd_insert,
-	.dispatch = dd_dispatch,
+	.dispatch = deadline_dispatch,
 	.completed = dd_completed,
 	.merge_find = dd_merge_find,
 	.merged = dd_merged,

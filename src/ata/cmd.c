@@ -91,19 +91,20 @@ int ata_rw_parse(const struct ata_taskfile *tf, struct ata_rw *rw)
  * Which limit a read/write that ata_rw_fis_build()'s one combined test
  * refused breaks, in ata_rw_build()'s order of checks.
  */
-int ata_rw_fis_refused(const struct ata_rw *rw)
+int ata_rw_fis_refused(bool ncq, bool write, bool fua, uint8_t tag, enum ata_prio prio,
+		       uint32_t sectors, uint64_t lba, uint8_t cdl)
 {
-	if (rw->sectors < 1 || rw->sectors > 65536)
+	if (sectors < 1 || sectors > 65536)
 		return ATA_E_COUNT;
-	if (rw->lba >= ATA_LBA48_LIMIT || rw->lba + rw->sectors > ATA_LBA48_LIMIT)
+	if (lba >= ATA_LBA48_LIMIT || lba + sectors > ATA_LBA48_LIMIT)
 		return ATA_E_LBA;
-	if (rw->cdl > 7)
+	if (cdl > 7)
 		return ATA_E_CDL;
-	if (rw->ncq)
-		return rw->tag >= ATA_MAX_TAGS ? ATA_E_TAG : ATA_E_PRIO;
-	if (rw->prio != ATA_PRIO_NORMAL)
+	if (ncq)
+		return tag >= ATA_MAX_TAGS ? ATA_E_TAG : ATA_E_PRIO;
+	if (prio != ATA_PRIO_NORMAL)
 		return ATA_E_PRIO;
-	return ATA_E_COMMAND;
+	return fua && !write ? ATA_E_COMMAND : ATA_OK;
 }
 
 int ata_rw_fis_parse_other(const uint8_t *fis, size_t len, struct ata_rw *rw)

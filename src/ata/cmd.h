@@ -48,9 +48,8 @@ int ata_rw_parse(const struct ata_taskfile *tf, struct ata_rw *rw);
  * ata_h2d_decode() then ata_rw_parse() do, returning ATA_E_LENGTH,
  * ATA_E_FIS_TYPE or ATA_E_COMMAND for a FIS that is not a read or write
  * command, and ata_rw_parse()'s error for one that is but is malformed.
+ * Both are inline, at the end of this file.
  */
-static inline int ata_rw_fis_build(const struct ata_rw *rw, uint8_t fis[ATA_FIS_H2D_LEN]);
-static inline int ata_rw_fis_parse(const uint8_t *fis, size_t len, struct ata_rw *rw);
 static inline bool ata_is_ncq(uint8_t command)
 {
 	return command == ATA_CMD_FPDMA_READ || command == ATA_CMD_FPDMA_WRITE;
@@ -139,8 +138,13 @@ static inline void ata_put_le32(uint8_t *p, uint32_t v)
 	memcpy(p, &v, sizeof(v));
 }
 
-/* The error of a read/write ata_rw_fis_build() refuses (out of line: it never happens in a run). */
-int ata_rw_fis_refused(const struct ata_rw *rw);
+/*
+ * The error of a read/write ata_rw_fis_build() refuses (out of line: it
+ * never happens in a run). Its fields by value, so that the caller's
+ * struct ata_rw need not live in memory.
+ */
+int ata_rw_fis_refused(bool ncq, bool write, bool fua, uint8_t tag, enum ata_prio prio,
+		       uint32_t sectors, uint64_t lba, uint8_t cdl);
 
 /*
  * The FIS bytes of the taskfile fields (fis.c, Register H2D): 0 type 27h,
@@ -149,7 +153,8 @@ int ata_rw_fis_refused(const struct ata_rw *rw);
  * limit ata_rw_build() checks is tested at once (bitwise, no branch per
  * field); which one failed is ata_rw_fis_refused()'s business.
  */
-static inline int ata_rw_fis_build(const struct ata_rw *rw, uint8_t fis[ATA_FIS_H2D_LEN])
+static inline __attribute__((always_inline)) int
+ata_rw_fis_build(const struct ata_rw *rw, uint8_t fis[ATA_FIS_H2D_LEN])
 {
 	uint64_t features, count, command, device = ATA_DEVICE_LBA, aux = 0;
 	bool bad = (rw->sectors - 1u > 65535u) | (rw->lba > ATA_LBA48_LIMIT - rw->sectors) |
@@ -170,7 +175,8 @@ static inline int ata_rw_fis_build(const struct ata_rw *rw, uint8_t fis[ATA_FIS_
 		features = rw->cdl;
 	}
 	if (bad)
-		return ata_rw_fis_refused(rw);
+		return ata_rw_fis_refused(rw->ncq, rw->write, rw->fua, rw->tag, rw->prio, rw->sectors,
+					  rw->lba, rw->cdl);
 	ata_put_le64(fis, ATA_FIS_REG_H2D | 0x80u << 8 | command << 16 | (features & 0xff) << 24 |
 		     (rw->lba & 0xffffff) << 32 | device << 56);
 	ata_put_le64(fis + 8, rw->lba >> 24 | (features >> 8) << 24 | count << 32 |
@@ -183,7 +189,8 @@ static inline int ata_rw_fis_build(const struct ata_rw *rw, uint8_t fis[ATA_FIS_
 int ata_rw_fis_parse_other(const uint8_t *fis, size_t len, struct ata_rw *rw);
 
 /* READ/WRITE FPDMA QUEUED inline; the rest out of line. */
-static inline int ata_rw_fis_parse(const uint8_t *fis, size_t len, struct ata_rw *rw)
+static inline __attribute__((always_inline)) int
+ata_rw_fis_parse(const uint8_t *fis, size_t len, struct ata_rw *rw)
 {
 	uint64_t w0, w1;
 

@@ -14,12 +14,14 @@ struct blk_queue {
 	unsigned nr_requests, logical_size;
 	unsigned budget;		/* device/queue_depth: commands outstanding at most */
 	unsigned ntags, inflight;	/* ATA tags 0..ntags-1; how many are out */
-	unsigned next_tag;		/* round-robin allocation starts here */
+	uint32_t rr_mask;		/* round-robin allocation starts at the lowest tag here */
 	const struct sched_ops *sched;
 	void *sched_data;
 	struct blk_request *pool, *free;
 	struct blk_bio *wait_head, *wait_tail;
 	struct blk_request *last_merge;	/* nomerges = 1: the one-hit cache */
+	/* queue/nomerges = 0 with a scheduler that merges: its lookup (else NULL). */
+	struct blk_request *(*merge_find)(void *data, const struct blk_bio *bio, bool *front);
 	uint32_t free_tags;
 	struct blk_request *tag_rq[32];
 	struct libata *ata;
@@ -42,16 +44,19 @@ static uint32_t all_tags(const struct blk_queue *q)
 
 /*
  * libata hands tags out round robin, the first free one after the last
- * given (4.10's ata_qc_new(); later BLK_TAG_ALLOC_RR in ATA_BASE_SHT).
+ * given (4.10's ata_qc_new(); later BLK_TAG_ALLOC_RR in ATA_BASE_SHT):
+ * rr_mask holds the tags above the last one given (none after the top
+ * tag, so the search wraps to the lowest free).
  */
-static unsigned tag_alloc(struct blk_queue *q)
+static inline unsigned tag_alloc(struct blk_queue *q)
 {
-	uint32_t after = q->free_tags & ~((1u << q->next_tag) - 1);
-	unsigned tag = (unsigned)__builtin_ctz(after ? after : q->free_tags);
+	uint32_t after = q->free_tags & q->rr_mask;
+	uint32_t bit = after ? after : q->free_tags;
 
-	q->free_tags &= ~(1u << tag);
-	q->next_tag = tag + 1 < q->ntags ? tag + 1 : 0;
-	return tag;
+	bit &= -bit;
+	q->free_tags ^= bit;
+	q->rr_mask = ~((bit << 1) - 1);
+	return (unsigned)__builtin_ctz(bit);
 }
 
 static const struct plugin *const builtin_schedulers[] = {
@@ -82,8 +87,10 @@ struct blk_queue *blk_queue_new(struct sim *sim, const struct host_knobs *k, str
 	q->sim = sim;
 	q->k = *k;
 	q->sched = blk_sched_ops(k->scheduler);
+	q->merge_find = k->nomerges == 0 ? q->sched->merge_find : NULL;
 	q->logical_size = 512;
 	q->budget = q->ntags = k->queue_depth;
+	q->rr_mask = ~0u;
 	q->nr_requests = k->nr_requests ? k->nr_requests : host_default_nr_requests(k);
 	q->pool = calloc(q->nr_requests, sizeof(*q->pool));
 	if (!q->pool) {
@@ -122,6 +129,12 @@ void blk_queue_attach(struct blk_queue *q, struct libata *ata)
 	q->write_cache = libata_write_cache(ata);
 	q->fua = q->write_cache && host_kernel_has(q->k.kernel, HOST_KC_FUA);
 	q->peek_before_budget = !host_kernel_has(q->k.kernel, HOST_KC_BUDGET_FIRST);
+	/*
+	 * Every tag in use is a command in flight, and the budget is at most
+	 * the tags: "a tag and budget free" is inflight < budget.
+	 */
+	SIM_ASSERT(q->budget >= 1 && q->budget <= q->ntags, "queue depth %u with %u tags",
+		   q->budget, q->ntags);
 }
 
 const struct host_knobs *blk_queue_knobs(const struct blk_queue *q)
@@ -266,22 +279,10 @@ static uint16_t ioprio_best_of(uint16_t a, uint16_t b)
 	return a < b ? a : b;
 }
 
-static bool try_merge(struct blk_queue *q, struct blk_bio *bio)
+/* The bio joins rq, at its front or its back. */
+static bool merge_into(struct blk_queue *q, struct blk_request *rq, struct blk_bio *bio, bool front)
 {
-	struct blk_request *rq = NULL;
-	bool front = false;
-
-	if (q->k.nomerges >= 2 || !q->sched->merge_find)
-		return false;
-	if (q->k.nomerges == 1) {
-		/* Simple merges only: the last request, at its back. */
-		rq = q->last_merge;
-		if (!rq || rq->lba + rq->nlb != bio->lba)
-			return false;
-	} else {
-		rq = q->sched->merge_find(q->sched_data, bio, &front);
-	}
-	if (!rq || !can_merge(q, rq, bio))
+	if (!can_merge(q, rq, bio))
 		return false;
 	bio->t_queued = sim_now(q->sim);
 	if (front) {
@@ -305,6 +306,27 @@ static bool try_merge(struct blk_queue *q, struct blk_bio *bio)
 		  (unsigned long long)bio->lba, bio->nlb, front ? "front" : "back",
 		  (unsigned long long)rq->lba, rq->nlb);
 	return true;
+}
+
+/* nomerges = 1: simple merges only, the last request at its back. */
+static bool try_merge_last(struct blk_queue *q, struct blk_bio *bio)
+{
+	struct blk_request *rq = q->last_merge;
+
+	if (!q->sched->merge_find || !rq || rq->lba + rq->nlb != bio->lba)
+		return false;
+	return merge_into(q, rq, bio, false);
+}
+
+static inline bool try_merge(struct blk_queue *q, struct blk_bio *bio)
+{
+	struct blk_request *rq;
+	bool front = false;
+
+	if (!q->merge_find)
+		return q->k.nomerges == 1 && try_merge_last(q, bio);
+	rq = q->merge_find(q->sched_data, bio, &front);
+	return rq && merge_into(q, rq, bio, front);
 }
 
 static void dispatch_add(struct blk_queue *q, struct blk_request *rq, bool head)
@@ -466,33 +488,26 @@ static struct blk_request *next_request(struct blk_queue *q)
 
 /*
  * Whether blk_run_queue() has anything to do: a tag and budget to dispatch
- * with, or 4.10's peek with the dispatch list empty. With the device full
+ * with (every tag in use is in flight, and the budget is at most the
+ * tags), or 4.10's peek with the dispatch list empty. With the device full
  * and a request already peeked — every submission at queue depth — it
  * has not, and the call is skipped.
  */
 static inline bool run_queue_can_act(const struct blk_queue *q)
 {
-	return (q->free_tags && q->inflight < q->budget) ||
-		(q->peek_before_budget && !q->dispatch_head);
+	return q->inflight < q->budget || (q->peek_before_budget && !q->dispatch_head);
 }
 
-static void run_queue(struct blk_queue *q);
-
-void blk_run_queue(struct blk_queue *q)
-{
-	if (run_queue_can_act(q))
-		run_queue(q);
-}
-
-static void run_queue(struct blk_queue *q)
+static inline __attribute__((always_inline)) void run_queue_body(struct blk_queue *q)
 {
 	if (q->running || q->stopped || !q->ata)
 		return;
 	q->running = true;
 	/* The device's budget (scsi_mq_get_budget) and a free tag. */
-	while (q->free_tags && q->inflight < q->budget) {
+	while (q->inflight < q->budget) {
 		struct blk_request *rq = next_request(q);
-		unsigned tag, next_tag = q->next_tag;
+		uint32_t rr_mask = q->rr_mask;
+		unsigned tag;
 
 		if (!rq)
 			break;
@@ -511,7 +526,7 @@ static void run_queue(struct blk_queue *q)
 			 */
 			q->tag_rq[tag] = NULL;
 			q->free_tags |= 1u << tag;
-			q->next_tag = next_tag;
+			q->rr_mask = rr_mask;
 			rq->tag = -1;
 			dispatch_add(q, rq, true);
 			q->stats.deferred++;
@@ -537,6 +552,17 @@ static void run_queue(struct blk_queue *q)
 	q->running = false;
 }
 
+static void run_queue(struct blk_queue *q)
+{
+	run_queue_body(q);
+}
+
+void blk_run_queue(struct blk_queue *q)
+{
+	if (run_queue_can_act(q))
+		run_queue(q);
+}
+
 /* Free a request; a waiting submitter gets it. Returns that submitter's bio. */
 static struct blk_bio *request_free(struct blk_queue *q, struct blk_request *rq)
 {
@@ -556,7 +582,7 @@ static struct blk_bio *request_free(struct blk_queue *q, struct blk_request *rq)
 }
 
 /* The request is finished (its tag, if any, already free): tell its bios. */
-static void request_done(struct blk_queue *q, struct blk_request *rq, int error)
+static inline void request_done(struct blk_queue *q, struct blk_request *rq, int error)
 {
 	struct blk_bio *bio = rq->bios, *next, *granted;
 	int64_t now = sim_now(q->sim), dispatched = rq->t_dispatched;
@@ -574,7 +600,8 @@ static void request_done(struct blk_queue *q, struct blk_request *rq, int error)
 		  (now - rq->t_queued) / 1e6, error ? " (error)" : "");
 	granted = request_free(q, rq);
 	/* The kernel dispatches before user space hears of the completion. */
-	blk_run_queue(q);
+	if (run_queue_can_act(q))
+		run_queue_body(q);
 	if (granted && granted->accepted)
 		granted->accepted(granted->owner, granted);
 	for (; bio; bio = next) {
@@ -592,7 +619,7 @@ static inline struct blk_request *tag_release(struct blk_queue *q, int tag)
 	struct blk_request *rq;
 	int64_t now = sim_now(q->sim);
 
-	SIM_ASSERT(tag >= 0 && tag < 32 && q->tag_rq[tag] != NULL, "completion for tag %d, which "
+	SIM_ASSERT((unsigned)tag < 32 && q->tag_rq[tag] != NULL, "completion for tag %d, which "
 		   "holds no request", tag);
 	SIM_ASSERT(q->inflight > 0, "tag %d released with nothing in flight", tag);
 	rq = q->tag_rq[tag];

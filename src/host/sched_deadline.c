@@ -47,6 +47,7 @@ struct dd_data {
 	bool mq;			/* per-class (mq-deadline 5.16+) */
 	bool latest_pos;		/* batches continue from a position (6.5+), not next_rq */
 	unsigned nclasses;
+	uint8_t class_index[8];		/* class_of() by ioprio class: all 0 without classes */
 	struct dd_class cls[DD_CLASSES];
 	int last_dir;
 	unsigned batching, starved;
@@ -55,15 +56,10 @@ struct dd_data {
 	bool front_merges;
 };
 
+/* The class set a request goes to: RT, BE or IDLE with mq-deadline's classes (none counts as BE). */
 static unsigned class_of(const struct dd_data *dd, uint16_t ioprio)
 {
-	if (!dd->mq)
-		return 0;
-	switch (ioprio_class(ioprio)) {
-	case IOPRIO_CLASS_RT:	return DD_RT;
-	case IOPRIO_CLASS_IDLE:	return DD_IDLE;
-	default:		return DD_BE;
-	}
+	return dd->class_index[ioprio_class(ioprio)];
 }
 
 /* The tunables, in host_knobs.iosched: queue/iosched/NAME. */
@@ -121,6 +117,9 @@ static int dd_init(struct blk_queue *q, void **data, bool mq, struct err *e)
 	dd->latest_pos = dd->mq && host_kernel_has(kernel, HOST_KC_MQ_DEADLINE_LATEST_POS);
 	mq = dd->mq;
 	dd->nclasses = mq ? DD_CLASSES : 1;
+	for (c = 0; c < 8; c++)
+		dd->class_index[c] = !mq ? 0 : c == IOPRIO_CLASS_RT ? DD_RT :
+			c == IOPRIO_CLASS_IDLE ? DD_IDLE : DD_BE;
 	for (c = 0; c < DD_CLASSES; c++) {
 		treap_init(&dd->cls[c].sort[DD_READ]);
 		treap_init(&dd->cls[c].sort[DD_WRITE]);
@@ -181,7 +180,9 @@ static struct blk_request *sort_entry(struct treap_node *n)
 	return n ? treap_entry(n, struct blk_request, sort) : NULL;
 }
 
-static void remove_request(struct dd_data *dd, struct dd_class *c, struct blk_request *rq)
+static inline __attribute__((always_inline)) void remove_request(struct dd_data *dd,
+								   struct dd_class *c,
+								   struct blk_request *rq)
 {
 	int dir = rq->write;
 

@@ -17,6 +17,7 @@ struct blk_queue {
 	uint32_t rr_mask;		/* round-robin allocation starts at the lowest tag here */
 	const struct sched_ops *sched;
 	void *sched_data;
+	unsigned sched_queued;		/* requests inserted into the scheduler, not yet dispatched */
 	struct blk_request *pool, *free;
 	struct blk_bio *wait_head, *wait_tail;
 	struct blk_request *last_merge;	/* nomerges = 1: the one-hit cache */
@@ -160,6 +161,29 @@ uint64_t blk_max_discard_sectors(const struct blk_queue *q)
 static void dispatch_add(struct blk_queue *q, struct blk_request *rq, bool head);
 
 /*
+ * The scheduler's next request. It holds only what was inserted and not
+ * yet dispatched: with nothing, there is nothing to ask (nor a merge to
+ * look for) — the common case at queue depth, where each request is taken
+ * out soon after it goes in.
+ */
+static inline struct blk_request *sched_take(struct blk_queue *q)
+{
+	struct blk_request *rq;
+
+	if (!q->sched_queued)
+		return NULL;
+	rq = q->sched->dispatch(q->sched_data);
+	q->sched_queued -= rq != NULL;
+	return rq;
+}
+
+static inline void sched_insert(struct blk_queue *q, struct blk_request *rq)
+{
+	q->sched_queued++;
+	q->sched->insert(q->sched_data, rq);
+}
+
+/*
  * blk_execute_rq() of SG_IO's request: its CDB says FUA or not (no flush
  * machinery: libata sends what the CDB says, whatever libata.fua), and an
  * empty one is SYNCHRONIZE CACHE, which libata sends as FLUSH CACHE EXT
@@ -177,7 +201,7 @@ static void passthrough_insert(struct blk_queue *q, struct blk_request *rq, uint
 	rq->seq_left = rq->nlb ? BLK_SEQ_DATA : BLK_SEQ_PREFLUSH;
 	rq->bypass = true;
 	if (!host_kernel_has(q->k.kernel, HOST_KC_PASSTHROUGH_BYPASS))
-		while ((r = q->sched->dispatch(q->sched_data)))	/* elv_drain_elevator() */
+		while ((r = sched_take(q)))	/* elv_drain_elevator() */
 			dispatch_add(q, r, false);
 	dispatch_add(q, rq, false);
 	sim_debug(q->sim, SIM_DBG_BLK, "passthrough lba %llu +%u %s%s queued",
@@ -216,7 +240,7 @@ static inline void request_init_plain(struct blk_queue *q, struct blk_request *r
 	rq->seq_left = BLK_SEQ_DATA;
 	rq->fua = rq->flush = false;
 	rq->bypass = false;
-	q->sched->insert(q->sched_data, rq);
+	sched_insert(q, rq);
 	q->last_merge = rq;
 	sim_debug(q->sim, SIM_DBG_BLK, "request lba %llu +%u %s prio %s/%u queued",
 		  (unsigned long long)rq->lba, rq->nlb, rq->write ? "W" : "R",
@@ -246,7 +270,7 @@ static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk
 		if (rq->bypass)
 			return;
 	}
-	q->sched->insert(q->sched_data, rq);
+	sched_insert(q, rq);
 	q->last_merge = rq;
 	sim_debug(q->sim, SIM_DBG_BLK, "request lba %llu +%u %s prio %s/%u queued",
 		  (unsigned long long)rq->lba, rq->nlb, rq->write ? "W" : "R",
@@ -325,6 +349,8 @@ static inline bool try_merge(struct blk_queue *q, struct blk_bio *bio)
 
 	if (!q->merge_find)
 		return q->k.nomerges == 1 && try_merge_last(q, bio);
+	if (!q->sched_queued)
+		return false;
 	rq = q->merge_find(q->sched_data, bio, &front);
 	return rq && merge_into(q, rq, bio, front);
 }
@@ -483,7 +509,7 @@ static struct blk_request *next_request(struct blk_queue *q)
 {
 	struct blk_request *rq = dispatch_take(q);
 
-	return rq ? rq : q->sched->dispatch(q->sched_data);
+	return rq ? rq : sched_take(q);
 }
 
 /*
@@ -544,7 +570,7 @@ static inline __attribute__((always_inline)) void run_queue_body(struct blk_queu
 	 * when a tag frees, and nothing overtakes it.
 	 */
 	if (q->peek_before_budget && !q->dispatch_head && !q->stopped) {
-		struct blk_request *rq = q->sched->dispatch(q->sched_data);
+		struct blk_request *rq = sched_take(q);
 
 		if (rq)
 			dispatch_add(q, rq, false);
@@ -599,9 +625,11 @@ static inline void request_done(struct blk_queue *q, struct blk_request *rq, int
 		  (unsigned long long)rq->lba, rq->nlb, rq->nlb ? "" : " (flush)",
 		  (now - rq->t_queued) / 1e6, error ? " (error)" : "");
 	granted = request_free(q, rq);
-	/* The kernel dispatches before user space hears of the completion. */
-	if (run_queue_can_act(q))
-		run_queue_body(q);
+	/*
+	 * The kernel dispatches before user space hears of the completion.
+	 * A tag was just freed, so inflight < budget: run_queue_can_act().
+	 */
+	run_queue_body(q);
 	if (granted && granted->accepted)
 		granted->accepted(granted->owner, granted);
 	for (; bio; bio = next) {
@@ -619,9 +647,9 @@ static inline struct blk_request *tag_release(struct blk_queue *q, int tag)
 	struct blk_request *rq;
 	int64_t now = sim_now(q->sim);
 
+	/* A tag that holds a request is in flight: inflight >= 1 follows. */
 	SIM_ASSERT((unsigned)tag < 32 && q->tag_rq[tag] != NULL, "completion for tag %d, which "
 		   "holds no request", tag);
-	SIM_ASSERT(q->inflight > 0, "tag %d released with nothing in flight", tag);
 	rq = q->tag_rq[tag];
 	q->tag_rq[tag] = NULL;
 	q->free_tags |= 1u << tag;
@@ -635,7 +663,8 @@ void blk_complete(struct blk_queue *q, int tag, int error)
 {
 	struct blk_request *rq = tag_release(q, tag);
 
-	if (!error) {
+	/* A plain request (its one step, the data: seq_left stays) is done either way. */
+	if (!error && (rq->seq_left != BLK_SEQ_DATA || rq->flush)) {
 		/* The step just done: the pre-flush, the data, or the post-flush. */
 		rq->seq_left &= (uint8_t)~(!rq->flush ? BLK_SEQ_DATA : rq->seq_left & BLK_SEQ_PREFLUSH ?
 					   BLK_SEQ_PREFLUSH : BLK_SEQ_POSTFLUSH);

@@ -424,8 +424,8 @@ const struct libata_stats *libata_get_stats(const struct libata *la)
 
 /* ---- I/O ---- */
 
-/* --debug=ata: the command sent, in libata's one-line form. */
-static void debug_issue(struct libata *la, const uint8_t fis[ATA_FIS_H2D_LEN], unsigned tag)
+/* --debug=ata: the command sent, in libata's one-line form (out of line: its buffers stay off the hot path). */
+static __attribute__((noinline)) void debug_issue(struct libata *la, const uint8_t fis[ATA_FIS_H2D_LEN], unsigned tag)
 {
 	struct ata_taskfile tf;
 	char line[160];
@@ -548,25 +548,19 @@ static inline void ncq_issue(struct libata *la, const struct blk_request *rq, un
 	timer_start(la, tag);
 }
 
-int libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
+/* libata_issue() of anything but an NCQ read or write (out of line). */
+static __attribute__((noinline)) int issue_nonqueued(struct libata *la, struct blk_request *rq,
+						     unsigned tag)
 {
 	struct ata_rw rw = { .write = rq->write, .sectors = rq->nlb, .lba = rq->lba,
 		.fua = rq->fua };
 	struct ata_taskfile tf;
 	uint8_t fis[ATA_FIS_H2D_LEN];
-	bool ncq = la->ncq_on && !rq->flush && !rq->discard;
 	int rc;
 
-	/*
-	 * ata_std_qc_defer(): an NCQ command waits while a non-NCQ one is
-	 * active; a non-NCQ command waits until no command is active.
-	 */
-	if (la->eh != EH_IDLE || la->nonqueued_tag >= 0 || (!ncq && la->ncq_active))
+	/* ata_std_qc_defer(): a non-NCQ command waits until no command is active. */
+	if (la->eh != EH_IDLE || la->nonqueued_tag >= 0 || la->ncq_active)
 		return -EBUSY;
-	if (ncq) {
-		ncq_issue(la, rq, tag);
-		return 0;
-	}
 	if (rq->flush) {
 		ata_cmd_flush_ext(&tf);
 		la->nonqueued_tag = (int)tag;
@@ -611,6 +605,17 @@ int libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
 		debug_issue(la, fis, tag);
 	la->ops->send(la->link, fis, sizeof(fis));
 	timer_start(la, tag);
+	return 0;
+}
+
+int libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
+{
+	if (!la->ncq_on || rq->flush || rq->discard)
+		return issue_nonqueued(la, rq, tag);
+	/* ata_std_qc_defer(): an NCQ command waits while a non-NCQ one is active (and during EH). */
+	if (la->eh != EH_IDLE || la->nonqueued_tag >= 0)
+		return -EBUSY;
+	ncq_issue(la, rq, tag);
 	return 0;
 }
 
@@ -762,34 +767,13 @@ static void eh_ncq_log(struct libata *la, const struct ata_d2h *d, const uint8_t
 	eh_finish(la, culprit);
 }
 
-void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
+/* An SDB with ERR or SENSE: CDL ends, NCQ errors (out of line). */
+static __attribute__((noinline)) void sdb_exception(struct libata *la, const struct ata_sdb *sdb)
 {
-	struct ata_sdb s;
+	struct ata_sdb s = *sdb;
 	uint32_t done;
 	bool cdl_abort;
 
-	SIM_ASSERT(ata_sdb_decode(fis, len, &s) == ATA_OK, "malformed SDB FIS from the drive");
-	if (!(s.status & (ATA_STAT_ERR | ATA_STAT_SENSE))) {
-		/*
-		 * Every I/O's completion: good status, so neither a CDL abort
-		 * nor sense data, nor an NCQ error. The same steps as below,
-		 * without their tests.
-		 */
-		sim_debug(la->sim, SIM_DBG_ATA, "SDB sactive %08x status %02x error %02x", s.sactive,
-			  s.status, s.error);
-		for (done = s.sactive; done; done &= done - 1) {
-			unsigned tag = (unsigned)__builtin_ctz(done);
-
-			la->cdl_tags &= ~(1u << tag);
-			la->ncq_active &= ~(1u << tag);
-			la->failed &= ~(1u << tag);
-			blk_complete(la->q, (int)tag, 0);
-		}
-		timer_idle(la);
-		if (la->eh == EH_WAIT)
-			eh_maybe_start(la);
-		return;
-	}
 	/*
 	 * ERR with ABRT on tags that carry a duration limit is the drive ending
 	 * them by CDL policy 0xF; any other ERR is an NCQ error, for EH.
@@ -827,6 +811,36 @@ void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
 	if ((s.status & ATA_STAT_ERR) && !cdl_abort) {
 		eh_ncq_error(la);
 		return;
+	}
+	timer_idle(la);
+	if (la->eh == EH_WAIT)
+		eh_maybe_start(la);
+}
+
+void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
+{
+	struct ata_sdb s;
+	uint32_t done;
+
+	SIM_ASSERT(ata_sdb_decode(fis, len, &s) == ATA_OK, "malformed SDB FIS from the drive");
+	if (s.status & (ATA_STAT_ERR | ATA_STAT_SENSE)) {
+		sdb_exception(la, &s);
+		return;
+	}
+	/*
+	 * Every I/O's completion: good status, so neither a CDL abort nor
+	 * sense data, nor an NCQ error: the tags complete (as sdb_exception()
+	 * would complete them, without its tests).
+	 */
+	sim_debug(la->sim, SIM_DBG_ATA, "SDB sactive %08x status %02x error %02x", s.sactive,
+		  s.status, s.error);
+	for (done = s.sactive; done; done &= done - 1) {
+		unsigned tag = (unsigned)__builtin_ctz(done);
+
+		la->cdl_tags &= ~(1u << tag);
+		la->ncq_active &= ~(1u << tag);
+		la->failed &= ~(1u << tag);
+		blk_complete(la->q, (int)tag, 0);
 	}
 	timer_idle(la);
 	if (la->eh == EH_WAIT)

@@ -180,14 +180,15 @@ static struct blk_request *sort_entry(struct treap_node *n)
 	return n ? treap_entry(n, struct blk_request, sort) : NULL;
 }
 
-static inline __attribute__((always_inline)) void remove_request(struct dd_data *dd,
-								   struct dd_class *c,
+/*
+ * Out of the sorted list and the FIFO. Only the dispatch removes a
+ * request, and it has already moved next_rq past it.
+ */
+static inline __attribute__((always_inline)) void remove_request(struct dd_class *c,
 								   struct blk_request *rq)
 {
 	int dir = rq->write;
 
-	if (!dd->latest_pos && c->next_rq[dir] == rq)
-		c->next_rq[dir] = sort_entry(treap_next(&rq->sort));
 	treap_remove(&c->sort[dir], &rq->sort);
 	if (rq->fifo_prev)
 		rq->fifo_prev->fifo_next = rq->fifo_next;
@@ -202,26 +203,30 @@ static inline __attribute__((always_inline)) void remove_request(struct dd_data 
 }
 
 /* The next request in sector order in direction dir, for this class. */
-static struct blk_request *next_request(struct dd_data *dd, struct dd_class *c, int dir)
+static inline struct blk_request *next_request(struct dd_class *c, int dir, bool latest_pos)
 {
-	if (dd->latest_pos)
+	if (latest_pos)
 		return sort_entry(treap_lower_bound(&c->sort[dir], c->latest_pos[dir]));
 	return c->next_rq[dir];
 }
 
 /*
  * One class's choice, for requests that entered at or before latest_start
- * (mq-deadline's aging pass asks with now - prio_aging_expire).
+ * (mq-deadline's aging pass asks with now - prio_aging_expire). mq and
+ * latest_pos are dd's, passed as constants by each caller: 4.10's copy
+ * carries no test of mq-deadline's rules (and every request entered at or
+ * before now).
  */
 static inline __attribute__((always_inline)) struct blk_request *
-dd_class_dispatch(struct dd_data *dd, struct dd_class *c, int64_t latest_start)
+dd_class_dispatch(struct dd_data *dd, struct dd_class *c, int64_t latest_start, const bool mq,
+		  const bool latest_pos)
 {
 	struct blk_request *rq, *next_rq;
 	int dir;
 	const char *why;
 
-	if (dd->mq) {
-		rq = next_request(dd, c, dd->last_dir);
+	if (mq) {
+		rq = next_request(c, dd->last_dir, latest_pos);
 	} else {
 		/* 4.10: a batch continues in whichever direction has a successor. */
 		rq = c->next_rq[DD_WRITE] ? c->next_rq[DD_WRITE] : c->next_rq[DD_READ];
@@ -245,7 +250,7 @@ writes:
 	}
 	return NULL;
 find:
-	next_rq = next_request(dd, c, dir);
+	next_rq = next_request(c, dir, latest_pos);
 	if (sim_now(dd->sim) >= c->fifo_head[dir]->fifo_time || !next_rq) {
 		rq = c->fifo_head[dir];
 		why = next_rq ? "fifo (expired)" : "fifo";
@@ -256,16 +261,16 @@ find:
 	dd->last_dir = dir;
 	dd->batching = 0;
 dispatch:
-	if (rq->fifo_time - dd->fifo_expire[rq->write] > latest_start)
+	if (mq && rq->fifo_time - dd->fifo_expire[rq->write] > latest_start)
 		return NULL;	/* entered after latest_start */
 	dd->batching++;
-	if (dd->latest_pos) {
+	if (latest_pos) {
 		c->latest_pos[dir] = rq->lba;
 	} else {
 		c->next_rq[DD_READ] = c->next_rq[DD_WRITE] = NULL;
 		c->next_rq[dir] = sort_entry(treap_next(&rq->sort));
 	}
-	remove_request(dd, c, rq);
+	remove_request(c, rq);
 	sim_debug(dd->sim, SIM_DBG_SCHED, "%s dispatch lba %llu %s class %u: %s, batch %u",
 		  dd->mq ? "mq-deadline" : "deadline", (unsigned long long)rq->lba,
 		  dir ? "W" : "R", rq->sched_class, why, dd->batching);
@@ -282,14 +287,15 @@ static struct blk_request *deadline_dispatch(void *data)
 {
 	struct dd_data *dd = data;
 
-	return dd_class_dispatch(dd, &dd->cls[0], sim_now(dd->sim));
+	return dd_class_dispatch(dd, &dd->cls[0], sim_now(dd->sim), false, false);
 }
 
-/* mq-deadline's per-class pass (one copy of the engine for its three calls). */
+/* mq-deadline's per-class pass: one copy of the engine per batch rule, for its three calls. */
 static struct blk_request *mq_class_dispatch(struct dd_data *dd, struct dd_class *c,
 					     int64_t latest_start)
 {
-	return dd_class_dispatch(dd, c, latest_start);
+	return dd->latest_pos ? dd_class_dispatch(dd, c, latest_start, true, true) :
+		dd_class_dispatch(dd, c, latest_start, true, false);
 }
 
 static struct blk_request *dd_dispatch(void *data)

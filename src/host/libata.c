@@ -458,7 +458,8 @@ static uint32_t outstanding(const struct libata *la)
 /* Nothing out: no timer either (a pending one would only stretch the run). */
 static void timer_idle(struct libata *la)
 {
-	if (la->timer_armed && !outstanding(la)) {
+	/* outstanding(la) == 0, tested cheapest first: under load NCQ tags are out. */
+	if (!la->ncq_active && la->nonqueued_tag < 0 && la->timer_armed) {
 		sim_cancel(la->sim, la->timer);
 		la->timer_armed = false;
 	}
@@ -629,7 +630,7 @@ int libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
 static void eh_maybe_start(struct libata *la)
 {
 	struct ata_taskfile tf;
-	uint32_t out = la->ncq_active | (la->nonqueued_tag >= 0 ? 1u << la->nonqueued_tag : 0);
+	uint32_t out = outstanding(la);
 
 	if (la->eh != EH_WAIT || (out & ~la->failed))
 		return;
@@ -655,7 +656,7 @@ static void eh_maybe_start(struct libata *la)
 static void timed_out(struct sim *sim, void *arg)
 {
 	struct libata *la = arg;
-	uint32_t out = la->ncq_active | (la->nonqueued_tag >= 0 ? 1u << la->nonqueued_tag : 0);
+	uint32_t out = outstanding(la);
 	uint32_t live = out & ~la->failed, t;
 	int64_t now = sim_now(sim), next = INT64_MAX;
 
@@ -837,7 +838,8 @@ void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
 	for (done = s.sactive; done; done &= done - 1) {
 		unsigned tag = (unsigned)__builtin_ctz(done);
 
-		la->cdl_tags &= ~(1u << tag);
+		if (la->cdl_enabled)	/* cdl_tags stays 0 without */
+			la->cdl_tags &= ~(1u << tag);
 		la->ncq_active &= ~(1u << tag);
 		la->failed &= ~(1u << tag);
 		blk_complete(la->q, (int)tag, 0);

@@ -30,6 +30,7 @@ void treap_init(struct treap *t);
  * The general cases of insert and remove. treap_insert() and treap_remove()
  * below do an empty tree and a leaf inline: the schedulers' sorted lists
  * mostly hold a request or two, and there the call cost more than the work.
+ * (The priority stream decides the shape, never the order.)
  */
 void treap_insert_general(struct treap *t, struct treap_node *n);
 void treap_remove_general(struct treap *t, struct treap_node *n);
@@ -53,8 +54,12 @@ static inline void treap_insert(struct treap *t, struct treap_node *n)
 		treap_insert_general(t, n);
 		return;
 	}
+	/*
+	 * Alone, a node's priority decides nothing; the lowest keeps it the
+	 * root until it goes (the heap order holds, the stream is spared).
+	 */
 	n->left = n->right = n->parent = NULL;
-	n->prio = treap_next_prio(t);
+	n->prio = 0;
 	t->root = n;
 	t->count = 1;
 }

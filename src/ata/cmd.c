@@ -87,80 +87,27 @@ int ata_rw_parse(const struct ata_taskfile *tf, struct ata_rw *rw)
 	return ATA_OK;
 }
 
-/* A FIS as little-endian words: bytes 8k.. are bits 0.. of word k (one load or store each). */
-static inline uint64_t get_le64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	v = __builtin_bswap64(v);
-#endif
-	return v;
-}
-
-static inline void put_le64(uint8_t *p, uint64_t v)
-{
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	v = __builtin_bswap64(v);
-#endif
-	memcpy(p, &v, sizeof(v));
-}
-
-static inline void put_le32(uint8_t *p, uint32_t v)
-{
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	v = __builtin_bswap32(v);
-#endif
-	memcpy(p, &v, sizeof(v));
-}
-
 /*
- * The FIS bytes of the taskfile fields (fis.c, Register H2D): 0 type 27h,
- * 1 C bit, 2 command, 3 FEATURE 7:0, 4-6 LBA 23:0, 7 DEVICE, 8-10 LBA 47:24,
- * 11 FEATURE 15:8, 12-13 COUNT, 14 ICC, 15 CONTROL, 16-19 AUXILIARY.
+ * Which limit a read/write that ata_rw_fis_build()'s one combined test
+ * refused breaks, in ata_rw_build()'s order of checks.
  */
-int ata_rw_fis_build(const struct ata_rw *rw, uint8_t fis[ATA_FIS_H2D_LEN])
+int ata_rw_fis_refused(bool ncq, bool write, bool fua, uint8_t tag, enum ata_prio prio,
+		       uint32_t sectors, uint64_t lba, uint8_t cdl)
 {
-	uint16_t features, count;
-	uint8_t command, device = ATA_DEVICE_LBA, aux = 0;
-
-	if (rw->sectors < 1 || rw->sectors > 65536)
+	if (sectors < 1 || sectors > 65536)
 		return ATA_E_COUNT;
-	if (rw->lba >= ATA_LBA48_LIMIT || rw->lba + rw->sectors > ATA_LBA48_LIMIT)
+	if (lba >= ATA_LBA48_LIMIT || lba + sectors > ATA_LBA48_LIMIT)
 		return ATA_E_LBA;
-	if (rw->cdl > 7)
+	if (cdl > 7)
 		return ATA_E_CDL;
-	if (rw->ncq) {
-		if (rw->tag >= ATA_MAX_TAGS)
-			return ATA_E_TAG;
-		if (rw->prio > ATA_PRIO_HIGH)
-			return ATA_E_PRIO;
-		command = rw->write ? ATA_CMD_FPDMA_WRITE : ATA_CMD_FPDMA_READ;
-		features = (uint16_t)(rw->sectors & 0xffff);
-		count = (uint16_t)(rw->tag << 3 | (unsigned)rw->prio << 14);
-		device |= rw->fua ? ATA_DEVICE_FUA : 0;
-		aux = rw->cdl;
-	} else {
-		if (rw->prio != ATA_PRIO_NORMAL)
-			return ATA_E_PRIO;
-		if (rw->fua && !rw->write)
-			return ATA_E_COMMAND;
-		command = rw->write ? (rw->fua ? ATA_CMD_WRITE_DMA_FUA_EXT : ATA_CMD_WRITE_DMA_EXT) :
-			ATA_CMD_READ_DMA_EXT;
-		count = (uint16_t)(rw->sectors & 0xffff);
-		features = rw->cdl;
-	}
-	put_le64(fis, ATA_FIS_REG_H2D | 0x80u << 8 | (uint64_t)command << 16 |
-		 (uint64_t)(features & 0xff) << 24 | (rw->lba & 0xffffff) << 32 |
-		 (uint64_t)device << 56);
-	put_le64(fis + 8, rw->lba >> 24 | (uint64_t)(features >> 8) << 24 | (uint64_t)count << 32 |
-		 (uint64_t)rw->icc << 48);
-	put_le32(fis + 16, aux);
-	return ATA_OK;
+	if (ncq)
+		return tag >= ATA_MAX_TAGS ? ATA_E_TAG : ATA_E_PRIO;
+	if (prio != ATA_PRIO_NORMAL)
+		return ATA_E_PRIO;
+	return fua && !write ? ATA_E_COMMAND : ATA_OK;
 }
 
-int ata_rw_fis_parse(const uint8_t *fis, size_t len, struct ata_rw *rw)
+int ata_rw_fis_parse_other(const uint8_t *fis, size_t len, struct ata_rw *rw)
 {
 	uint64_t w0, w1;
 	uint16_t features, count;
@@ -168,8 +115,8 @@ int ata_rw_fis_parse(const uint8_t *fis, size_t len, struct ata_rw *rw)
 
 	if (len != ATA_FIS_H2D_LEN)
 		return ATA_E_LENGTH;
-	w0 = get_le64(fis);
-	w1 = get_le64(fis + 8);
+	w0 = ata_get_le64(fis);
+	w1 = ata_get_le64(fis + 8);
 	if ((uint8_t)w0 != ATA_FIS_REG_H2D)
 		return ATA_E_FIS_TYPE;
 	if (!(w0 & 0x8000))

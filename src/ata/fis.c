@@ -114,20 +114,3 @@ int ata_sdb_encode(const struct ata_sdb *s, uint8_t fis[ATA_FIS_SDB_LEN])
 	fis[7] = (uint8_t)(s->sactive >> 24);
 	return ATA_OK;
 }
-
-int ata_sdb_decode(const uint8_t *fis, size_t len, struct ata_sdb *s)
-{
-	if (len != ATA_FIS_SDB_LEN)
-		return ATA_E_LENGTH;
-	if (fis[0] != ATA_FIS_SDB)
-		return ATA_E_FIS_TYPE;
-	memset(s, 0, sizeof(*s));
-	s->pm_port = fis[1] & 0xf;
-	s->interrupt = (fis[1] & 0x40) != 0;
-	s->notification = (fis[1] & 0x80) != 0;
-	s->status = fis[2] & 0x77;
-	s->error = fis[3];
-	s->sactive = (uint32_t)fis[4] | (uint32_t)fis[5] << 8 |
-		(uint32_t)fis[6] << 16 | (uint32_t)fis[7] << 24;
-	return ATA_OK;
-}

@@ -46,6 +46,22 @@ int ata_h2d_decode(const uint8_t *fis, size_t len, struct ata_taskfile *tf);
 int ata_d2h_encode(const struct ata_d2h *d, uint8_t fis[ATA_FIS_D2H_LEN]);
 int ata_d2h_decode(const uint8_t *fis, size_t len, struct ata_d2h *d);
 int ata_sdb_encode(const struct ata_sdb *s, uint8_t fis[ATA_FIS_SDB_LEN]);
-int ata_sdb_decode(const uint8_t *fis, size_t len, struct ata_sdb *s);
+
+/* Inline: the host decodes one for every completion. */
+static inline int ata_sdb_decode(const uint8_t *fis, size_t len, struct ata_sdb *s)
+{
+	if (len != ATA_FIS_SDB_LEN)
+		return ATA_E_LENGTH;
+	if (fis[0] != ATA_FIS_SDB)
+		return ATA_E_FIS_TYPE;
+	s->pm_port = fis[1] & 0xf;
+	s->interrupt = (fis[1] & 0x40) != 0;
+	s->notification = (fis[1] & 0x80) != 0;
+	s->status = fis[2] & 0x77;
+	s->error = fis[3];
+	s->sactive = (uint32_t)fis[4] | (uint32_t)fis[5] << 8 |
+		(uint32_t)fis[6] << 16 | (uint32_t)fis[7] << 24;
+	return ATA_OK;
+}
 
 #endif

@@ -14,12 +14,15 @@ struct blk_queue {
 	unsigned nr_requests, logical_size;
 	unsigned budget;		/* device/queue_depth: commands outstanding at most */
 	unsigned ntags, inflight;	/* ATA tags 0..ntags-1; how many are out */
-	unsigned next_tag;		/* round-robin allocation starts here */
+	uint32_t rr_mask;		/* round-robin allocation starts at the lowest tag here */
 	const struct sched_ops *sched;
 	void *sched_data;
+	unsigned sched_queued;		/* requests inserted into the scheduler, not yet dispatched */
 	struct blk_request *pool, *free;
 	struct blk_bio *wait_head, *wait_tail;
 	struct blk_request *last_merge;	/* nomerges = 1: the one-hit cache */
+	/* queue/nomerges = 0 with a scheduler that merges: its lookup (else NULL). */
+	struct blk_request *(*merge_find)(void *data, const struct blk_bio *bio, bool *front);
 	uint32_t free_tags;
 	struct blk_request *tag_rq[32];
 	struct libata *ata;
@@ -42,16 +45,19 @@ static uint32_t all_tags(const struct blk_queue *q)
 
 /*
  * libata hands tags out round robin, the first free one after the last
- * given (4.10's ata_qc_new(); later BLK_TAG_ALLOC_RR in ATA_BASE_SHT).
+ * given (4.10's ata_qc_new(); later BLK_TAG_ALLOC_RR in ATA_BASE_SHT):
+ * rr_mask holds the tags above the last one given (none after the top
+ * tag, so the search wraps to the lowest free).
  */
-static unsigned tag_alloc(struct blk_queue *q)
+static inline unsigned tag_alloc(struct blk_queue *q)
 {
-	uint32_t after = q->free_tags & ~((1u << q->next_tag) - 1);
-	unsigned tag = (unsigned)__builtin_ctz(after ? after : q->free_tags);
+	uint32_t after = q->free_tags & q->rr_mask;
+	uint32_t bit = after ? after : q->free_tags;
 
-	q->free_tags &= ~(1u << tag);
-	q->next_tag = tag + 1 < q->ntags ? tag + 1 : 0;
-	return tag;
+	bit &= -bit;
+	q->free_tags ^= bit;
+	q->rr_mask = ~((bit << 1) - 1);
+	return (unsigned)__builtin_ctz(bit);
 }
 
 static const struct plugin *const builtin_schedulers[] = {
@@ -82,8 +88,10 @@ struct blk_queue *blk_queue_new(struct sim *sim, const struct host_knobs *k, str
 	q->sim = sim;
 	q->k = *k;
 	q->sched = blk_sched_ops(k->scheduler);
+	q->merge_find = k->nomerges == 0 ? q->sched->merge_find : NULL;
 	q->logical_size = 512;
 	q->budget = q->ntags = k->queue_depth;
+	q->rr_mask = ~0u;
 	q->nr_requests = k->nr_requests ? k->nr_requests : host_default_nr_requests(k);
 	q->pool = calloc(q->nr_requests, sizeof(*q->pool));
 	if (!q->pool) {
@@ -122,6 +130,12 @@ void blk_queue_attach(struct blk_queue *q, struct libata *ata)
 	q->write_cache = libata_write_cache(ata);
 	q->fua = q->write_cache && host_kernel_has(q->k.kernel, HOST_KC_FUA);
 	q->peek_before_budget = !host_kernel_has(q->k.kernel, HOST_KC_BUDGET_FIRST);
+	/*
+	 * Every tag in use is a command in flight, and the budget is at most
+	 * the tags: "a tag and budget free" is inflight < budget.
+	 */
+	SIM_ASSERT(q->budget >= 1 && q->budget <= q->ntags, "queue depth %u with %u tags",
+		   q->budget, q->ntags);
 }
 
 const struct host_knobs *blk_queue_knobs(const struct blk_queue *q)
@@ -147,6 +161,29 @@ uint64_t blk_max_discard_sectors(const struct blk_queue *q)
 static void dispatch_add(struct blk_queue *q, struct blk_request *rq, bool head);
 
 /*
+ * The scheduler's next request. It holds only what was inserted and not
+ * yet dispatched: with nothing, there is nothing to ask (nor a merge to
+ * look for) — the common case at queue depth, where each request is taken
+ * out soon after it goes in.
+ */
+static inline struct blk_request *sched_take(struct blk_queue *q)
+{
+	struct blk_request *rq;
+
+	if (!q->sched_queued)
+		return NULL;
+	rq = q->sched->dispatch(q->sched_data);
+	q->sched_queued -= rq != NULL;
+	return rq;
+}
+
+static inline void sched_insert(struct blk_queue *q, struct blk_request *rq)
+{
+	q->sched_queued++;
+	q->sched->insert(q->sched_data, rq);
+}
+
+/*
  * blk_execute_rq() of SG_IO's request: its CDB says FUA or not (no flush
  * machinery: libata sends what the CDB says, whatever libata.fua), and an
  * empty one is SYNCHRONIZE CACHE, which libata sends as FLUSH CACHE EXT
@@ -164,7 +201,7 @@ static void passthrough_insert(struct blk_queue *q, struct blk_request *rq, uint
 	rq->seq_left = rq->nlb ? BLK_SEQ_DATA : BLK_SEQ_PREFLUSH;
 	rq->bypass = true;
 	if (!host_kernel_has(q->k.kernel, HOST_KC_PASSTHROUGH_BYPASS))
-		while ((r = q->sched->dispatch(q->sched_data)))	/* elv_drain_elevator() */
+		while ((r = sched_take(q)))	/* elv_drain_elevator() */
 			dispatch_add(q, r, false);
 	dispatch_add(q, rq, false);
 	sim_debug(q->sim, SIM_DBG_BLK, "passthrough lba %llu +%u %s%s queued",
@@ -172,14 +209,13 @@ static void passthrough_insert(struct blk_queue *q, struct blk_request *rq, uint
 		  rq->fua ? " FUA" : "");
 }
 
-static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk_bio *bio)
+/* The fields every request starts with, from its first bio. */
+static inline void request_fill(struct blk_queue *q, struct blk_request *rq, struct blk_bio *bio,
+				int64_t now)
 {
-	int64_t now = sim_now(q->sim);
-
 	rq->lba = bio->lba;
 	rq->nlb = bio->nlb;
 	rq->write = bio->write;
-	rq->discard = (bio->flags & BLK_DISCARD) != 0;
 	rq->write_hint = bio->write_hint;
 	rq->ioprio = bio->ioprio;
 	rq->tag = -1;
@@ -192,6 +228,33 @@ static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk
 	bio->next = NULL;
 	bio->t_queued = now;
 	q->stats.requests++;
+}
+
+/* A plain read or write (no flags, some sectors): the scheduler's. */
+static inline void request_init_plain(struct blk_queue *q, struct blk_request *rq,
+				      struct blk_bio *bio)
+{
+	request_fill(q, rq, bio, sim_now(q->sim));
+	rq->discard = rq->passthrough = false;
+	/* flush_insert() for a plain request: no flush steps. */
+	rq->seq_left = BLK_SEQ_DATA;
+	rq->fua = rq->flush = false;
+	rq->bypass = false;
+	sched_insert(q, rq);
+	q->last_merge = rq;
+	sim_debug(q->sim, SIM_DBG_BLK, "request lba %llu +%u %s prio %s/%u queued",
+		  (unsigned long long)rq->lba, rq->nlb, rq->write ? "W" : "R",
+		  ioprio_class_name(ioprio_class(rq->ioprio)), ioprio_level(rq->ioprio));
+}
+
+static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk_bio *bio)
+{
+	if (!bio->flags && bio->nlb) {
+		request_init_plain(q, rq, bio);
+		return;
+	}
+	request_fill(q, rq, bio, sim_now(q->sim));
+	rq->discard = (bio->flags & BLK_DISCARD) != 0;
 	rq->passthrough = (bio->flags & BLK_PASSTHROUGH) != 0;
 	if (rq->passthrough) {
 		passthrough_insert(q, rq, bio->flags);
@@ -207,7 +270,7 @@ static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk
 		if (rq->bypass)
 			return;
 	}
-	q->sched->insert(q->sched_data, rq);
+	sched_insert(q, rq);
 	q->last_merge = rq;
 	sim_debug(q->sim, SIM_DBG_BLK, "request lba %llu +%u %s prio %s/%u queued",
 		  (unsigned long long)rq->lba, rq->nlb, rq->write ? "W" : "R",
@@ -240,22 +303,10 @@ static uint16_t ioprio_best_of(uint16_t a, uint16_t b)
 	return a < b ? a : b;
 }
 
-static bool try_merge(struct blk_queue *q, struct blk_bio *bio)
+/* The bio joins rq, at its front or its back. */
+static bool merge_into(struct blk_queue *q, struct blk_request *rq, struct blk_bio *bio, bool front)
 {
-	struct blk_request *rq = NULL;
-	bool front = false;
-
-	if (q->k.nomerges >= 2 || !q->sched->merge_find)
-		return false;
-	if (q->k.nomerges == 1) {
-		/* Simple merges only: the last request, at its back. */
-		rq = q->last_merge;
-		if (!rq || rq->lba + rq->nlb != bio->lba)
-			return false;
-	} else {
-		rq = q->sched->merge_find(q->sched_data, bio, &front);
-	}
-	if (!rq || !can_merge(q, rq, bio))
+	if (!can_merge(q, rq, bio))
 		return false;
 	bio->t_queued = sim_now(q->sim);
 	if (front) {
@@ -279,6 +330,29 @@ static bool try_merge(struct blk_queue *q, struct blk_bio *bio)
 		  (unsigned long long)bio->lba, bio->nlb, front ? "front" : "back",
 		  (unsigned long long)rq->lba, rq->nlb);
 	return true;
+}
+
+/* nomerges = 1: simple merges only, the last request at its back. */
+static bool try_merge_last(struct blk_queue *q, struct blk_bio *bio)
+{
+	struct blk_request *rq = q->last_merge;
+
+	if (!q->sched->merge_find || !rq || rq->lba + rq->nlb != bio->lba)
+		return false;
+	return merge_into(q, rq, bio, false);
+}
+
+static inline bool try_merge(struct blk_queue *q, struct blk_bio *bio)
+{
+	struct blk_request *rq;
+	bool front = false;
+
+	if (!q->merge_find)
+		return q->k.nomerges == 1 && try_merge_last(q, bio);
+	if (!q->sched_queued)
+		return false;
+	rq = q->merge_find(q->sched_data, bio, &front);
+	return rq && merge_into(q, rq, bio, front);
 }
 
 static void dispatch_add(struct blk_queue *q, struct blk_request *rq, bool head)
@@ -358,13 +432,26 @@ static void bio_fail_now(struct blk_queue *q, struct blk_bio *bio, int error)
 	sim_at(q->sim, bio->t_submit, bio_nothing_to_flush, bio);
 }
 
-bool blk_submit(struct blk_queue *q, struct blk_bio *bio)
+/* No request free: the submitter sleeps until one is (FIFO). */
+static bool bio_wait(struct blk_queue *q, struct blk_bio *bio)
+{
+	bio->next = NULL;
+	if (q->wait_tail)
+		q->wait_tail->next = bio;
+	else
+		q->wait_head = bio;
+	q->wait_tail = bio;
+	q->stats.waits++;
+	sim_debug(q->sim, SIM_DBG_BLK, "bio lba %llu waits: all %u requests in use",
+		  (unsigned long long)bio->lba, q->nr_requests);
+	return false;
+}
+
+/* blk_submit() of a bio with flags, or an empty one (a flush). */
+static bool submit_special(struct blk_queue *q, struct blk_bio *bio)
 {
 	struct blk_request *rq;
 
-	bio->t_submit = sim_now(q->sim);
-	bio->error = 0;
-	q->stats.submitted++;
 	if (!bio->nlb && !q->write_cache && !(bio->flags & BLK_PASSTHROUGH)) {
 		/* A flush with no volatile cache to flush: done at once (an event: no reentry). */
 		bio->t_queued = bio->t_dispatched = bio->t_submit;
@@ -388,21 +475,31 @@ bool blk_submit(struct blk_queue *q, struct blk_bio *bio)
 		bio_fail_now(q, bio, -EAGAIN);
 		return true;
 	}
-	if (!rq || q->wait_head) {
-		/* No request: the submitter sleeps until one is freed (FIFO). */
-		bio->next = NULL;
-		if (q->wait_tail)
-			q->wait_tail->next = bio;
-		else
-			q->wait_head = bio;
-		q->wait_tail = bio;
-		q->stats.waits++;
-		sim_debug(q->sim, SIM_DBG_BLK, "bio lba %llu waits: all %u requests in use",
-			  (unsigned long long)bio->lba, q->nr_requests);
-		return false;
-	}
+	if (!rq || q->wait_head)
+		return bio_wait(q, bio);
 	q->free = rq->free_next;
 	request_init(q, rq, bio);
+	blk_run_queue(q);
+	return true;
+}
+
+bool blk_submit(struct blk_queue *q, struct blk_bio *bio)
+{
+	struct blk_request *rq;
+
+	bio->t_submit = sim_now(q->sim);
+	bio->error = 0;
+	q->stats.submitted++;
+	if (bio->flags || !bio->nlb)
+		return submit_special(q, bio);
+	/* A plain read or write: the same steps, without the tests for flags. */
+	if (try_merge(q, bio))
+		return true;
+	rq = q->free;
+	if (!rq || q->wait_head)
+		return bio_wait(q, bio);
+	q->free = rq->free_next;
+	request_init_plain(q, rq, bio);
 	blk_run_queue(q);
 	return true;
 }
@@ -412,38 +509,31 @@ static struct blk_request *next_request(struct blk_queue *q)
 {
 	struct blk_request *rq = dispatch_take(q);
 
-	return rq ? rq : q->sched->dispatch(q->sched_data);
+	return rq ? rq : sched_take(q);
 }
 
 /*
  * Whether blk_run_queue() has anything to do: a tag and budget to dispatch
- * with, or 4.10's peek with the dispatch list empty. With the device full
+ * with (every tag in use is in flight, and the budget is at most the
+ * tags), or 4.10's peek with the dispatch list empty. With the device full
  * and a request already peeked — every submission at queue depth — it
  * has not, and the call is skipped.
  */
 static inline bool run_queue_can_act(const struct blk_queue *q)
 {
-	return (q->free_tags && q->inflight < q->budget) ||
-		(q->peek_before_budget && !q->dispatch_head);
+	return q->inflight < q->budget || (q->peek_before_budget && !q->dispatch_head);
 }
 
-static void run_queue(struct blk_queue *q);
-
-void blk_run_queue(struct blk_queue *q)
-{
-	if (run_queue_can_act(q))
-		run_queue(q);
-}
-
-static void run_queue(struct blk_queue *q)
+static inline __attribute__((always_inline)) void run_queue_body(struct blk_queue *q)
 {
 	if (q->running || q->stopped || !q->ata)
 		return;
 	q->running = true;
 	/* The device's budget (scsi_mq_get_budget) and a free tag. */
-	while (q->free_tags && q->inflight < q->budget) {
+	while (q->inflight < q->budget) {
 		struct blk_request *rq = next_request(q);
-		unsigned tag, next_tag = q->next_tag;
+		uint32_t rr_mask = q->rr_mask;
+		unsigned tag;
 
 		if (!rq)
 			break;
@@ -462,7 +552,7 @@ static void run_queue(struct blk_queue *q)
 			 */
 			q->tag_rq[tag] = NULL;
 			q->free_tags |= 1u << tag;
-			q->next_tag = next_tag;
+			q->rr_mask = rr_mask;
 			rq->tag = -1;
 			dispatch_add(q, rq, true);
 			q->stats.deferred++;
@@ -480,12 +570,23 @@ static void run_queue(struct blk_queue *q)
 	 * when a tag frees, and nothing overtakes it.
 	 */
 	if (q->peek_before_budget && !q->dispatch_head && !q->stopped) {
-		struct blk_request *rq = q->sched->dispatch(q->sched_data);
+		struct blk_request *rq = sched_take(q);
 
 		if (rq)
 			dispatch_add(q, rq, false);
 	}
 	q->running = false;
+}
+
+static void run_queue(struct blk_queue *q)
+{
+	run_queue_body(q);
+}
+
+void blk_run_queue(struct blk_queue *q)
+{
+	if (run_queue_can_act(q))
+		run_queue(q);
 }
 
 /* Free a request; a waiting submitter gets it. Returns that submitter's bio. */
@@ -507,7 +608,7 @@ static struct blk_bio *request_free(struct blk_queue *q, struct blk_request *rq)
 }
 
 /* The request is finished (its tag, if any, already free): tell its bios. */
-static void request_done(struct blk_queue *q, struct blk_request *rq, int error)
+static inline void request_done(struct blk_queue *q, struct blk_request *rq, int error)
 {
 	struct blk_bio *bio = rq->bios, *next, *granted;
 	int64_t now = sim_now(q->sim), dispatched = rq->t_dispatched;
@@ -524,8 +625,11 @@ static void request_done(struct blk_queue *q, struct blk_request *rq, int error)
 		  (unsigned long long)rq->lba, rq->nlb, rq->nlb ? "" : " (flush)",
 		  (now - rq->t_queued) / 1e6, error ? " (error)" : "");
 	granted = request_free(q, rq);
-	/* The kernel dispatches before user space hears of the completion. */
-	blk_run_queue(q);
+	/*
+	 * The kernel dispatches before user space hears of the completion.
+	 * A tag was just freed, so inflight < budget: run_queue_can_act().
+	 */
+	run_queue_body(q);
 	if (granted && granted->accepted)
 		granted->accepted(granted->owner, granted);
 	for (; bio; bio = next) {
@@ -538,14 +642,14 @@ static void request_done(struct blk_queue *q, struct blk_request *rq, int error)
 }
 
 /* Give the tag back (the request stays). */
-static struct blk_request *tag_release(struct blk_queue *q, int tag)
+static inline struct blk_request *tag_release(struct blk_queue *q, int tag)
 {
 	struct blk_request *rq;
 	int64_t now = sim_now(q->sim);
 
-	SIM_ASSERT(tag >= 0 && tag < 32 && q->tag_rq[tag] != NULL, "completion for tag %d, which "
+	/* A tag that holds a request is in flight: inflight >= 1 follows. */
+	SIM_ASSERT((unsigned)tag < 32 && q->tag_rq[tag] != NULL, "completion for tag %d, which "
 		   "holds no request", tag);
-	SIM_ASSERT(q->inflight > 0, "tag %d released with nothing in flight", tag);
 	rq = q->tag_rq[tag];
 	q->tag_rq[tag] = NULL;
 	q->free_tags |= 1u << tag;
@@ -559,7 +663,8 @@ void blk_complete(struct blk_queue *q, int tag, int error)
 {
 	struct blk_request *rq = tag_release(q, tag);
 
-	if (!error) {
+	/* A plain request (its one step, the data: seq_left stays) is done either way. */
+	if (!error && (rq->seq_left != BLK_SEQ_DATA || rq->flush)) {
 		/* The step just done: the pre-flush, the data, or the post-flush. */
 		rq->seq_left &= (uint8_t)~(!rq->flush ? BLK_SEQ_DATA : rq->seq_left & BLK_SEQ_PREFLUSH ?
 					   BLK_SEQ_PREFLUSH : BLK_SEQ_POSTFLUSH);

@@ -424,6 +424,17 @@ const struct libata_stats *libata_get_stats(const struct libata *la)
 
 /* ---- I/O ---- */
 
+/* --debug=ata: the command sent, in libata's one-line form (out of line: its buffers stay off the hot path). */
+static __attribute__((noinline)) void debug_issue(struct libata *la, const uint8_t fis[ATA_FIS_H2D_LEN], unsigned tag)
+{
+	struct ata_taskfile tf;
+	char line[160];
+
+	ata_h2d_decode(fis, ATA_FIS_H2D_LEN, &tf);
+	ata_libata_line(&tf, tag, line, sizeof(line));
+	sim_debug_print(la->sim, SIM_DBG_ATA, "issue %s", line);
+}
+
 static void timed_out(struct sim *sim, void *arg);
 
 /* blk_add_timer(): the timer goes off at a deadline rounded up to a whole second. */
@@ -447,7 +458,8 @@ static uint32_t outstanding(const struct libata *la)
 /* Nothing out: no timer either (a pending one would only stretch the run). */
 static void timer_idle(struct libata *la)
 {
-	if (la->timer_armed && !outstanding(la)) {
+	/* outstanding(la) == 0, tested cheapest first: under load NCQ tags are out. */
+	if (!la->ncq_active && la->nonqueued_tag < 0 && la->timer_armed) {
 		sim_cancel(la->sim, la->timer);
 		la->timer_armed = false;
 	}
@@ -491,20 +503,64 @@ static bool rw_untranslatable(const struct libata *la, const struct blk_request 
 		rq->lba + rq->nlb < (1ULL << 28) && rq->nlb <= 256;
 }
 
-int libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
+/*
+ * A read or write as READ/WRITE FPDMA QUEUED on `tag`: every I/O's
+ * command, inline in libata_issue().
+ */
+static inline void ncq_issue(struct libata *la, const struct blk_request *rq, unsigned tag)
+{
+	struct ata_rw rw = { .write = rq->write, .ncq = true, .tag = (uint8_t)tag,
+		.sectors = rq->nlb, .lba = rq->lba, .fua = rq->fua };
+	uint8_t fis[ATA_FIS_H2D_LEN];
+	int rc;
+
+	/* ata_build_rw_tf(): only the RT class sets PRIO, whatever its level. */
+	if (la->prio_enabled && ioprio_class(rq->ioprio) == IOPRIO_CLASS_RT) {
+		rw.prio = ATA_PRIO_HIGH;
+		la->stats.prio_high_cmds++;
+	}
+	la->stats.ncq_cmds++;
+	la->ncq_active |= 1u << tag;
+	if (rq->fua) {
+		la->stats.fua_cmds += rq->write;
+		la->stats.fua_reads += !rq->write;
+	}
+	/*
+	 * sd_cdl_dld() then ata_set_tf_cdl(): with device/cdl_enable on, hints
+	 * 1..7 (IOPRIO_HINT_DEV_DURATION_LIMIT_1..7) name a descriptor, carried
+	 * in AUXILIARY (NCQ) or FEATURE (non-NCQ) bits 2:0. cdl_tags stays 0
+	 * with it off.
+	 */
+	if (la->cdl_enabled) {
+		la->cdl_tags &= ~(1u << tag);
+		if (ioprio_hint(rq->ioprio) >= 1 && ioprio_hint(rq->ioprio) <= 7) {
+			rw.cdl = (uint8_t)ioprio_hint(rq->ioprio);
+			la->cdl_tags |= 1u << tag;
+			la->stats.cdl_cmds++;
+		}
+	}
+	/* The FIS built straight from the fields (ata_rw_fis_build: ata_rw_build's, encoded). */
+	rc = ata_rw_fis_build(&rw, fis);
+	SIM_ASSERT(rc == ATA_OK, "cannot build a command for lba %llu +%u: %s",
+		   (unsigned long long)rq->lba, rq->nlb, ata_strerror(rc));
+	if (sim_debugging(la->sim, SIM_DBG_ATA))
+		debug_issue(la, fis, tag);
+	la->ops->send(la->link, fis, sizeof(fis));
+	timer_start(la, tag);
+}
+
+/* libata_issue() of anything but an NCQ read or write (out of line). */
+static __attribute__((noinline)) int issue_nonqueued(struct libata *la, struct blk_request *rq,
+						     unsigned tag)
 {
 	struct ata_rw rw = { .write = rq->write, .sectors = rq->nlb, .lba = rq->lba,
 		.fua = rq->fua };
 	struct ata_taskfile tf;
 	uint8_t fis[ATA_FIS_H2D_LEN];
-	bool ncq = la->ncq_on && !rq->flush && !rq->discard;
 	int rc;
 
-	/*
-	 * ata_std_qc_defer(): an NCQ command waits while a non-NCQ one is
-	 * active; a non-NCQ command waits until no command is active.
-	 */
-	if (la->eh != EH_IDLE || la->nonqueued_tag >= 0 || (!ncq && la->ncq_active))
+	/* ata_std_qc_defer(): a non-NCQ command waits until no command is active. */
+	if (la->eh != EH_IDLE || la->nonqueued_tag >= 0 || la->ncq_active)
 		return -EBUSY;
 	if (rq->flush) {
 		ata_cmd_flush_ext(&tf);
@@ -522,7 +578,7 @@ int libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
 		timer_start(la, tag);
 		return 0;
 	}
-	if (!ncq && rw_untranslatable(la, rq)) {
+	if (rw_untranslatable(la, rq)) {
 		/* The SCSI command fails with ILLEGAL REQUEST, no ATA command sent. */
 		la->stats.illegal++;
 		sim_debug(la->sim, SIM_DBG_ATA, "tag %u: %s FUA lba %llu +%u: no ATA command "
@@ -533,46 +589,34 @@ int libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
 		la->illegal_tags |= 1u << tag;
 		return 0;
 	}
-	if (ncq) {
-		rw.ncq = true;
-		rw.tag = (uint8_t)tag;
-		/* ata_build_rw_tf(): only the RT class sets PRIO, whatever its level. */
-		if (la->prio_enabled && ioprio_class(rq->ioprio) == IOPRIO_CLASS_RT) {
-			rw.prio = ATA_PRIO_HIGH;
-			la->stats.prio_high_cmds++;
-		}
-		la->stats.ncq_cmds++;
-		la->ncq_active |= 1u << tag;
-	} else {
-		la->nonqueued_tag = (int)tag;
-		la->stats.dma_cmds++;
-	}
+	la->nonqueued_tag = (int)tag;
+	la->stats.dma_cmds++;
 	la->stats.fua_cmds += rq->fua && rq->write;
 	la->stats.fua_reads += rq->fua && !rq->write;
-	/*
-	 * sd_cdl_dld() then ata_set_tf_cdl(): with device/cdl_enable on, hints
-	 * 1..7 (IOPRIO_HINT_DEV_DURATION_LIMIT_1..7) name a descriptor, carried
-	 * in AUXILIARY (NCQ) or FEATURE (non-NCQ) bits 2:0.
-	 */
 	la->cdl_tags &= ~(1u << tag);
 	if (la->cdl_enabled && ioprio_hint(rq->ioprio) >= 1 && ioprio_hint(rq->ioprio) <= 7) {
 		rw.cdl = (uint8_t)ioprio_hint(rq->ioprio);
 		la->cdl_tags |= 1u << tag;
 		la->stats.cdl_cmds++;
 	}
-	/* The FIS built straight from the fields (ata_rw_fis_build: ata_rw_build's, encoded). */
 	rc = ata_rw_fis_build(&rw, fis);
 	SIM_ASSERT(rc == ATA_OK, "cannot build a command for lba %llu +%u: %s",
 		   (unsigned long long)rq->lba, rq->nlb, ata_strerror(rc));
-	if (sim_debugging(la->sim, SIM_DBG_ATA)) {
-		char line[160];
-
-		ata_h2d_decode(fis, sizeof(fis), &tf);
-		ata_libata_line(&tf, tag, line, sizeof(line));
-		sim_debug_print(la->sim, SIM_DBG_ATA, "issue %s", line);
-	}
+	if (sim_debugging(la->sim, SIM_DBG_ATA))
+		debug_issue(la, fis, tag);
 	la->ops->send(la->link, fis, sizeof(fis));
 	timer_start(la, tag);
+	return 0;
+}
+
+int libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
+{
+	if (!la->ncq_on || rq->flush || rq->discard)
+		return issue_nonqueued(la, rq, tag);
+	/* ata_std_qc_defer(): an NCQ command waits while a non-NCQ one is active (and during EH). */
+	if (la->eh != EH_IDLE || la->nonqueued_tag >= 0)
+		return -EBUSY;
+	ncq_issue(la, rq, tag);
 	return 0;
 }
 
@@ -586,7 +630,7 @@ int libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
 static void eh_maybe_start(struct libata *la)
 {
 	struct ata_taskfile tf;
-	uint32_t out = la->ncq_active | (la->nonqueued_tag >= 0 ? 1u << la->nonqueued_tag : 0);
+	uint32_t out = outstanding(la);
 
 	if (la->eh != EH_WAIT || (out & ~la->failed))
 		return;
@@ -612,7 +656,7 @@ static void eh_maybe_start(struct libata *la)
 static void timed_out(struct sim *sim, void *arg)
 {
 	struct libata *la = arg;
-	uint32_t out = la->ncq_active | (la->nonqueued_tag >= 0 ? 1u << la->nonqueued_tag : 0);
+	uint32_t out = outstanding(la);
 	uint32_t live = out & ~la->failed, t;
 	int64_t now = sim_now(sim), next = INT64_MAX;
 
@@ -724,13 +768,13 @@ static void eh_ncq_log(struct libata *la, const struct ata_d2h *d, const uint8_t
 	eh_finish(la, culprit);
 }
 
-void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
+/* An SDB with ERR or SENSE: CDL ends, NCQ errors (out of line). */
+static __attribute__((noinline)) void sdb_exception(struct libata *la, const struct ata_sdb *sdb)
 {
-	struct ata_sdb s;
+	struct ata_sdb s = *sdb;
 	uint32_t done;
 	bool cdl_abort;
 
-	SIM_ASSERT(ata_sdb_decode(fis, len, &s) == ATA_OK, "malformed SDB FIS from the drive");
 	/*
 	 * ERR with ABRT on tags that carry a duration limit is the drive ending
 	 * them by CDL policy 0xF; any other ERR is an NCQ error, for EH.
@@ -768,6 +812,37 @@ void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
 	if ((s.status & ATA_STAT_ERR) && !cdl_abort) {
 		eh_ncq_error(la);
 		return;
+	}
+	timer_idle(la);
+	if (la->eh == EH_WAIT)
+		eh_maybe_start(la);
+}
+
+void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
+{
+	struct ata_sdb s;
+	uint32_t done;
+
+	SIM_ASSERT(ata_sdb_decode(fis, len, &s) == ATA_OK, "malformed SDB FIS from the drive");
+	if (s.status & (ATA_STAT_ERR | ATA_STAT_SENSE)) {
+		sdb_exception(la, &s);
+		return;
+	}
+	/*
+	 * Every I/O's completion: good status, so neither a CDL abort nor
+	 * sense data, nor an NCQ error: the tags complete (as sdb_exception()
+	 * would complete them, without its tests).
+	 */
+	sim_debug(la->sim, SIM_DBG_ATA, "SDB sactive %08x status %02x error %02x", s.sactive,
+		  s.status, s.error);
+	for (done = s.sactive; done; done &= done - 1) {
+		unsigned tag = (unsigned)__builtin_ctz(done);
+
+		if (la->cdl_enabled)	/* cdl_tags stays 0 without */
+			la->cdl_tags &= ~(1u << tag);
+		la->ncq_active &= ~(1u << tag);
+		la->failed &= ~(1u << tag);
+		blk_complete(la->q, (int)tag, 0);
 	}
 	timer_idle(la);
 	if (la->eh == EH_WAIT)

@@ -47,6 +47,7 @@ struct dd_data {
 	bool mq;			/* per-class (mq-deadline 5.16+) */
 	bool latest_pos;		/* batches continue from a position (6.5+), not next_rq */
 	unsigned nclasses;
+	uint8_t class_index[8];		/* class_of() by ioprio class: all 0 without classes */
 	struct dd_class cls[DD_CLASSES];
 	int last_dir;
 	unsigned batching, starved;
@@ -55,15 +56,10 @@ struct dd_data {
 	bool front_merges;
 };
 
+/* The class set a request goes to: RT, BE or IDLE with mq-deadline's classes (none counts as BE). */
 static unsigned class_of(const struct dd_data *dd, uint16_t ioprio)
 {
-	if (!dd->mq)
-		return 0;
-	switch (ioprio_class(ioprio)) {
-	case IOPRIO_CLASS_RT:	return DD_RT;
-	case IOPRIO_CLASS_IDLE:	return DD_IDLE;
-	default:		return DD_BE;
-	}
+	return dd->class_index[ioprio_class(ioprio)];
 }
 
 /* The tunables, in host_knobs.iosched: queue/iosched/NAME. */
@@ -121,6 +117,9 @@ static int dd_init(struct blk_queue *q, void **data, bool mq, struct err *e)
 	dd->latest_pos = dd->mq && host_kernel_has(kernel, HOST_KC_MQ_DEADLINE_LATEST_POS);
 	mq = dd->mq;
 	dd->nclasses = mq ? DD_CLASSES : 1;
+	for (c = 0; c < 8; c++)
+		dd->class_index[c] = !mq ? 0 : c == IOPRIO_CLASS_RT ? DD_RT :
+			c == IOPRIO_CLASS_IDLE ? DD_IDLE : DD_BE;
 	for (c = 0; c < DD_CLASSES; c++) {
 		treap_init(&dd->cls[c].sort[DD_READ]);
 		treap_init(&dd->cls[c].sort[DD_WRITE]);
@@ -181,12 +180,15 @@ static struct blk_request *sort_entry(struct treap_node *n)
 	return n ? treap_entry(n, struct blk_request, sort) : NULL;
 }
 
-static void remove_request(struct dd_data *dd, struct dd_class *c, struct blk_request *rq)
+/*
+ * Out of the sorted list and the FIFO. Only the dispatch removes a
+ * request, and it has already moved next_rq past it.
+ */
+static inline __attribute__((always_inline)) void remove_request(struct dd_class *c,
+								   struct blk_request *rq)
 {
 	int dir = rq->write;
 
-	if (!dd->latest_pos && c->next_rq[dir] == rq)
-		c->next_rq[dir] = sort_entry(treap_next(&rq->sort));
 	treap_remove(&c->sort[dir], &rq->sort);
 	if (rq->fifo_prev)
 		rq->fifo_prev->fifo_next = rq->fifo_next;
@@ -201,26 +203,30 @@ static void remove_request(struct dd_data *dd, struct dd_class *c, struct blk_re
 }
 
 /* The next request in sector order in direction dir, for this class. */
-static struct blk_request *next_request(struct dd_data *dd, struct dd_class *c, int dir)
+static inline struct blk_request *next_request(struct dd_class *c, int dir, bool latest_pos)
 {
-	if (dd->latest_pos)
+	if (latest_pos)
 		return sort_entry(treap_lower_bound(&c->sort[dir], c->latest_pos[dir]));
 	return c->next_rq[dir];
 }
 
 /*
  * One class's choice, for requests that entered at or before latest_start
- * (mq-deadline's aging pass asks with now - prio_aging_expire).
+ * (mq-deadline's aging pass asks with now - prio_aging_expire). mq and
+ * latest_pos are dd's, passed as constants by each caller: 4.10's copy
+ * carries no test of mq-deadline's rules (and every request entered at or
+ * before now).
  */
-static struct blk_request *dd_class_dispatch(struct dd_data *dd, struct dd_class *c,
-					     int64_t latest_start)
+static inline __attribute__((always_inline)) struct blk_request *
+dd_class_dispatch(struct dd_data *dd, struct dd_class *c, int64_t latest_start, const bool mq,
+		  const bool latest_pos)
 {
 	struct blk_request *rq, *next_rq;
 	int dir;
 	const char *why;
 
-	if (dd->mq) {
-		rq = next_request(dd, c, dd->last_dir);
+	if (mq) {
+		rq = next_request(c, dd->last_dir, latest_pos);
 	} else {
 		/* 4.10: a batch continues in whichever direction has a successor. */
 		rq = c->next_rq[DD_WRITE] ? c->next_rq[DD_WRITE] : c->next_rq[DD_READ];
@@ -244,7 +250,7 @@ writes:
 	}
 	return NULL;
 find:
-	next_rq = next_request(dd, c, dir);
+	next_rq = next_request(c, dir, latest_pos);
 	if (sim_now(dd->sim) >= c->fifo_head[dir]->fifo_time || !next_rq) {
 		rq = c->fifo_head[dir];
 		why = next_rq ? "fifo (expired)" : "fifo";
@@ -255,16 +261,16 @@ find:
 	dd->last_dir = dir;
 	dd->batching = 0;
 dispatch:
-	if (rq->fifo_time - dd->fifo_expire[rq->write] > latest_start)
+	if (mq && rq->fifo_time - dd->fifo_expire[rq->write] > latest_start)
 		return NULL;	/* entered after latest_start */
 	dd->batching++;
-	if (dd->latest_pos) {
+	if (latest_pos) {
 		c->latest_pos[dir] = rq->lba;
 	} else {
 		c->next_rq[DD_READ] = c->next_rq[DD_WRITE] = NULL;
 		c->next_rq[dir] = sort_entry(treap_next(&rq->sort));
 	}
-	remove_request(dd, c, rq);
+	remove_request(c, rq);
 	sim_debug(dd->sim, SIM_DBG_SCHED, "%s dispatch lba %llu %s class %u: %s, batch %u",
 		  dd->mq ? "mq-deadline" : "deadline", (unsigned long long)rq->lba,
 		  dir ? "W" : "R", rq->sched_class, why, dd->batching);
@@ -276,6 +282,22 @@ static uint64_t queued(const struct dd_class *c)
 	return c->inserted - c->completed;
 }
 
+/* 4.10's deadline: its one class, inline (every request passes here). */
+static struct blk_request *deadline_dispatch(void *data)
+{
+	struct dd_data *dd = data;
+
+	return dd_class_dispatch(dd, &dd->cls[0], sim_now(dd->sim), false, false);
+}
+
+/* mq-deadline's per-class pass: one copy of the engine per batch rule, for its three calls. */
+static struct blk_request *mq_class_dispatch(struct dd_data *dd, struct dd_class *c,
+					     int64_t latest_start)
+{
+	return dd->latest_pos ? dd_class_dispatch(dd, c, latest_start, true, true) :
+		dd_class_dispatch(dd, c, latest_start, true, false);
+}
+
 static struct blk_request *dd_dispatch(void *data)
 {
 	struct dd_data *dd = data;
@@ -284,19 +306,19 @@ static struct blk_request *dd_dispatch(void *data)
 	unsigned p, busy;
 
 	if (!dd->mq)
-		return dd_class_dispatch(dd, &dd->cls[0], now);
+		return deadline_dispatch(dd);
 	/* Aging: lower classes first when two or more classes are busy. */
 	busy = !!queued(&dd->cls[DD_RT]) + !!queued(&dd->cls[DD_BE]) + !!queued(&dd->cls[DD_IDLE]);
 	if (busy >= 2) {
 		for (p = DD_BE; p < DD_CLASSES; p++) {
-			rq = dd_class_dispatch(dd, &dd->cls[p], now - dd->prio_aging_expire);
+			rq = mq_class_dispatch(dd, &dd->cls[p], now - dd->prio_aging_expire);
 			if (rq)
 				return rq;
 		}
 	}
 	/* Then the highest class with work; a class with I/O in flight blocks lower ones. */
 	for (p = 0; p < DD_CLASSES; p++) {
-		rq = dd_class_dispatch(dd, &dd->cls[p], now);
+		rq = mq_class_dispatch(dd, &dd->cls[p], now);
 		if (rq || queued(&dd->cls[p]))
 			return rq;
 	}
@@ -317,6 +339,8 @@ static struct blk_request *dd_merge_find(void *data, const struct blk_bio *bio, 
 	struct treap *t = &c->sort[bio->write];
 	struct blk_request *rq;
 
+	if (!t->count)
+		return NULL;	/* nothing queued that way: the common case */
 	/* Back merge: a queued request ending where the bio starts. */
 	rq = sort_entry(treap_floor(t, bio->lba));
 	if (rq && rq->lba + rq->nlb == bio->lba) {
@@ -353,7 +377,7 @@ const struct sched_ops sched_deadline_ops = {
 	.init = deadline_init,
 	.exit = dd_exit,
 	.insert = dd_insert,
-	.dispatch = dd_dispatch,
+	.dispatch = deadline_dispatch,
 	.completed = dd_completed,
 	.merge_find = dd_merge_find,
 	.merged = dd_merged,

@@ -7,17 +7,6 @@ void treap_init(struct treap *t)
 	t->state = 0x9e3779b9u;
 }
 
-static uint32_t next_prio(struct treap *t)
-{
-	uint32_t x = t->state;
-
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	t->state = x;
-	return x;
-}
-
 static int before(const struct treap_node *a, const struct treap_node *b)
 {
 	return a->key < b->key || (a->key == b->key && a->tie < b->tie);
@@ -56,12 +45,12 @@ static void rotate_up(struct treap *t, struct treap_node *n)
 	replace_child(t, g, p, n);
 }
 
-void treap_insert(struct treap *t, struct treap_node *n)
+void treap_insert_general(struct treap *t, struct treap_node *n)
 {
 	struct treap_node **link = &t->root, *parent = NULL;
 
 	n->left = n->right = NULL;
-	n->prio = next_prio(t);
+	n->prio = treap_next_prio(t);
 	while (*link) {
 		parent = *link;
 		link = before(n, parent) ? &parent->left : &parent->right;
@@ -73,7 +62,7 @@ void treap_insert(struct treap *t, struct treap_node *n)
 	t->count++;
 }
 
-void treap_remove(struct treap *t, struct treap_node *n)
+void treap_remove_general(struct treap *t, struct treap_node *n)
 {
 	/* Rotate n down until it has at most one child, then splice it out. */
 	while (n->left && n->right)
@@ -81,56 +70,4 @@ void treap_remove(struct treap *t, struct treap_node *n)
 	replace_child(t, n->parent, n, n->left ? n->left : n->right);
 	n->left = n->right = n->parent = NULL;
 	t->count--;
-}
-
-struct treap_node *treap_first(const struct treap *t)
-{
-	struct treap_node *n = t->root;
-
-	while (n && n->left)
-		n = n->left;
-	return n;
-}
-
-struct treap_node *treap_next(const struct treap_node *n)
-{
-	if (n->right) {
-		n = n->right;
-		while (n->left)
-			n = n->left;
-		return (struct treap_node *)n;
-	}
-	while (n->parent && n->parent->right == n)
-		n = n->parent;
-	return n->parent;
-}
-
-struct treap_node *treap_lower_bound(const struct treap *t, uint64_t k)
-{
-	struct treap_node *n = t->root, *res = NULL;
-
-	while (n) {
-		if (n->key >= k) {
-			res = n;
-			n = n->left;
-		} else {
-			n = n->right;
-		}
-	}
-	return res;
-}
-
-struct treap_node *treap_floor(const struct treap *t, uint64_t k)
-{
-	struct treap_node *n = t->root, *res = NULL;
-
-	while (n) {
-		if (n->key <= k) {
-			res = n;
-			n = n->right;
-		} else {
-			n = n->left;
-		}
-	}
-	return res;
 }

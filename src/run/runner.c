@@ -268,6 +268,7 @@ void runner_json(struct json_writer *w, void *ctx)
 	json_uint(w, "aborted", res->disk.aborted);
 	json_uint(w, "flushes", res->disk.flushes);
 	json_uint(w, "trims", res->disk.trims);
+	json_uint(w, "verifies", res->disk.verifies);
 	json_uint(w, "resets", res->disk.resets);
 	json_uint(w, "cdl_commands", res->disk.cdl_commands);
 	json_uint(w, "cdl_timeouts", res->disk.cdl_timeouts);

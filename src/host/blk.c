@@ -159,16 +159,20 @@ static void passthrough_insert(struct blk_queue *q, struct blk_request *rq, uint
 {
 	struct blk_request *r;
 
-	rq->fua = rq->nlb && (flags & BLK_FUA);
-	rq->flush = !rq->nlb;
-	rq->seq_left = rq->nlb ? BLK_SEQ_DATA : BLK_SEQ_PREFLUSH;
+	/* A VERIFY whose CDB counts no blocks is still a VERIFY, not a flush. */
+	rq->cdb = flags & BLK_SCSI_VERIFY ? BLK_CDB_VERIFY :
+		flags & BLK_SCSI_REFUSED ? BLK_CDB_REFUSED : BLK_CDB_RW;
+	rq->fua = rq->cdb == BLK_CDB_RW && rq->nlb && (flags & BLK_FUA);
+	rq->flush = rq->cdb == BLK_CDB_RW && !rq->nlb;
+	rq->seq_left = rq->flush ? BLK_SEQ_PREFLUSH : BLK_SEQ_DATA;
 	rq->bypass = true;
 	if (!host_kernel_has(q->k.kernel, HOST_KC_PASSTHROUGH_BYPASS))
 		while ((r = q->sched->dispatch(q->sched_data)))	/* elv_drain_elevator() */
 			dispatch_add(q, r, false);
 	dispatch_add(q, rq, false);
 	sim_debug(q->sim, SIM_DBG_BLK, "passthrough lba %llu +%u %s%s queued",
-		  (unsigned long long)rq->lba, rq->nlb, rq->nlb ? (rq->write ? "W" : "R") : "SYNC",
+		  (unsigned long long)rq->lba, rq->nlb, rq->cdb == BLK_CDB_VERIFY ? "VERIFY" :
+		  rq->cdb == BLK_CDB_REFUSED ? "CDB" : rq->nlb ? (rq->write ? "W" : "R") : "SYNC",
 		  rq->fua ? " FUA" : "");
 }
 

@@ -56,6 +56,22 @@ enum {
 	 * empty. No merging, no flush machinery, no scheduler.
 	 */
 	BLK_PASSTHROUGH	= 1 << 5,
+	/*
+	 * With BLK_PASSTHROUGH, a CDB other than READ/WRITE: a SCSI VERIFY
+	 * of `nlb` blocks from `lba` (its data-out buffer, if any, is not
+	 * sent: libata translates only the range), or one libata answers
+	 * with ILLEGAL REQUEST without sending anything (WRITE AND VERIFY,
+	 * WRITE SAME, WRITE STREAM).
+	 */
+	BLK_SCSI_VERIFY	= 1 << 6,
+	BLK_SCSI_REFUSED = 1 << 7,
+};
+
+/* What a passthrough request's CDB asks libata for (blk_request.cdb). */
+enum blk_cdb {
+	BLK_CDB_RW,		/* READ/WRITE(10/16); SYNCHRONIZE CACHE when empty */
+	BLK_CDB_VERIFY,		/* VERIFY(10/16): READ VERIFY SECTORS (EXT) */
+	BLK_CDB_REFUSED,	/* no translation: ILLEGAL REQUEST */
 };
 
 /* One I/O as a submitter hands it over (a fio io_u); blk_bio_prep() fills it. */
@@ -125,6 +141,7 @@ struct blk_request {
 	bool flush, fua;
 	bool discard;			/* REQ_OP_DISCARD: DATA SET MANAGEMENT TRIM on the wire */
 	bool passthrough;		/* SG_IO's SCSI command: libata translates its CDB */
+	uint8_t cdb;			/* enum blk_cdb, set for passthrough requests only */
 	bool bypass;			/* never went through the scheduler */
 	uint8_t retries;		/* times error handling sent it again */
 	struct blk_request *dispatch_next;	/* in the dispatch list */

@@ -244,6 +244,7 @@ void runner_json(struct json_writer *w, void *ctx)
 	json_uint(w, "fua_reads", res->ata.fua_reads);
 	json_uint(w, "illegal_requests", res->ata.illegal);
 	json_uint(w, "trims", res->ata.trims);
+	json_uint(w, "verify_commands", res->ata.verify_cmds);
 	json_uint(w, "cdl_commands", res->ata.cdl_cmds);
 	json_uint(w, "cdl_timeouts", res->ata.cdl_timeouts);
 	json_object_end(w);

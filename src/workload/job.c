@@ -2050,6 +2050,7 @@ static inline uint8_t bio_write_hint(const struct job *j)
 }
 
 static void issue_general(struct job *j, const struct job_io_desc *want);
+static unsigned sg_bio(struct job *j, struct job_io *io);
 
 /* issue_general() as it runs for a job with issue_plain and such a read. */
 static inline void issue_read(struct job *j, const struct job_io_desc *want)
@@ -2141,31 +2142,8 @@ static __attribute__((noinline)) void issue_general(struct job *j, const struct 
 		else
 			io->piece_seq = io->piece->node.tie;
 	}
-	if (j->o->sg) {
-		/*
-		 * fio's sg engine: one SCSI READ/WRITE through SG_IO, never
-		 * split, no priority or write hint of the task's; its trims
-		 * are UNMAP, which libata does not translate (ILLEGAL REQUEST:
-		 * EIO), and SG_IO refuses a transfer over max_hw_sectors.
-		 */
-		io->err_site = NULL;
-		if (d == DDIR_TRIM) {
-			io->error = EIO;
-			io->err_site = "engines/sg.c, func=fio_sgio_doio";
-		} else if (len > SG_MAX_HW_BYTES) {
-			io->error = EIO;
-			io->err_site = "engines/sg.c, func=xfer";
-		} else {
-			struct blk_bio *b = &io->bios[k++];
-
-			blk_bio_prep(b, off / j->t->logical_size, (uint32_t)(len / j->t->logical_size),
-				     d == DDIR_WRITE, 0, bio_accepted, bio_done, io);
-			b->flags = BLK_PASSTHROUGH |
-				((d == DDIR_READ ? j->o->readfua : j->o->writefua) ? BLK_FUA : 0);
-			b->write_hint = 0;
-			done = len;
-		}
-	}
+	if (j->o->sg)
+		k = sg_bio(j, io);
 	/*
 	 * Larger than queue/max_sectors_kb: the kernel splits it into requests
 	 * (a trim by the queue's max_discard_sectors: blkdev_issue_discard()).
@@ -2224,6 +2202,77 @@ static __attribute__((noinline)) void issue_general(struct job *j, const struct 
 	account_issue(j, io);
 	io->in_flight = true;
 	submit_bios(j, io);
+}
+
+/*
+ * fio's sg engine on a block device: the one SCSI command fio_sgio_prep()
+ * builds for the I/O, as a passthrough bio through SG_IO (never split, no
+ * priority or write hint of the task's); 0 bios, with the error, when the
+ * ioctl fails without one. A 10-byte CDB below LBA 2^32 - 1 (its block
+ * count 16 bits, cut as fio's sgio_set_be16() cuts it), else 16 bytes.
+ * Trims are UNMAP, which libata does not translate (ILLEGAL REQUEST: EIO
+ * at once); SG_IO refuses a data buffer over max_hw_sectors (EIO from the
+ * ioctl: xfer) — a write's is the I/O's, but one block for WRITE SAME and
+ * VERIFY with BYTCHK 11b, none for NDOB and BYTCHK 00b.
+ */
+static unsigned sg_bio(struct job *j, struct job_io *io)
+{
+	uint64_t lsz = j->t->logical_size, lba = io->offset / lsz, blocks = io->len / lsz;
+	uint64_t data = io->len;
+	bool write = io->ddir == DDIR_WRITE, fua = write ? j->o->writefua : j->o->readfua;
+	bool cdb16 = lba >= 0xffffffffULL, count16 = false;
+	uint8_t kind = 0;
+	struct blk_bio *b = &io->bios[0];
+
+	io->err_site = NULL;
+	if (io->ddir == DDIR_TRIM) {
+		io->error = EIO;
+		io->err_site = "engines/sg.c, func=fio_sgio_doio";
+		return 0;
+	}
+	switch (write ? j->o->sg_write_mode : JOB_SG_WRITE) {
+	case JOB_SG_WRITE:
+		break;
+	case JOB_SG_WRITE_AND_VERIFY:
+		kind = BLK_SCSI_REFUSED;
+		break;
+	case JOB_SG_WRITE_SAME:
+		kind = BLK_SCSI_REFUSED;
+		data = lsz;
+		break;
+	case JOB_SG_WRITE_SAME_NDOB:
+		kind = BLK_SCSI_REFUSED;
+		data = 0;
+		cdb16 = true;
+		break;
+	case JOB_SG_WRITE_STREAM:
+		kind = BLK_SCSI_REFUSED;	/* its FUA bit (writefua) never reaches a drive */
+		count16 = true;			/* WRITE STREAM(16): a 16-bit count */
+		break;
+	case JOB_SG_VERIFY_BYTCHK_00:
+		kind = BLK_SCSI_VERIFY;
+		data = 0;
+		break;
+	case JOB_SG_VERIFY_BYTCHK_01:
+		kind = BLK_SCSI_VERIFY;
+		break;
+	case JOB_SG_VERIFY_BYTCHK_11:
+		kind = BLK_SCSI_VERIFY;
+		data = lsz;
+		break;
+	}
+	if (data > SG_MAX_HW_BYTES) {
+		io->error = EIO;
+		io->err_site = "engines/sg.c, func=xfer";
+		return 0;
+	}
+	if (!cdb16 || count16)
+		blocks &= 0xffff;
+	blk_bio_prep(b, lba, (uint32_t)blocks, write, 0, bio_accepted, bio_done, io);
+	/* fio sets FUA on READ, WRITE and WRITE STREAM only. */
+	b->flags = BLK_PASSTHROUGH | kind | (fua && (!kind || count16) ? BLK_FUA : 0);
+	b->write_hint = 0;
+	return 1;
 }
 
 /* An I/O submitted (or handed to an offload worker): fio's counts, depths and logs of it. */

@@ -106,6 +106,30 @@ static int validate(const struct job_def *d, struct err *e)
 			       "asynchronous interface is not built; name the block device "
 			       "(/dev/sdX: each I/O an SG_IO ioctl)", d->file, d->line, o->name,
 			       o->filename);
+	/*
+	 * fio_sgio_open(): write_stream without a stream_id first opens one
+	 * with STREAM CONTROL, which libata refuses (ata_scsi_simulate():
+	 * SERVICE ACTION IN(16) is READ CAPACITY(16) only), and the open then
+	 * fails with no error recorded (td->error 0), so fio's setup prints an
+	 * empty error line and reaps the job unrun — output that cannot be
+	 * checked without a SCSI device to run fio on.
+	 */
+	if (o->sg && o->sg_write_mode == JOB_SG_WRITE_STREAM && !o->stream_id)
+		return err_set(e, "%s:%d: job '%s': option 'sg_write_mode': write_stream without "
+			       "stream_id: fio first opens a stream (STREAM CONTROL), which libata "
+			       "refuses, and fails the job's file setup without an error to report; "
+			       "give stream_id (each WRITE STREAM(16) then fails with EIO)",
+			       d->file, d->line, o->name);
+	/*
+	 * A VERIFY writes nothing: fio's read-back would check whatever the
+	 * disk held before, which ncqsim does not model (it has no data).
+	 */
+	if (o->sg && o->verify && o->sg_write_mode >= JOB_SG_VERIFY_BYTCHK_00 &&
+	    o->sg_write_mode <= JOB_SG_VERIFY_BYTCHK_11)
+		return err_set(e, "%s:%d: job '%s': option 'verify': not with sg_write_mode=verify_*: "
+			       "its writes are SCSI VERIFY commands that write nothing, so fio's "
+			       "read-back checks what the disk held before, which ncqsim does not "
+			       "model", d->file, d->line, o->name);
 	if (o->verify && o->verify_only && o->time_based)
 		return err_set(e, "%s:%d: job '%s': option 'verify_only': not with time_based (fio: "
 			       "its read phase never starts; the dry writes take no simulated time)",

@@ -51,7 +51,8 @@ static const struct job_def *job_ioscheduler(const struct workload *w, struct ho
 /*
  * fio's disk_util (on by default): the "Disk stats" of the device under
  * the jobs that keep it on, from the block layer's counts — none when
- * every job turns it off. fio names the entry after the block device;
+ * every job turns it off or works on the sg node (/dev/sgN, a character
+ * device, which fio keeps none for). fio names the entry after the block device;
  * the simulated drive is the device every job's I/O reaches, named as
  * the first such job's filename names one (/dev/sdb: sdb), else sda.
  */
@@ -65,7 +66,8 @@ static bool disk_util_name(const struct workload *w, char *name, size_t len)
 		const char *f = w->defs[i].o.filename, *base;
 		size_t n;
 
-		if (!w->defs[i].o.disk_util)
+		/* A character device has no disk stats (fio's get_device_numbers()). */
+		if (!w->defs[i].o.disk_util || w->defs[i].o.sg_node)
 			continue;
 		any = true;
 		if (named || strncmp(f, "/dev/", 5))

@@ -128,7 +128,10 @@ struct job {
 	bool use_map;
 	bool norandommap;			/* norandommap, or a blockalign that turns the map off */
 	bool fill;				/* fill_device without size: no end but the drive's */
-	/* Trims: fio's BLKDISCARD ioctl, which the submitter waits for. */
+	/*
+	 * Trims: fio's BLKDISCARD ioctl, which the submitter waits for; the
+	 * sg engine's failed calls too, which fio completes inline.
+	 */
 	bool trimming;				/* a trim is under way: nothing else is issued */
 	bool trim_pending;			/* trimwrite: the write of the range just trimmed is next */
 	uint64_t tw_off, tw_len;		/* that range */
@@ -330,6 +333,8 @@ static void job_fill(struct job *j);
 #define JOB_REFUSED_RETRY_NS 1000
 /* SG_IO refuses a transfer over queue/max_hw_sectors_kb: 32767 KiB on a libata disk. */
 #define SG_MAX_HW_BYTES (32767ULL * 1024)
+/* The sg driver's commands outstanding (written, not yet read back) per open file. */
+#define SG_MAX_QUEUE 16
 
 /* ---- random permutation (4-round Feistel with cycle walking) ---- */
 
@@ -1393,7 +1398,12 @@ static const char *io_error_site(const struct job *j, const struct job_io *io)
 {
 	if (io->err_site)
 		return io->err_site;
-	if (j->o->sg)
+	/*
+	 * The sg node's async mode learns of a failed command in
+	 * fio_sgio_getevents(), which leaves the error to fio's reap
+	 * (io_u error); its sync mode and SG_IO report it at once.
+	 */
+	if (j->o->sg && !(j->o->sg_node && j->o->engine_kind == JOB_ENGINE_ASYNC))
 		return "engines/sg.c, func=fio_sgio_doio";
 	return io->ddir == DDIR_TRIM ? "ioengines.c, func=td_io_queue" : NULL;
 }
@@ -1708,7 +1718,7 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 	j->t_finish = now;
 	j->run->ios_done++;
 	j->think_done += !io->error;	/* fio's io_blocks, ramp included (thinktime_blocks_type) */
-	if (io->ddir == DDIR_TRIM)
+	if (io->ddir == DDIR_TRIM || (j->o->sg && !io->nbios))
 		j->trimming = false;
 	/* fio's io_completed() sets it; a system call that failed never gets there. */
 	if (!(io->error && sync))
@@ -2011,8 +2021,14 @@ static void commit(struct job *j)
 		return;
 	if (!j->in_ramp) {
 		j->rep->io_u_map[depth_bucket(j->inflight)] += j->held;
-		j->rep->io_u_submit[batch_bucket(j->held)]++;
-		j->rep->total_submit++;
+		if (j->o->sg) {
+			/* fio_sgio_queue() counts each write() of a header as a submit of one. */
+			j->rep->io_u_submit[batch_bucket(1)] += j->held;
+			j->rep->total_submit += j->held;
+		} else {
+			j->rep->io_u_submit[batch_bucket(j->held)]++;
+			j->rep->total_submit++;
+		}
 	}
 	j->held = 0;
 }
@@ -2181,6 +2197,9 @@ static __attribute__((noinline)) void issue_general(struct job *j, const struct 
 		account_issue(j, io);
 		io->error = j->dry && d != DDIR_READ ? 0 : io->error ? io->error :
 			!k ? EOPNOTSUPP : j->io_refused;
+		/* fio's sg engine completes a failed call inline: nothing goes out until it is seen. */
+		if (j->o->sg && !k)
+			j->trimming = true;
 		io->t_issue = now;
 		sim_at(j->t->sim, now, io_refused, io);
 		return;
@@ -2261,8 +2280,19 @@ static unsigned sg_bio(struct job *j, struct job_io *io)
 		data = lsz;
 		break;
 	}
+	/*
+	 * The sg node takes 16 commands not yet read back (sg_add_request():
+	 * SG_MAX_QUEUE), then write() fails with EDOM; it maps an over-large
+	 * buffer in pieces, the second of which max_hw_sectors refuses
+	 * (blk_rq_map_user_iov(), blk_rq_append_bio(): EINVAL).
+	 */
+	if (j->o->sg_node && j->inflight >= SG_MAX_QUEUE) {
+		io->error = EDOM;
+		io->err_site = "engines/sg.c, func=xfer";
+		return 0;
+	}
 	if (data > SG_MAX_HW_BYTES) {
-		io->error = EIO;
+		io->error = j->o->sg_node ? EINVAL : EIO;
 		io->err_site = "engines/sg.c, func=xfer";
 		return 0;
 	}
@@ -3574,6 +3604,12 @@ static void batch_setup(struct job *j)
 	if (j->complete_max > j->depth)
 		j->complete_max = j->depth;
 	j->depth_low = !o->iodepth_low || o->iodepth_low > j->depth ? j->depth : o->iodepth_low;
+	/*
+	 * fio_sgio_getevents() reads sg headers until it has `max`, each read
+	 * waiting for one: the sg node's reap waits for complete_max.
+	 */
+	if (o->sg_node)
+		j->complete_min = j->complete_max;
 	/* The defaults reap each completion at once: the plain path. */
 	j->reap_batches = j->complete_min > 1 || j->complete_max > 1 || j->depth_low < j->depth;
 }

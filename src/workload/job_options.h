@@ -229,6 +229,7 @@ struct job_options {
 	bool atomic;			/* O_DIRECT | fio's O_ATOMIC (an open flag Linux ignores) */
 	/* The sg engine (i13c): SCSI READ/WRITE through the block device's SG_IO ioctl. */
 	bool sg;			/* ioengine=sg */
+	bool sg_node;			/* ... on the simulated disk's sg node (/dev/sgN) */
 	bool readfua, writefua;		/* the CDB's FUA bit on every read / write */
 	int sg_write_mode;		/* enum job_sg_write_mode: the CDB of every write */
 	unsigned stream_id;		/* WRITE STREAM(16)'s stream (0: fio opens one) */

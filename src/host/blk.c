@@ -153,10 +153,14 @@ static void dispatch_add(struct blk_queue *q, struct blk_request *rq, bool head)
  * with or without a write cache (ata_try_flush_cache()). blk-mq puts it at
  * the tail of the dispatch list, past the scheduler (5.6:
  * blk_mq_sched_bypass_insert()); 4.10's legacy queue adds it at the back
- * (ELEVATOR_INSERT_BACK), after draining the elevator into the queue.
+ * (ELEVATOR_INSERT_BACK), after draining the elevator into the queue. The
+ * sg driver's requests go in at the head (sg_common_write(): at_head
+ * unless SG_FLAG_Q_AT_TAIL): of the dispatch list, or 4.10's
+ * ELEVATOR_INSERT_FRONT, the front of its queue with nothing drained.
  */
-static void passthrough_insert(struct blk_queue *q, struct blk_request *rq, uint8_t flags)
+static void passthrough_insert(struct blk_queue *q, struct blk_request *rq, uint16_t flags)
 {
+	bool head = flags & BLK_SCSI_AT_HEAD;
 	struct blk_request *r;
 
 	/* A VERIFY whose CDB counts no blocks is still a VERIFY, not a flush. */
@@ -166,10 +170,10 @@ static void passthrough_insert(struct blk_queue *q, struct blk_request *rq, uint
 	rq->flush = rq->cdb == BLK_CDB_RW && !rq->nlb;
 	rq->seq_left = rq->flush ? BLK_SEQ_PREFLUSH : BLK_SEQ_DATA;
 	rq->bypass = true;
-	if (!host_kernel_has(q->k.kernel, HOST_KC_PASSTHROUGH_BYPASS))
+	if (!head && !host_kernel_has(q->k.kernel, HOST_KC_PASSTHROUGH_BYPASS))
 		while ((r = q->sched->dispatch(q->sched_data)))	/* elv_drain_elevator() */
 			dispatch_add(q, r, false);
-	dispatch_add(q, rq, false);
+	dispatch_add(q, rq, head);
 	sim_debug(q->sim, SIM_DBG_BLK, "passthrough lba %llu +%u %s%s queued",
 		  (unsigned long long)rq->lba, rq->nlb, rq->cdb == BLK_CDB_VERIFY ? "VERIFY" :
 		  rq->cdb == BLK_CDB_REFUSED ? "CDB" : rq->nlb ? (rq->write ? "W" : "R") : "SYNC",

@@ -65,6 +65,11 @@ enum {
 	 */
 	BLK_SCSI_VERIFY	= 1 << 6,
 	BLK_SCSI_REFUSED = 1 << 7,
+	/*
+	 * With BLK_PASSTHROUGH: the sg driver's request (a v3 header written
+	 * to /dev/sgN without SG_FLAG_Q_AT_TAIL), which goes in at the head.
+	 */
+	BLK_SCSI_AT_HEAD = 1 << 8,
 };
 
 /* What a passthrough request's CDB asks libata for (blk_request.cdb). */
@@ -79,7 +84,7 @@ struct blk_bio {
 	uint64_t lba;
 	uint32_t nlb;
 	bool write;
-	uint8_t flags;			/* BLK_PREFLUSH, BLK_FUA, ... BLK_PASSTHROUGH */
+	uint16_t flags;			/* BLK_PREFLUSH, BLK_FUA, ... BLK_SCSI_AT_HEAD */
 	uint8_t write_hint;		/* bi_write_hint: the write-life hint (0 none) */
 	uint16_t ioprio;		/* effective priority */
 	int error;			/* 0, or -EIO, -EAGAIN, -EOPNOTSUPP */

@@ -2224,10 +2224,11 @@ static __attribute__((noinline)) void issue_general(struct job *j, const struct 
 }
 
 /*
- * fio's sg engine on a block device: the one SCSI command fio_sgio_prep()
- * builds for the I/O, as a passthrough bio through SG_IO (never split, no
- * priority or write hint of the task's); 0 bios, with the error, when the
- * ioctl fails without one. A 10-byte CDB below LBA 2^32 - 1 (its block
+ * fio's sg engine: the one SCSI command fio_sgio_prep() builds for the
+ * I/O, as a passthrough bio (never split, no priority or write hint of the
+ * task's) through the block device's SG_IO or written to the sg node,
+ * whose requests go in at the head; 0 bios, with the error, when the
+ * system call fails without one. A 10-byte CDB below LBA 2^32 - 1 (its block
  * count 16 bits, cut as fio's sgio_set_be16() cuts it), else 16 bytes.
  * Trims are UNMAP, which libata does not translate (ILLEGAL REQUEST: EIO
  * at once); SG_IO refuses a data buffer over max_hw_sectors (EIO from the
@@ -2240,7 +2241,7 @@ static unsigned sg_bio(struct job *j, struct job_io *io)
 	uint64_t data = io->len;
 	bool write = io->ddir == DDIR_WRITE, fua = write ? j->o->writefua : j->o->readfua;
 	bool cdb16 = lba >= 0xffffffffULL, count16 = false;
-	uint8_t kind = 0;
+	uint16_t kind = j->o->sg_node ? BLK_SCSI_AT_HEAD : 0;
 	struct blk_bio *b = &io->bios[0];
 
 	io->err_site = NULL;
@@ -2253,30 +2254,30 @@ static unsigned sg_bio(struct job *j, struct job_io *io)
 	case JOB_SG_WRITE:
 		break;
 	case JOB_SG_WRITE_AND_VERIFY:
-		kind = BLK_SCSI_REFUSED;
+		kind |= BLK_SCSI_REFUSED;
 		break;
 	case JOB_SG_WRITE_SAME:
-		kind = BLK_SCSI_REFUSED;
+		kind |= BLK_SCSI_REFUSED;
 		data = lsz;
 		break;
 	case JOB_SG_WRITE_SAME_NDOB:
-		kind = BLK_SCSI_REFUSED;
+		kind |= BLK_SCSI_REFUSED;
 		data = 0;
 		cdb16 = true;
 		break;
 	case JOB_SG_WRITE_STREAM:
-		kind = BLK_SCSI_REFUSED;	/* its FUA bit (writefua) never reaches a drive */
+		kind |= BLK_SCSI_REFUSED;	/* its FUA bit (writefua) never reaches a drive */
 		count16 = true;			/* WRITE STREAM(16): a 16-bit count */
 		break;
 	case JOB_SG_VERIFY_BYTCHK_00:
-		kind = BLK_SCSI_VERIFY;
+		kind |= BLK_SCSI_VERIFY;
 		data = 0;
 		break;
 	case JOB_SG_VERIFY_BYTCHK_01:
-		kind = BLK_SCSI_VERIFY;
+		kind |= BLK_SCSI_VERIFY;
 		break;
 	case JOB_SG_VERIFY_BYTCHK_11:
-		kind = BLK_SCSI_VERIFY;
+		kind |= BLK_SCSI_VERIFY;
 		data = lsz;
 		break;
 	}
@@ -2299,8 +2300,9 @@ static unsigned sg_bio(struct job *j, struct job_io *io)
 	if (!cdb16 || count16)
 		blocks &= 0xffff;
 	blk_bio_prep(b, lba, (uint32_t)blocks, write, 0, bio_accepted, bio_done, io);
-	/* fio sets FUA on READ, WRITE and WRITE STREAM only. */
-	b->flags = BLK_PASSTHROUGH | kind | (fua && (!kind || count16) ? BLK_FUA : 0);
+	/* fio sets FUA on READ, WRITE and WRITE STREAM only (the rest reach no drive). */
+	b->flags = BLK_PASSTHROUGH | kind |
+		(fua && !(kind & (BLK_SCSI_VERIFY | BLK_SCSI_REFUSED)) ? BLK_FUA : 0);
 	b->write_hint = 0;
 	return 1;
 }

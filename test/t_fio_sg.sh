@@ -174,8 +174,9 @@ out_has "err= 5 (file:engines/sg.c, func=xfer, error=Input/output error)"
 # The others reach no drive: WRITE AND VERIFY (2Eh), WRITE SAME(10) (41h)
 # and WRITE STREAM(16) (9Ah) have no translation (ata_get_xlat_func():
 # ata_scsi_simulate() answers invalid opcode), WRITE SAME(16) with NDOB
-# fails ata_scsi_write_same_xlat() (no UNMAP; none through SG_IO at all
-# after 4.10): CHECK CONDITION, ILLEGAL REQUEST, and fio's first write
+# fails ata_scsi_write_same_xlat() (no UNMAP; where it checks
+# blk_rq_is_passthrough(), none through SG_IO at all): CHECK CONDITION,
+# ILLEGAL REQUEST, and fio's first write
 # ends the job with EIO at fio_sgio_doio(). The same on every kernel.
 for m in write_and_verify verify write_same same write_same_ndob 'write_stream|stream_id=3'; do
 	IFS='|' read -r mode extra <<<"$m"

@@ -500,7 +500,8 @@ static void answer_without_drive(struct libata *la, unsigned tag, bool illegal)
  * have no translation on any kernel — WRITE AND VERIFY, WRITE SAME(10),
  * WRITE STREAM: ata_get_xlat_func() has none, so ata_scsi_simulate()
  * answers invalid opcode; WRITE SAME(16): ata_scsi_write_same_xlat()
- * takes it only without SG_IO and with UNMAP, which fio never sets.
+ * takes it only with UNMAP, which fio never sets (and, where it checks
+ * blk_rq_is_passthrough() first, never through SG_IO).
  * Refusals come before a command is built, so before any deferral.
  */
 static __attribute__((noinline)) int issue_cdb(struct libata *la, const struct blk_request *rq,

@@ -2228,8 +2228,8 @@ static __attribute__((noinline)) void issue_general(struct job *j, const struct 
  * I/O, as a passthrough bio (never split, no priority or write hint of the
  * task's) through the block device's SG_IO or written to the sg node,
  * whose requests go in at the head; 0 bios, with the error, when the
- * system call fails without one. A 10-byte CDB below LBA 2^32 - 1 (its block
- * count 16 bits, cut as fio's sgio_set_be16() cuts it), else 16 bytes.
+ * system call fails without one. A 10-byte CDB below LBA 2^32 - 1, its block
+ * count 16 bits (cut as fio's sgio_set_be16() cuts it), else 16 bytes.
  * Trims are UNMAP, which libata does not translate (ILLEGAL REQUEST: EIO
  * at once); SG_IO refuses a data buffer over max_hw_sectors (EIO from the
  * ioctl: xfer) — a write's is the I/O's, but one block for WRITE SAME and
@@ -2240,7 +2240,8 @@ static unsigned sg_bio(struct job *j, struct job_io *io)
 	uint64_t lsz = j->t->logical_size, lba = io->offset / lsz, blocks = io->len / lsz;
 	uint64_t data = io->len;
 	bool write = io->ddir == DDIR_WRITE, fua = write ? j->o->writefua : j->o->readfua;
-	bool cdb16 = lba >= 0xffffffffULL, count16 = false;
+	/* The CDB's block count is 16 bits in a 10-byte CDB (below LBA 2^32 - 1), else 32. */
+	bool count16 = lba < 0xffffffffULL;
 	uint16_t kind = j->o->sg_node ? BLK_SCSI_AT_HEAD : 0;
 	struct blk_bio *b = &io->bios[0];
 
@@ -2263,11 +2264,11 @@ static unsigned sg_bio(struct job *j, struct job_io *io)
 	case JOB_SG_WRITE_SAME_NDOB:
 		kind |= BLK_SCSI_REFUSED;
 		data = 0;
-		cdb16 = true;
+		count16 = false;		/* always WRITE SAME(16) */
 		break;
 	case JOB_SG_WRITE_STREAM:
 		kind |= BLK_SCSI_REFUSED;	/* its FUA bit (writefua) never reaches a drive */
-		count16 = true;			/* WRITE STREAM(16): a 16-bit count */
+		count16 = true;			/* WRITE STREAM(16) counts in 16 bits */
 		break;
 	case JOB_SG_VERIFY_BYTCHK_00:
 		kind |= BLK_SCSI_VERIFY;
@@ -2297,7 +2298,7 @@ static unsigned sg_bio(struct job *j, struct job_io *io)
 		io->err_site = "engines/sg.c, func=xfer";
 		return 0;
 	}
-	if (!cdb16 || count16)
+	if (count16)
 		blocks &= 0xffff;
 	blk_bio_prep(b, lba, (uint32_t)blocks, write, 0, bio_accepted, bio_done, io);
 	/* fio sets FUA on READ, WRITE and WRITE STREAM only (the rest reach no drive). */

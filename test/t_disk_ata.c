@@ -87,6 +87,16 @@ static void command(struct host *h, const struct ata_taskfile *tf)
 	CHECK(h->d2hs == before + 1);
 }
 
+/* IDENTIFY DEVICE, its page decoded into *id. */
+static void identify(struct host *h, struct ata_identify *id)
+{
+	struct ata_taskfile tf;
+
+	ata_cmd_identify(&tf);
+	command(h, &tf);
+	ata_identify_parse(h->data, id);
+}
+
 static void read_log(struct host *h, uint8_t log, uint16_t page)
 {
 	struct ata_taskfile tf;
@@ -139,9 +149,7 @@ static void test_identify_and_logs(void)
 	ata_cmd_set_features(&tf, ATA_SF_WRITE_CACHE_OFF, 0);
 	command(&h, &tf);
 	CHECK_EQ_INT(h.last_d2h.status & ATA_STAT_ERR, 0);
-	ata_cmd_identify(&tf);
-	command(&h, &tf);
-	ata_identify_parse(h.data, &id);
+	identify(&h, &id);
 	CHECK(!id.write_cache_enabled);
 	ata_cmd_set_features(&tf, 0x66, 0);	/* not supported by the model */
 	command(&h, &tf);
@@ -165,9 +173,7 @@ static void test_identify_and_logs(void)
 	/* IDENTIFY says NCQ priority, log page 08h does not: both are reported as built. */
 	m.ncq_prio_log = false;
 	start(&h, &m);
-	ata_cmd_identify(&tf);
-	command(&h, &tf);
-	ata_identify_parse(h.data, &id);
+	identify(&h, &id);
 	CHECK(id.ncq_prio);
 	read_log(&h, ATA_LOG_IDENTIFY_DEVICE, ATA_LOG_ID_SATA_SETTINGS);
 	CHECK(ata_id_log_sata_settings_ncq_prio(h.data, &prio) == ATA_OK && !prio);
@@ -188,9 +194,7 @@ static void test_trim(void)
 	CHECK(disk_model_load("he8", &m, &e) == 0);
 	CHECK(!m.trim);
 	start(&h, &m);
-	ata_cmd_identify(&tf);
-	command(&h, &tf);
-	ata_identify_parse(h.data, &id);
+	identify(&h, &id);
 	CHECK(!id.trim);
 	CHECK_EQ_INT(ata_dsm_trim_encode(1000, 128, ranges, 1), 1);
 	ata_cmd_dsm_trim(&tf, 1);
@@ -205,9 +209,7 @@ static void test_trim(void)
 
 	m.trim = true;
 	start(&h, &m);
-	ata_cmd_identify(&tf);
-	command(&h, &tf);
-	ata_identify_parse(h.data, &id);
+	identify(&h, &id);
 	CHECK(id.trim);
 	CHECK_EQ_INT(id.dsm_blocks, 8);
 	t0 = sim_now(&h.sim);

@@ -122,6 +122,18 @@ static void on_d2h(void *host, const uint8_t *fis, size_t len, const uint8_t *da
 
 static const struct disk_host_ops ops = { on_sdb, on_d2h };
 
+/* A drive of model *m on a new simulation; false (and a failed check) if it cannot be made. */
+static bool start(struct host *h, const struct disk_model *m)
+{
+	struct err e;
+
+	memset(h, 0, sizeof(*h));
+	sim_init(&h->sim);
+	h->disk = disk_new(&h->sim, m, &ops, h, &e);
+	CHECK_MSG(h->disk != NULL, "%s", e.msg);
+	return h->disk != NULL;
+}
+
 /* Run until `ios` more commands completed, QD32. */
 static void run(struct host *h, uint64_t ios)
 {
@@ -145,11 +157,7 @@ static void check_cached(const char *what, unsigned write_every)
 
 	CHECK(disk_model_load("he8", &m, &e) == 0);
 	CHECK(m.write_cache && m.read_ahead);
-	memset(&h, 0, sizeof(h));
-	sim_init(&h.sim);
-	h.disk = disk_new(&h.sim, &m, &ops, &h, &e);
-	CHECK_MSG(h.disk != NULL, "%s", e.msg);
-	if (!h.disk)
+	if (!start(&h, &m))
 		return;
 	h.write_every = write_every;
 	h.free_tags = 0xffffffffu;
@@ -229,11 +237,7 @@ static void check_big_write(double mbs)
 	CHECK(disk_model_load("he8", &m, &e) == 0);
 	m.write_cache = false;
 	m.interface_mbs = mbs;
-	memset(&h, 0, sizeof(h));
-	sim_init(&h.sim);
-	h.disk = disk_new(&h.sim, &m, &ops, &h, &e);
-	CHECK_MSG(h.disk != NULL, "%s", e.msg);
-	if (!h.disk)
+	if (!start(&h, &m))
 		return;
 	big_picks = 0;
 	disk_set_pick_observer(h.disk, watch_big, NULL);
@@ -291,11 +295,7 @@ static void check_abort_frees_link(void)
 
 	CHECK(disk_model_load("he8", &m, &e) == 0);
 	m.write_cache = false;
-	memset(&h, 0, sizeof(h));
-	sim_init(&h.sim);
-	h.disk = disk_new(&h.sim, &m, &ops, &h, &e);
-	CHECK_MSG(h.disk != NULL, "%s", e.msg);
-	if (!h.disk)
+	if (!start(&h, &m))
 		return;
 	h.free_tags = 0xffffffffu;
 	/* 16 writes of 1 MiB: 29 ms of data for the link, asked for as each is decoded. */
@@ -357,8 +357,8 @@ int main(void)
 	check_big_write(50);
 	check_abort_frees_link();
 	check_job("cached writes, QD32", "[w]\nioengine=libaio\ndirect=1\nrw=write\nbs=4k\n"
-		  "size=16k\nloops=20000\niodepth=32\n", 1);
+		  "size=16k\ntime_based\nruntime=1\niodepth=32\n", 1);
 	check_job("cached sequential reads, QD32", "[r]\nioengine=libaio\ndirect=1\nrw=read\n"
-		  "bs=4k\nsize=64k\nloops=5000\niodepth=32\n", 0);
+		  "bs=4k\nsize=64k\ntime_based\nruntime=1\niodepth=32\n", 0);
 	return test_done();
 }

@@ -10,13 +10,8 @@ dir=$TESTDATA/fio-control
 cd "$tmp" || exit 1
 figures() { awk -f "$TESTDATA/../lib/fio-figures.awk"; }
 
-fio_ok=
-if command -v "$fio" >/dev/null 2>&1 && [ "$("$fio" --version)" = fio-3.33 ]; then
-	fio_ok=1
-	truncate -s 64m dev
-else
-	echo "fio 3.33 not installed: ncqsim is held to the stored fio figures only"
-fi
+check_fio "the stored fio figures only"
+[ -z "$fio_ok" ] || truncate -s 64m dev
 # fio_json FILE [ARGS]: fio's JSON for a job file, on the scratch file (only with fio_ok)
 fio_json() {
 	local f=$1

@@ -9,9 +9,7 @@ dir=$TESTDATA/fio-engine
 figures() { awk -f "$(dirname "$TESTDATA")/lib/fio-figures.awk"; }
 cd "$tmp" || exit 1
 
-fio_ok=
-command -v "$fio" >/dev/null 2>&1 && [ "$("$fio" --version)" = fio-3.33 ] && fio_ok=1
-[ -n "$fio_ok" ] || echo "fio 3.33 not installed: ncqsim is checked against fio's figures only"
+check_fio "fio's figures only"
 truncate -s 64m dev
 
 # job ENGINE LINES...: a 64 KiB sequential read with these lines

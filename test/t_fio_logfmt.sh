@@ -7,13 +7,8 @@
 # rows).
 . test/lib/sh.sh
 cd "$tmp" || exit 1
-fio_ok=
-if command -v "$fio" >/dev/null 2>&1 && [ "$("$fio" --version)" = fio-3.33 ]; then
-	fio_ok=1
-	truncate -s 64m dev
-else
-	echo "fio 3.33 not installed: ncqsim's logs are checked on their own"
-fi
+check_fio "fio's log format alone"
+[ -z "$fio_ok" ] || truncate -s 64m dev
 
 # col1 FILE: the first column of a log
 col1() { cut -d, -f1 "$1"; }

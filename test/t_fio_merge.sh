@@ -6,23 +6,10 @@
 # checked record by record against fio's rules, and fio replays it.
 . test/lib/sh.sh
 cd "$tmp" || exit 1
-fio_ok=
-if command -v "$fio" >/dev/null 2>&1 && [ "$("$fio" --version)" = fio-3.33 ]; then
-	fio_ok=1
-else
-	echo "fio 3.33 not installed: ncqsim is checked against the figures fio 3.33 gave"
-fi
+check_fio "the figures fio 3.33 gave"
 
 # blktrace files, record by record (little-endian struct blk_io_trace)
-le() {
-	local v=$1 n=$2 i
-	for ((i = 0; i < n; i++)); do printf "\\x$(printf %02x $(((v >> (8 * i)) & 255)))"; done
-}
-rec() { # SEQ TIME_NS SECTOR BYTES ACTION PID
-	le $((0x65617407)) 4; le "$1" 4; le "$2" 8; le "$3" 8; le "$4" 4; le "$5" 4; le "$6" 4
-	le $((8 << 20)) 4; le 0 4; le 0 2; le 0 2
-}
-QUEUE=$(((16 << 16) | 1)) ISSUE=$(((64 << 16) | 7)) R=$((1 << 16)) W=$((2 << 16))
+. "$TESTDATA/../lib/blktrace.sh"
 {
 	rec 1 1000000 2048 4096 $((R | QUEUE)) 77
 	rec 2 2500000 999424 65536 $((W | QUEUE)) 88
@@ -112,6 +99,15 @@ for c in 'merge_blktrace_file=m.bt|job '"'"'x'"'"': option '"'"'merge_blktrace_f
 	expect_rc 2 "$NCQSIM" run bad.fio
 	err_one_line
 	err_has "bad.fio:"
+	err_has "${c#*|}"
+done
+# A time that overflows 64 bits once scaled or repeated is refused, not wrapped.
+rec 1 $((1 << 62)) 2048 4096 $((R | QUEUE)) 77 >far.bt
+for c in 'merge_blktrace_scalars=100:200|far.bt: record 1: its time scaled by 200% overflows' \
+	'merge_blktrace_iters=1:5\nmerge_blktrace_scalars=100:1|far.bt: record 1: its time, 3 iterations on, overflows'; do
+	printf '[x]\nioengine=libaio\nread_iolog=a.bt:far.bt\nmerge_blktrace_file=m2.bt\n%b\n' "${c%%|*}" >bad.fio
+	expect_rc 2 "$NCQSIM" run bad.fio
+	err_one_line
 	err_has "${c#*|}"
 done
 checks=$((checks + 1))

@@ -20,13 +20,8 @@ expected=$dir/expected.txt
 figures() { awk -f "$(dirname "$TESTDATA")/lib/fio-figures.awk"; }
 mode_of() { sed -n "s/^; oracle: *//p" "$1" | head -n 1; }
 
-fio_ok=
-if command -v "$fio" >/dev/null 2>&1 && [ "$("$fio" --version)" = fio-3.33 ]; then
-	fio_ok=1
-	truncate -s 64m "$tmp/dev"
-else
-	echo "fio 3.33 not installed: ncqsim is compared with the stored fio figures only"
-fi
+check_fio "the stored fio figures only"
+[ -z "$fio_ok" ] || truncate -s 64m "$tmp/dev"
 
 # cut FIGURES MODE: the fields MODE compares
 cut_mode() {

@@ -6,8 +6,7 @@
 . test/lib/sh.sh
 dir=$TESTDATA/fio-parity
 cd "$tmp" || exit 1
-fio_ok=
-"$fio" --version 2>/dev/null | grep -q '^fio-3\.33' && fio_ok=1
+check_fio "the stored fio figures only"
 
 # ---- bool values: ncqsim accepts and refuses what fio 3.33 does ----
 while IFS='|' read -r o v want; do

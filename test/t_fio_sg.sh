@@ -9,9 +9,7 @@
 . test/lib/sh.sh
 cd "$tmp" || exit 1
 
-fio_ok=
-command -v "$fio" >/dev/null 2>&1 && [ "$("$fio" --version)" = fio-3.33 ] && fio_ok=1
-[ -n "$fio_ok" ] || echo "fio 3.33 not installed: ncqsim is checked against fio's code only"
+check_fio "fio's code only"
 
 # sg RW LINES...: a 64 KiB sequential job of 4 KiB I/Os on the sg engine
 sg() {

@@ -10,9 +10,7 @@ dir=$TESTDATA/fio-shape
 shape="$(dirname "$TESTDATA")/lib/io-shape.awk"
 cd "$tmp" || exit 1
 
-fio_ok=
-command -v "$fio" >/dev/null 2>&1 && [ "$("$fio" --version)" = fio-3.33 ] && fio_ok=1
-[ -n "$fio_ok" ] || echo "fio 3.33 not installed: ncqsim is checked against fio's figures only"
+check_fio "fio's figures only"
 # The 8 GiB drive of the jobs at the drive's end (he8 with fewer sectors).
 small="--set drive.sectors=16777216"
 truncate -s 8g "$tmp/dev8g"

@@ -678,6 +678,25 @@ static void broken_forms(void)
 	       "forms.seek:3: expected 'DISTANCE, MS' with a distance of 1 or more");
 	broken("sparing2.parv", "forms.seek", "9, 4.000000, 0.03\n", "",
 	       "forms.seek: says 3 seek distances, has 2");
+	/* Values out of their range, each refused where it stands. */
+	broken("sparing2.parv", "mech-extracted.mech", "Percent error in rpms = 0.0",
+	       "Percent error in rpms = 101", "mech-extracted.mech:10: key 'Percent error in rpms': "
+	       "expected 0..100, got 101");
+	broken("sparing2.parv", "mech-extracted.mech", "Head switch time = 0.4",
+	       "Head switch time = -0.4", "mech-extracted.mech:8: key 'Head switch time': expected 0 "
+	       "or more ms, got -0.4");
+	broken("sparing2.parv", "disk.keys", "Low (write) water mark = 0.5",
+	       "Low (write) water mark = 1.5", "disk.keys:26: key 'Low (write) water mark': expected "
+	       "a fraction 0..1");
+	broken("sparing2.parv", "disk.keys", "High (read) water mark = 0.5",
+	       "High (read) water mark = -0.1", "disk.keys:27: key 'High (read) water mark': "
+	       "expected a fraction 0..1");
+	broken("sparing2.parv", "disk.keys", "Number of buffer segments = 2,\n"
+	       "Maximum number of write segments = 1,\nSegment size (in blks) = 64,\n"
+	       "Use separate write segment = 0,", "Number of buffer segments = 1,\n"
+	       "Maximum number of write segments = 1,\nSegment size (in blks) = 64,\n"
+	       "Use separate write segment = 1,", "disk.keys:25: key 'Use separate write segment': "
+	       "needs 2 or more buffer segments (one for writes, the rest for reads)");
 	/* A disk derived from another (libparam's subtypes): its own pairs over the base's. */
 	{
 		struct imported im;

@@ -115,6 +115,11 @@ int main(void)
 	expect_error("source nowhere.specs", "cannot open");
 	expect_error("disksim_bus B {\n  A = 1,\n  B 2\n}", "x.parv:3: expected 'KEY = value' or '}'");
 	expect_error("disksim_bus B {\n  A = 1,\n", "expected '}' to close block 'B'");
+	expect_error("disksim_bus B {\n  A = 1\n", "x.parv:3: expected '}' to close block 'B', got the "
+		     "end of the file");
+	expect_error("disksim_bus B { A =", "x.parv:1: expected a value, got the end of the file");
+	expect_error("disksim_bus B { [ A, 2 ] = 1 }", "x.parv:1: expected key names in the list "
+		     "before '='");
 	expect_error("disksim_bus B { A = [ 1, 2 }", "x.parv:1: expected ',' or ']' in the list");
 	expect_error("disksim_bus B { A = }", "x.parv:1: expected a value");
 	expect_error("disksim_bus { A = 1 }", "expected the block's name after its type");

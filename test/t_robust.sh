@@ -158,7 +158,7 @@ err_has "cannot read system file: it is a FIFO"
 printf '[j]\nioengine=libaio\nrw=randread\niodepth=8\n' >bare.fio
 "$NCQSIM" run bare.fio --output-format=json --output stopped.json 2>stop.err &
 pid=$!
-sleep 1
+sleep 0.3
 kill -TERM "$pid"
 wait "$pid"
 rc=$?
@@ -171,7 +171,7 @@ checks=$((checks + 1))
 grep -q "interrupted by signal 15" stop.err || fail "no message on the interruption: $(cat stop.err)"
 "$NCQSIM" run bare.fio --output-format=json --output twice.json 2>/dev/null &
 pid=$!
-sleep 1
+sleep 0.3
 kill -TERM "$pid"
 kill -TERM "$pid"
 wait "$pid"
@@ -181,9 +181,13 @@ checks=$((checks + 1))
 
 # A bare [j] is the whole drive: --eta=always shows progress when stderr is
 # not a terminal.
-"$NCQSIM" run bare.fio --eta=always --eta-interval=200ms --output /dev/null 2>eta.err &
+"$NCQSIM" run bare.fio --eta=always --eta-interval=50ms --output /dev/null 2>eta.err &
 pid=$!
-sleep 2
+# Until the first progress line (or 10 s: the check below then fails).
+for _ in $(seq 100); do
+	grep -q '^ncqsim: ' eta.err && break
+	sleep 0.1
+done
 kill -TERM "$pid"
 wait "$pid"
 checks=$((checks + 1))

@@ -368,11 +368,6 @@ static unsigned key_index(const struct opt_def *o)
 	return (unsigned)(o - model_options);
 }
 
-unsigned disk_model_option_count(void)
-{
-	return (unsigned)(sizeof(model_options) / sizeof(model_options[0]) - 1);
-}
-
 /* The datasheet form's own checks. */
 static int validate_datasheet(const struct disk_model *m, const char *file, struct err *e)
 {

@@ -301,7 +301,6 @@ struct disk_model {
 
 /* The datasheet form's keys (those shared by both forms included). */
 const struct opt_def *disk_model_options(void);
-unsigned disk_model_option_count(void);
 /* The keys only the measured form has (its row keys not included). */
 const struct opt_def *disk_model_measured_options(void);
 /* Whether a datasheet key is also a key of the measured form. */

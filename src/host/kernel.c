@@ -138,11 +138,6 @@ bool host_kernel_has(int kernel, enum host_kernel_change c)
 	return kernel >= (int)rows[c].first;
 }
 
-const struct host_kernel_row *host_kernel_table(void)
-{
-	return rows;
-}
-
 void host_kernel_print(FILE *out)
 {
 	unsigned i;

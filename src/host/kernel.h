@@ -67,8 +67,6 @@ extern const struct opt_choice host_kernel_choices[];
 
 const char *host_kernel_name(int kernel);
 bool host_kernel_has(int kernel, enum host_kernel_change c);
-/* The table, in HOST_KC_ order. */
-const struct host_kernel_row *host_kernel_table(void);
 
 /* The table as Markdown (docs/HOST.md) */
 void host_kernel_print(FILE *out);

@@ -52,11 +52,6 @@ static const struct opt_def knobs[] = {
 	OPT_END,
 };
 
-const struct opt_def *host_knob_table(void)
-{
-	return knobs;
-}
-
 const struct plugin *host_scheduler(const char *name)
 {
 	return plugin_find(&blk_schedulers, name);

@@ -80,7 +80,6 @@ struct host_config {
 	unsigned niosched_sets;
 };
 
-const struct opt_def *host_knob_table(void);
 void host_config_init(struct host_config *c);
 
 /* KEY=VALUE from --set; the message names the knob. */

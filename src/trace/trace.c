@@ -22,7 +22,7 @@ struct trace_in {
 	char *buf;
 	size_t start, end;		/* unread bytes are buf[start, end) */
 	bool eof;
-	uint64_t lineno, consumed, size, ignored;
+	uint64_t lineno, consumed, ignored;
 };
 
 struct trace_reader {
@@ -73,7 +73,6 @@ struct trace_in *trace_in_open(const char *path, struct err *e)
 		err_set(e, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
-	in->size = (uint64_t)st.st_size;
 	return in;
 fail:
 	trace_in_close(in);
@@ -182,11 +181,6 @@ uint64_t trace_in_lineno(const struct trace_in *in)
 uint64_t trace_in_offset(const struct trace_in *in)
 {
 	return in->consumed;
-}
-
-uint64_t trace_in_size(const struct trace_in *in)
-{
-	return in->size;
 }
 
 void trace_in_ignored(struct trace_in *in)
@@ -393,12 +387,6 @@ uint64_t trace_reader_bad(const struct trace_reader *rd)
 uint64_t trace_reader_ignored(const struct trace_reader *rd)
 {
 	return rd->in->ignored;
-}
-
-void trace_reader_position(const struct trace_reader *rd, uint64_t *done, uint64_t *total)
-{
-	*done = rd->in->consumed;
-	*total = rd->in->size;
 }
 
 unsigned trace_csv_split(char *line, char **f, unsigned max)

@@ -65,7 +65,6 @@ long trace_in_bytes(struct trace_in *in, void *buf, size_t n, struct err *e);
 const char *trace_in_path(const struct trace_in *in);
 uint64_t trace_in_lineno(const struct trace_in *in);
 uint64_t trace_in_offset(const struct trace_in *in);	/* bytes consumed */
-uint64_t trace_in_size(const struct trace_in *in);	/* bytes in the file, 0 if unknown */
 /* A record that moves no data (sync, trim, flush, a note): counted, not replayed. */
 void trace_in_ignored(struct trace_in *in);
 
@@ -106,8 +105,6 @@ const struct trace_format *trace_reader_format(const struct trace_reader *rd);
 bool trace_reader_relative_time(const struct trace_reader *rd);
 uint64_t trace_reader_bad(const struct trace_reader *rd);	/* skipped with skip_bad */
 uint64_t trace_reader_ignored(const struct trace_reader *rd);	/* no data: sync, trim, ... */
-/* Where the reader is, for progress: bytes consumed and in the file (0 if unknown). */
-void trace_reader_position(const struct trace_reader *rd, uint64_t *done, uint64_t *total);
 
 /*
  * fio's merge_blktrace_file: blktrace files (`n` of them, each a single

@@ -178,6 +178,10 @@ struct job {
 	bool resume_pass;			/* a read-back between passes ended: new_pass() next */
 	bool sync_uncounted;			/* the fsync is do_verify()'s, which fio does not report */
 	uint64_t pass_bytes, pass_limit;	/* bytes issued this pass; where do_io() stops */
+	uint64_t pass_stop;			/* pass_limit where do_io() counts it, else UINT64_MAX */
+	bool pass_over;				/* a loop's pass ended: its I/O completes first */
+	bool pass_synced;			/* that pass's end_fsync is done */
+	uint64_t seed;				/* the streams' seed: randseed, else --seed */
 	bool pass_trimmed;			/* the pass trimmed (fio's verify_bytes count trims) */
 	int64_t phase_start;			/* this phase's start (fio's td->start) */
 	int64_t dir_runtime[JOB_BS_DIRS];	/* fio's ts->runtime: write phases, read-backs */
@@ -800,24 +804,86 @@ static bool pass_again(const struct job *j)
 	return o->io_size - j->issued_bytes >= j->max_bs;
 }
 
+static void seed_streams(struct job *j, bool offsets);
+static void start_sync(struct job *j);
+
+/*
+ * The next pass. A time_based job's wraps in place (fio's
+ * get_next_offset() resets the file's position and random map and goes
+ * on). A loop's pass follows fio's clear_io_state() between do_io()
+ * calls: the file is closed and opened again (the iolog shows it), a
+ * strided zone goes back to the start, and the streams are reseeded.
+ */
 static void new_pass(struct job *j)
 {
+	bool reseed = !j->o->time_based;
 	int d;
 
 	j->passes++;
 	j->pass_bytes = 0;
 	j->pass_trimmed = false;
-	j->zone_bytes = 0;	/* fio's reset_io_counters(); a strided zone stays where it is */
+	j->zone_bytes = 0;	/* fio's reset_io_counters() */
+	if (reseed) {
+		if (j->iolog) {
+			long long t = (long long)((sim_now(j->t->sim) - j->t_begin) / 1000);
+
+			fprintf(j->iolog, "%lld %s close\n%lld %s open\n", t, j->iolog_name, t,
+				j->iolog_name);
+		}
+		j->zone_base = j->start;	/* fio's f->file_offset = get_start_offset() */
+		seed_streams(j, j->o->dist != JOB_DIST_ZIPF && j->o->dist != JOB_DIST_PARETO &&
+			     j->o->dist != JOB_DIST_NORMAL);
+	}
 	for (d = 0; d < JOB_BS_DIRS; d++)
 		j->last_pos[d] = j->zone_base;
 	j->rand_left = 0;
 	if (j->use_map)
 		randmap_reset(&j->map);
-	if (j->perm_i) {
-		/* A new order for the new pass. */
+	if (j->perm_i || reseed) {
+		/* A new order for a wrap; a reseeded loop's pass draws the first pass's again. */
 		perm_init(&j->perm, j->perm.n, &j->r_off);
 		j->perm_i = 0;
 	}
+}
+
+/*
+ * fio's thread_main() between two passes of a loop: do_io() ends by
+ * waiting for every I/O in flight (io_u_queued_complete()) and with
+ * end_fsync, a flush; then clear_io_state() and the next do_io(). False
+ * while the job waits (a completion, or the flush's, asks again).
+ */
+static bool pass_turn(struct job *j)
+{
+	if (j->inflight || j->syncing)
+		return false;
+	if (j->o->end_fsync && j->writes_issued && !j->pass_synced) {
+		j->pass_synced = true;
+		start_sync(j);
+		return false;
+	}
+	j->pass_over = false;
+	j->pass_synced = false;
+	new_pass(j);
+	return true;
+}
+
+/*
+ * A loop's pass is over (time_based jobs wrap in place, verifying ones
+ * read back first): IO when the next pass may start at once, with `*d`
+ * drawn again from the reseeded streams; WAIT while its I/O completes;
+ * END when the pass did nothing (fio's do_io(): no bytes, the job is done).
+ */
+static enum job_source_status end_pass(struct job *j, int64_t now, int *d, int64_t *wake_at)
+{
+	if (!j->pass_bytes && !j->pass_trimmed)
+		return JOB_SOURCE_END;
+	j->pass_over = true;
+	if (!pass_turn(j)) {
+		*wake_at = now;
+		return JOB_SOURCE_WAIT;
+	}
+	*d = next_ddir(j);
+	return JOB_SOURCE_IO;
 }
 
 /* The per-I/O priority fio would set (cmdprio), else the job's; 0 for none. */
@@ -938,20 +1004,29 @@ static enum job_source_status fio_next(void *state, int64_t now, struct job_io_d
 	struct job *j = state;
 	int d;
 
+	if (j->pass_over && !pass_turn(j)) {
+		*wake_at = now;
+		return JOB_SOURCE_WAIT;
+	}
 	if ((j->size_limit && j->issued_bytes >= j->size_limit) ||
 	    (j->ios_limit && j->issued_ios >= j->ios_limit) || j->map_oom)
 		return JOB_SOURCE_END;
 	d = next_ddir(j);
 	if (j->next_plain) {
 		/* The path below as it runs without rates, trimwrite's writes or read-backs. */
-		io->ddir = d;
-		if (!next_io(j, d, &io->offset, &io->len)) {
+		if (j->pass_bytes >= j->pass_stop || !next_io(j, d, &io->offset, &io->len)) {
+			enum job_source_status s;
+
 			if (j->map_oom || !pass_again(j))
 				return JOB_SOURCE_END;
-			new_pass(j);
+			if (!j->o->time_based && (s = end_pass(j, now, &d, wake_at)) != JOB_SOURCE_IO)
+				return s;
+			if (j->o->time_based)
+				new_pass(j);
 			if (!next_io(j, d, &io->offset, &io->len))
 				return JOB_SOURCE_END;
 		}
+		io->ddir = d;
 		io->ioprio = j->cmdprio_any ? next_cmdprio(j, d, io->len) : 0;
 		io->due = 0;
 		return JOB_SOURCE_IO;
@@ -985,9 +1060,10 @@ no_rate:
 		new_pass(j);
 		if (!next_io(j, d, &io->offset, &io->len))
 			return JOB_SOURCE_END;
-	} else while ((j->verify_on && j->pass_bytes >= j->pass_limit) ||
-		      !next_io(j, d, &io->offset, &io->len)) {
-		/* With verify fio's do_io() ends a pass after its bytes, whatever the pass. */
+	} else while (j->pass_bytes >= j->pass_stop || !next_io(j, d, &io->offset, &io->len)) {
+		/* fio's do_io() ends a pass after its bytes (pass_stop), or where the pass ends. */
+		enum job_source_status s;
+
 		if (j->map_oom || !pass_again(j))
 			return JOB_SOURCE_END;
 		if (j->verify_on) {
@@ -997,7 +1073,11 @@ no_rate:
 			*wake_at = now;
 			return JOB_SOURCE_WAIT;
 		}
-		new_pass(j);
+		if (!j->o->time_based && (s = end_pass(j, now, &d, wake_at)) != JOB_SOURCE_IO)
+			return s;
+		io->ddir = d;
+		if (j->o->time_based)
+			new_pass(j);
 		/* A pass that ends before its first I/O: nothing fits; the job is done. */
 		if (!next_io(j, d, &io->offset, &io->len))
 			return JOB_SOURCE_END;
@@ -2855,7 +2935,8 @@ from_source:
 			paced_after_io(j, io.ddir);
 			continue;
 		case JOB_SOURCE_WAIT:
-			if (!j->rate_drain)
+			/* A rate's or a pass's drain: each completion asks again. */
+			if (!j->rate_drain && !j->pass_over)
 				schedule_wake(j, wake_at);
 			return;
 		case JOB_SOURCE_END:
@@ -3617,17 +3698,51 @@ static void batch_setup(struct job *j)
 	j->reap_batches = j->complete_min > 1 || j->complete_max > 1 || j->depth_low < j->depth;
 }
 
-static int job_setup(struct job *j, uint64_t seed, struct err *e)
+/*
+ * The job's random streams, from its seed; again before each pass of a
+ * looped job, as fio's clear_io_state() reseeds (randrepeat, which
+ * ncqsim always keeps), so each pass repeats the first's directions,
+ * sizes, offsets and priorities. `offsets` false keeps the offset
+ * stream going: fio's zipf, pareto and normal draws have a state of
+ * their own that it does not reseed, so their passes differ.
+ */
+static void seed_streams(struct job *j, bool offsets)
 {
 	const struct job_options *o = j->o;
 	char name[256];
+	unsigned d;
+
+#define SEED(stream, what) do { \
+		snprintf(name, sizeof(name), "job/%s/%u/%u/%s", o->name, j->def->occurrence, \
+			 j->clone, what); \
+		rng_seed(stream, j->seed, name); \
+	} while (0)
+	SEED(&j->r_zone, "zone");
+	if (offsets)
+		SEED(&j->r_off, "offset");
+	SEED(&j->r_bs, "bs");
+	SEED(&j->r_ddir, "rwmix");
+	SEED(&j->r_prio, "prio");
+	SEED(&j->r_rate, "rate");
+	SEED(&j->r_trim, "trim");
+#undef SEED
+	for (d = 0; d < DDIR_COUNT; d++) {
+		snprintf(name, sizeof(name), "job/%s/%u/%u/seqrand/%u", o->name, j->def->occurrence,
+			 j->clone, d);
+		rng_seed(&j->r_seqrand[d], j->seed, name);
+	}
+}
+
+static int job_setup(struct job *j, uint64_t seed, struct err *e)
+{
+	const struct job_options *o = j->o;
 	uint64_t s = o->randseed_set ? o->randseed : seed, nblocks;
 	unsigned i, d;
 
 	if (region(j, s, e))
 		return -1;
-	snprintf(name, sizeof(name), "job/%s/%u/%u/zone", o->name, j->def->occurrence, j->clone);
-	rng_seed(&j->r_zone, s, name);
+	j->seed = s;
+	seed_streams(j, true);
 	if (o->dist == JOB_DIST_ZONED_ABS)
 		for (d = 0; d < DDIR_COUNT; d++) {
 			uint64_t total = 0;
@@ -3641,23 +3756,6 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 					       (unsigned long long)total,
 					       (unsigned long long)(j->end - j->start));
 		}
-	snprintf(name, sizeof(name), "job/%s/%u/%u/offset", o->name, j->def->occurrence, j->clone);
-	rng_seed(&j->r_off, s, name);
-	snprintf(name, sizeof(name), "job/%s/%u/%u/bs", o->name, j->def->occurrence, j->clone);
-	rng_seed(&j->r_bs, s, name);
-	snprintf(name, sizeof(name), "job/%s/%u/%u/rwmix", o->name, j->def->occurrence, j->clone);
-	rng_seed(&j->r_ddir, s, name);
-	snprintf(name, sizeof(name), "job/%s/%u/%u/prio", o->name, j->def->occurrence, j->clone);
-	rng_seed(&j->r_prio, s, name);
-	snprintf(name, sizeof(name), "job/%s/%u/%u/rate", o->name, j->def->occurrence, j->clone);
-	rng_seed(&j->r_rate, s, name);
-	snprintf(name, sizeof(name), "job/%s/%u/%u/trim", o->name, j->def->occurrence, j->clone);
-	rng_seed(&j->r_trim, s, name);
-	for (d = 0; d < DDIR_COUNT; d++) {
-		snprintf(name, sizeof(name), "job/%s/%u/%u/seqrand/%u", o->name, j->def->occurrence,
-			 j->clone, d);
-		rng_seed(&j->r_seqrand[d], s, name);
-	}
 	/* The permutation's blocks: of the largest alignment among the job's directions. */
 	nblocks = UINT64_MAX;
 	for (d = 0; d < JOB_BS_DIRS; d++)
@@ -3786,6 +3884,16 @@ static int job_setup(struct job *j, uint64_t seed, struct err *e)
 		j->pass_limit = o->io_size;
 	if (o->verify_backlog)
 		j->pass_limit += j->amount;
+	/*
+	 * do_io() counts bytes_issued only for an I/O the engine queues (an
+	 * async engine's FIO_Q_QUEUED; not a sync engine's FIO_Q_COMPLETED,
+	 * nor offload's work queue), and time_based runs do not stop on it
+	 * unless they verify: elsewhere a pass ends only where its offsets
+	 * do (fio 3.33: randread norandommap size=32k loops=2 makes two
+	 * passes of 8 I/Os with libaio, one of 16 with psync).
+	 */
+	j->pass_stop = j->verify_on || (o->engine_kind == JOB_ENGINE_ASYNC && !j->offload &&
+					!o->time_based) ? j->pass_limit : UINT64_MAX;
 	verifylog_init(&j->vlog, !(is_random(o) && !j->norandommap && o->dist == JOB_DIST_RANDOM));
 	j->last_ddir = DDIR_READ;	/* fio's zeroed thread_data */
 	/*

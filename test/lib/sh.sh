@@ -8,6 +8,19 @@
 # test (quick); `make test-fio` sets FIO=fio and re-checks those figures
 # against a live fio as well (minutes: fio runs on the real clock).
 fio=${FIO:-}
+# check_fio WHAT: fio_ok=1 when $fio is fio 3.33, the oracle; otherwise
+# fio_ok is empty and one line says why and what the test checks ncqsim
+# against.
+check_fio() {
+	fio_ok=
+	if command -v "$fio" >/dev/null 2>&1 && [ "$("$fio" --version)" = fio-3.33 ]; then
+		fio_ok=1
+	elif [ -z "$fio" ]; then
+		echo "fio not run (make test-fio runs it): ncqsim is checked against $1"
+	else
+		echo "$fio is not fio 3.33: ncqsim is checked against $1"
+	fi
+}
 failures=0
 checks=0
 tmp=$(mktemp -d)

@@ -1,11 +1,15 @@
-# fio's sg engine on a block device, the one whose options readfua and
-# writefua are (fio 3.33 has them nowhere else): each I/O is a SCSI
-# READ(10)/WRITE(10) through the SG_IO ioctl, which waits for it; libata
-# translates the CDB, its FUA bit included, into READ/WRITE FPDMA QUEUED,
-# and the drive reads a FUA read from the media and writes a FUA write
-# through. fio 3.33's option list is checked where fio is installed; the
-# outcomes follow fio's engines/sg.c and the kernel's libata (no SCSI
-# device here to run fio's sg engine on: a loop device has no SG_IO).
+# fio's sg engine, the one whose options readfua, writefua and
+# sg_write_mode are (fio 3.33 has them nowhere else). On a block device
+# each I/O is a SCSI command through the SG_IO ioctl, which waits for it:
+# READ/WRITE(10), which libata translates, FUA bit included, into
+# READ/WRITE FPDMA QUEUED (the drive reads a FUA read from the media and
+# writes a FUA write through); VERIFY, which becomes READ VERIFY SECTORS;
+# WRITE AND VERIFY, WRITE SAME and WRITE STREAM, which libata refuses. On
+# the sg node (/dev/sgN) fio write()s each command and reaps later: iodepth
+# in flight. fio 3.33's option and value lists are checked where fio is
+# installed; the outcomes follow fio's engines/sg.c and the kernel's
+# libata-scsi.c, sg.c and block layer (no SCSI device here to run fio's sg
+# engine on: a loop device has no SG_IO).
 . test/lib/sh.sh
 cd "$tmp" || exit 1
 

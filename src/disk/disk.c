@@ -76,7 +76,12 @@ struct disk {
 	uint32_t batch_end;		/* the first seq of the next batch */
 	uint32_t tags_in_use;		/* NCQ tags the host has outstanding */
 	bool nonqueued_busy;		/* a non-queued command is outstanding */
-	bool verifying;			/* ... and it is READ VERIFY: the data stays in the drive */
+	/*
+	 * What a read on each slot sends the host per logical sector: the
+	 * sector, but nothing for READ VERIFY on the non-queued slot, whose
+	 * data stays in the drive (read_bytes()).
+	 */
+	uint32_t read_xfer[FWQ_SLOTS];
 	sim_handle_t resp_ev;		/* its pending answer */
 	unsigned front_pending;		/* cache hits, cached writes and data on the link, unanswered */
 	/*
@@ -254,7 +259,7 @@ static void send_response(struct sim *sim, void *arg)
 
 	(void)sim;
 	d->nonqueued_busy = false;
-	d->verifying = false;
+	d->read_xfer[FWQ_NONQUEUED] = (uint32_t)d->layout.logical_size;	/* a READ VERIFY is over */
 	d->ops->d2h(d->host, d->resp_fis, sizeof(d->resp_fis), d->resp_len ? d->resp_data : NULL,
 		    d->resp_len);
 }
@@ -352,10 +357,10 @@ static int64_t interface_ns(const struct disk *d, uint64_t bytes)
 	return (int64_t)((double)(int64_t)bytes * 1000.0 / d->model.interface_mbs);
 }
 
-/* What a read sends over the link: its sectors, none for READ VERIFY (the non-queued slot's). */
+/* What a read sends over the link: its sectors, none for READ VERIFY. */
 static inline uint64_t read_bytes(const struct disk *d, const struct fwq_cmd *c)
 {
-	return d->verifying && c->tag == FWQ_NONQUEUED ? 0 : c->nlb * d->layout.logical_size;
+	return c->nlb * d->read_xfer[c->tag];
 }
 
 /*
@@ -1468,7 +1473,7 @@ static void verify_command(struct disk *d, const struct ata_taskfile *tf)
 	rw.sectors = n;
 	d->stats.verifies++;
 	d->nonqueued_busy = true;
-	d->verifying = true;
+	d->read_xfer[FWQ_NONQUEUED] = 0;
 	sim_debug(d->sim, SIM_DBG_DISK, "READ VERIFY lba %llu +%u", (unsigned long long)lba, n);
 	queue_rw(d, &rw, FWQ_NONQUEUED, false);
 }
@@ -1691,7 +1696,7 @@ static void reset_begin(struct disk *d)
 	if (d->nonqueued_busy && sim_is_pending(d->sim, d->resp_ev))
 		sim_cancel(d->sim, d->resp_ev);
 	d->nonqueued_busy = false;
-	d->verifying = false;
+	d->read_xfer[FWQ_NONQUEUED] = (uint32_t)d->layout.logical_size;
 	d->flushing = false;
 	d->ncq_halted = d->log_pending = false;	/* a reset ends an NCQ error too */
 	link_abort(d);
@@ -1870,6 +1875,7 @@ struct disk *disk_new(struct sim *sim, const struct disk_model *m,
 	for (i = 0; i < FWQ_SLOTS; i++) {
 		d->ref[i].d = d;
 		d->ref[i].slot = i;
+		d->read_xfer[i] = (uint32_t)d->layout.logical_size;
 	}
 	/* One dirty range per 4 KiB of write buffer, at least one window. */
 	if (disk_dirty_init(&d->dirty, m->write_buffer / 4096 > FWQ_DESTAGE_WINDOW ?

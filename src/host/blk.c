@@ -201,6 +201,7 @@ static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk
 	bio->t_queued = now;
 	q->stats.requests++;
 	rq->passthrough = (bio->flags & BLK_PASSTHROUGH) != 0;
+	rq->cdb = BLK_CDB_RW;		/* passthrough_insert() says otherwise */
 	if (rq->passthrough) {
 		passthrough_insert(q, rq, bio->flags);
 		return;

@@ -146,7 +146,7 @@ struct blk_request {
 	bool flush, fua;
 	bool discard;			/* REQ_OP_DISCARD: DATA SET MANAGEMENT TRIM on the wire */
 	bool passthrough;		/* SG_IO's SCSI command: libata translates its CDB */
-	uint8_t cdb;			/* enum blk_cdb, set for passthrough requests only */
+	uint8_t cdb;			/* enum blk_cdb: BLK_CDB_RW but for some passthrough ones */
 	bool bypass;			/* never went through the scheduler */
 	uint8_t retries;		/* times error handling sent it again */
 	struct blk_request *dispatch_next;	/* in the dispatch list */

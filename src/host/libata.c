@@ -557,17 +557,16 @@ int libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
 		.fua = rq->fua };
 	struct ata_taskfile tf;
 	uint8_t fis[ATA_FIS_H2D_LEN];
-	bool ncq = la->ncq_on && !rq->flush && !rq->discard;
+	bool ncq = la->ncq_on && !rq->flush && !rq->discard && !rq->cdb;
 	int rc;
 
-	if (rq->passthrough && rq->cdb != BLK_CDB_RW)
-		return issue_cdb(la, rq, tag);
 	/*
 	 * ata_std_qc_defer(): an NCQ command waits while a non-NCQ one is
-	 * active; a non-NCQ command waits until no command is active.
+	 * active; a non-NCQ command waits until no command is active. An SG_IO
+	 * CDB other than READ/WRITE takes its own way (issue_cdb()).
 	 */
-	if (la->eh != EH_IDLE || la->nonqueued_tag >= 0 || (!ncq && la->ncq_active))
-		return -EBUSY;
+	if (la->eh != EH_IDLE || la->nonqueued_tag >= 0 || (!ncq && (la->ncq_active || rq->cdb)))
+		return rq->cdb ? issue_cdb(la, rq, tag) : -EBUSY;
 	if (rq->flush) {
 		ata_cmd_flush_ext(&tf);
 		la->nonqueued_tag = (int)tag;

@@ -239,6 +239,55 @@ static void test_other_commands(void)
 		CHECK_EQ_INT(n, 1);
 	}
 
+	/*
+	 * READ VERIFY SECTORS (EXT), as libata's ata_scsi_verify_xlat() builds
+	 * it for a SCSI VERIFY: 28-bit while the last sector is below 2^28 and
+	 * the count at most 256 (LBA 27:24 in DEVICE 3:0, 256 as COUNT 0),
+	 * else 48-bit (65536 as COUNT 0). Non-data: no bytes in the line.
+	 */
+	{
+		static const struct {
+			uint64_t lba;
+			uint32_t n;
+			int rc;
+			const char *line;
+		} rows[] = {
+			{ 0x123456, 8, ATA_OK, "cmd 40/00:08:56:34:12/00:00:00:00:00/40 tag 0 nodata" },
+			{ 0xabcdef0, 256, ATA_OK, "cmd 40/00:00:f0:de:bc/00:00:00:00:00/4a tag 0 nodata" },
+			{ 0xfffff00, 256, ATA_OK, "cmd 40/00:00:00:ff:ff/00:00:00:00:00/4f tag 0 nodata" },
+			{ 0xfffff01, 256, ATA_OK, "cmd 42/00:00:01:ff:ff/00:01:0f:00:00/40 tag 0 nodata" },
+			{ 0, 257, ATA_OK, "cmd 42/00:01:00:00:00/00:01:00:00:00/40 tag 0 nodata" },
+			{ 0x123456789aULL, 65536, ATA_OK,
+			  "cmd 42/00:00:9a:78:56/00:00:34:12:00/40 tag 0 nodata" },
+			{ 0, 0, ATA_E_COUNT, NULL },
+			{ 0, 65537, ATA_E_COUNT, NULL },
+			{ ATA_LBA48_LIMIT - 1, 2, ATA_E_LBA, NULL },
+		};
+		size_t i;
+		uint64_t lba;
+		uint32_t n;
+
+		for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+			CHECK_EQ_INT(ata_cmd_read_verify(&tf, rows[i].lba, rows[i].n), rows[i].rc);
+			if (rows[i].rc)
+				continue;
+			ata_libata_line(&tf, 0, line, sizeof(line));
+			CHECK_EQ_STR(line, rows[i].line);
+			CHECK_EQ_INT(ata_cmd_read_verify_parse(&tf, &lba, &n), ATA_OK);
+			CHECK_EQ_U64(lba, rows[i].lba);
+			CHECK_EQ_INT(n, rows[i].n);
+		}
+		CHECK_EQ_STR(ata_command_name(0x40), "READ VERIFY SECTORS");
+		CHECK_EQ_STR(ata_command_name(0x42), "READ VERIFY SECTORS EXT");
+		/* Through SAT: non-data (protocol 3), nothing to move (t_length 0). */
+		CHECK_EQ_INT(ata_cmd_read_verify(&tf, 0, 257), ATA_OK);
+		CHECK_EQ_INT(ata_sat16_build(&tf, cdb), ATA_OK);
+		hex(cdb, sizeof(cdb), got);
+		CHECK_EQ_STR(got, "85 07 00 00 00 01 01 00 00 00 00 00 00 40 42 00");
+		ata_cmd_flush_ext(&tf);
+		CHECK_EQ_INT(ata_cmd_read_verify_parse(&tf, &lba, &n), ATA_E_COMMAND);
+	}
+
 	ata_cmd_set_features(&tf, ATA_SF_WRITE_CACHE_OFF, 0);
 	CHECK_EQ_INT(tf.command, ATA_CMD_SET_FEATURES);
 	CHECK_EQ_INT(tf.features, 0x82);

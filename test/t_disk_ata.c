@@ -1,8 +1,8 @@
 /*
  * The drive's ATA personality: IDENTIFY and the log pages built from its
  * model, SET FEATURES, aborts for what it does not support, NCQ errors,
- * several tags completed by one Set Device Bits FIS, and cache hits whose
- * data shares the link.
+ * several tags completed by one Set Device Bits FIS, cache hits whose
+ * data shares the link, and READ VERIFY, whose data never leaves the drive.
  */
 #include "testlib.h"
 #include "ata/cmd.h"
@@ -237,6 +237,70 @@ static void test_trim(void)
 	stop(&h);
 }
 
+/*
+ * READ VERIFY SECTORS (EXT): the read rules without the transfer. A
+ * verify of sectors not in the cache reads them from the media; one of
+ * cached sectors is a cache hit that answers after the command overhead
+ * alone, where a READ DMA EXT of them also carries their data over the link.
+ */
+static void test_read_verify(void)
+{
+	struct disk_model m;
+	struct err e;
+	struct host h;
+	struct ata_taskfile tf;
+	struct ata_rw rw = { .sectors = 64, .lba = 1000 };
+	struct ata_identify id;
+	const struct disk_stats *st;
+	int64_t t0, verify_ns, read_ns;
+
+	CHECK(disk_model_load("he8", &m, &e) == 0);
+	start(&h, &m);
+	ata_cmd_identify(&tf);
+	command(&h, &tf);
+	ata_identify_parse(h.data, &id);
+	st = disk_get_stats(h.disk);
+
+	CHECK_EQ_INT(ata_cmd_read_verify(&tf, 1000, 64), ATA_OK);
+	CHECK_EQ_INT(tf.command, ATA_CMD_READ_VERIFY);
+	command(&h, &tf);
+	CHECK_EQ_INT(h.last_d2h.status & ATA_STAT_ERR, 0);
+	CHECK_EQ_U64(h.data_len, 0);
+	CHECK_EQ_U64(st->verifies, 1);
+	CHECK_EQ_U64(st->media_reads, 1);
+	CHECK_EQ_U64(st->cache_hits, 0);
+
+	/* Now cached: the verify hits and sends nothing; the read sends 32 KiB. */
+	t0 = sim_now(&h.sim);
+	command(&h, &tf);
+	verify_ns = sim_now(&h.sim) - t0;
+	CHECK_EQ_U64(st->cache_hits, 1);
+	CHECK_EQ_U64(st->media_reads, 1);
+	CHECK_EQ_U64((uint64_t)verify_ns, (uint64_t)m.command_overhead);
+	CHECK_EQ_INT(ata_rw_build(&rw, &tf), ATA_OK);
+	t0 = sim_now(&h.sim);
+	command(&h, &tf);
+	read_ns = sim_now(&h.sim) - t0;
+	CHECK_EQ_U64(st->cache_hits, 2);
+	CHECK_MSG(fabs((double)(read_ns - verify_ns) - 64 * 512 * 1000.0 / m.interface_mbs) < 2,
+		  "read %lld ns, verify %lld ns", (long long)read_ns, (long long)verify_ns);
+
+	/* The 48-bit form, past the end of the drive: IDNF, as a read. */
+	CHECK_EQ_INT(ata_cmd_read_verify(&tf, id.sectors - 8, 300), ATA_OK);
+	CHECK_EQ_INT(tf.command, ATA_CMD_READ_VERIFY_EXT);
+	command(&h, &tf);
+	CHECK(h.last_d2h.status & ATA_STAT_ERR);
+	CHECK(h.last_d2h.error & ATA_ERR_IDNF);
+	CHECK_EQ_U64(st->verifies, 2);
+	/* A verify of the last 300 sectors: a media read, good status. */
+	CHECK_EQ_INT(ata_cmd_read_verify(&tf, id.sectors - 300, 300), ATA_OK);
+	command(&h, &tf);
+	CHECK_EQ_INT(h.last_d2h.status & ATA_STAT_ERR, 0);
+	CHECK_EQ_U64(st->verifies, 3);
+	CHECK_EQ_U64(st->media_reads, 2);
+	stop(&h);
+}
+
 static void test_ncq(void)
 {
 	struct disk_model m;
@@ -372,6 +436,7 @@ int main(void)
 {
 	test_identify_and_logs();
 	test_trim();
+	test_read_verify();
 	test_ncq();
 	test_tag_reuse_asserts();
 	return test_done();

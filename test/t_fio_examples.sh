@@ -1,6 +1,6 @@
 # fio's own example job files: ncqsim runs each, or refuses it with one line
-# naming the file, the line and the first option it cannot simulate —
-# never a crash or a hang.
+# naming the file, the line and the first option it cannot simulate, or
+# ends a job with the I/O error fio would meet — never a crash or a hang.
 . test/lib/sh.sh
 ran=0
 refused=0
@@ -14,6 +14,14 @@ for f in "$TESTDATA"/fio-examples/*.fio; do
 	0)
 		ran=$((ran + 1))
 		grep -q '"jobs" : \[' out.json || fail "$name: ran but wrote no jobs"
+		;;
+	1)
+		# A job ended by an I/O error, as fio's would be (fio's sg
+		# examples on a SATA disk: libata refuses WRITE SAME): fio's
+		# "fio: pid=N, err=" line, and the report all the same.
+		ran=$((ran + 1))
+		grep -q '"jobs" : \[' out.json || fail "$name: failed and wrote no jobs"
+		grep -q '^fio: pid=[0-9]*, err=[0-9]*/' err.txt || fail "$name: exit 1 without fio's error line: $(head -c 300 err.txt)"
 		;;
 	2)
 		refused=$((refused + 1))

@@ -240,6 +240,44 @@ int ata_cmd_dsm_parse(const struct ata_taskfile *tf, uint16_t *blocks, bool *tri
 	return *blocks ? ATA_OK : ATA_E_COUNT;
 }
 
+int ata_cmd_read_verify(struct ata_taskfile *tf, uint64_t lba, uint32_t sectors)
+{
+	if (!sectors || sectors > 65536)
+		return ATA_E_COUNT;
+	if (lba + sectors > ATA_LBA48_LIMIT)
+		return ATA_E_LBA;
+	memset(tf, 0, sizeof(*tf));
+	tf->c_bit = true;
+	if (lba + sectors - 1 < (1ULL << 28) && sectors <= 256) {
+		tf->command = ATA_CMD_READ_VERIFY;
+		tf->count = (uint16_t)(sectors & 0xff);
+		tf->lba = lba & 0xffffff;
+		tf->device = (uint8_t)(ATA_DEVICE_LBA | ((lba >> 24) & 0xf));
+	} else {
+		tf->command = ATA_CMD_READ_VERIFY_EXT;
+		tf->count = (uint16_t)sectors;	/* 65536 is 0 */
+		tf->lba = lba;
+		tf->device = ATA_DEVICE_LBA;
+	}
+	return ATA_OK;
+}
+
+int ata_cmd_read_verify_parse(const struct ata_taskfile *tf, uint64_t *lba, uint32_t *sectors)
+{
+	switch (tf->command) {
+	case ATA_CMD_READ_VERIFY:
+		*lba = (tf->lba & 0xffffff) | (uint64_t)(tf->device & 0xf) << 24;
+		*sectors = (tf->count & 0xff) ? (tf->count & 0xffu) : 256;
+		return ATA_OK;
+	case ATA_CMD_READ_VERIFY_EXT:
+		*lba = tf->lba;
+		*sectors = tf->count ? tf->count : 65536;
+		return *lba + *sectors > ATA_LBA48_LIMIT ? ATA_E_LBA : ATA_OK;
+	default:
+		return ATA_E_COMMAND;
+	}
+}
+
 unsigned ata_dsm_trim_encode(uint64_t lba, uint64_t sectors, uint8_t *buf, uint16_t blocks)
 {
 	unsigned n = 0, max = (unsigned)blocks * ATA_DSM_ENTRIES, b;
@@ -281,6 +319,8 @@ const char *ata_command_name(uint8_t command)
 	case ATA_CMD_WRITE_DMA_EXT:	return "WRITE DMA EXT";
 	case ATA_CMD_WRITE_DMA_FUA_EXT:	return "WRITE DMA FUA EXT";
 	case ATA_CMD_READ_LOG_DMA_EXT:	return "READ LOG DMA EXT";
+	case ATA_CMD_READ_VERIFY:	return "READ VERIFY SECTORS";
+	case ATA_CMD_READ_VERIFY_EXT:	return "READ VERIFY SECTORS EXT";
 	case ATA_CMD_FPDMA_READ:	return "READ FPDMA QUEUED";
 	case ATA_CMD_FPDMA_WRITE:	return "WRITE FPDMA QUEUED";
 	case ATA_CMD_FLUSH_EXT:		return "FLUSH CACHE EXT";

@@ -92,6 +92,19 @@ unsigned ata_dsm_trim_encode(uint64_t lba, uint64_t sectors, uint8_t *buf, uint1
 /* Entry `i` of a payload: false for an unused (zero-count) one. */
 bool ata_dsm_trim_entry(const uint8_t *buf, unsigned i, uint64_t *lba, uint32_t *sectors);
 
+/*
+ * READ VERIFY SECTORS (40h) and READ VERIFY SECTORS EXT (42h): non-data,
+ * non-queued; the drive reads the sectors as a read would and sends
+ * nothing back (ACS: READ SECTORS without the data transfer). 40h is
+ * 28-bit: COUNT 7:0 (0 means 256), LBA 23:0 in the LBA field and 27:24 in
+ * DEVICE 3:0; 42h is 48-bit: COUNT 15:0 (0 means 65536). ata_cmd_read_verify()
+ * chooses as libata's ata_scsi_verify_xlat() does (lba_28_ok(): the last
+ * sector below 2^28 and at most 256 sectors, else 48-bit); ATA_E_COUNT for
+ * 0 or more than 65536 sectors, ATA_E_LBA past 2^48.
+ */
+int ata_cmd_read_verify(struct ata_taskfile *tf, uint64_t lba, uint32_t sectors);
+int ata_cmd_read_verify_parse(const struct ata_taskfile *tf, uint64_t *lba, uint32_t *sectors);
+
 /* A command's name ("READ FPDMA QUEUED"), or NULL when unknown. */
 const char *ata_command_name(uint8_t command);
 

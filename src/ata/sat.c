@@ -28,6 +28,12 @@ int ata_sat16_build(const struct ata_taskfile *tf, uint8_t cdb[ATA_SAT16_LEN])
 		protocol = ATA_SAT_PROTO_FPDMA; extend = 1;
 		t_dir = tf->command == ATA_CMD_FPDMA_READ; t_length = 1;
 		break;
+	case ATA_CMD_READ_VERIFY:
+	case ATA_CMD_READ_VERIFY_EXT:
+		/* Non-data, the sector count in COUNT (t_length 0: nothing moves). */
+		protocol = ATA_SAT_PROTO_NONDATA; extend = tf->command == ATA_CMD_READ_VERIFY_EXT;
+		t_dir = 0; t_length = 0; byte_block = 0;
+		break;
 	case ATA_CMD_SET_FEATURES:
 		protocol = ATA_SAT_PROTO_NONDATA; extend = 0; t_dir = 0; t_length = 0;
 		byte_block = 0;

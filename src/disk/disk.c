@@ -76,6 +76,12 @@ struct disk {
 	uint32_t batch_end;		/* the first seq of the next batch */
 	uint32_t tags_in_use;		/* NCQ tags the host has outstanding */
 	bool nonqueued_busy;		/* a non-queued command is outstanding */
+	/*
+	 * What a read on each slot sends the host per logical sector: the
+	 * sector, but nothing for READ VERIFY on the non-queued slot, whose
+	 * data stays in the drive (read_bytes()).
+	 */
+	uint32_t read_xfer[FWQ_SLOTS];
 	sim_handle_t resp_ev;		/* its pending answer */
 	unsigned front_pending;		/* cache hits, cached writes and data on the link, unanswered */
 	/*
@@ -253,6 +259,7 @@ static void send_response(struct sim *sim, void *arg)
 
 	(void)sim;
 	d->nonqueued_busy = false;
+	d->read_xfer[FWQ_NONQUEUED] = (uint32_t)d->layout.logical_size;	/* a READ VERIFY is over */
 	d->ops->d2h(d->host, d->resp_fis, sizeof(d->resp_fis), d->resp_len ? d->resp_data : NULL,
 		    d->resp_len);
 }
@@ -350,6 +357,12 @@ static int64_t interface_ns(const struct disk *d, uint64_t bytes)
 	return (int64_t)((double)(int64_t)bytes * 1000.0 / d->model.interface_mbs);
 }
 
+/* What a read sends over the link: its sectors, none for READ VERIFY. */
+static inline uint64_t read_bytes(const struct disk *d, const struct fwq_cmd *c)
+{
+	return c->nlb * d->read_xfer[c->tag];
+}
+
 /*
  * A transfer of `xfer` ns crosses the link, starting no sooner than
  * `earliest` and once the transfers asked for before are over; returns
@@ -395,7 +408,7 @@ static void room_admit(struct disk *d);
  */
 static void read_sent(struct disk *d, const struct fwq_cmd *c)
 {
-	int64_t now = sim_now(d->sim), xfer = interface_ns(d, c->nlb * d->layout.logical_size);
+	int64_t now = sim_now(d->sim), xfer = interface_ns(d, read_bytes(d, c));
 	int64_t sent = link_reserve(d, now - xfer, xfer);
 
 	if (sent <= now) {
@@ -889,7 +902,7 @@ static bool stream_continue(struct disk *d)
 			return false;
 		/* A write's data must be in the buffer before its first sector comes. */
 		done = write ? d->data_in[c.tag] : c.arrival + d->model.command_overhead +
-			interface_ns(d, c.nlb * d->layout.logical_size);
+			interface_ns(d, read_bytes(d, &c));
 		if (write && done > d->stream.t)
 			return false;
 		d->reading_ahead = false;
@@ -1310,8 +1323,7 @@ static void hit_decoded(struct sim *sim, void *arg)
 		aborted_try_end(d);	/* a reset or an NCQ error aborted it */
 		return;
 	}
-	sim_at(sim, link_reserve(d, sim_now(sim),
-				 interface_ns(d, d->slot[ref->slot].nlb * d->layout.logical_size)),
+	sim_at(sim, link_reserve(d, sim_now(sim), interface_ns(d, read_bytes(d, &d->slot[ref->slot]))),
 	       front_end_done, ref);
 }
 
@@ -1358,7 +1370,7 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 		stream_locate(d);
 		disk_mech_stream_run(&d->mech, &d->stream, c->ps + c->nps, INT64_MAX, false);
 		done = sim_now(d->sim) + d->model.command_overhead +
-			interface_ns(d, c->nlb * d->layout.logical_size);
+			interface_ns(d, read_bytes(d, c));
 		if (d->stream.t > done)
 			done = d->stream.t;
 		d->stats.stream_reads++;
@@ -1433,6 +1445,36 @@ static void dma_command(struct disk *d, const struct ata_taskfile *tf)
 		return;
 	}
 	d->nonqueued_busy = true;
+	queue_rw(d, &rw, FWQ_NONQUEUED, false);
+}
+
+/*
+ * READ VERIFY SECTORS (EXT): a read in every way but the transfer (ACS) —
+ * a cache hit, a stream continued or a media access as the read rules
+ * decide, with its read-ahead after — whose data never leaves the drive;
+ * the good status comes when the read would have sent its last byte.
+ */
+static void verify_command(struct disk *d, const struct ata_taskfile *tf)
+{
+	struct ata_rw rw = { .write = false };
+	uint64_t lba;
+	uint32_t n;
+
+	if (ata_cmd_read_verify_parse(tf, &lba, &n)) {
+		abort_command(d);
+		return;
+	}
+	if (lba + n > d->layout.logical_sectors) {
+		d->stats.errors++;
+		respond(d, d->model.command_overhead, ATA_STAT_DRDY | ATA_STAT_ERR, ATA_ERR_IDNF, 0);
+		return;
+	}
+	rw.lba = lba;
+	rw.sectors = n;
+	d->stats.verifies++;
+	d->nonqueued_busy = true;
+	d->read_xfer[FWQ_NONQUEUED] = 0;
+	sim_debug(d->sim, SIM_DBG_DISK, "READ VERIFY lba %llu +%u", (unsigned long long)lba, n);
 	queue_rw(d, &rw, FWQ_NONQUEUED, false);
 }
 
@@ -1654,6 +1696,7 @@ static void reset_begin(struct disk *d)
 	if (d->nonqueued_busy && sim_is_pending(d->sim, d->resp_ev))
 		sim_cancel(d->sim, d->resp_ev);
 	d->nonqueued_busy = false;
+	d->read_xfer[FWQ_NONQUEUED] = (uint32_t)d->layout.logical_size;
 	d->flushing = false;
 	d->ncq_halted = d->log_pending = false;	/* a reset ends an NCQ error too */
 	link_abort(d);
@@ -1749,6 +1792,10 @@ void disk_submit_data(struct disk *d, const uint8_t *fis, size_t len, const uint
 	case ATA_CMD_WRITE_DMA_FUA_EXT:
 		dma_command(d, &tf);
 		return;
+	case ATA_CMD_READ_VERIFY:
+	case ATA_CMD_READ_VERIFY_EXT:
+		verify_command(d, &tf);
+		return;
 	case ATA_CMD_IDENTIFY:
 		identify_command(d);
 		return;
@@ -1828,6 +1875,7 @@ struct disk *disk_new(struct sim *sim, const struct disk_model *m,
 	for (i = 0; i < FWQ_SLOTS; i++) {
 		d->ref[i].d = d;
 		d->ref[i].slot = i;
+		d->read_xfer[i] = (uint32_t)d->layout.logical_size;
 	}
 	/* One dirty range per 4 KiB of write buffer, at least one window. */
 	if (disk_dirty_init(&d->dirty, m->write_buffer / 4096 > FWQ_DESTAGE_WINDOW ?

@@ -64,6 +64,7 @@ struct disk_stats {
 	uint64_t aborted, errors;
 	uint64_t flushes, resets;	/* FLUSH CACHE EXT received; soft resets */
 	uint64_t trims;			/* DATA SET MANAGEMENT TRIM commands done */
+	uint64_t verifies;		/* READ VERIFY SECTORS (EXT) commands taken */
 	uint64_t picks, picks_aged, picks_prio, picks_soft_normal;
 	int64_t busy_ns, seek_ns, rotate_ns, transfer_ns, overhead_ns;
 	uint64_t cdl_commands, cdl_timeouts;	/* under a CDL descriptor; ended by a limit */

@@ -36,7 +36,7 @@ struct blk_queue {
 	struct blk_stats stats;
 };
 
-static bool flush_insert(struct blk_queue *q, struct blk_request *rq, uint8_t flags);
+static bool flush_insert(struct blk_queue *q, struct blk_request *rq, uint16_t flags);
 
 static uint32_t all_tags(const struct blk_queue *q)
 {
@@ -190,22 +190,30 @@ static inline void sched_insert(struct blk_queue *q, struct blk_request *rq)
  * with or without a write cache (ata_try_flush_cache()). blk-mq puts it at
  * the tail of the dispatch list, past the scheduler (5.6:
  * blk_mq_sched_bypass_insert()); 4.10's legacy queue adds it at the back
- * (ELEVATOR_INSERT_BACK), after draining the elevator into the queue.
+ * (ELEVATOR_INSERT_BACK), after draining the elevator into the queue. The
+ * sg driver's requests go in at the head (sg_common_write(): at_head
+ * unless SG_FLAG_Q_AT_TAIL): of the dispatch list, or 4.10's
+ * ELEVATOR_INSERT_FRONT, the front of its queue with nothing drained.
  */
-static void passthrough_insert(struct blk_queue *q, struct blk_request *rq, uint8_t flags)
+static void passthrough_insert(struct blk_queue *q, struct blk_request *rq, uint16_t flags)
 {
+	bool head = flags & BLK_SCSI_AT_HEAD;
 	struct blk_request *r;
 
-	rq->fua = rq->nlb && (flags & BLK_FUA);
-	rq->flush = !rq->nlb;
-	rq->seq_left = rq->nlb ? BLK_SEQ_DATA : BLK_SEQ_PREFLUSH;
+	/* A VERIFY whose CDB counts no blocks is still a VERIFY, not a flush. */
+	rq->cdb = flags & BLK_SCSI_VERIFY ? BLK_CDB_VERIFY :
+		flags & BLK_SCSI_REFUSED ? BLK_CDB_REFUSED : BLK_CDB_RW;
+	rq->fua = rq->cdb == BLK_CDB_RW && rq->nlb && (flags & BLK_FUA);
+	rq->flush = rq->cdb == BLK_CDB_RW && !rq->nlb;
+	rq->seq_left = rq->flush ? BLK_SEQ_PREFLUSH : BLK_SEQ_DATA;
 	rq->bypass = true;
-	if (!host_kernel_has(q->k.kernel, HOST_KC_PASSTHROUGH_BYPASS))
+	if (!head && !host_kernel_has(q->k.kernel, HOST_KC_PASSTHROUGH_BYPASS))
 		while ((r = sched_take(q)))	/* elv_drain_elevator() */
 			dispatch_add(q, r, false);
-	dispatch_add(q, rq, false);
+	dispatch_add(q, rq, head);
 	sim_debug(q->sim, SIM_DBG_BLK, "passthrough lba %llu +%u %s%s queued",
-		  (unsigned long long)rq->lba, rq->nlb, rq->nlb ? (rq->write ? "W" : "R") : "SYNC",
+		  (unsigned long long)rq->lba, rq->nlb, rq->cdb == BLK_CDB_VERIFY ? "VERIFY" :
+		  rq->cdb == BLK_CDB_REFUSED ? "CDB" : rq->nlb ? (rq->write ? "W" : "R") : "SYNC",
 		  rq->fua ? " FUA" : "");
 }
 
@@ -236,6 +244,7 @@ static inline void request_init_plain(struct blk_queue *q, struct blk_request *r
 {
 	request_fill(q, rq, bio, sim_now(q->sim));
 	rq->discard = rq->passthrough = false;
+	rq->cdb = BLK_CDB_RW;
 	/* flush_insert() for a plain request: no flush steps. */
 	rq->seq_left = BLK_SEQ_DATA;
 	rq->fua = rq->flush = false;
@@ -256,6 +265,7 @@ static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk
 	request_fill(q, rq, bio, sim_now(q->sim));
 	rq->discard = (bio->flags & BLK_DISCARD) != 0;
 	rq->passthrough = (bio->flags & BLK_PASSTHROUGH) != 0;
+	rq->cdb = BLK_CDB_RW;		/* passthrough_insert() says otherwise */
 	if (rq->passthrough) {
 		passthrough_insert(q, rq, bio->flags);
 		return;
@@ -394,7 +404,7 @@ static void flush_step(struct blk_request *rq)
  * (libata.fua = 0, before 6.2) becomes the write and a post-flush. A
  * request with flush steps bypasses the scheduler: true when it did.
  */
-static bool flush_insert(struct blk_queue *q, struct blk_request *rq, uint8_t flags)
+static bool flush_insert(struct blk_queue *q, struct blk_request *rq, uint16_t flags)
 {
 	rq->seq_left = rq->nlb ? BLK_SEQ_DATA : 0;
 	rq->fua = rq->flush = false;

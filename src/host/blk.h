@@ -56,6 +56,27 @@ enum {
 	 * empty. No merging, no flush machinery, no scheduler.
 	 */
 	BLK_PASSTHROUGH	= 1 << 5,
+	/*
+	 * With BLK_PASSTHROUGH, a CDB other than READ/WRITE: a SCSI VERIFY
+	 * of `nlb` blocks from `lba` (its data-out buffer, if any, is not
+	 * sent: libata translates only the range), or one libata answers
+	 * with ILLEGAL REQUEST without sending anything (WRITE AND VERIFY,
+	 * WRITE SAME, WRITE STREAM).
+	 */
+	BLK_SCSI_VERIFY	= 1 << 6,
+	BLK_SCSI_REFUSED = 1 << 7,
+	/*
+	 * With BLK_PASSTHROUGH: the sg driver's request (a v3 header written
+	 * to /dev/sgN without SG_FLAG_Q_AT_TAIL), which goes in at the head.
+	 */
+	BLK_SCSI_AT_HEAD = 1 << 8,
+};
+
+/* What a passthrough request's CDB asks libata for (blk_request.cdb). */
+enum blk_cdb {
+	BLK_CDB_RW,		/* READ/WRITE(10/16); SYNCHRONIZE CACHE when empty */
+	BLK_CDB_VERIFY,		/* VERIFY(10/16): READ VERIFY SECTORS (EXT) */
+	BLK_CDB_REFUSED,	/* no translation: ILLEGAL REQUEST */
 };
 
 /* One I/O as a submitter hands it over (a fio io_u); blk_bio_prep() fills it. */
@@ -63,7 +84,7 @@ struct blk_bio {
 	uint64_t lba;
 	uint32_t nlb;
 	bool write;
-	uint8_t flags;			/* BLK_PREFLUSH, BLK_FUA, ... BLK_PASSTHROUGH */
+	uint16_t flags;			/* BLK_PREFLUSH, BLK_FUA, ... BLK_SCSI_AT_HEAD */
 	uint8_t write_hint;		/* bi_write_hint: the write-life hint (0 none) */
 	uint16_t ioprio;		/* effective priority */
 	int error;			/* 0, or -EIO, -EAGAIN, -EOPNOTSUPP */
@@ -125,6 +146,7 @@ struct blk_request {
 	bool flush, fua;
 	bool discard;			/* REQ_OP_DISCARD: DATA SET MANAGEMENT TRIM on the wire */
 	bool passthrough;		/* SG_IO's SCSI command: libata translates its CDB */
+	uint8_t cdb;			/* enum blk_cdb: BLK_CDB_RW but for some passthrough ones */
 	bool bypass;			/* never went through the scheduler */
 	uint8_t retries;		/* times error handling sent it again */
 	struct blk_request *dispatch_next;	/* in the dispatch list */

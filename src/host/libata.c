@@ -63,6 +63,7 @@ struct libata {
 	uint32_t timed_out;		/* of those, the ones that timed out (they use up retries) */
 	uint8_t dsm[ATA_SECTOR_SIZE];	/* the payload of the DSM TRIM out (one at a time) */
 	uint32_t illegal_tags;		/* refused untranslated: failed in the next event */
+	uint32_t nothing_tags;		/* a VERIFY of no blocks: done well in the next event */
 };
 
 /* sd's SD_MAX_RETRIES: scmd->allowed for disk commands. */
@@ -472,18 +473,77 @@ static inline void timer_start(struct libata *la, unsigned tag)
 		timer_arm(la, la->deadline[tag]);
 }
 
-/* The commands ata_scsi_rw_xlat() refused: each request ends with -EIO (ILLEGAL REQUEST). */
+/*
+ * The SCSI commands libata answered without the drive: those it refused
+ * end with -EIO (ILLEGAL REQUEST), a VERIFY of no blocks with good status
+ * (ata_scsi_verify_xlat()'s nothing_to_do).
+ */
 static void illegal_done(struct sim *sim, void *arg)
 {
 	struct libata *la = arg;
-	uint32_t tags = la->illegal_tags;
+	uint32_t tags = la->illegal_tags, nothing = la->nothing_tags;
 	unsigned tag;
 
 	(void)sim;
-	la->illegal_tags = 0;
+	la->illegal_tags = la->nothing_tags = 0;
 	for (tag = 0; tag < 32; tag++)
-		if (tags & (1u << tag))
-			blk_complete(la->q, (int)tag, -EIO);
+		if ((tags | nothing) & (1u << tag))
+			blk_complete(la->q, (int)tag, tags & (1u << tag) ? -EIO : 0);
+}
+
+/* Answer the SCSI command on `tag` in the next event, -EIO or good, without the drive. */
+static void answer_without_drive(struct libata *la, unsigned tag, bool illegal)
+{
+	if (!la->illegal_tags && !la->nothing_tags)
+		sim_after(la->sim, 0, illegal_done, la);
+	if (illegal)
+		la->illegal_tags |= 1u << tag;
+	else
+		la->nothing_tags |= 1u << tag;
+}
+
+/*
+ * An SG_IO CDB other than READ/WRITE (fio's sg_write_mode). VERIFY(10/16)
+ * is ata_scsi_verify_xlat()'s: READ VERIFY SECTORS (EXT) for the CDB's
+ * range, its BYTCHK and any data-out buffer ignored, a non-data command
+ * that waits for the drive's queue to drain (ata_std_qc_defer()); a CDB
+ * of no blocks is done without a command (nothing_to_do), a range past
+ * the drive's end or over 65536 blocks fails (out_of_range). The others
+ * have no translation on any kernel — WRITE AND VERIFY, WRITE SAME(10),
+ * WRITE STREAM: ata_get_xlat_func() has none, so ata_scsi_simulate()
+ * answers invalid opcode; WRITE SAME(16): ata_scsi_write_same_xlat()
+ * takes it only with UNMAP, which fio never sets (and, where it checks
+ * blk_rq_is_passthrough() first, never through SG_IO).
+ * Refusals come before a command is built, so before any deferral.
+ */
+static __attribute__((noinline)) int issue_cdb(struct libata *la, const struct blk_request *rq,
+					       unsigned tag)
+{
+	struct ata_taskfile tf;
+	bool verify = rq->cdb == BLK_CDB_VERIFY;
+
+	if (la->eh != EH_IDLE)
+		return -EBUSY;
+	if (verify && !rq->nlb) {
+		answer_without_drive(la, tag, false);
+		return 0;
+	}
+	if (!verify || rq->lba + rq->nlb > la->id.sectors ||
+	    ata_cmd_read_verify(&tf, rq->lba, rq->nlb) != ATA_OK) {
+		la->stats.illegal++;
+		sim_debug(la->sim, SIM_DBG_ATA, "tag %u: %s lba %llu +%u: no ATA command "
+			  "(ILLEGAL REQUEST)", tag, verify ? "VERIFY" : "SCSI command",
+			  (unsigned long long)rq->lba, rq->nlb);
+		answer_without_drive(la, tag, true);
+		return 0;
+	}
+	if (la->nonqueued_tag >= 0 || la->ncq_active)
+		return -EBUSY;
+	la->nonqueued_tag = (int)tag;
+	la->stats.verify_cmds++;
+	send_tf(la, &tf, tag);
+	timer_start(la, tag);
+	return 0;
 }
 
 /*
@@ -559,6 +619,9 @@ static __attribute__((noinline)) int issue_nonqueued(struct libata *la, struct b
 	uint8_t fis[ATA_FIS_H2D_LEN];
 	int rc;
 
+	/* An SG_IO CDB other than READ/WRITE takes its own way, refusals before any deferral. */
+	if (rq->cdb)
+		return issue_cdb(la, rq, tag);
 	/* ata_std_qc_defer(): a non-NCQ command waits until no command is active. */
 	if (la->eh != EH_IDLE || la->nonqueued_tag >= 0 || la->ncq_active)
 		return -EBUSY;
@@ -584,9 +647,7 @@ static __attribute__((noinline)) int issue_nonqueued(struct libata *la, struct b
 		sim_debug(la->sim, SIM_DBG_ATA, "tag %u: %s FUA lba %llu +%u: no ATA command "
 			  "(ILLEGAL REQUEST)", tag, rq->write ? "write" : "read",
 			  (unsigned long long)rq->lba, rq->nlb);
-		if (!la->illegal_tags)
-			sim_after(la->sim, 0, illegal_done, la);
-		la->illegal_tags |= 1u << tag;
+		answer_without_drive(la, tag, true);
 		return 0;
 	}
 	la->nonqueued_tag = (int)tag;
@@ -611,7 +672,7 @@ static __attribute__((noinline)) int issue_nonqueued(struct libata *la, struct b
 
 int libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
 {
-	if (!la->ncq_on || rq->flush || rq->discard)
+	if (!la->ncq_on || rq->flush || rq->discard || rq->cdb)
 		return issue_nonqueued(la, rq, tag);
 	/* ata_std_qc_defer(): an NCQ command waits while a non-NCQ one is active (and during EH). */
 	if (la->eh != EH_IDLE || la->nonqueued_tag >= 0)

@@ -61,6 +61,7 @@ struct libata_stats {
 	uint64_t fua_reads;			/* reads with FUA (SG_IO's READ with its FUA bit) */
 	uint64_t illegal;			/* SCSI commands refused untranslated (ILLEGAL REQUEST) */
 	uint64_t trims;				/* DATA SET MANAGEMENT TRIM sent */
+	uint64_t verify_cmds;			/* READ VERIFY SECTORS (EXT) sent (SCSI VERIFY) */
 	uint64_t timeouts, resets, retries;	/* error handling */
 	uint64_t ncq_errors;			/* SDB FISes with ERR */
 	uint64_t cdl_cmds, cdl_timeouts;	/* commands with a CDL index; ended with -ETIME */

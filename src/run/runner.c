@@ -51,7 +51,8 @@ static const struct job_def *job_ioscheduler(const struct workload *w, struct ho
 /*
  * fio's disk_util (on by default): the "Disk stats" of the device under
  * the jobs that keep it on, from the block layer's counts — none when
- * every job turns it off. fio names the entry after the block device;
+ * every job turns it off or works on the sg node (/dev/sgN, a character
+ * device, which fio keeps none for). fio names the entry after the block device;
  * the simulated drive is the device every job's I/O reaches, named as
  * the first such job's filename names one (/dev/sdb: sdb), else sda.
  */
@@ -65,7 +66,8 @@ static bool disk_util_name(const struct workload *w, char *name, size_t len)
 		const char *f = w->defs[i].o.filename, *base;
 		size_t n;
 
-		if (!w->defs[i].o.disk_util)
+		/* A character device has no disk stats (fio's get_device_numbers()). */
+		if (!w->defs[i].o.disk_util || w->defs[i].o.sg_node)
 			continue;
 		any = true;
 		if (named || strncmp(f, "/dev/", 5))
@@ -244,6 +246,7 @@ void runner_json(struct json_writer *w, void *ctx)
 	json_uint(w, "fua_reads", res->ata.fua_reads);
 	json_uint(w, "illegal_requests", res->ata.illegal);
 	json_uint(w, "trims", res->ata.trims);
+	json_uint(w, "verify_commands", res->ata.verify_cmds);
 	json_uint(w, "cdl_commands", res->ata.cdl_cmds);
 	json_uint(w, "cdl_timeouts", res->ata.cdl_timeouts);
 	json_object_end(w);
@@ -268,6 +271,7 @@ void runner_json(struct json_writer *w, void *ctx)
 	json_uint(w, "aborted", res->disk.aborted);
 	json_uint(w, "flushes", res->disk.flushes);
 	json_uint(w, "trims", res->disk.trims);
+	json_uint(w, "verifies", res->disk.verifies);
 	json_uint(w, "resets", res->disk.resets);
 	json_uint(w, "cdl_commands", res->disk.cdl_commands);
 	json_uint(w, "cdl_timeouts", res->disk.cdl_timeouts);

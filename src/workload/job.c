@@ -128,7 +128,10 @@ struct job {
 	bool use_map;
 	bool norandommap;			/* norandommap, or a blockalign that turns the map off */
 	bool fill;				/* fill_device without size: no end but the drive's */
-	/* Trims: fio's BLKDISCARD ioctl, which the submitter waits for. */
+	/*
+	 * Trims: fio's BLKDISCARD ioctl, which the submitter waits for; the
+	 * sg engine's failed calls too, which fio completes inline.
+	 */
 	bool trimming;				/* a trim is under way: nothing else is issued */
 	bool trim_pending;			/* trimwrite: the write of the range just trimmed is next */
 	uint64_t tw_off, tw_len;		/* that range */
@@ -334,6 +337,8 @@ static void job_fill(struct job *j);
 #define JOB_REFUSED_RETRY_NS 1000
 /* SG_IO refuses a transfer over queue/max_hw_sectors_kb: 32767 KiB on a libata disk. */
 #define SG_MAX_HW_BYTES (32767ULL * 1024)
+/* The sg driver's commands outstanding (written, not yet read back) per open file. */
+#define SG_MAX_QUEUE 16
 
 /* ---- random permutation (4-round Feistel with cycle walking) ---- */
 
@@ -1473,7 +1478,12 @@ static const char *io_error_site(const struct job *j, const struct job_io *io)
 {
 	if (io->err_site)
 		return io->err_site;
-	if (j->o->sg)
+	/*
+	 * The sg node's async mode learns of a failed command in
+	 * fio_sgio_getevents(), which leaves the error to fio's reap
+	 * (io_u error); its sync mode and SG_IO report it at once.
+	 */
+	if (j->o->sg && !(j->o->sg_node && j->o->engine_kind == JOB_ENGINE_ASYNC))
 		return "engines/sg.c, func=fio_sgio_doio";
 	return io->ddir == DDIR_TRIM ? "ioengines.c, func=td_io_queue" : NULL;
 }
@@ -1788,7 +1798,7 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 	j->t_finish = now;
 	j->run->ios_done++;
 	j->think_done += !io->error;	/* fio's io_blocks, ramp included (thinktime_blocks_type) */
-	if (io->ddir == DDIR_TRIM)
+	if (io->ddir == DDIR_TRIM || (j->o->sg && !io->nbios))
 		j->trimming = false;
 	/* fio's io_completed() sets it; a system call that failed never gets there. */
 	if (!(io->error && sync))
@@ -2091,8 +2101,14 @@ static void commit(struct job *j)
 		return;
 	if (!j->in_ramp) {
 		j->rep->io_u_map[depth_bucket(j->inflight)] += j->held;
-		j->rep->io_u_submit[batch_bucket(j->held)]++;
-		j->rep->total_submit++;
+		if (j->o->sg) {
+			/* fio_sgio_queue() counts each write() of a header as a submit of one. */
+			j->rep->io_u_submit[batch_bucket(1)] += j->held;
+			j->rep->total_submit += j->held;
+		} else {
+			j->rep->io_u_submit[batch_bucket(j->held)]++;
+			j->rep->total_submit++;
+		}
 	}
 	j->held = 0;
 }
@@ -2130,6 +2146,7 @@ static inline uint8_t bio_write_hint(const struct job *j)
 }
 
 static void issue_general(struct job *j, const struct job_io_desc *want);
+static unsigned sg_bio(struct job *j, struct job_io *io);
 
 /* issue_general() as it runs for a job with issue_plain and such a read. */
 static inline void issue_read(struct job *j, const struct job_io_desc *want)
@@ -2221,31 +2238,8 @@ static __attribute__((noinline)) void issue_general(struct job *j, const struct 
 		else
 			io->piece_seq = io->piece->node.tie;
 	}
-	if (j->o->sg) {
-		/*
-		 * fio's sg engine: one SCSI READ/WRITE through SG_IO, never
-		 * split, no priority or write hint of the task's; its trims
-		 * are UNMAP, which libata does not translate (ILLEGAL REQUEST:
-		 * EIO), and SG_IO refuses a transfer over max_hw_sectors.
-		 */
-		io->err_site = NULL;
-		if (d == DDIR_TRIM) {
-			io->error = EIO;
-			io->err_site = "engines/sg.c, func=fio_sgio_doio";
-		} else if (len > SG_MAX_HW_BYTES) {
-			io->error = EIO;
-			io->err_site = "engines/sg.c, func=xfer";
-		} else {
-			struct blk_bio *b = &io->bios[k++];
-
-			blk_bio_prep(b, off / j->t->logical_size, (uint32_t)(len / j->t->logical_size),
-				     d == DDIR_WRITE, 0, bio_accepted, bio_done, io);
-			b->flags = BLK_PASSTHROUGH |
-				((d == DDIR_READ ? j->o->readfua : j->o->writefua) ? BLK_FUA : 0);
-			b->write_hint = 0;
-			done = len;
-		}
-	}
+	if (j->o->sg)
+		k = sg_bio(j, io);
 	/*
 	 * Larger than queue/max_sectors_kb: the kernel splits it into requests
 	 * (a trim by the queue's max_discard_sectors: blkdev_issue_discard()).
@@ -2283,6 +2277,9 @@ static __attribute__((noinline)) void issue_general(struct job *j, const struct 
 		account_issue(j, io);
 		io->error = j->dry && d != DDIR_READ ? 0 : io->error ? io->error :
 			!k ? EOPNOTSUPP : j->io_refused;
+		/* fio's sg engine completes a failed call inline: nothing goes out until it is seen. */
+		if (j->o->sg && !k)
+			j->trimming = true;
 		io->t_issue = now;
 		sim_at(j->t->sim, now, io_refused, io);
 		return;
@@ -2304,6 +2301,91 @@ static __attribute__((noinline)) void issue_general(struct job *j, const struct 
 	account_issue(j, io);
 	io->in_flight = true;
 	submit_bios(j, io);
+}
+
+/*
+ * fio's sg engine: the one SCSI command fio_sgio_prep() builds for the
+ * I/O, as a passthrough bio (never split, no priority or write hint of the
+ * task's) through the block device's SG_IO or written to the sg node,
+ * whose requests go in at the head; 0 bios, with the error, when the
+ * system call fails without one. A 10-byte CDB below LBA 2^32 - 1, its block
+ * count 16 bits (cut as fio's sgio_set_be16() cuts it), else 16 bytes.
+ * Trims are UNMAP, which libata does not translate (ILLEGAL REQUEST: EIO
+ * at once); SG_IO refuses a data buffer over max_hw_sectors (EIO from the
+ * ioctl: xfer) — a write's is the I/O's, but one block for WRITE SAME and
+ * VERIFY with BYTCHK 11b, none for NDOB and BYTCHK 00b.
+ */
+static unsigned sg_bio(struct job *j, struct job_io *io)
+{
+	uint64_t lsz = j->t->logical_size, lba = io->offset / lsz, blocks = io->len / lsz;
+	uint64_t data = io->len;
+	bool write = io->ddir == DDIR_WRITE, fua = write ? j->o->writefua : j->o->readfua;
+	/* The CDB's block count is 16 bits in a 10-byte CDB (below LBA 2^32 - 1), else 32. */
+	bool count16 = lba < 0xffffffffULL;
+	uint16_t kind = j->o->sg_node ? BLK_SCSI_AT_HEAD : 0;
+	struct blk_bio *b = &io->bios[0];
+
+	io->err_site = NULL;
+	if (io->ddir == DDIR_TRIM) {
+		io->error = EIO;
+		io->err_site = "engines/sg.c, func=fio_sgio_doio";
+		return 0;
+	}
+	switch (write ? j->o->sg_write_mode : JOB_SG_WRITE) {
+	case JOB_SG_WRITE:
+		break;
+	case JOB_SG_WRITE_AND_VERIFY:
+		kind |= BLK_SCSI_REFUSED;
+		break;
+	case JOB_SG_WRITE_SAME:
+		kind |= BLK_SCSI_REFUSED;
+		data = lsz;
+		break;
+	case JOB_SG_WRITE_SAME_NDOB:
+		kind |= BLK_SCSI_REFUSED;
+		data = 0;
+		count16 = false;		/* always WRITE SAME(16) */
+		break;
+	case JOB_SG_WRITE_STREAM:
+		kind |= BLK_SCSI_REFUSED;	/* its FUA bit (writefua) never reaches a drive */
+		count16 = true;			/* WRITE STREAM(16) counts in 16 bits */
+		break;
+	case JOB_SG_VERIFY_BYTCHK_00:
+		kind |= BLK_SCSI_VERIFY;
+		data = 0;
+		break;
+	case JOB_SG_VERIFY_BYTCHK_01:
+		kind |= BLK_SCSI_VERIFY;
+		break;
+	case JOB_SG_VERIFY_BYTCHK_11:
+		kind |= BLK_SCSI_VERIFY;
+		data = lsz;
+		break;
+	}
+	/*
+	 * The sg node takes 16 commands not yet read back (sg_add_request():
+	 * SG_MAX_QUEUE), then write() fails with EDOM; it maps an over-large
+	 * buffer in pieces, the second of which max_hw_sectors refuses
+	 * (blk_rq_map_user_iov(), blk_rq_append_bio(): EINVAL).
+	 */
+	if (j->o->sg_node && j->inflight >= SG_MAX_QUEUE) {
+		io->error = EDOM;
+		io->err_site = "engines/sg.c, func=xfer";
+		return 0;
+	}
+	if (data > SG_MAX_HW_BYTES) {
+		io->error = j->o->sg_node ? EINVAL : EIO;
+		io->err_site = "engines/sg.c, func=xfer";
+		return 0;
+	}
+	if (count16)
+		blocks &= 0xffff;
+	blk_bio_prep(b, lba, (uint32_t)blocks, write, 0, bio_accepted, bio_done, io);
+	/* fio sets FUA on READ, WRITE and WRITE STREAM only (the rest reach no drive). */
+	b->flags = BLK_PASSTHROUGH | kind |
+		(fua && !(kind & (BLK_SCSI_VERIFY | BLK_SCSI_REFUSED)) ? BLK_FUA : 0);
+	b->write_hint = 0;
+	return 1;
 }
 
 /* An I/O submitted (or handed to an offload worker): fio's counts, depths and logs of it. */
@@ -3606,6 +3688,12 @@ static void batch_setup(struct job *j)
 	if (j->complete_max > j->depth)
 		j->complete_max = j->depth;
 	j->depth_low = !o->iodepth_low || o->iodepth_low > j->depth ? j->depth : o->iodepth_low;
+	/*
+	 * fio_sgio_getevents() reads sg headers until it has `max`, each read
+	 * waiting for one: the sg node's reap waits for complete_max.
+	 */
+	if (o->sg_node)
+		j->complete_min = j->complete_max;
 	/* The defaults reap each completion at once: the plain path. */
 	j->reap_batches = j->complete_min > 1 || j->complete_max > 1 || j->depth_low < j->depth;
 }

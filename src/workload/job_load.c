@@ -66,6 +66,30 @@ static bool uses_cmdprio(const struct job_options *o)
 		o->ncmdprio_bssplit[1];
 }
 
+/* /dev/sg followed by digits only: the name the sg driver gives a SCSI device's node. */
+static bool is_sg_node(const char *filename)
+{
+	size_t n = strcspn(filename, ":");	/* fio's list of files: the first */
+
+	if (n <= 7 || strncmp(filename, "/dev/sg", 7))
+		return false;
+	return strspn(filename + 7, "0123456789") == n - 7;
+}
+
+/*
+ * fio's sg engine on the sg driver's node of the simulated disk
+ * (filename=/dev/sgN, as /dev/sdX names its block device): with direct=1
+ * or sync, fio_sgio_rw_doio() writes each sg header and reads its answer
+ * back at once, one I/O at a time; without (fio's default) it returns and
+ * fio_sgio_getevents() reaps later: an async engine, iodepth in flight.
+ */
+static void sg_node_setup(struct job_options *o)
+{
+	o->sg_node = o->sg && is_sg_node(o->filename);
+	if (o->sg_node && !o->direct && !o->sync_mode)
+		o->engine_kind = JOB_ENGINE_ASYNC;
+}
+
 /* Cross-option checks that need no drive. */
 static int validate(const struct job_def *d, struct err *e)
 {
@@ -100,12 +124,41 @@ static int validate(const struct job_def *d, struct err *e)
 		return err_set(e, "%s:%d: job '%s': option 'block_error_percentiles': not with a "
 			       "job that trims (fio 3.33 aborts on an assertion when it reports "
 			       "one)", d->file, d->line, o->name);
-	/* fio's sg engine on a character device queues through read()/write() of sg headers. */
-	if (o->sg && !strncmp(o->filename, "/dev/sg", 7))
-		return err_set(e, "%s:%d: job '%s': ioengine sg on '%s': the sg driver's "
-			       "asynchronous interface is not built; name the block device "
-			       "(/dev/sdX: each I/O an SG_IO ioctl)", d->file, d->line, o->name,
-			       o->filename);
+	/*
+	 * fio_sgio_queue() on the sg node batches trims into one UNMAP per
+	 * commit (fio_sgio_commit()), which is not modelled; on a SATA disk
+	 * libata refuses UNMAP, so each fails with EIO either way.
+	 */
+	if (o->sg_node && (o->rw == JOB_RW_TRIM || o->rw == JOB_RW_RANDTRIM ||
+			   o->rw == JOB_RW_TRIMWRITE || o->rw == JOB_RW_RANDTRIMWRITE))
+		return err_set(e, "%s:%d: job '%s': option 'rw': trims on the sg node '%s': fio "
+			       "gathers them into UNMAP commands at each commit, which ncqsim does "
+			       "not model (libata refuses UNMAP: EIO); trim through the block device "
+			       "(/dev/sdX)", d->file, d->line, o->name, o->filename);
+	/*
+	 * fio_sgio_open(): write_stream without a stream_id first opens one
+	 * with STREAM CONTROL, which libata refuses (ata_scsi_simulate():
+	 * SERVICE ACTION IN(16) is READ CAPACITY(16) only), and the open then
+	 * fails with no error recorded (td->error 0), so fio's setup prints an
+	 * empty error line and reaps the job unrun — output that cannot be
+	 * checked without a SCSI device to run fio on.
+	 */
+	if (o->sg && o->sg_write_mode == JOB_SG_WRITE_STREAM && !o->stream_id)
+		return err_set(e, "%s:%d: job '%s': option 'sg_write_mode': write_stream without "
+			       "stream_id: fio first opens a stream (STREAM CONTROL), which libata "
+			       "refuses, and fails the job's file setup without an error to report; "
+			       "give stream_id (each WRITE STREAM(16) then fails with EIO)",
+			       d->file, d->line, o->name);
+	/*
+	 * A VERIFY writes nothing: fio's read-back would check whatever the
+	 * disk held before, which ncqsim does not model (it has no data).
+	 */
+	if (o->sg && o->verify && o->sg_write_mode >= JOB_SG_VERIFY_BYTCHK_00 &&
+	    o->sg_write_mode <= JOB_SG_VERIFY_BYTCHK_11)
+		return err_set(e, "%s:%d: job '%s': option 'verify': not with sg_write_mode=verify_*: "
+			       "its writes are SCSI VERIFY commands that write nothing, so fio's "
+			       "read-back checks what the disk held before, which ncqsim does not "
+			       "model", d->file, d->line, o->name);
 	if (o->verify && o->verify_only && o->time_based)
 		return err_set(e, "%s:%d: job '%s': option 'verify_only': not with time_based (fio: "
 			       "its read phase never starts; the dry writes take no simulated time)",
@@ -404,6 +457,7 @@ static int build(struct workload *w, const struct jobfile *jf, const struct sect
 		d->segment = segment;
 		for (i = 0; i < w->ndefs; i++)
 			d->occurrence += !strcmp(w->defs[i].o.name, d->o.name);
+		sg_node_setup(&d->o);
 		if (validate(d, e) || add_def(w, &cap, d, e))
 			goto fail;
 		w->njobs += d->o.numjobs;

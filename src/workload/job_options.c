@@ -772,39 +772,27 @@ static void buffered_format(const struct opt_def *d, const void *base, char *buf
 	snprintf(buf, len, "%d", !o->direct);
 }
 
-/*
- * sg_write_mode: fio 3.33's values; only WRITE(10/16) is built. The others
- * send commands libata translates otherwise (VERIFY) or not at all (WRITE
- * AND VERIFY, WRITE SAME without UNMAP, WRITE STREAM: ILLEGAL REQUEST).
- */
-static int sg_write_mode_parse(const struct opt_def *d, void *base, const char *value,
-			       struct err *e)
-{
-	static const char *const others[] = { "write_and_verify", "verify", "write_same", "same",
-		"write_same_ndob", "verify_bytchk_00", "verify_bytchk_01", "verify_bytchk_11",
-		"write_stream" };
-	size_t i;
-
-	(void)d;
-	(void)base;
-	if (!strcmp(value, "write"))
-		return 0;
-	for (i = 0; i < sizeof(others) / sizeof(others[0]); i++)
-		if (!strcmp(value, others[i]))
-			return err_set(e, "'%s' is not built: only 'write' (SCSI WRITE(10)/(16)) is",
-				       value);
-	return err_set(e, "expected write, write_and_verify, verify, write_same, same, "
-		       "write_same_ndob, verify_bytchk_00, verify_bytchk_01, verify_bytchk_11 or "
-		       "write_stream, got '%s'", value);
-}
-
-static void sg_write_mode_format(const struct opt_def *d, const void *base, char *buf,
-				 size_t len)
-{
-	(void)d;
-	(void)base;
-	snprintf(buf, len, "write");
-}
+/* sg_write_mode: fio 3.33's values, its deprecated names too (fio --enghelp=sg,sg_write_mode). */
+static const struct opt_choice sg_write_modes[] = {
+	{ "write", JOB_SG_WRITE, "SCSI WRITE(10)/(16): READ/WRITE FPDMA QUEUED" },
+	{ "write_and_verify", JOB_SG_WRITE_AND_VERIFY,
+	  "WRITE AND VERIFY: libata has no translation (ILLEGAL REQUEST: EIO)" },
+	{ "verify", JOB_SG_WRITE_AND_VERIFY, "write_and_verify's old name" },
+	{ "write_same", JOB_SG_WRITE_SAME,
+	  "WRITE SAME without UNMAP: libata refuses it (ILLEGAL REQUEST: EIO)" },
+	{ "same", JOB_SG_WRITE_SAME, "write_same's old name" },
+	{ "write_same_ndob", JOB_SG_WRITE_SAME_NDOB,
+	  "WRITE SAME(16) with NDOB: libata refuses it (ILLEGAL REQUEST: EIO)" },
+	{ "verify_bytchk_00", JOB_SG_VERIFY_BYTCHK_00,
+	  "VERIFY: READ VERIFY SECTORS (EXT), the media read, no data moved" },
+	{ "verify_bytchk_01", JOB_SG_VERIFY_BYTCHK_01,
+	  "VERIFY with BYTCHK 01b: as verify_bytchk_00 (libata ignores BYTCHK)" },
+	{ "verify_bytchk_11", JOB_SG_VERIFY_BYTCHK_11,
+	  "VERIFY with BYTCHK 11b: as verify_bytchk_00 (libata ignores BYTCHK)" },
+	{ "write_stream", JOB_SG_WRITE_STREAM,
+	  "WRITE STREAM(16): libata has no translation (ILLEGAL REQUEST: EIO)" },
+	{ NULL, 0, NULL },
+};
 
 static const struct opt_choice write_hints[] = {
 	{ "none", JOB_HINT_NONE, "RWH_WRITE_LIFE_NONE" },
@@ -1924,11 +1912,13 @@ static const struct opt_def options[] = {
 		  "cache; without NCQ libata refuses it (EIO)" },
 	{ .name = "writefua", .type = OPT_BOOL, .offset = F(writefua),
 	  .help = "sg: the FUA bit in every WRITE(10/16): on the media before it completes" },
-	CUSTOM("sg_write_mode", sg_write_mode_parse, sg_write_mode_format,
-	       "sg: the SCSI write command; only 'write' (WRITE(10)/(16)) is built"),
+	{ .name = "sg_write_mode", .type = OPT_ENUM, .offset = F(sg_write_mode),
+	  .choices = sg_write_modes, .def = "write",
+	  .help = "sg: the SCSI command of every write; on a SATA disk only write and the "
+		  "verify_bytchk_* (READ VERIFY) reach the drive, the rest fail with EIO" },
 	{ .name = "stream_id", .type = OPT_UINT, .offset = F(stream_id), .min = 0, .max = 65535,
-	  .help = "sg: WRITE STREAM(16)'s stream (sg_write_mode=write_stream, not built): no "
-		  "effect" },
+	  .help = "sg: WRITE STREAM(16)'s stream (sg_write_mode=write_stream; 0: fio opens one "
+		  "first, which libata refuses)" },
 	/* verify (i13c): the read-back I/O; the data is not modelled, so the check passes */
 	{ .name = "verify", .type = OPT_ENUM, .offset = F(verify), .choices = verify_methods,
 	  .help = "read back what the job wrote (the data check always passes: ncqsim has no data)" },

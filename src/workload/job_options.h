@@ -229,8 +229,10 @@ struct job_options {
 	bool atomic;			/* O_DIRECT | fio's O_ATOMIC (an open flag Linux ignores) */
 	/* The sg engine (i13c): SCSI READ/WRITE through the block device's SG_IO ioctl. */
 	bool sg;			/* ioengine=sg */
+	bool sg_node;			/* ... on the simulated disk's sg node (/dev/sgN) */
 	bool readfua, writefua;		/* the CDB's FUA bit on every read / write */
-	unsigned stream_id;		/* sg_write_mode=write_stream's (not built): no effect */
+	int sg_write_mode;		/* enum job_sg_write_mode: the CDB of every write */
+	unsigned stream_id;		/* WRITE STREAM(16)'s stream (0: fio opens one) */
 	int write_hint;			/* enum job_write_hint: fcntl write-life hint, 0 unset */
 	/* verify (i13c): fio's read-back of what was written; the data check always passes. */
 	int verify;			/* 0 none, else the method (JOB_VERIFY_PATTERN: verify_pattern's) */
@@ -253,6 +255,22 @@ struct job_options {
 enum job_write_hint {
 	JOB_HINT_UNSET, JOB_HINT_NONE, JOB_HINT_SHORT, JOB_HINT_MEDIUM, JOB_HINT_LONG,
 	JOB_HINT_EXTREME,
+};
+
+/*
+ * sg_write_mode: the SCSI command fio's sg engine sends for a write
+ * (fio_sgio_prep()); verify and same are fio's old names of
+ * write_and_verify and write_same.
+ */
+enum job_sg_write_mode {
+	JOB_SG_WRITE,			/* WRITE(10)/(16) */
+	JOB_SG_WRITE_AND_VERIFY,	/* WRITE AND VERIFY(10)/(16), BYTCHK 0 */
+	JOB_SG_WRITE_SAME,		/* WRITE SAME(10)/(16), one block of data */
+	JOB_SG_WRITE_SAME_NDOB,		/* WRITE SAME(16) with NDOB: no data */
+	JOB_SG_VERIFY_BYTCHK_00,	/* VERIFY(10)/(16): the media only, no data */
+	JOB_SG_VERIFY_BYTCHK_01,	/* VERIFY, BYTCHK 01b: compare with the I/O's data */
+	JOB_SG_VERIFY_BYTCHK_11,	/* VERIFY, BYTCHK 11b: compare with one block */
+	JOB_SG_WRITE_STREAM,		/* WRITE STREAM(16) of stream_id */
 };
 
 /* thinktime_blocks_type: what thinktime_blocks counts, completed or issued I/Os. */

@@ -55,7 +55,7 @@ struct opt_def {
 	enum opt_type type;
 	size_t offset;
 	size_t size;			/* OPT_STRING buffer size */
-	const char *def;		/* default, as text; NULL = none (zero) */
+	const char *def;		/* opt_defaults()'s default, as text; NULL = none (zero). Job options have none here: job_options_defaults() sets theirs */
 	int64_t min, max;		/* integer/size/time range when min < max */
 	double dmin, dmax;		/* OPT_DOUBLE range when dmin < dmax */
 	const struct opt_choice *choices;	/* OPT_ENUM, NULL-name terminated */

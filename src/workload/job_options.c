@@ -1591,7 +1591,7 @@ static const struct opt_def options[] = {
 	  .max = 1000000LL * SEC, .time_unit = USEC,
 	  .help = "pause after each I/O before the next (microseconds)" },
 	{ .name = "thinktime_blocks", .type = OPT_UINT, .offset = F(thinktime_blocks), .min = 1,
-	  .max = 1000000000, .def = "1", .help = "think after every this many I/Os (default 1)" },
+	  .max = 1000000000, .help = "think after every this many I/Os (default 1)" },
 	{ .name = "offset_increment", .type = OPT_SIZE, .offset = F(offset_increment), .min = 0,
 	  .max = INT64_MAX, .help = "clone N of numjobs starts N times this after offset" },
 	{ .name = "number_ios", .type = OPT_SIZE, .offset = F(number_ios), .min = 0,
@@ -1693,7 +1693,7 @@ static const struct opt_def options[] = {
 	CUSTOM("rate_iops_min", rate_iops_min_parse, split_format,
 	       "the job ends with an error when its IOPS over ratecycle fall below this (read,write)"),
 	{ .name = "rate_cycle", .type = OPT_UINT, .offset = F(ratecycle), .min = 0,
-	  .max = 86400000, .def = "1000", .unit = "ms",
+	  .max = 86400000, .unit = "ms",
 	  .help = "the window (ms) over which rate_min and rate_iops_min are measured" },
 	{ .name = "ratecycle", .type = OPT_UINT, .offset = F(ratecycle), .min = 0,
 	  .max = 86400000, .help = "alias of rate_cycle", .flags = OPT_F_HIDDEN },
@@ -1723,12 +1723,12 @@ static const struct opt_def options[] = {
 	{ .name = "latency_run", .type = OPT_BOOL, .offset = F(latency_run),
 	  .help = "latency_target: keep adjusting the depth after it is found" },
 	{ .name = "iodepth_batch_submit", .type = OPT_UINT, .offset = F(iodepth_batch), .min = 0,
-	  .max = 65536, .def = "1",
+	  .max = 65536,
 	  .help = "I/Os submitted together (async engines): held until this many are ready" },
 	{ .name = "iodepth_batch", .type = OPT_UINT, .offset = F(iodepth_batch), .min = 0,
 	  .max = 65536, .help = "alias of iodepth_batch_submit", .flags = OPT_F_HIDDEN },
 	{ .name = "iodepth_batch_complete_min", .type = OPT_UINT,
-	  .offset = F(iodepth_batch_complete_min), .min = 0, .max = 65536, .def = "1",
+	  .offset = F(iodepth_batch_complete_min), .min = 0, .max = 65536,
 	  .help = "completions waited for together once the queue is full (async engines)" },
 	{ .name = "iodepth_batch_complete", .type = OPT_UINT,
 	  .offset = F(iodepth_batch_complete_min), .min = 0, .max = 65536,
@@ -1751,7 +1751,7 @@ static const struct opt_def options[] = {
 	  .min = 0, .max = 6, .help = "write_hist_log: sum 2^N of fio's 1856 buckets per column" },
 	{ .name = "log_max_value", .type = OPT_BOOL, .offset = F(log_max_value),
 	  .help = "log_avg_msec windows give the largest value instead of the mean" },
-	{ .name = "per_job_logs", .type = OPT_BOOL, .offset = F(per_job_logs), .def = "1",
+	{ .name = "per_job_logs", .type = OPT_BOOL, .offset = F(per_job_logs),
 	  .help = "0: log names without the job number (PREFIX_clat.log)" },
 	{ .name = "slat_percentiles", .type = OPT_BOOL, .offset = F(slat_percentiles),
 	  .help = "report submission latency percentiles too" },
@@ -1839,7 +1839,7 @@ static const struct opt_def options[] = {
 	       "or a bw log's log_avg_msec)"),
 	CUSTOM("iopsavgtime", avg_time_parse, avg_time_format,
 	       "ms between IOPS samples (the iops line; default 500, or an iops log's log_avg_msec)"),
-	{ .name = "disk_util", .type = OPT_BOOL, .offset = F(disk_util), .def = "1",
+	{ .name = "disk_util", .type = OPT_BOOL, .offset = F(disk_util),
 	  .help = "the report's \"Disk stats\" of the drive (its block layer's counts; 0 in "
 		  "every job: none)" },
 	{ .name = "unit_base", .type = OPT_ENUM, .offset = F(unit_base), .choices = unit_bases,
@@ -1874,7 +1874,7 @@ static const struct opt_def options[] = {
 	       "merge_blktrace_file: each file's times scaled by this percentage (50: twice as fast)"),
 	CUSTOM("merge_blktrace_iters", merge_list_parse, split_format,
 	       "merge_blktrace_file: how many times each file runs, one after another"),
-	{ .name = "stats", .type = OPT_BOOL, .offset = F(stats), .def = "1",
+	{ .name = "stats", .type = OPT_BOOL, .offset = F(stats),
 	  .help = "0: the job runs but is left out of the report and its group's sums, its logs "
 		  "stay empty (fio's)" },
 	/* I/O shape (i13c): percentage_random, bs_is_seq_rand, fill_device */
@@ -1893,7 +1893,7 @@ static const struct opt_def options[] = {
 		  "fails io_uring's with EOPNOTSUPP, earlier kernels complete them by interrupt "
 		  "(sg's SG_IO on a block device does not poll)" },
 	{ .name = "hipri_percentage", .type = OPT_UINT, .offset = F(hipri_percentage), .min = 0,
-	  .max = 100, .def = "100", .help = "pvsync2: the share of I/Os with RWF_HIPRI (ignored "
+	  .max = 100, .help = "pvsync2: the share of I/Os with RWF_HIPRI (ignored "
 	  "for sync direct I/O)" },
 	{ .name = "nowait", .type = OPT_BOOL, .offset = F(nowait),
 	  .help = "libaio, io_uring, pvsync2: RWF_NOWAIT, an I/O that would wait for a request "
@@ -1913,7 +1913,7 @@ static const struct opt_def options[] = {
 	{ .name = "writefua", .type = OPT_BOOL, .offset = F(writefua),
 	  .help = "sg: the FUA bit in every WRITE(10/16): on the media before it completes" },
 	{ .name = "sg_write_mode", .type = OPT_ENUM, .offset = F(sg_write_mode),
-	  .choices = sg_write_modes, .def = "write",
+	  .choices = sg_write_modes,
 	  .help = "sg: the SCSI command of every write; on a SATA disk only write and the "
 		  "verify_bytchk_* (READ VERIFY) reach the drive, the rest fail with EIO" },
 	{ .name = "stream_id", .type = OPT_UINT, .offset = F(stream_id), .min = 0, .max = 65535,
@@ -1922,7 +1922,7 @@ static const struct opt_def options[] = {
 	/* verify (i13c): the read-back I/O; the data is not modelled, so the check passes */
 	{ .name = "verify", .type = OPT_ENUM, .offset = F(verify), .choices = verify_methods,
 	  .help = "read back what the job wrote (the data check always passes: ncqsim has no data)" },
-	{ .name = "do_verify", .type = OPT_BOOL, .offset = F(do_verify), .def = "1",
+	{ .name = "do_verify", .type = OPT_BOOL, .offset = F(do_verify),
 	  .help = "with verify: run the read-back phase after each pass of writes" },
 	{ .name = "verify_only", .type = OPT_FLAG, .offset = F(verify_only),
 	  .help = "no writes: read back what the job's writes would have been" },
@@ -1938,7 +1938,7 @@ static const struct opt_def options[] = {
 	  .max = 1 << 30, .help = "trim the queued writes after every N logged (0: never)" },
 	{ .name = "trim_backlog_batch", .type = OPT_UINT, .offset = F(trim_backlog_batch),
 	  .min = 0, .max = 1 << 30, .help = "queued writes trimmed each time (0: trim_backlog)" },
-	{ .name = "trim_verify_zero", .type = OPT_BOOL, .offset = F(trim_verify_zero), .def = "1",
+	{ .name = "trim_verify_zero", .type = OPT_BOOL, .offset = F(trim_verify_zero),
 	  .help = "trimmed blocks are still read back (fio expects zeros; the check always passes)" },
 	OPT_END,
 };

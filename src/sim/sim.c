@@ -301,10 +301,40 @@ bool sim_is_pending(const struct sim *sim, sim_handle_t h)
 	return handle_slot(sim, h) != UINT32_MAX;
 }
 
+/*
+ * The earliest time in a heap whose root is vacant (the event being run):
+ * its children's, the root's own successors. SIM_FOREVER when it has none.
+ */
+static inline sim_time_t vacant_next_time(const struct sim_heap *hp)
+{
+	uint64_t best = UINT64_MAX;
+	uint32_t c, end = hp->len < 1 + HEAP_ARITY ? hp->len : 1 + HEAP_ARITY;
+
+	for (c = 1; c < end; c++)
+		if (hp->e[c].when < best)
+			best = hp->e[c].when;
+	return best == UINT64_MAX ? SIM_FOREVER : (sim_time_t)best;
+}
+
 sim_time_t sim_next_time(struct sim *sim)
 {
-	struct sim_heap *hp = next_live(sim);
+	struct sim_heap *hp;
 
+	if (sim->vacant && !sim->dead_entries) {
+		/*
+		 * Asked from inside an event (a drive checking whether anything
+		 * else is due now): peek past the vacant root instead of filling
+		 * it, so the follow-up the event schedules can still drop into
+		 * the root (see schedule()).
+		 */
+		struct sim_heap *other = sim->vacant == &sim->near ? &sim->far : &sim->near;
+		sim_time_t t = vacant_next_time(sim->vacant);
+
+		if (other->len && entry_when(&other->e[0]) < t)
+			t = entry_when(&other->e[0]);
+		return t;
+	}
+	hp = next_live(sim);
 	return hp ? entry_when(&hp->e[0]) : SIM_FOREVER;
 }
 

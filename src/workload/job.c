@@ -54,6 +54,7 @@ struct job_io {
 	int64_t t_start, t_issue, t_dispatch;
 	bool in_flight;			/* submitted, not reaped: fio's IO_U_F_FLIGHT (serialize_overlap) */
 	bool read_back;			/* verify's read of a logged write, not the job's own I/O */
+	bool read_ready;		/* holds a read_loop job's read (read_prepare()): reused as is */
 	struct verifylog_piece *piece;	/* a write a verifying job logged, and its number */
 	uint64_t piece_seq;
 	struct job_io *next;
@@ -161,6 +162,14 @@ struct job {
 	 * general path.
 	 */
 	uint64_t plain_lastb[JOB_BS_DIRS];
+	/*
+	 * All of the above for a uniform random read job of fio's own
+	 * generator (rw=randread, one block size, no cmdprio, iolog or
+	 * iodepth_low), whose region ends inside the drive: job_fill_queue()
+	 * draws and issues its reads itself (read_loop_next()), each into an
+	 * I/O unit whose fixed fields were filled once (read_prepare()).
+	 */
+	bool read_loop;
 	bool cmdprio_any;			/* cmdprio_percentage or cmdprio_bssplit given */
 	/* verify (fio's io_hist and do_verify()). */
 	bool verify_on;				/* verify, do_verify, and the job writes */
@@ -2060,6 +2069,7 @@ static inline void issue_read(struct job *j, const struct job_io_desc *want)
 	int64_t now = sim_now(j->t->sim);
 
 	j->free_ios = io->next;
+	io->read_ready = false;
 	io->ddir = DDIR_READ;
 	io->offset = off;
 	io->len = len;
@@ -2097,6 +2107,71 @@ static void issue(struct job *j, const struct job_io_desc *want)
 		issue_general(j, want);
 }
 
+/* What every read of a read_loop job has in common, filled once per I/O unit. */
+static __attribute__((noinline)) void read_prepare(struct job *j, struct job_io *io)
+{
+	struct blk_bio *b = &io->bios[0];
+
+	io->ddir = DDIR_READ;
+	io->len = j->min_bs[DDIR_READ];
+	io->prio_report = j->job_prio;
+	io->prio_eff = j->prio_eff_task;
+	io->prio_index = -1;
+	io->err_site = NULL;
+	io->read_back = false;
+	io->piece = NULL;
+	io->nbios = 1;
+	io->next_bio = 1;	/* submit_bios() for its one bio */
+	blk_bio_prep(b, 0, (uint32_t)(io->len / j->t->logical_size), false, io->prio_eff,
+		     bio_accepted, bio_done, io);
+	b->flags = j->io_flags;
+	io->read_ready = true;
+}
+
+/*
+ * fio_next() and issue_read() as they run for a read_loop job, in one:
+ * false, with nothing drawn, when a limit is reached (the source's own
+ * call then ends the job). blk_submit() sets every bio field it gives
+ * back (times, error, link), so only the offset and the write hint
+ * (which may change as jobs start) are written per read.
+ */
+static inline bool read_loop_next(struct job *j, int64_t now)
+{
+	const int d = DDIR_READ;
+	struct job_io *io;
+	struct blk_bio *b;
+	uint64_t off;
+
+	if ((j->size_limit && j->issued_bytes >= j->size_limit) ||
+	    (j->ios_limit && j->issued_ios >= j->ios_limit) || j->map_oom)
+		return false;
+	/* next_io()'s plain path; within the region, so within the drive. */
+	off = j->zone_base + rng_below(&j->r_off, j->plain_lastb[d]) * j->align[d];
+	if (off + j->min_bs[d] > j->end)
+		off = (j->end - j->min_bs[d]) / j->align[d] * j->align[d];
+	j->last_pos[d] = off + j->min_bs[d];
+	j->zone_bytes += j->min_bs[d];
+	io = j->free_ios;
+	j->free_ios = io->next;
+	if (!io->read_ready)
+		read_prepare(j, io);
+	b = &io->bios[0];
+	io->offset = off;
+	io->error = 0;
+	io->t_start = io->t_dispatch = now;
+	io->left = 1;
+	b->lba = off / j->t->logical_size;
+	b->write_hint = bio_write_hint(j);
+	j->inflight++;
+	account_issue(j, io);
+	io->in_flight = true;
+	if (!blk_submit(j->t->q, b))
+		j->blocked_io = io;
+	else
+		io->t_issue = now;
+	return true;
+}
+
 static __attribute__((noinline)) void issue_general(struct job *j, const struct job_io_desc *want)
 {
 	struct job_io *io = j->free_ios;
@@ -2108,6 +2183,7 @@ static __attribute__((noinline)) void issue_general(struct job *j, const struct 
 	uint8_t hint = bio_write_hint(j);
 
 	j->free_ios = io->next;
+	io->read_ready = false;
 	io->ddir = d;
 	io->offset = off;
 	io->len = len;
@@ -2720,6 +2796,11 @@ static void job_fill_queue(struct job *j)
 		if (now >= j->t_end) {
 			j->issuing_done = true;
 			break;
+		}
+		if (j->read_loop) {
+			if (read_loop_next(j, now))
+				continue;
+			goto from_source;
 		}
 		if (j->fill_plain)
 			goto from_source;
@@ -3851,6 +3932,10 @@ static void report_setup(struct job *j)
 		!j->per_io_samples && !j->hist_log && !j->writes_logs && !o->max_latency[DDIR_READ] &&
 		!o->max_latency[DDIR_WRITE] && !j->rate_min_checked && !o->latency_target &&
 		!j->verify_on;
+	j->read_loop = j->source == &fio_source && o->rw == JOB_RW_RANDREAD && j->fill_plain &&
+		j->next_plain && j->issue_plain && !j->cmdprio_any && !o->bs_is_seq_rand &&
+		j->plain_lastb[DDIR_READ] && j->fixed_bs[DDIR_READ] == j->min_bs[DDIR_READ] &&
+		j->min_bs[DDIR_READ] <= j->t->max_request && j->end <= j->t->capacity && !j->iolog;
 	snprintf(r->rw, sizeof(r->rw), "%s", rw_names[o->rw]);
 	snprintf(r->ioengine, sizeof(r->ioengine), "%s", o->ioengine);
 	/* The header's (R), (W), (T): fio's trim takes the last value given. */

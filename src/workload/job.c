@@ -1777,23 +1777,23 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 		/* disable_slat, disable_clat, disable_lat: that latency is not sampled (fio's). */
 		if (!sync && !o->disable_slat) {
 			if (r->slat_percentiles)
-				hist_add(&rd->slat, (uint64_t)(io->t_issue - io->t_start));
+				hist_add_span(&rd->slat, io->t_issue - io->t_start);
 			else
-				hist_summary_add(&rd->slat.sum, (uint64_t)(io->t_issue - io->t_start));
+				hist_summary_add_span(&rd->slat.sum, io->t_issue - io->t_start);
 		}
 		if (!o->disable_clat)
-			hist_add(&rd->clat, clat);
+			hist_add_span(&rd->clat, (int64_t)clat);
 		if (o->disable_lat)
 			;
 		else if (r->lat_percentiles)
-			hist_add(&rd->lat, sync ? clat : lat);
+			hist_add_span(&rd->lat, (int64_t)(sync ? clat : lat));
 		else
-			hist_summary_add(&rd->lat.sum, sync ? clat : lat);
+			hist_summary_add_span(&rd->lat.sum, (int64_t)(sync ? clat : lat));
 		/* fio's per-priority samples come with the clat (or, for lat_percentiles, lat) ones. */
 		if (io->prio_index >= 0 && !(r->lat_percentiles ? o->disable_lat : o->disable_clat))
 			hist_add(&rd->prios[io->prio_index].h, r->lat_percentiles ? lat : clat);
-		hist_summary_add(&rd->host_queue, (uint64_t)(io->t_dispatch - io->t_issue));
-		hist_summary_add(&rd->drive, (uint64_t)(now - io->t_dispatch));
+		hist_summary_add_span(&rd->host_queue, io->t_dispatch - io->t_issue);
+		hist_summary_add_span(&rd->drive, now - io->t_dispatch);
 		rd->io_bytes += io->len;
 		rd->total_ios++;
 		if (!j->per_io_samples) {	/* the usual: windows only */
@@ -1856,11 +1856,11 @@ static inline void io_reaped_plain(struct job *j, struct job_io *io)
 	j->run->ios_done++;
 	j->think_done++;
 	j->last_ddir = io->ddir;
-	hist_summary_add(&rd->slat.sum, (uint64_t)(io->t_issue - io->t_start));
-	hist_add(&rd->clat, clat);
-	hist_summary_add(&rd->lat.sum, lat);
-	hist_summary_add(&rd->host_queue, (uint64_t)(io->t_dispatch - io->t_issue));
-	hist_summary_add(&rd->drive, (uint64_t)(now - io->t_dispatch));
+	hist_summary_add_span(&rd->slat.sum, io->t_issue - io->t_start);
+	hist_add_span(&rd->clat, (int64_t)clat);
+	hist_summary_add_span(&rd->lat.sum, (int64_t)lat);
+	hist_summary_add_span(&rd->host_queue, io->t_dispatch - io->t_issue);
+	hist_summary_add_span(&rd->drive, now - io->t_dispatch);
 	rd->io_bytes += io->len;
 	rd->total_ios++;
 	j->bw_s.acc[io->ddir] += io->len;

@@ -2107,6 +2107,26 @@ static void issue(struct job *j, const struct job_io_desc *want)
 		issue_general(j, want);
 }
 
+/*
+ * bio_done() and io_done() as they run for a read_loop job's read that
+ * succeeded, reaped at once (no batch waiting) and sampled.
+ */
+static void read_done(void *owner, struct blk_bio *bio)
+{
+	struct job_io *io = owner;
+	struct job *j = io->job;
+
+	if (bio->error || j->full_wait || !j->reap_plain || j->unsampled) {
+		bio_done(owner, bio);
+		return;
+	}
+	if (bio->t_dispatched > io->t_dispatch)
+		io->t_dispatch = bio->t_dispatched;
+	io->left = 0;
+	io_reaped_plain(j, io);
+	job_fill(j);
+}
+
 /* What every read of a read_loop job has in common, filled once per I/O unit. */
 static __attribute__((noinline)) void read_prepare(struct job *j, struct job_io *io)
 {
@@ -2123,7 +2143,7 @@ static __attribute__((noinline)) void read_prepare(struct job *j, struct job_io 
 	io->nbios = 1;
 	io->next_bio = 1;	/* submit_bios() for its one bio */
 	blk_bio_prep(b, 0, (uint32_t)(io->len / j->t->logical_size), false, io->prio_eff,
-		     bio_accepted, bio_done, io);
+		     bio_accepted, read_done, io);
 	b->flags = j->io_flags;
 	io->read_ready = true;
 }

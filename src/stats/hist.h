@@ -45,6 +45,11 @@ struct hist {
 };
 
 void hist_init(struct hist *h);
+/*
+ * hist_init() of a histogram whose bytes are all zero already (calloc,
+ * memset): its 30 KB of counts are not cleared a second time.
+ */
+void hist_init_zeroed(struct hist *h);
 void hist_reset(struct hist *h);
 
 static inline unsigned hist_bucket_index(uint64_t v)

@@ -1028,19 +1028,15 @@ static const struct job_source_ops fio_source = { "fio", fio_next };
 
 /* ---- accounting ---- */
 
+/* fio's io_u_map buckets 1, 2, 4, 8, 16, 32, >=64: the depth's bit length, less one, at most 6. */
 static unsigned depth_bucket(unsigned depth)
 {
-	if (depth >= 64)
-		return 6;
-	if (depth >= 32)
-		return 5;
-	if (depth >= 16)
-		return 4;
-	if (depth >= 8)
-		return 3;
-	if (depth >= 4)
-		return 2;
-	return depth >= 2 ? 1 : 0;
+	unsigned b;
+
+	if (depth < 2)
+		return 0;
+	b = 31u - (unsigned)__builtin_clz(depth);
+	return b < 6 ? b : 6;
 }
 
 static unsigned batch_bucket(unsigned n)
@@ -1060,23 +1056,21 @@ static unsigned batch_bucket(unsigned n)
 
 /* fio's io_u_mark_latency: lower-bound buckets in ns, us and ms. */
 /* The bucket of v < 1000 among edges 2, 4, 10, 20, 50, 100, 250, 500, 750: how many it reaches. */
-static unsigned lat_edge(uint64_t v)
-{
-	if (v < 50)
-		return v < 10 ? (v >= 2) + (v >= 4) : v < 20 ? 3 : 4;
-	return v < 250 ? (v < 100 ? 5 : 6) : v < 500 ? 7 : v < 750 ? 8 : 9;
-}
+static const uint8_t lat_edge[1000] = {
+	[0 ... 1] = 0, [2 ... 3] = 1, [4 ... 9] = 2, [10 ... 19] = 3, [20 ... 49] = 4,
+	[50 ... 99] = 5, [100 ... 249] = 6, [250 ... 499] = 7, [500 ... 749] = 8, [750 ... 999] = 9,
+};
 
 static void mark_latency(struct report_job *r, uint64_t ns)
 {
 	uint64_t v;
 
 	if (ns < 1000) {
-		r->lat_n[lat_edge(ns)]++;
+		r->lat_n[lat_edge[ns]]++;
 		return;
 	}
 	if (ns < 1000000) {
-		r->lat_u[lat_edge(ns / 1000)]++;
+		r->lat_u[lat_edge[ns / 1000]]++;
 		return;
 	}
 	v = ns / 1000000;
@@ -1085,7 +1079,7 @@ static void mark_latency(struct report_job *r, uint64_t ns)
 	else if (v >= 1000)
 		r->lat_m[10]++;
 	else
-		r->lat_m[lat_edge(v)]++;
+		r->lat_m[lat_edge[v]]++;
 }
 
 /*

@@ -238,8 +238,8 @@ static uint32_t handle_slot(const struct sim *sim, sim_handle_t h)
 	return slot;
 }
 
-static inline sim_handle_t schedule(struct sim *sim, sim_time_t when, uint64_t seq, sim_fn fn,
-				    void *arg)
+static inline __attribute__((always_inline)) sim_handle_t schedule(struct sim *sim, sim_time_t when,
+								   uint64_t seq, sim_fn fn, void *arg)
 {
 	struct sim_heap_entry e;
 	struct sim_heap *hp;

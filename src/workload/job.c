@@ -170,6 +170,7 @@ struct job {
 	 * I/O unit whose fixed fields were filled once (read_prepare()).
 	 */
 	bool read_loop;
+	uint8_t lba_shift;			/* read_loop: log2 of the logical block size */
 	bool cmdprio_any;			/* cmdprio_percentage or cmdprio_bssplit given */
 	/* verify (fio's io_hist and do_verify()). */
 	bool verify_on;				/* verify, do_verify, and the job writes */
@@ -2021,6 +2022,8 @@ static void commit(struct job *j)
 }
 
 static inline void account_issue(struct job *j, const struct job_io *io);
+static inline void account_issue_as(struct job *j, const struct job_io *io, int d, bool read_back,
+				    uint64_t len);
 
 /* Where the kernel's bios take bi_write_hint from (docs/FIO.md, write_hint). */
 enum hint_rule {
@@ -2174,10 +2177,11 @@ static inline bool read_loop_next(struct job *j, int64_t now)
 	io->error = 0;
 	io->t_start = io->t_dispatch = now;
 	io->left = 1;
-	b->lba = off / j->t->logical_size;
-	b->write_hint = bio_write_hint(j);
+	b->lba = off >> j->lba_shift;
+	if (j->hint_rule != HINT_NONE)
+		b->write_hint = bio_write_hint(j);
 	j->inflight++;
-	account_issue(j, io);
+	account_issue_as(j, io, d, false, j->min_bs[d]);
 	io->in_flight = true;
 	if (!blk_submit(j->t->q, b))
 		j->blocked_io = io;
@@ -2320,9 +2324,16 @@ static __attribute__((noinline)) void issue_general(struct job *j, const struct 
 static inline __attribute__((always_inline)) void account_issue(struct job *j,
 								    const struct job_io *io)
 {
+	account_issue_as(j, io, io->ddir, io->read_back, io->len);
+}
+
+/* account_issue() with the I/O's direction, read_back and length as the caller knows them. */
+static inline __attribute__((always_inline)) void account_issue_as(struct job *j,
+								       const struct job_io *io, int d,
+								       bool read_back, uint64_t len)
+{
 	int64_t now = sim_now(j->t->sim);
-	uint64_t len = io->len, off = io->offset;
-	int d = io->ddir;
+	uint64_t off = io->offset;
 
 	/*
 	 * fio's do_io() bytes_issued, read-backs of a backlog too; never a
@@ -2336,7 +2347,7 @@ static inline __attribute__((always_inline)) void account_issue(struct job *j,
 	 * The job's limits count its own I/O, no read-back; a trimwrite's its
 	 * writes (fio's io_bytes_exceeded(): td_write).
 	 */
-	if (!io->read_back && !(d == DDIR_TRIM && is_trimwrite(j->o))) {
+	if (!read_back && !(d == DDIR_TRIM && is_trimwrite(j->o))) {
 		j->issued_bytes += len;
 		j->issued_ios++;
 	}
@@ -2789,6 +2800,24 @@ static void job_fill_queue(struct job *j)
 
 	if (j->finished)
 		return;
+	if (j->read_loop) {
+		/*
+		 * The loop below as it runs for such a job: no think time,
+		 * latency target, parked I/O, verify, sync or trim to wait for.
+		 */
+		while (!j->blocked_io && !j->issuing_done && !j->syncing && j->inflight < j->qd) {
+			if (now >= j->t_end) {
+				j->issuing_done = true;
+				break;
+			}
+			if (!read_loop_next(j, now))
+				goto general;	/* a limit: the source ends the job */
+		}
+		if (j->issuing_done)
+			finish_when_idle(j);
+		return;
+	}
+general:
 	if (j->lat_quiesce) {
 		if (j->inflight)
 			return;
@@ -2810,11 +2839,6 @@ static void job_fill_queue(struct job *j)
 		if (now >= j->t_end) {
 			j->issuing_done = true;
 			break;
-		}
-		if (j->read_loop) {
-			if (read_loop_next(j, now))
-				continue;
-			goto from_source;
 		}
 		if (j->fill_plain)
 			goto from_source;
@@ -3949,7 +3973,9 @@ static void report_setup(struct job *j)
 	j->read_loop = j->source == &fio_source && o->rw == JOB_RW_RANDREAD && j->fill_plain &&
 		j->next_plain && j->issue_plain && !j->cmdprio_any && !o->bs_is_seq_rand &&
 		j->plain_lastb[DDIR_READ] && j->fixed_bs[DDIR_READ] == j->min_bs[DDIR_READ] &&
-		j->min_bs[DDIR_READ] <= j->t->max_request && j->end <= j->t->capacity && !j->iolog;
+		j->min_bs[DDIR_READ] <= j->t->max_request && j->end <= j->t->capacity && !j->iolog &&
+		!o->latency_target && !(j->t->logical_size & (j->t->logical_size - 1));
+	j->lba_shift = j->read_loop ? (uint8_t)__builtin_ctz(j->t->logical_size) : 0;
 	snprintf(r->rw, sizeof(r->rw), "%s", rw_names[o->rw]);
 	snprintf(r->ioengine, sizeof(r->ioengine), "%s", o->ioengine);
 	/* The header's (R), (W), (T): fio's trim takes the last value given. */

@@ -1837,7 +1837,8 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 }
 
 /* io_reaped() as it runs for a reap of one, sampled, without an error, of a job with reap_plain. */
-static inline void io_reaped_plain(struct job *j, struct job_io *io)
+static inline __attribute__((always_inline)) void io_reaped_plain(struct job *j,
+								    struct job_io *io)
 {
 	struct report_job *r = j->rep;
 	struct report_dir *rd = &r->dir[io->ddir];
@@ -2104,25 +2105,7 @@ static void issue(struct job *j, const struct job_io_desc *want)
 		issue_general(j, want);
 }
 
-/*
- * bio_done() and io_done() as they run for a read_loop job's read that
- * succeeded, reaped at once (no batch waiting) and sampled.
- */
-static void read_done(void *owner, struct blk_bio *bio)
-{
-	struct job_io *io = owner;
-	struct job *j = io->job;
-
-	if (bio->error || j->full_wait || !j->reap_plain || j->unsampled) {
-		bio_done(owner, bio);
-		return;
-	}
-	if (bio->t_dispatched > io->t_dispatch)
-		io->t_dispatch = bio->t_dispatched;
-	io->left = 0;
-	io_reaped_plain(j, io);
-	job_fill(j);
-}
+static void read_done(void *owner, struct blk_bio *bio);
 
 /* What every read of a read_loop job has in common, filled once per I/O unit. */
 static __attribute__((noinline)) void read_prepare(struct job *j, struct job_io *io)
@@ -2152,7 +2135,8 @@ static __attribute__((noinline)) void read_prepare(struct job *j, struct job_io 
  * back (times, error, link), so only the offset and the write hint
  * (which may change as jobs start) are written per read.
  */
-static inline bool read_loop_next(struct job *j, int64_t now)
+static inline __attribute__((always_inline)) bool read_loop_next(struct job *j,
+								   int64_t now)
 {
 	const int d = DDIR_READ;
 	struct job_io *io;
@@ -2503,9 +2487,9 @@ static void stop_issuing(struct job *j)
 
 static void job_fill_queue(struct job *j);
 
-static void job_fill(struct job *j)
+/* After a fill: the batch submitted, and with batched reaping perhaps a wait. */
+static inline __attribute__((always_inline)) void job_fill_tail(struct job *j)
 {
-	job_fill_queue(j);
 	if (j->held)
 		commit(j);
 	/* Full: with batched reaping the job now waits for completions. */
@@ -2515,6 +2499,12 @@ static void job_fill(struct job *j)
 		if (!j->reap_need)
 			j->reap_need = 1;
 	}
+}
+
+static void job_fill(struct job *j)
+{
+	job_fill_queue(j);
+	job_fill_tail(j);
 }
 
 /* ---- flow control ---- */
@@ -2794,30 +2784,41 @@ static inline void paced_after_io(struct job *j, int ddir)
 	}
 }
 
+/*
+ * job_fill_queue()'s loop as it runs for a read_loop job: no think time,
+ * latency target, parked I/O, verify, sync or trim to wait for. False
+ * when a limit is reached: the general path (the source) ends the job.
+ */
+static inline __attribute__((always_inline)) bool fill_reads(struct job *j, int64_t now)
+{
+	while (j->inflight < j->qd && !j->blocked_io && !j->issuing_done && !j->syncing) {
+		if (now >= j->t_end) {
+			j->issuing_done = true;
+			break;
+		}
+		if (!read_loop_next(j, now))
+			return false;
+	}
+	if (j->issuing_done)
+		finish_when_idle(j);
+	return true;
+}
+
+static __attribute__((noinline)) void fill_general(struct job *j, int64_t now);
+
 static void job_fill_queue(struct job *j)
 {
 	int64_t now = sim_now(j->t->sim);
 
 	if (j->finished)
 		return;
-	if (j->read_loop) {
-		/*
-		 * The loop below as it runs for such a job: no think time,
-		 * latency target, parked I/O, verify, sync or trim to wait for.
-		 */
-		while (!j->blocked_io && !j->issuing_done && !j->syncing && j->inflight < j->qd) {
-			if (now >= j->t_end) {
-				j->issuing_done = true;
-				break;
-			}
-			if (!read_loop_next(j, now))
-				goto general;	/* a limit: the source ends the job */
-		}
-		if (j->issuing_done)
-			finish_when_idle(j);
+	if (j->read_loop && fill_reads(j, now))
 		return;
-	}
-general:
+	fill_general(j, now);
+}
+
+static __attribute__((noinline)) void fill_general(struct job *j, int64_t now)
+{
 	if (j->lat_quiesce) {
 		if (j->inflight)
 			return;
@@ -2912,6 +2913,28 @@ from_source:
 	}
 	if (j->issuing_done)
 		finish_when_idle(j);
+}
+
+/*
+ * bio_done(), io_done() and job_fill() as they run for a read_loop job's
+ * read that succeeded, reaped at once (no batch waiting) and sampled.
+ */
+static void read_done(void *owner, struct blk_bio *bio)
+{
+	struct job_io *io = owner;
+	struct job *j = io->job;
+
+	if (bio->error || j->full_wait || !j->reap_plain || j->unsampled) {
+		bio_done(owner, bio);
+		return;
+	}
+	if (bio->t_dispatched > io->t_dispatch)
+		io->t_dispatch = bio->t_dispatched;
+	io->left = 0;
+	io_reaped_plain(j, io);
+	if (!j->finished && !fill_reads(j, sim_now(j->t->sim)))
+		fill_general(j, sim_now(j->t->sim));
+	job_fill_tail(j);
 }
 
 /* ---- time: start, ramp, samples, end ---- */

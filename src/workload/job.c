@@ -171,6 +171,7 @@ struct job {
 	 */
 	bool read_loop;
 	uint8_t lba_shift;			/* read_loop: log2 of the logical block size */
+	bool read_limited;			/* read_loop: a size or number_ios ends it */
 	bool cmdprio_any;			/* cmdprio_percentage or cmdprio_bssplit given */
 	/* verify (fio's io_hist and do_verify()). */
 	bool verify_on;				/* verify, do_verify, and the job writes */
@@ -2143,8 +2144,9 @@ static inline __attribute__((always_inline)) bool read_loop_next(struct job *j,
 	struct blk_bio *b;
 	uint64_t off;
 
-	if ((j->size_limit && j->issued_bytes >= j->size_limit) ||
-	    (j->ios_limit && j->issued_ios >= j->ios_limit) || j->map_oom)
+	/* fio_next()'s limits (no random map or verify log here to run out of memory). */
+	if (j->read_limited && ((j->size_limit && j->issued_bytes >= j->size_limit) ||
+				(j->ios_limit && j->issued_ios >= j->ios_limit)))
 		return false;
 	/* next_io()'s plain path; within the region, so within the drive. */
 	off = j->zone_base + rng_below(&j->r_off, j->plain_lastb[d]) * j->align[d];
@@ -3999,6 +4001,7 @@ static void report_setup(struct job *j)
 		j->min_bs[DDIR_READ] <= j->t->max_request && j->end <= j->t->capacity && !j->iolog &&
 		!o->latency_target && !(j->t->logical_size & (j->t->logical_size - 1));
 	j->lba_shift = j->read_loop ? (uint8_t)__builtin_ctz(j->t->logical_size) : 0;
+	j->read_limited = j->size_limit || j->ios_limit;
 	snprintf(r->rw, sizeof(r->rw), "%s", rw_names[o->rw]);
 	snprintf(r->ioengine, sizeof(r->ioengine), "%s", o->ioengine);
 	/* The header's (R), (W), (T): fio's trim takes the last value given. */

@@ -1838,11 +1838,13 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 }
 
 /* io_reaped() as it runs for a reap of one, sampled, without an error, of a job with reap_plain. */
-static inline __attribute__((always_inline)) void io_reaped_plain(struct job *j,
-								    struct job_io *io)
+/* io_reaped_plain() with the direction and length as the caller knows them. */
+static inline __attribute__((always_inline)) void io_reaped_plain_as(struct job *j,
+								       struct job_io *io, int d,
+								       uint64_t len)
 {
 	struct report_job *r = j->rep;
-	struct report_dir *rd = &r->dir[io->ddir];
+	struct report_dir *rd = &r->dir[d];
 	int64_t now = sim_now(j->t->sim);
 	uint64_t clat = (uint64_t)(now - io->t_issue), lat = (uint64_t)(now - io->t_start);
 
@@ -1852,23 +1854,29 @@ static inline __attribute__((always_inline)) void io_reaped_plain(struct job *j,
 	j->t_finish = now;
 	j->run->ios_done++;
 	j->think_done++;
-	j->last_ddir = io->ddir;
+	j->last_ddir = d;
 	hist_summary_add_span(&rd->slat.sum, io->t_issue - io->t_start);
 	hist_add_span(&rd->clat, (int64_t)clat);
 	hist_summary_add_span(&rd->lat.sum, (int64_t)lat);
 	hist_summary_add_span(&rd->host_queue, io->t_dispatch - io->t_issue);
 	hist_summary_add_span(&rd->drive, now - io->t_dispatch);
-	rd->io_bytes += io->len;
+	rd->io_bytes += len;
 	rd->total_ios++;
-	j->bw_s.acc[io->ddir] += io->len;
-	j->iops_s.acc[io->ddir]++;
+	j->bw_s.acc[d] += len;
+	j->iops_s.acc[d]++;
 	mark_latency(r, clat);
 	r->io_u_complete[batch_bucket(1)]++;
 	r->total_complete++;
-	j->done_bytes[io->ddir] += io->len;
-	j->done_ios[io->ddir]++;
+	j->done_bytes[d] += len;
+	j->done_ios[d]++;
 	io->next = j->free_ios;
 	j->free_ios = io;
+}
+
+static inline __attribute__((always_inline)) void io_reaped_plain(struct job *j,
+								    struct job_io *io)
+{
+	io_reaped_plain_as(j, io, io->ddir, io->len);
 }
 
 /*
@@ -2933,7 +2941,7 @@ static void read_done(void *owner, struct blk_bio *bio)
 	if (bio->t_dispatched > io->t_dispatch)
 		io->t_dispatch = bio->t_dispatched;
 	io->left = 0;
-	io_reaped_plain(j, io);
+	io_reaped_plain_as(j, io, DDIR_READ, j->min_bs[DDIR_READ]);
 	if (!j->finished && !fill_reads(j, sim_now(j->t->sim)))
 		fill_general(j, sim_now(j->t->sim));
 	job_fill_tail(j);

@@ -17,9 +17,14 @@ static const char *const ddir_names[] = { "read", "write", "trim" };
 
 void report_job_init(struct report_job *j)
 {
+	memset(j, 0, sizeof(*j));
+	report_job_init_zeroed(j);
+}
+
+void report_job_init_zeroed(struct report_job *j)
+{
 	unsigned d;
 
-	memset(j, 0, sizeof(*j));
 	for (d = 0; d < REPORT_DIRS; d++) {
 		hist_init_zeroed(&j->dir[d].slat);
 		hist_init_zeroed(&j->dir[d].clat);

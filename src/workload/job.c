@@ -3967,7 +3967,7 @@ static void report_setup(struct job *j)
 		"trim", "randtrim", "trimwrite", "randtrimwrite" };
 	unsigned d;
 
-	report_job_init(r);
+	report_job_init_zeroed(r);	/* out->jobs is calloc'd in workload_run() */
 	snprintf(r->name, sizeof(r->name), "%s", o->name);
 	snprintf(r->description, sizeof(r->description), "%s", o->description);
 	r->groupid = j->def->groupid;

@@ -1063,7 +1063,8 @@ static const uint8_t lat_edge[1000] = {
 	[50 ... 99] = 5, [100 ... 249] = 6, [250 ... 499] = 7, [500 ... 749] = 8, [750 ... 999] = 9,
 };
 
-static void mark_latency(struct report_job *r, uint64_t ns)
+static inline __attribute__((always_inline)) void mark_latency(struct report_job *r,
+								 uint64_t ns)
 {
 	uint64_t v;
 
@@ -2033,7 +2034,7 @@ static void commit(struct job *j)
 
 static inline void account_issue(struct job *j, const struct job_io *io);
 static inline void account_issue_as(struct job *j, const struct job_io *io, int d, bool read_back,
-				    uint64_t len);
+				    uint64_t len, bool read_loop);
 
 /* Where the kernel's bios take bi_write_hint from (docs/FIO.md, write_hint). */
 enum hint_rule {
@@ -2131,8 +2132,9 @@ static __attribute__((noinline)) void read_prepare(struct job *j, struct job_io 
 	io->piece = NULL;
 	io->nbios = 1;
 	io->next_bio = 1;	/* submit_bios() for its one bio */
+	/* Without reap_plain, the general reap (then the read_loop's fill through job_fill()). */
 	blk_bio_prep(b, 0, (uint32_t)(io->len / j->t->logical_size), false, io->prio_eff,
-		     bio_accepted, read_done, io);
+		     bio_accepted, j->reap_plain ? read_done : bio_done, io);
 	b->flags = j->io_flags;
 	io->read_ready = true;
 }
@@ -2175,7 +2177,7 @@ static inline __attribute__((always_inline)) bool read_loop_next(struct job *j,
 	if (j->hint_rule != HINT_NONE)
 		b->write_hint = bio_write_hint(j);
 	j->inflight++;
-	account_issue_as(j, io, d, false, j->min_bs[d]);
+	account_issue_as(j, io, d, false, j->min_bs[d], true);
 	io->in_flight = true;
 	if (!blk_submit(j->t->q, b))
 		j->blocked_io = io;
@@ -2318,13 +2320,18 @@ static __attribute__((noinline)) void issue_general(struct job *j, const struct 
 static inline __attribute__((always_inline)) void account_issue(struct job *j,
 								    const struct job_io *io)
 {
-	account_issue_as(j, io, io->ddir, io->read_back, io->len);
+	account_issue_as(j, io, io->ddir, io->read_back, io->len, false);
 }
 
-/* account_issue() with the I/O's direction, read_back and length as the caller knows them. */
+/*
+ * account_issue() with the I/O's direction, read_back and length as the
+ * caller knows them; `read_loop`: a read_loop job's, which has no verify
+ * state or iolog to look at.
+ */
 static inline __attribute__((always_inline)) void account_issue_as(struct job *j,
 								       const struct job_io *io, int d,
-								       bool read_back, uint64_t len)
+								       bool read_back, uint64_t len,
+								       bool read_loop)
 {
 	int64_t now = sim_now(j->t->sim);
 	uint64_t off = io->offset;
@@ -2333,7 +2340,7 @@ static inline __attribute__((always_inline)) void account_issue_as(struct job *j
 	 * fio's do_io() bytes_issued, read-backs of a backlog too; never a
 	 * trim, which every engine does in the system call (FIO_Q_COMPLETED).
 	 */
-	if (j->vstate == VERIFY_NONE && d != DDIR_TRIM)
+	if (read_loop || (j->vstate == VERIFY_NONE && d != DDIR_TRIM))
 		j->pass_bytes += len;
 	else if (d == DDIR_TRIM)
 		j->pass_trimmed = true;
@@ -2354,7 +2361,7 @@ static inline __attribute__((always_inline)) void account_issue_as(struct job *j
 	} else if (!j->in_ramp && ++j->held == j->submit_batch) {
 		commit(j);
 	}
-	if (j->iolog && !(j->dry && d != DDIR_READ))	/* a dry-run write is never issued */
+	if (!read_loop && j->iolog && !(j->dry && d != DDIR_READ))	/* a dry run never issues a write */
 		fprintf(j->iolog, "%lld %s %s %llu %llu\n", (long long)((now - j->t_begin) / 1000),
 			j->iolog_name, ddir_name(d), (unsigned long long)off,
 			(unsigned long long)len);
@@ -2934,7 +2941,7 @@ static void read_done(void *owner, struct blk_bio *bio)
 	struct job_io *io = owner;
 	struct job *j = io->job;
 
-	if (bio->error || j->full_wait || !j->reap_plain || j->unsampled) {
+	if (bio->error || j->full_wait || j->unsampled) {
 		bio_done(owner, bio);
 		return;
 	}

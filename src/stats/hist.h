@@ -58,7 +58,8 @@ static inline unsigned hist_bucket_index(uint64_t v)
 
 	if (v < (2u << HIST_PLAT_BITS))
 		return (unsigned)v;
-	msb = 63u - (unsigned)__builtin_clzll(v);
+	/* 63 ^ clz (not 63 - clz): the bit scan's own result, one instruction. */
+	msb = 63u ^ (unsigned)__builtin_clzll(v);
 	error_bits = msb - HIST_PLAT_BITS;
 	return ((error_bits + 1) << HIST_PLAT_BITS) +
 		(unsigned)((v >> error_bits) & (HIST_PLAT_VAL - 1));

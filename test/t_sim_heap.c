@@ -1,7 +1,8 @@
 /*
  * Event engine: order under random insert/cancel against a sorted
- * reference, FIFO order at equal times, stale handles, run(until), events
- * scheduled in reserved places.
+ * reference, FIFO order at equal times, stale handles, run(until), the
+ * next event's time asked from inside an event, events scheduled in
+ * reserved places.
  */
 #include "testlib.h"
 #include "sim/rng.h"
@@ -161,6 +162,82 @@ static void test_chain(sim_time_t unit)
 	sim_destroy(&sim);
 }
 
+/*
+ * sim_next_time() asked from inside an event (as the drive asks it) must
+ * name the earliest other pending event, whichever heap holds it and
+ * whether or not the running event's root is still vacant; the events
+ * scheduled around the question (the fast path into the vacant root
+ * among them) still run in order.
+ */
+#define NT_EVENTS 4000
+static struct nt {
+	struct sim *sim;
+	struct rng r;
+	sim_time_t when[NT_EVENTS];	/* pending: its time; else -1 */
+	unsigned n, live, ran;
+	sim_time_t last;
+} nt;
+
+static void nt_schedule(void);
+
+static void nt_step(struct sim *sim, void *arg)
+{
+	unsigned i = (unsigned)(uintptr_t)arg, k;
+	sim_time_t best = SIM_FOREVER;
+
+	CHECK_EQ_INT(sim_now(sim), nt.when[i]);
+	CHECK(sim_now(sim) >= nt.last);
+	nt.last = sim_now(sim);
+	nt.when[i] = -1;
+	nt.live--;
+	nt.ran++;
+	/* Ask before and after scheduling, as sdb_schedule() may do either. */
+	for (k = 0; k < nt.n; k++)
+		if (nt.when[k] >= 0 && nt.when[k] < best)
+			best = nt.when[k];
+	if (rng_below(&nt.r, 2))
+		CHECK_EQ_INT(sim_next_time(sim), best);
+	nt_schedule();
+	best = SIM_FOREVER;
+	for (k = 0; k < nt.n; k++)
+		if (nt.when[k] >= 0 && nt.when[k] < best)
+			best = nt.when[k];
+	CHECK_EQ_INT(sim_next_time(sim), best);
+}
+
+/* 0 to 2 follow-ups, mostly near (0 to 1 ms), some far (up to 1 s). */
+static void nt_schedule(void)
+{
+	unsigned k, count = nt.live < 3 ? 1 + (unsigned)rng_below(&nt.r, 2) :
+		(unsigned)rng_below(&nt.r, 3);
+
+	for (k = 0; k < count && nt.n < NT_EVENTS; k++) {
+		sim_time_t delay = rng_below(&nt.r, 8) ? (sim_time_t)rng_below(&nt.r, SIM_MSEC) :
+			(sim_time_t)rng_below(&nt.r, SIM_SEC);
+
+		nt.when[nt.n] = sim_now(nt.sim) + delay;
+		sim_after(nt.sim, delay, nt_step, (void *)(uintptr_t)nt.n);
+		nt.n++;
+		nt.live++;
+	}
+}
+
+static void test_next_time_inside(void)
+{
+	struct sim sim;
+
+	sim_init(&sim);
+	memset(&nt, 0, sizeof(nt));
+	nt.sim = &sim;
+	rng_seed(&nt.r, 1, "test/next_time");
+	nt_schedule();
+	sim_run(&sim, SIM_FOREVER);
+	CHECK_EQ_INT(nt.ran, nt.n);
+	CHECK(nt.n == NT_EVENTS);
+	CHECK_EQ_INT(sim_next_time(&sim), SIM_FOREVER);
+	sim_destroy(&sim);
+}
+
 static int fifo_seen[8], fifo_n;
 static void fifo_cb(struct sim *sim, void *arg)
 {
@@ -270,6 +347,7 @@ int main(void)
 	test_random_against_sorted(SIM_MSEC, 10);
 	test_chain(1);
 	test_chain(SIM_MSEC / 4);	/* 0 to 250 ms: near and far */
+	test_next_time_inside();
 	test_equal_time_fifo();
 	test_run_until();
 	test_reserved_keys();

@@ -20,6 +20,12 @@ void hist_init(struct hist *h)
 	memset(h->count, 0, sizeof(h->count));
 }
 
+void hist_init_zeroed(struct hist *h)
+{
+	hist_summary_init(&h->sum);
+	h->top = 0;
+}
+
 void hist_reset(struct hist *h)
 {
 	hist_summary_init(&h->sum);

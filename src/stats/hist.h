@@ -45,6 +45,11 @@ struct hist {
 };
 
 void hist_init(struct hist *h);
+/*
+ * hist_init() of a histogram whose bytes are all zero already (calloc,
+ * memset): its 30 KB of counts are not cleared a second time.
+ */
+void hist_init_zeroed(struct hist *h);
 void hist_reset(struct hist *h);
 
 static inline unsigned hist_bucket_index(uint64_t v)
@@ -53,7 +58,8 @@ static inline unsigned hist_bucket_index(uint64_t v)
 
 	if (v < (2u << HIST_PLAT_BITS))
 		return (unsigned)v;
-	msb = 63u - (unsigned)__builtin_clzll(v);
+	/* 63 ^ clz (not 63 - clz): the bit scan's own result, one instruction. */
+	msb = 63u ^ (unsigned)__builtin_clzll(v);
 	error_bits = msb - HIST_PLAT_BITS;
 	return ((error_bits + 1) << HIST_PLAT_BITS) +
 		(unsigned)((v >> error_bits) & (HIST_PLAT_VAL - 1));
@@ -63,33 +69,57 @@ static inline unsigned hist_bucket_index(uint64_t v)
 uint64_t hist_bucket_value(unsigned idx);
 
 void hist_summary_init(struct hist_summary *s);
-static inline void hist_summary_add(struct hist_summary *s, uint64_t v)
+/* hist_summary_add() with the sample also as a double (val == v). */
+static inline void hist_summary_add_as(struct hist_summary *s, uint64_t v, double val)
 {
-	double val = (double)v, delta;
+	double delta = val - s->mean;
 
 	if (v > s->max)
 		s->max = v;
 	if (v < s->min)
 		s->min = v;
-	delta = val - s->mean;
-	if (delta != 0.0) {
-		/* A count is far below 2^63: the signed conversion, one instruction. */
-		s->mean += delta / ((double)(int64_t)s->n + 1.0);
-		s->S += delta * (val - s->mean);
-	}
+	/*
+	 * fio updates mean and S only when delta != 0; without the test the
+	 * result is the same to the bit (mean + 0.0 / (n + 1) is mean, S +
+	 * 0.0 · 0.0 is S: neither is ever -0.0), one branch less per sample.
+	 * A count is far below 2^63: the signed conversion, one instruction.
+	 */
+	s->mean += delta / ((double)(int64_t)s->n + 1.0);
+	s->S += delta * (val - s->mean);
 	s->n++;
+}
+static inline void hist_summary_add(struct hist_summary *s, uint64_t v)
+{
+	hist_summary_add_as(s, v, (double)v);
+}
+/* A time span (ns, never negative): its conversion to double is one instruction. */
+static inline void hist_summary_add_span(struct hist_summary *s, int64_t ns)
+{
+	hist_summary_add_as(s, (uint64_t)ns, (double)ns);
 }
 void hist_summary_merge(struct hist_summary *dst, const struct hist_summary *src);
 double hist_summary_stddev(const struct hist_summary *s);
 
-static inline void hist_add(struct hist *h, uint64_t v)
+static inline void hist_count(struct hist *h, uint64_t v)
 {
 	unsigned idx = hist_bucket_index(v);
 
 	h->count[idx]++;
 	if (idx >= h->top)
 		h->top = idx + 1;
+}
+
+static inline void hist_add(struct hist *h, uint64_t v)
+{
+	hist_count(h, v);
 	hist_summary_add(&h->sum, v);
+}
+
+/* hist_add() of a time span (ns, never negative). */
+static inline void hist_add_span(struct hist *h, int64_t ns)
+{
+	hist_count(h, (uint64_t)ns);
+	hist_summary_add_span(&h->sum, ns);
 }
 
 /* Add `count` samples of one bucket value (rebuilding from fio's bins). */

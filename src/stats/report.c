@@ -17,13 +17,18 @@ static const char *const ddir_names[] = { "read", "write", "trim" };
 
 void report_job_init(struct report_job *j)
 {
+	memset(j, 0, sizeof(*j));
+	report_job_init_zeroed(j);
+}
+
+void report_job_init_zeroed(struct report_job *j)
+{
 	unsigned d;
 
-	memset(j, 0, sizeof(*j));
 	for (d = 0; d < REPORT_DIRS; d++) {
-		hist_init(&j->dir[d].slat);
-		hist_init(&j->dir[d].clat);
-		hist_init(&j->dir[d].lat);
+		hist_init_zeroed(&j->dir[d].slat);
+		hist_init_zeroed(&j->dir[d].clat);
+		hist_init_zeroed(&j->dir[d].lat);
 		hist_summary_init(&j->dir[d].bw);
 		hist_summary_init(&j->dir[d].iops);
 		hist_summary_init(&j->dir[d].host_queue);
@@ -1343,9 +1348,9 @@ static struct report_dir *mixed_dir(const struct report_job *j)
 
 	if (!d)
 		return NULL;
-	hist_init(&d->slat);
-	hist_init(&d->clat);
-	hist_init(&d->lat);
+	hist_init_zeroed(&d->slat);
+	hist_init_zeroed(&d->clat);
+	hist_init_zeroed(&d->lat);
 	hist_summary_init(&d->bw);
 	hist_summary_init(&d->iops);
 	hist_summary_init(&d->host_queue);

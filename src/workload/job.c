@@ -54,6 +54,7 @@ struct job_io {
 	int64_t t_start, t_issue, t_dispatch;
 	bool in_flight;			/* submitted, not reaped: fio's IO_U_F_FLIGHT (serialize_overlap) */
 	bool read_back;			/* verify's read of a logged write, not the job's own I/O */
+	bool read_ready;		/* holds a read_loop job's read (read_prepare()): reused as is */
 	struct verifylog_piece *piece;	/* a write a verifying job logged, and its number */
 	uint64_t piece_seq;
 	struct job_io *next;
@@ -164,6 +165,16 @@ struct job {
 	 * general path.
 	 */
 	uint64_t plain_lastb[JOB_BS_DIRS];
+	/*
+	 * All of the above for a uniform random read job of fio's own
+	 * generator (rw=randread, one block size, no cmdprio, iolog or
+	 * iodepth_low), whose region ends inside the drive: job_fill_queue()
+	 * draws and issues its reads itself (read_loop_next()), each into an
+	 * I/O unit whose fixed fields were filled once (read_prepare()).
+	 */
+	bool read_loop;
+	uint8_t lba_shift;			/* read_loop: log2 of the logical block size */
+	bool read_limited;			/* read_loop: a size or number_ios ends it */
 	bool cmdprio_any;			/* cmdprio_percentage or cmdprio_bssplit given */
 	/* verify (fio's io_hist and do_verify()). */
 	bool verify_on;				/* verify, do_verify, and the job writes */
@@ -1104,19 +1115,15 @@ static const struct job_source_ops fio_source = { "fio", fio_next };
 
 /* ---- accounting ---- */
 
+/* fio's io_u_map buckets 1, 2, 4, 8, 16, 32, >=64: the depth's bit length, less one, at most 6. */
 static unsigned depth_bucket(unsigned depth)
 {
-	if (depth >= 64)
-		return 6;
-	if (depth >= 32)
-		return 5;
-	if (depth >= 16)
-		return 4;
-	if (depth >= 8)
-		return 3;
-	if (depth >= 4)
-		return 2;
-	return depth >= 2 ? 1 : 0;
+	unsigned b;
+
+	if (depth < 2)
+		return 0;
+	b = 31u - (unsigned)__builtin_clz(depth);
+	return b < 6 ? b : 6;
 }
 
 static unsigned batch_bucket(unsigned n)
@@ -1136,23 +1143,22 @@ static unsigned batch_bucket(unsigned n)
 
 /* fio's io_u_mark_latency: lower-bound buckets in ns, us and ms. */
 /* The bucket of v < 1000 among edges 2, 4, 10, 20, 50, 100, 250, 500, 750: how many it reaches. */
-static unsigned lat_edge(uint64_t v)
-{
-	if (v < 50)
-		return v < 10 ? (v >= 2) + (v >= 4) : v < 20 ? 3 : 4;
-	return v < 250 ? (v < 100 ? 5 : 6) : v < 500 ? 7 : v < 750 ? 8 : 9;
-}
+static const uint8_t lat_edge[1000] = {
+	[0 ... 1] = 0, [2 ... 3] = 1, [4 ... 9] = 2, [10 ... 19] = 3, [20 ... 49] = 4,
+	[50 ... 99] = 5, [100 ... 249] = 6, [250 ... 499] = 7, [500 ... 749] = 8, [750 ... 999] = 9,
+};
 
-static void mark_latency(struct report_job *r, uint64_t ns)
+static inline __attribute__((always_inline)) void mark_latency(struct report_job *r,
+								 uint64_t ns)
 {
 	uint64_t v;
 
 	if (ns < 1000) {
-		r->lat_n[lat_edge(ns)]++;
+		r->lat_n[lat_edge[ns]]++;
 		return;
 	}
 	if (ns < 1000000) {
-		r->lat_u[lat_edge(ns / 1000)]++;
+		r->lat_u[lat_edge[ns / 1000]]++;
 		return;
 	}
 	v = ns / 1000000;
@@ -1161,7 +1167,7 @@ static void mark_latency(struct report_job *r, uint64_t ns)
 	else if (v >= 1000)
 		r->lat_m[10]++;
 	else
-		r->lat_m[lat_edge(v)]++;
+		r->lat_m[lat_edge[v]]++;
 }
 
 /*
@@ -1858,23 +1864,23 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 		/* disable_slat, disable_clat, disable_lat: that latency is not sampled (fio's). */
 		if (!sync && !o->disable_slat) {
 			if (r->slat_percentiles)
-				hist_add(&rd->slat, (uint64_t)(io->t_issue - io->t_start));
+				hist_add_span(&rd->slat, io->t_issue - io->t_start);
 			else
-				hist_summary_add(&rd->slat.sum, (uint64_t)(io->t_issue - io->t_start));
+				hist_summary_add_span(&rd->slat.sum, io->t_issue - io->t_start);
 		}
 		if (!o->disable_clat)
-			hist_add(&rd->clat, clat);
+			hist_add_span(&rd->clat, (int64_t)clat);
 		if (o->disable_lat)
 			;
 		else if (r->lat_percentiles)
-			hist_add(&rd->lat, sync ? clat : lat);
+			hist_add_span(&rd->lat, (int64_t)(sync ? clat : lat));
 		else
-			hist_summary_add(&rd->lat.sum, sync ? clat : lat);
+			hist_summary_add_span(&rd->lat.sum, (int64_t)(sync ? clat : lat));
 		/* fio's per-priority samples come with the clat (or, for lat_percentiles, lat) ones. */
 		if (io->prio_index >= 0 && !(r->lat_percentiles ? o->disable_lat : o->disable_clat))
 			hist_add(&rd->prios[io->prio_index].h, r->lat_percentiles ? lat : clat);
-		hist_summary_add(&rd->host_queue, (uint64_t)(io->t_dispatch - io->t_issue));
-		hist_summary_add(&rd->drive, (uint64_t)(now - io->t_dispatch));
+		hist_summary_add_span(&rd->host_queue, io->t_dispatch - io->t_issue);
+		hist_summary_add_span(&rd->drive, now - io->t_dispatch);
 		rd->io_bytes += io->len;
 		rd->total_ios++;
 		if (!j->per_io_samples) {	/* the usual: windows only */
@@ -1923,10 +1929,13 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 }
 
 /* io_reaped() as it runs for a reap of one, sampled, without an error, of a job with reap_plain. */
-static inline void io_reaped_plain(struct job *j, struct job_io *io)
+/* io_reaped_plain() with the direction and length as the caller knows them. */
+static inline __attribute__((always_inline)) void io_reaped_plain_as(struct job *j,
+								       struct job_io *io, int d,
+								       uint64_t len)
 {
 	struct report_job *r = j->rep;
-	struct report_dir *rd = &r->dir[io->ddir];
+	struct report_dir *rd = &r->dir[d];
 	int64_t now = sim_now(j->t->sim);
 	uint64_t clat = (uint64_t)(now - io->t_issue), lat = (uint64_t)(now - io->t_start);
 
@@ -1936,23 +1945,29 @@ static inline void io_reaped_plain(struct job *j, struct job_io *io)
 	j->t_finish = now;
 	j->run->ios_done++;
 	j->think_done++;
-	j->last_ddir = io->ddir;
-	hist_summary_add(&rd->slat.sum, (uint64_t)(io->t_issue - io->t_start));
-	hist_add(&rd->clat, clat);
-	hist_summary_add(&rd->lat.sum, lat);
-	hist_summary_add(&rd->host_queue, (uint64_t)(io->t_dispatch - io->t_issue));
-	hist_summary_add(&rd->drive, (uint64_t)(now - io->t_dispatch));
-	rd->io_bytes += io->len;
+	j->last_ddir = d;
+	hist_summary_add_span(&rd->slat.sum, io->t_issue - io->t_start);
+	hist_add_span(&rd->clat, (int64_t)clat);
+	hist_summary_add_span(&rd->lat.sum, (int64_t)lat);
+	hist_summary_add_span(&rd->host_queue, io->t_dispatch - io->t_issue);
+	hist_summary_add_span(&rd->drive, now - io->t_dispatch);
+	rd->io_bytes += len;
 	rd->total_ios++;
-	j->bw_s.acc[io->ddir] += io->len;
-	j->iops_s.acc[io->ddir]++;
+	j->bw_s.acc[d] += len;
+	j->iops_s.acc[d]++;
 	mark_latency(r, clat);
 	r->io_u_complete[batch_bucket(1)]++;
 	r->total_complete++;
-	j->done_bytes[io->ddir] += io->len;
-	j->done_ios[io->ddir]++;
+	j->done_bytes[d] += len;
+	j->done_ios[d]++;
 	io->next = j->free_ios;
 	j->free_ios = io;
+}
+
+static inline __attribute__((always_inline)) void io_reaped_plain(struct job *j,
+								    struct job_io *io)
+{
+	io_reaped_plain_as(j, io, io->ddir, io->len);
 }
 
 /*
@@ -2114,6 +2129,8 @@ static void commit(struct job *j)
 }
 
 static inline void account_issue(struct job *j, const struct job_io *io);
+static inline void account_issue_as(struct job *j, const struct job_io *io, int d, bool read_back,
+				    uint64_t len, bool read_loop);
 
 /* Where the kernel's bios take bi_write_hint from (docs/FIO.md, write_hint). */
 enum hint_rule {
@@ -2157,6 +2174,7 @@ static inline void issue_read(struct job *j, const struct job_io_desc *want)
 	int64_t now = sim_now(j->t->sim);
 
 	j->free_ios = io->next;
+	io->read_ready = false;
 	io->ddir = DDIR_READ;
 	io->offset = off;
 	io->len = len;
@@ -2194,6 +2212,77 @@ static void issue(struct job *j, const struct job_io_desc *want)
 		issue_general(j, want);
 }
 
+static void read_done(void *owner, struct blk_bio *bio);
+
+/* What every read of a read_loop job has in common, filled once per I/O unit. */
+static __attribute__((noinline)) void read_prepare(struct job *j, struct job_io *io)
+{
+	struct blk_bio *b = &io->bios[0];
+
+	io->ddir = DDIR_READ;
+	io->len = j->min_bs[DDIR_READ];
+	io->prio_report = j->job_prio;
+	io->prio_eff = j->prio_eff_task;
+	io->prio_index = -1;
+	io->err_site = NULL;
+	io->read_back = false;
+	io->piece = NULL;
+	io->nbios = 1;
+	io->next_bio = 1;	/* submit_bios() for its one bio */
+	/* Without reap_plain, the general reap (then the read_loop's fill through job_fill()). */
+	blk_bio_prep(b, 0, (uint32_t)(io->len / j->t->logical_size), false, io->prio_eff,
+		     bio_accepted, j->reap_plain ? read_done : bio_done, io);
+	b->flags = j->io_flags;
+	io->read_ready = true;
+}
+
+/*
+ * fio_next() and issue_read() as they run for a read_loop job, in one:
+ * false, with nothing drawn, when a limit is reached (the source's own
+ * call then ends the job). blk_submit() sets every bio field it gives
+ * back (times, error, link), so only the offset and the write hint
+ * (which may change as jobs start) are written per read.
+ */
+static inline __attribute__((always_inline)) bool read_loop_next(struct job *j,
+								   int64_t now)
+{
+	const int d = DDIR_READ;
+	struct job_io *io;
+	struct blk_bio *b;
+	uint64_t off;
+
+	/* fio_next()'s limits (no random map or verify log here to run out of memory). */
+	if (j->read_limited && ((j->size_limit && j->issued_bytes >= j->size_limit) ||
+				(j->ios_limit && j->issued_ios >= j->ios_limit)))
+		return false;
+	/* next_io()'s plain path; within the region, so within the drive. */
+	off = j->zone_base + rng_below(&j->r_off, j->plain_lastb[d]) * j->align[d];
+	if (off + j->min_bs[d] > j->end)
+		off = (j->end - j->min_bs[d]) / j->align[d] * j->align[d];
+	j->last_pos[d] = off + j->min_bs[d];
+	j->zone_bytes += j->min_bs[d];
+	io = j->free_ios;
+	j->free_ios = io->next;
+	if (!io->read_ready)
+		read_prepare(j, io);
+	b = &io->bios[0];
+	io->offset = off;
+	io->error = 0;
+	io->t_start = io->t_dispatch = now;
+	io->left = 1;
+	b->lba = off >> j->lba_shift;
+	if (j->hint_rule != HINT_NONE)
+		b->write_hint = bio_write_hint(j);
+	j->inflight++;
+	account_issue_as(j, io, d, false, j->min_bs[d], true);
+	io->in_flight = true;
+	if (!blk_submit(j->t->q, b))
+		j->blocked_io = io;
+	else
+		io->t_issue = now;
+	return true;
+}
+
 static __attribute__((noinline)) void issue_general(struct job *j, const struct job_io_desc *want)
 {
 	struct job_io *io = j->free_ios;
@@ -2205,6 +2294,7 @@ static __attribute__((noinline)) void issue_general(struct job *j, const struct 
 	uint8_t hint = bio_write_hint(j);
 
 	j->free_ios = io->next;
+	io->read_ready = false;
 	io->ddir = d;
 	io->offset = off;
 	io->len = len;
@@ -2392,15 +2482,27 @@ static unsigned sg_bio(struct job *j, struct job_io *io)
 static inline __attribute__((always_inline)) void account_issue(struct job *j,
 								    const struct job_io *io)
 {
+	account_issue_as(j, io, io->ddir, io->read_back, io->len, false);
+}
+
+/*
+ * account_issue() with the I/O's direction, read_back and length as the
+ * caller knows them; `read_loop`: a read_loop job's, which has no verify
+ * state or iolog to look at.
+ */
+static inline __attribute__((always_inline)) void account_issue_as(struct job *j,
+								       const struct job_io *io, int d,
+								       bool read_back, uint64_t len,
+								       bool read_loop)
+{
 	int64_t now = sim_now(j->t->sim);
-	uint64_t len = io->len, off = io->offset;
-	int d = io->ddir;
+	uint64_t off = io->offset;
 
 	/*
 	 * fio's do_io() bytes_issued, read-backs of a backlog too; never a
 	 * trim, which every engine does in the system call (FIO_Q_COMPLETED).
 	 */
-	if (j->vstate == VERIFY_NONE && d != DDIR_TRIM)
+	if (read_loop || (j->vstate == VERIFY_NONE && d != DDIR_TRIM))
 		j->pass_bytes += len;
 	else if (d == DDIR_TRIM)
 		j->pass_trimmed = true;
@@ -2408,7 +2510,7 @@ static inline __attribute__((always_inline)) void account_issue(struct job *j,
 	 * The job's limits count its own I/O, no read-back; a trimwrite's its
 	 * writes (fio's io_bytes_exceeded(): td_write).
 	 */
-	if (!io->read_back && !(d == DDIR_TRIM && is_trimwrite(j->o))) {
+	if (!read_back && !(d == DDIR_TRIM && is_trimwrite(j->o))) {
 		j->issued_bytes += len;
 		j->issued_ios++;
 	}
@@ -2421,7 +2523,7 @@ static inline __attribute__((always_inline)) void account_issue(struct job *j,
 	} else if (!j->in_ramp && ++j->held == j->submit_batch) {
 		commit(j);
 	}
-	if (j->iolog && !(j->dry && d != DDIR_READ))	/* a dry-run write is never issued */
+	if (!read_loop && j->iolog && !(j->dry && d != DDIR_READ))	/* a dry run never issues a write */
 		fprintf(j->iolog, "%lld %s %s %llu %llu\n", (long long)((now - j->t_begin) / 1000),
 			j->iolog_name, ddir_name(d), (unsigned long long)off,
 			(unsigned long long)len);
@@ -2564,9 +2666,9 @@ static void stop_issuing(struct job *j)
 
 static void job_fill_queue(struct job *j);
 
-static void job_fill(struct job *j)
+/* After a fill: the batch submitted, and with batched reaping perhaps a wait. */
+static inline __attribute__((always_inline)) void job_fill_tail(struct job *j)
 {
-	job_fill_queue(j);
 	if (j->held)
 		commit(j);
 	/* Full: with batched reaping the job now waits for completions. */
@@ -2576,6 +2678,12 @@ static void job_fill(struct job *j)
 		if (!j->reap_need)
 			j->reap_need = 1;
 	}
+}
+
+static void job_fill(struct job *j)
+{
+	job_fill_queue(j);
+	job_fill_tail(j);
 }
 
 /* ---- flow control ---- */
@@ -2855,12 +2963,41 @@ static inline void paced_after_io(struct job *j, int ddir)
 	}
 }
 
+/*
+ * job_fill_queue()'s loop as it runs for a read_loop job: no think time,
+ * latency target, parked I/O, verify, sync or trim to wait for. False
+ * when a limit is reached: the general path (the source) ends the job.
+ */
+static inline __attribute__((always_inline)) bool fill_reads(struct job *j, int64_t now)
+{
+	while (j->inflight < j->qd && !j->blocked_io && !j->issuing_done && !j->syncing) {
+		if (now >= j->t_end) {
+			j->issuing_done = true;
+			break;
+		}
+		if (!read_loop_next(j, now))
+			return false;
+	}
+	if (j->issuing_done)
+		finish_when_idle(j);
+	return true;
+}
+
+static __attribute__((noinline)) void fill_general(struct job *j, int64_t now);
+
 static void job_fill_queue(struct job *j)
 {
 	int64_t now = sim_now(j->t->sim);
 
 	if (j->finished)
 		return;
+	if (j->read_loop && fill_reads(j, now))
+		return;
+	fill_general(j, now);
+}
+
+static __attribute__((noinline)) void fill_general(struct job *j, int64_t now)
+{
 	if (j->lat_quiesce) {
 		if (j->inflight)
 			return;
@@ -2956,6 +3093,28 @@ from_source:
 	}
 	if (j->issuing_done)
 		finish_when_idle(j);
+}
+
+/*
+ * bio_done(), io_done() and job_fill() as they run for a read_loop job's
+ * read that succeeded, reaped at once (no batch waiting) and sampled.
+ */
+static void read_done(void *owner, struct blk_bio *bio)
+{
+	struct job_io *io = owner;
+	struct job *j = io->job;
+
+	if (bio->error || j->full_wait || j->unsampled) {
+		bio_done(owner, bio);
+		return;
+	}
+	if (bio->t_dispatched > io->t_dispatch)
+		io->t_dispatch = bio->t_dispatched;
+	io->left = 0;
+	io_reaped_plain_as(j, io, DDIR_READ, j->min_bs[DDIR_READ]);
+	if (!j->finished && !fill_reads(j, sim_now(j->t->sim)))
+		fill_general(j, sim_now(j->t->sim));
+	job_fill_tail(j);
 }
 
 /* ---- time: start, ramp, samples, end ---- */
@@ -4011,7 +4170,7 @@ static void report_setup(struct job *j)
 		"trim", "randtrim", "trimwrite", "randtrimwrite" };
 	unsigned d;
 
-	report_job_init(r);
+	report_job_init_zeroed(r);	/* out->jobs is calloc'd in workload_run() */
 	snprintf(r->name, sizeof(r->name), "%s", o->name);
 	snprintf(r->description, sizeof(r->description), "%s", o->description);
 	r->groupid = j->def->groupid;
@@ -4047,6 +4206,13 @@ static void report_setup(struct job *j)
 		!j->per_io_samples && !j->hist_log && !j->writes_logs && !o->max_latency[DDIR_READ] &&
 		!o->max_latency[DDIR_WRITE] && !j->rate_min_checked && !o->latency_target &&
 		!j->verify_on;
+	j->read_loop = j->source == &fio_source && o->rw == JOB_RW_RANDREAD && j->fill_plain &&
+		j->next_plain && j->issue_plain && !j->cmdprio_any && !o->bs_is_seq_rand &&
+		j->plain_lastb[DDIR_READ] && j->fixed_bs[DDIR_READ] == j->min_bs[DDIR_READ] &&
+		j->min_bs[DDIR_READ] <= j->t->max_request && j->end <= j->t->capacity && !j->iolog &&
+		!o->latency_target && !(j->t->logical_size & (j->t->logical_size - 1));
+	j->lba_shift = j->read_loop ? (uint8_t)__builtin_ctz(j->t->logical_size) : 0;
+	j->read_limited = j->size_limit || j->ios_limit;
 	snprintf(r->rw, sizeof(r->rw), "%s", rw_names[o->rw]);
 	snprintf(r->ioengine, sizeof(r->ioengine), "%s", o->ioengine);
 	/* The header's (R), (W), (T): fio's trim takes the last value given. */

@@ -75,6 +75,9 @@ case_() {
 # The drain: depth 8, 3 passes: 2 dips to 0; depth 32, 4 passes of 256: 3.
 case_ qd8_loops3 dips 0 ioengine=libaio iodepth=8 rw=randread bs=4k size=64k loops=3
 case_ qd32_loops4 dips 0 ioengine=libaio iodepth=32 rw=randread bs=4k size=1m loops=4
+# norandommap: the pass ends after size bytes issued, and drains too.
+case_ qd8_norandommap dips 0 ioengine=libaio iodepth=8 rw=randread norandommap=1 bs=4k size=64k \
+	loops=3
 # time_based wraps without draining: none before the runtime's end.
 case_ qd8_time_based dips 0 ioengine=libaio iodepth=8 rw=randread bs=4k size=64k loops=3 \
 	time_based=1 runtime=1s

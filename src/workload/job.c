@@ -4210,7 +4210,8 @@ static void report_setup(struct job *j)
 		j->next_plain && j->issue_plain && !j->cmdprio_any && !o->bs_is_seq_rand &&
 		j->plain_lastb[DDIR_READ] && j->fixed_bs[DDIR_READ] == j->min_bs[DDIR_READ] &&
 		j->min_bs[DDIR_READ] <= j->t->max_request && j->end <= j->t->capacity && !j->iolog &&
-		!o->latency_target && !(j->t->logical_size & (j->t->logical_size - 1));
+		!o->latency_target && !(j->t->logical_size & (j->t->logical_size - 1)) &&
+		(o->loops == 1 || o->time_based);	/* a loop's passes end in fio_next() */
 	j->lba_shift = j->read_loop ? (uint8_t)__builtin_ctz(j->t->logical_size) : 0;
 	j->read_limited = j->size_limit || j->ios_limit;
 	snprintf(r->rw, sizeof(r->rw), "%s", rw_names[o->rw]);

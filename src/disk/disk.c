@@ -44,13 +44,13 @@ struct disk {
 	struct slot_ref ref[FWQ_SLOTS];
 	/*
 	 * The slots waiting for the actuator, kept two ways so that a choice
-	 * neither sorts nor scans: by cylinder, as the first nwaiting entries
-	 * of cands[] (SATF walks outwards from the head; destages are appended
-	 * behind them at each choice), and oldest first, a list of slots
-	 * (aging looks at its head).
+	 * neither sorts nor scans: by cylinder band (fwq_set: SATF walks
+	 * outwards from the head; destages are appended behind the waiting
+	 * commands in its cands[] at each choice), and oldest first, a list of
+	 * slots (aging looks at its head).
 	 */
-	unsigned nwaiting, nhigh;
-	unsigned near;			/* fwq_queue.near: where the last command served was in cands[] */
+	struct fwq_set waiting;
+	unsigned nhigh;
 	/*
 	 * Waiting slots by their first sector modulo STARTS_BUCKETS: whether
 	 * one could start where the head is, without a search. Random
@@ -159,7 +159,6 @@ struct disk {
 	struct disk_stats stats;
 	disk_pick_fn pick_fn;
 	void *pick_ctx;
-	const struct fwq_cmd *cands[FWQ_SLOTS + FWQ_DESTAGE_WINDOW];
 };
 
 static void dispatch(struct disk *d);
@@ -645,9 +644,9 @@ static void cdl_expire(struct sim *sim, void *arg)
 		end = s->ipol;
 	else if (s->due <= now && cdl_ends(s->gpol))
 		end = s->gpol;
-	for (pos = 0; pos < d->nwaiting && d->cands[pos] != c; pos++)
-		;
-	SIM_ASSERT(pos < d->nwaiting, "CDL timer for slot %u, which is not waiting", ref->slot);
+	pos = d->waiting.pos[ref->slot];
+	SIM_ASSERT(pos < d->waiting.n && d->waiting.cands[pos] == c,
+		   "CDL timer for slot %u, which is not waiting", ref->slot);
 	if (end) {
 		waiting_remove(d, pos);
 		complete_cdl_timeout(d, c, end, false);
@@ -666,24 +665,13 @@ static void cdl_expire(struct sim *sim, void *arg)
 _Static_assert(FWQ_SLOTS <= ILIST_MAX, "the age list indexes slots");
 _Static_assert(FWQ_SLOTS <= UINT8_MAX, "a starts[] bucket counts waiting slots");
 
-/* A slot starts waiting: into cands[] by cylinder, onto the age list. */
+/* A slot starts waiting: into its cylinder band, onto the age list. */
 static void waiting_insert(struct disk *d, unsigned slot)
 {
 	const struct fwq_cmd *c = &d->slot[slot];
-	unsigned n = d->nwaiting, base = 0, len = n, pos, after;
+	unsigned after;
 
-	/* After the last with a cylinder <= ours: a branch-free binary search. */
-	while (len > 1) {
-		unsigned half = len / 2;
-
-		base = d->cands[base + half]->where.cyl <= c->where.cyl ? base + half : base;
-		len -= half;
-	}
-	pos = n && d->cands[base]->where.cyl <= c->where.cyl ? base + 1 : base;
-	memmove(&d->cands[pos + 1], &d->cands[pos], (n - pos) * sizeof(d->cands[0]));
-	d->cands[pos] = c;
-	d->near += pos <= d->near;
-	d->nwaiting++;
+	fwq_set_add(&d->waiting, c);
 	d->nhigh += c->high;
 	d->starts[c->ps % STARTS_BUCKETS]++;
 	/* Arrivals come in time order; at one instant the tag decides (fwq_older). */
@@ -698,13 +686,12 @@ static void waiting_insert(struct disk *d, unsigned slot)
 /* The slot at cands[pos] goes to the actuator. */
 static inline __attribute__((always_inline)) void waiting_remove(struct disk *d, unsigned pos)
 {
-	d->nhigh -= d->cands[pos]->high;
-	d->starts[d->cands[pos]->ps % STARTS_BUCKETS]--;
-	ilist_unlink(&d->by_age, d->cands[pos]->tag);
-	memmove(&d->cands[pos], &d->cands[pos + 1], (d->nwaiting - pos - 1) * sizeof(d->cands[0]));
-	d->nwaiting--;
-	/* The head goes to its cylinder: the next choice's walk starts here. */
-	d->near = pos;
+	const struct fwq_cmd *c = d->waiting.cands[pos];
+
+	d->nhigh -= c->high;
+	d->starts[c->ps % STARTS_BUCKETS]--;
+	ilist_unlink(&d->by_age, c->tag);
+	fwq_set_remove(&d->waiting, pos);
 }
 
 /*
@@ -714,20 +701,20 @@ static inline __attribute__((always_inline)) void waiting_remove(struct disk *d,
 static inline __attribute__((always_inline)) unsigned gather(struct disk *d,
 								struct fwq_queue *q)
 {
-	unsigned n = d->nwaiting, i;
+	unsigned n = d->waiting.n, i;
 	const struct disk_dirty_range *r = disk_dirty_oldest(&d->dirty);
 	const struct fwq_cmd *first;
 
 	/* Aging looks at the queued commands (destages do not age); the batch at destages too. */
-	q->oldest = d->nwaiting ? &d->slot[d->by_age.head] : NULL;
+	q->oldest = d->waiting.n ? &d->slot[d->by_age.head] : NULL;
 	first = r && (!q->oldest || fwq_older(&r->cmd, q->oldest)) ? &r->cmd : q->oldest;
 	/* Destages follow the waiting slots, oldest first. */
 	for (i = 0; r && i < FWQ_DESTAGE_WINDOW; i++, r = disk_dirty_newer(&d->dirty, r))
-		d->cands[n++] = &r->cmd;
-	q->cands = d->cands;
+		d->waiting.cands[n++] = &r->cmd;
+	q->cands = d->waiting.cands;
 	q->n = n;
-	q->nsorted = d->nwaiting;
-	q->near = d->near;
+	q->nsorted = d->waiting.n;
+	q->set = &d->waiting;
 	q->nhigh = d->nhigh;
 	/* A new batch once nothing of the last one waits: everything received so far. */
 	if (n && first->seq >= d->batch_end)
@@ -821,31 +808,27 @@ static void stream_start(struct disk *d, const struct fwq_cmd *const *cands, uns
  */
 static bool any_aged(const struct disk *d, int64_t now)
 {
-	return d->nwaiting && now - d->slot[d->by_age.head].arrival >= d->rules.age_limit;
+	return d->waiting.n && now - d->slot[d->by_age.head].arrival >= d->rules.age_limit;
 }
 
 /*
  * The waiting command (other than a read-modify-write) in direction
  * `write` that starts at physical sector ps, or -1. The next sector is on
  * the head's cylinder or a neighbour (a zone's end aside), so only those
- * few of the candidates sorted by cylinder are looked at.
+ * few of the commands sorted by cylinder are looked at.
  */
 static int waiting_at(const struct disk *d, uint64_t ps, bool write)
 {
-	uint32_t lo_cyl = d->head.cyl ? d->head.cyl - 1 : 0;
-	unsigned base = 0, len = d->nwaiting, i;
+	const struct fwq_set *s = &d->waiting;
+	unsigned x;
 
-	while (len > 1) {
-		unsigned half = len / 2;
-
-		base = d->cands[base + half - 1]->where.cyl < lo_cyl ? base + half : base;
-		len -= half;
-	}
-	for (i = base; i < d->nwaiting && d->cands[i]->where.cyl <= d->head.cyl + 1; i++) {
-		const struct fwq_cmd *c = d->cands[i];
+	/* The right sentinel's cylinder is past the head's neighbour. */
+	for (x = fwq_set_at(s, (int32_t)d->head.cyl - 1); s->cyl[x] <= (int32_t)d->head.cyl + 1;
+	     x = s->next[x]) {
+		const struct fwq_cmd *c = s->cmd[x];
 
 		if (c->ps == ps && c->write == write && !c->rmw)
-			return (int)i;
+			return (int)s->pos[x];
 	}
 	return -1;
 }
@@ -875,7 +858,7 @@ static bool stream_continue(struct disk *d)
 		return false;
 	if (d->room_count)
 		room_aged(d);	/* an aged write written through stops the stream */
-	if (d->nwaiting) {
+	if (d->waiting.n) {
 		/* The cheap test first: random commands almost never qualify. */
 		if (!d->starts[d->stream.ps % STARTS_BUCKETS] ||
 		    (d->nhigh && d->rules.prio->honours) || any_aged(d, now))
@@ -883,7 +866,7 @@ static bool stream_continue(struct disk *d)
 		pos = waiting_at(d, d->stream.ps, write);
 		if (pos < 0)
 			return false;
-		c = *d->cands[pos];
+		c = *d->waiting.cands[pos];
 		/* A batched policy: not before the commands of the batch in progress. */
 		if (d->rules.ops->batched && c.seq >= d->batch_end && !c.high)
 			return false;
@@ -901,7 +884,7 @@ static bool stream_continue(struct disk *d)
 			d->stats.stream_writes++;
 		else
 			d->stats.stream_reads++;
-		stream_start(d, d->cands, gather(d, &q), (unsigned)pos, done);
+		stream_start(d, d->waiting.cands, gather(d, &q), (unsigned)pos, done);
 		waiting_remove(d, (unsigned)pos);
 		return true;
 	}
@@ -915,7 +898,7 @@ static bool stream_continue(struct disk *d)
 		stream_locate(d);
 		disk_mech_stream_run(&d->mech, &d->stream, r->cmd.ps + r->cmd.nps, INT64_MAX, true);
 		d->stats.stream_writes++;
-		stream_start(d, d->cands, gather(d, &q), i, d->stream.t);
+		stream_start(d, d->waiting.cands, gather(d, &q), i, d->stream.t);
 		destage_remove(d, &r->cmd);
 		return true;
 	}
@@ -971,7 +954,7 @@ static void dispatch(struct disk *d)
 		read_ahead_stop(d);
 	fwq_ctx_init(&ctx, &d->mech, now, d->head);
 	chosen = fwq_pick(&d->rules, &ctx, &q, now, &reason);
-	c = d->cands[chosen];
+	c = d->waiting.cands[chosen];
 	d->current = *c;
 	disk_mech_access_at(&d->mech, &d->head, now, &d->current.where, d->current.nps,
 			 d->current.write, d->current.rmw, &acc);
@@ -979,8 +962,8 @@ static void dispatch(struct disk *d)
 		write_waits_for_data(d, now, &acc);
 	/* The observer sees the queue as the choice did, before the chosen leaves it. */
 	if (d->pick_fn) {
-		struct disk_pick_event ev = { now, &ctx, d->cands, n, chosen, q.batch_end, reason,
-					       &acc };
+		struct disk_pick_event ev = { now, &ctx, d->waiting.cands, n, chosen, q.batch_end,
+					       reason, &acc };
 
 		d->pick_fn(d->pick_ctx, &ev);
 	}
@@ -1642,7 +1625,7 @@ static void reset_begin(struct disk *d)
 	d->stats.resets++;
 	d->in_reset = true;
 	d->reset_ending = false;
-	d->nwaiting = 0;
+	fwq_set_init(&d->waiting, d->layout.cylinders);
 	d->nhigh = 0;
 	ilist_init(&d->by_age);
 	d->tags_in_use = 0;
@@ -1676,7 +1659,7 @@ static void reset_try_end(struct disk *d)
  */
 static void ncq_halt(struct disk *d)
 {
-	d->nwaiting = 0;
+	fwq_set_init(&d->waiting, d->layout.cylinders);
 	d->nhigh = 0;
 	ilist_init(&d->by_age);
 	d->tags_in_use = 0;
@@ -1810,6 +1793,12 @@ struct disk *disk_new(struct sim *sim, const struct disk_model *m,
 		free(d);
 		return NULL;
 	}
+	if (d->layout.cylinders > FWQ_MAX_CYLINDERS) {
+		err_set(e, "drive '%s': %u cylinders; at most %u are modelled", m->name,
+			d->layout.cylinders, FWQ_MAX_CYLINDERS);
+		free(d);
+		return NULL;
+	}
 	/* The command overhead is spent taking the command in, before it queues (decoded()). */
 	d->mech.overhead = 0;
 	d->rules.ops = fwq_policy_ops(m->fw_sched);
@@ -1825,6 +1814,7 @@ struct disk *disk_new(struct sim *sim, const struct disk_model *m,
 	d->write_cache = m->write_cache;
 	d->read_ahead = m->read_ahead;
 	ilist_init(&d->by_age);
+	fwq_set_init(&d->waiting, d->layout.cylinders);
 	for (i = 0; i < FWQ_SLOTS; i++) {
 		d->ref[i].d = d;
 		d->ref[i].slot = i;

@@ -265,62 +265,51 @@ void fwq_set_remove(struct fwq_set *s, unsigned pos)
  * so no seek positions in less than move + guard_eff). Its time is the
  * first pass of its sector at or after move + guard_eff, never before the
  * first pass at or after f + guard_eff: that pass is its rotational floor,
- * and with (f + guard_eff) mod rev tabulated (seek_floor_turn) it takes
+ * and with (f + guard_eff) mod rev tabulated (disk_mech.floors) it takes
  * two corrections by a revolution and no division. Floors never fall with
  * distance, so the walk takes the entries nearest first across both sides
  * and stops at the first whose floor is past every class's best.
  */
 
+/* What one class's walk carries: in registers once inlined. */
+struct one_best {
+	int64_t cost;
+	unsigned slot;
+};
+
 /*
- * One class competes (no high-priority command is told apart): the common
- * case — every choice without PRIO — written as one loop over locals.
- * `batched` is a constant at each call: plain SATF has no batch test.
+ * One side of the head, nearest first from node x: to_right and batched
+ * are constants at each call. Stops at the first seek floor past the best
+ * (or at the sentinel, farther than any stroke).
  */
-static inline __attribute__((always_inline)) bool one_walk(const struct fwq_ctx *ctx,
-							   const struct fwq_set *s,
-							   uint32_t batch_end, bool batched,
-							   struct fwq_best *out)
+static inline __attribute__((always_inline)) void one_side(const struct fwq_ctx *ctx,
+							   const struct fwq_set *s, unsigned x,
+							   bool to_right, uint32_t batch_end,
+							   bool batched, struct one_best *b)
 {
 	const struct disk_mech *mc = ctx->mech;
-	const int64_t *floor = mc->seek_floor, *turn = mc->seek_floor_turn;
-	int64_t phase = ctx->phase, rev = mc->layout->rev_ns, guard = mc->guard_eff;
-	int64_t cyl = ctx->head.cyl, maxd = FWQ_MAX_CYLINDERS, best = INT64_MAX;
-	unsigned shift = mc->seek_floor_shift, right = fwq_set_at(s, (int32_t)cyl);
-	unsigned left = s->prev[right], best_slot = 0;
-	int64_t dr = s->cyl[right] - cyl, dl = cyl - s->cyl[left];
+	int64_t cyl = ctx->head.cyl, best = b->cost;
+	unsigned best_slot = b->slot;
 
-	for (;;) {
+	for (;; x = to_right ? s->next[x] : s->prev[x]) {
+		int64_t d = to_right ? s->cyl[x] - cyl : cyl - s->cyl[x], cost;
 		const struct fwq_cmd *c;
-		int64_t d, cost;
-		unsigned x;
 
-		/* The nearer side's next; at both sentinels, the end. */
-		if (dr <= dl) {
-			if ((d = dr) >= maxd)
-				break;
-			x = right;
-			right = s->next[right];
-			dr = s->cyl[right] - cyl;
-		} else {
-			if ((d = dl) >= maxd)
-				break;
-			x = left;
-			left = s->prev[left];
-			dl = cyl - s->cyl[left];
-		}
-		if (d) {
-			unsigned k = (unsigned)d >> shift;
-			int64_t f = floor[k] + guard, ahead, move, earliest;
+		if (d >= FWQ_MAX_CYLINDERS)
+			break;		/* the sentinel */
+		if (!to_right || d) {
+			const struct disk_floor *fl = &mc->floors[(unsigned)d >> mc->seek_floor_shift];
 			const struct disk_seek_curve *sc;
+			int64_t rev = mc->layout->rev_ns, move, earliest;
 
-			if (f > best)
+			if (fl->guarded > best)
 				break;		/* nothing further can win */
 			/* The rotational floor. */
-			ahead = s->angle[x] - phase;
-			ahead += rev & -(int64_t)(ahead < 0);
-			cost = ahead - turn[k];
+			cost = s->angle[x] - ctx->phase;
 			cost += rev & -(int64_t)(cost < 0);
-			cost += f;
+			cost -= fl->turn;
+			cost += rev & -(int64_t)(cost < 0);
+			cost += fl->guarded;
 			if (cost > best)
 				continue;
 			c = s->cmd[x];
@@ -330,7 +319,7 @@ static inline __attribute__((always_inline)) bool one_walk(const struct fwq_ctx 
 			sc = c->write ? &mc->write : &mc->read;
 			move = d <= sc->d0_floor ? (int64_t)(sc->a + sc->b * __builtin_sqrt((double)d)) :
 				(int64_t)(sc->c + sc->e * (double)d);
-			earliest = move + guard;
+			earliest = move + mc->guard_eff;
 			if (cost < earliest)
 				cost = earliest + fwq_mod_rev(ctx, cost - earliest);
 		} else {
@@ -344,9 +333,33 @@ static inline __attribute__((always_inline)) bool one_walk(const struct fwq_ctx 
 			best_slot = x;
 		}
 	}
-	out->any = best != INT64_MAX;
-	out->cost = best;
-	out->index = out->any ? s->pos[best_slot] : 0;
+	b->cost = best;
+	b->slot = best_slot;
+}
+
+/*
+ * One class competes (no high-priority command is told apart): the common
+ * case — every choice without PRIO. The side towards the head's nearer
+ * neighbour first, so that the other starts with a good best.
+ */
+static inline __attribute__((always_inline)) bool one_walk(const struct fwq_ctx *ctx,
+							   const struct fwq_set *s,
+							   uint32_t batch_end, bool batched,
+							   struct fwq_best *out)
+{
+	unsigned right = fwq_set_at(s, (int32_t)ctx->head.cyl), left = s->prev[right];
+	struct one_best b = { INT64_MAX, 0 };
+
+	if ((int64_t)s->cyl[right] - ctx->head.cyl <= (int64_t)ctx->head.cyl - s->cyl[left]) {
+		one_side(ctx, s, right, true, batch_end, batched, &b);
+		one_side(ctx, s, left, false, batch_end, batched, &b);
+	} else {
+		one_side(ctx, s, left, false, batch_end, batched, &b);
+		one_side(ctx, s, right, true, batch_end, batched, &b);
+	}
+	out->any = b.cost != INT64_MAX;
+	out->cost = b.cost;
+	out->index = out->any ? s->pos[b.slot] : 0;
 	return out->any;
 }
 
@@ -382,13 +395,13 @@ static void two_walk(const struct fwq_ctx *ctx, const struct fwq_set *s, unsigne
 			left = s->prev[left];
 			dl = cyl - s->cyl[left];
 		}
-		if (d && mc->seek_floor[(unsigned)d >> mc->seek_floor_shift] + mc->guard_eff > limit)
+		if (d && mc->floors[(unsigned)d >> mc->seek_floor_shift].guarded > limit)
 			break;
 		c = s->cmd[x];
 		cls = c->high;
 		if (batched && !cls && c->seq >= batch_end)
 			continue;
-		if (d && mc->seek_floor[(unsigned)d >> mc->seek_floor_shift] + mc->guard_eff > cost[cls])
+		if (d && mc->floors[(unsigned)d >> mc->seek_floor_shift].guarded > cost[cls])
 			continue;
 		price = fwq_positioning_ns(ctx, c);
 		if (price < cost[cls] || (price == cost[cls] && fwq_older(c, s->cmd[slot[cls]]))) {

@@ -251,9 +251,12 @@ static void floor_turns(struct disk_mech *mc)
 	unsigned q;
 
 	mc->guard_eff = mc->rpo_guard < rev ? mc->rpo_guard : rev;
-	for (q = 0; q < DISK_SEEK_FLOOR_ENTRIES; q++)
-		mc->seek_floor_turn[q] = mc->seek_floor[q] == INT64_MAX ? 0 :
-			(mc->seek_floor[q] + mc->guard_eff) % rev;
+	for (q = 0; q < DISK_SEEK_FLOOR_ENTRIES; q++) {
+		bool past = mc->seek_floor[q] == INT64_MAX;
+
+		mc->floors[q].guarded = past ? INT64_MAX : mc->seek_floor[q] + mc->guard_eff;
+		mc->floors[q].turn = past ? 0 : mc->floors[q].guarded % rev;
+	}
 }
 
 int disk_mech_init(struct disk_mech *mc, const struct disk_layout *l,

@@ -123,12 +123,16 @@ struct disk_mech {
 	 * For the choice's rotational floor (fwq.c): the guard a seek pays in
 	 * effect, min(rpo_guard, one revolution) — a wait under rpo_guard
 	 * gains one revolution, so a guard past a revolution costs no more
-	 * than one — and, per floor entry, (seek_floor + that guard) mod rev:
-	 * how far the platter has turned by the earliest start of a guarded
-	 * transfer, so pricing a candidate needs no division.
+	 * than one — and, per floor entry, seek_floor + that guard (the least
+	 * positioning over a seek of that distance; INT64_MAX past the stroke)
+	 * and its residue mod rev: how far the platter has turned by the
+	 * earliest start of a guarded transfer, so pricing a candidate needs
+	 * no division. Side by side: the choice reads both for each candidate.
 	 */
 	int64_t guard_eff;
-	int64_t seek_floor_turn[DISK_SEEK_FLOOR_ENTRIES];
+	struct disk_floor {
+		int64_t guarded, turn;
+	} floors[DISK_SEEK_FLOOR_ENTRIES];
 };
 
 int disk_mech_init(struct disk_mech *mc, const struct disk_layout *l,

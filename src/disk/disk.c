@@ -956,8 +956,12 @@ static void dispatch(struct disk *d)
 	chosen = fwq_pick(&d->rules, &ctx, &q, now, &reason);
 	c = d->waiting.cands[chosen];
 	d->current = *c;
-	disk_mech_access_at(&d->mech, &d->head, now, &d->current.where, d->current.nps,
-			 d->current.write, d->current.rmw, &acc);
+	if (d->current.track_ns >= 0 && !d->current.destage)
+		disk_mech_access_track(&d->mech, &d->head, now, &d->current.where,
+				       d->current.track_ns, d->current.write, d->current.rmw, &acc);
+	else
+		disk_mech_access_at(&d->mech, &d->head, now, &d->current.where, d->current.nps,
+				    d->current.write, d->current.rmw, &acc);
 	if (d->current.write)
 		write_waits_for_data(d, now, &acc);
 	/* The observer sees the queue as the choice did, before the chosen leaves it. */
@@ -1005,6 +1009,12 @@ static void prepare(struct disk *d, struct fwq_cmd *c, const struct ata_rw *rw, 
 	c->nlb = rw->sectors;
 	disk_layout_physical(l, rw->lba, rw->sectors, &c->ps, &c->nps);
 	disk_layout_locate(l, c->ps, &c->where);
+	{
+		const struct disk_zone *z = &l->zone[c->where.zone];
+
+		c->track_ns = c->where.sector + c->nps <= z->spt ?
+			disk_layout_sectors_ns(l, z, c->nps) : -1;
+	}
 	c->arrival = sim_now(d->sim);
 	c->tag = (uint8_t)slot;
 	c->seq = d->seq++;

@@ -50,6 +50,7 @@ struct fwq_cmd {
 	uint64_t lba, nlb;	/* logical */
 	uint64_t ps, nps;	/* physical */
 	struct disk_chs where;	/* first physical sector */
+	int64_t track_ns;	/* its transfer when it stays on that sector's track; -1 not (or unknown) */
 	int64_t arrival;
 	uint8_t tag;		/* slot index; FWQ_SLOTS for every destage */
 	uint32_t seq;		/* order of receipt: the last tie-break */

@@ -226,6 +226,34 @@ static inline void disk_mech_access_at(const struct disk_mech *mc, struct disk_h
 }
 
 /*
+ * disk_mech_access_at() for an access that stays on its first track, whose
+ * transfer takes track_ns (disk_layout_sectors_ns() of its sectors, found
+ * when the command came in): the same breakdown, without the walk from
+ * track to track.
+ */
+static inline void disk_mech_access_track(const struct disk_mech *mc, struct disk_head *head,
+					  int64_t t0, const struct disk_chs *where, int64_t track_ns,
+					  bool write, unsigned extra_revs, struct disk_access *acc)
+{
+	int64_t t;
+
+	acc->overhead = disk_mech_overhead_ns(mc, write, true, head->last_write);
+	acc->seek = disk_mech_move_ns(mc, head, where->cyl, where->head, write);
+	if (acc->seek < mc->pos_floor[write])
+		acc->seek = mc->pos_floor[write];
+	t = t0 + acc->overhead + acc->seek;
+	acc->rotate = disk_mech_target_wait(mc, t, where->angle, where->cyl != head->cyl);
+	acc->transfer = track_ns;
+	acc->extra = (int64_t)extra_revs * mc->layout->rev_ns;
+	head->cyl = where->cyl;
+	head->head = where->head;
+	head->last_write = write;
+	acc->completion = mc->completion[write];
+	acc->total = acc->overhead + acc->seek + acc->rotate + acc->transfer + acc->extra +
+		acc->completion;
+}
+
+/*
  * A sequential transfer in progress — read-ahead, or destaging contiguous
  * dirty data — with the head following the layout from track to track as
  * a media access does (skews across switches, a real seek and rotational

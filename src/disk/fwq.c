@@ -315,13 +315,19 @@ static inline __attribute__((always_inline)) void one_side(const struct fwq_ctx 
 			c = s->cmd[x];
 			if (batched && c->seq >= batch_end)
 				continue;
-			/* The seek as fwq_positioning_ns() times it, then the first pass after it. */
-			sc = c->write ? &mc->write : &mc->read;
-			move = d <= sc->d0_floor ? (int64_t)(sc->a + sc->b * __builtin_sqrt((double)d)) :
-				(int64_t)(sc->c + sc->e * (double)d);
-			earliest = move + mc->guard_eff;
-			if (cost < earliest)
-				cost = earliest + fwq_mod_rev(ctx, cost - earliest);
+			/*
+			 * The floor's pass is the first after the seek (as
+			 * fwq_positioning_ns() times it) when even the longest
+			 * seek of the floor's distances makes it; else the seek,
+			 * then the first pass after it.
+			 */
+			if (fl->ceil_guarded > cost) {
+				sc = c->write ? &mc->write : &mc->read;
+				move = disk_mech_choice_seek_ns(sc, (uint32_t)d);
+				earliest = move + mc->guard_eff;
+				if (cost < earliest)
+					cost = earliest + fwq_mod_rev(ctx, cost - earliest);
+			}
 		} else {
 			c = s->cmd[x];
 			if (batched && c->seq >= batch_end)

@@ -132,8 +132,25 @@ struct disk_mech {
 	int64_t guard_eff;
 	struct disk_floor {
 		int64_t guarded, turn;
+		/*
+		 * The most the choice's seek (disk_mech_choice_seek_ns) takes
+		 * over the entry's distances, either direction, plus the guard:
+		 * a rotational floor at or past it is the exact positioning
+		 * time, found without the seek itself.
+		 */
+		int64_t ceil_guarded;
 	} floors[DISK_SEEK_FLOOR_ENTRIES];
 };
+
+/*
+ * The seek over d > 0 cylinders as the firmware's choice prices it
+ * (fwq_positioning_ns, fwq.c): the fitted curve's two pieces.
+ */
+static inline int64_t disk_mech_choice_seek_ns(const struct disk_seek_curve *s, uint32_t d)
+{
+	return d <= s->d0_floor ? (int64_t)(s->a + s->b * __builtin_sqrt((double)d)) :
+		(int64_t)(s->c + s->e * (double)d);
+}
 
 int disk_mech_init(struct disk_mech *mc, const struct disk_layout *l,
 		   const struct disk_model *m, struct err *e);

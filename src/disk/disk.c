@@ -72,6 +72,12 @@ struct disk {
 	} decoding[DECODING_RING];
 	unsigned decoding_head, decoding_count;
 	bool decode_wake_set;
+	/*
+	 * Resets and NCQ errors so far: a command being decoded through its
+	 * own event (`decoded`) that one of them aborted is not queued.
+	 */
+	uint32_t aborts;
+	uint32_t aborts_at[FWQ_SLOTS];	/* ... the count when the slot's command came in */
 	uint32_t seq;			/* commands received, for fwq_cmd.seq */
 	uint32_t batch_end;		/* the first seq of the next batch */
 	uint32_t tags_in_use;		/* NCQ tags the host has outstanding */
@@ -1219,6 +1225,8 @@ static void decoded(struct sim *sim, void *arg)
 
 	(void)sim;
 	decode_due(ref->d);
+	if (ref->d->aborts_at[ref->slot] != ref->d->aborts)
+		return;		/* a reset or an NCQ error aborted it */
 	ref->d->stats.overhead_ns += ref->d->model.command_overhead;
 	take_write_data(ref->d, ref->slot, sim_now(sim));
 	waiting_insert(ref->d, ref->slot);
@@ -1297,6 +1305,16 @@ static void decode_later(struct disk *d, unsigned slot)
 	e->seq = sim_reserve_seq(d->sim);
 	e->slot = slot;
 	d->decoding_count++;
+}
+
+/*
+ * A reset or an NCQ error aborts the commands being decoded with the rest:
+ * none of them is queued afterwards (its slot may be reused by then).
+ */
+static void abort_decoding(struct disk *d)
+{
+	d->decoding_count = 0;
+	d->aborts++;
 }
 
 /* A read hit is decoded: its data goes out over the link, and it completes once sent. */
@@ -1380,10 +1398,12 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 		dispatch(d);
 		return;
 	}
-	if (c->cdl)
+	if (c->cdl) {
+		d->aborts_at[slot] = d->aborts;
 		sim_after(d->sim, d->model.command_overhead, decoded, &d->ref[slot]);
-	else
+	} else {
 		decode_later(d, slot);
+	}
 }
 
 /* A queued command, parsed; its FEATURE and DEVICE fields for the error log. */
@@ -1643,6 +1663,7 @@ static void reset_begin(struct disk *d)
 	d->stats.resets++;
 	d->in_reset = true;
 	d->reset_ending = false;
+	abort_decoding(d);
 	fwq_set_init(&d->waiting, d->layout.cylinders);
 	d->nhigh = 0;
 	ilist_init(&d->by_age);
@@ -1677,6 +1698,7 @@ static void reset_try_end(struct disk *d)
  */
 static void ncq_halt(struct disk *d)
 {
+	abort_decoding(d);
 	fwq_set_init(&d->waiting, d->layout.cylinders);
 	d->nhigh = 0;
 	ilist_init(&d->by_age);

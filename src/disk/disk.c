@@ -113,6 +113,7 @@ struct disk {
 
 	/* The actuator. */
 	bool busy;
+	int64_t busy_until;		/* when the access under way ends (its media_done) */
 	struct fwq_cmd current;
 	bool current_streamed;		/* current continues the stream: no overhead, no wait */
 	/*
@@ -800,6 +801,7 @@ static void stream_start(struct disk *d, const struct fwq_cmd *const *cands, uns
 	d->current = *c;
 	d->current_streamed = true;
 	d->busy = true;
+	d->busy_until = done;
 	d->head.cyl = d->stream.cyl;
 	d->head.head = d->stream.head;
 	sim_at(d->sim, done, media_done, d);
@@ -1007,6 +1009,7 @@ static void dispatch(struct disk *d)
 		}
 		acc.total = end - now;
 	}
+	d->busy_until = now + acc.total;
 	sim_after(d->sim, acc.total, media_done, d);
 	account_pick(d, reason, &acc, n);
 }
@@ -1308,6 +1311,23 @@ static void decode_later(struct disk *d, unsigned slot)
 }
 
 /*
+ * A read that arrives while the actuator is busy past its decoding's end,
+ * with no other command being decoded, starts waiting at once: nothing
+ * looks at the queue before that access ends (a choice or a continuation
+ * needs the actuator), and by then the `decoded` key it would have had
+ * (taken all the same, so that every later event keeps its place) has
+ * passed — it is where decoding would have put it, in the same order, and
+ * has no data to ask for. A reset or an NCQ error in between aborts it
+ * with the queue, as it would have aborted its decoding.
+ */
+static void decode_early(struct disk *d, unsigned slot)
+{
+	(void)sim_reserve_seq(d->sim);
+	d->stats.overhead_ns += d->model.command_overhead;
+	waiting_insert(d, slot);
+}
+
+/*
  * A reset or an NCQ error aborts the commands being decoded with the rest:
  * none of them is queued afterwards (its slot may be reused by then).
  */
@@ -1401,6 +1421,9 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 	if (c->cdl) {
 		d->aborts_at[slot] = d->aborts;
 		sim_after(d->sim, d->model.command_overhead, decoded, &d->ref[slot]);
+	} else if (!rw->write && d->busy && !d->decoding_count &&
+		   d->busy_until > sim_now(d->sim) + d->model.command_overhead) {
+		decode_early(d, slot);
 	} else {
 		decode_later(d, slot);
 	}

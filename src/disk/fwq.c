@@ -430,8 +430,8 @@ static void two_walk(const struct fwq_ctx *ctx, const struct fwq_set *s, unsigne
  * pricing them all (test/t_disk_queue.c checks every pick against a plain
  * implementation; the choice does not depend on the order of pricing,
  * the tie-breaks being a total order). On the seed's 30-deep random queue
- * the walk visits about 7 commands, works out the rotational floor of 5
- * and prices 2.
+ * a choice steps over 8 commands (the two where it stops included), works
+ * out the rotational floor of 6 and computes a seek in one choice of three.
  */
 static inline __attribute__((always_inline)) unsigned satf_walk_pick(const struct fwq_rules *r,
 								     const struct fwq_ctx *ctx,

@@ -230,7 +230,7 @@ static inline unsigned fwq_set_at(const struct fwq_set *s, int32_t cyl)
 struct fwq_queue {
 	const struct fwq_cmd *const *cands;
 	unsigned n;		/* > 0 */
-	unsigned nsorted;	/* cands[0, nsorted) are set's commands; the rest destages */
+	unsigned nsorted;	/* cands[0, nsorted) are the waiting commands (set); the rest destages */
 	const struct fwq_set *set;
 	const struct fwq_cmd *oldest;	/* the oldest queued command (not a destage); NULL none */
 	unsigned nhigh;		/* candidates with PRIO high */

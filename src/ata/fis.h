@@ -46,6 +46,23 @@ int ata_h2d_decode(const uint8_t *fis, size_t len, struct ata_taskfile *tf);
 int ata_d2h_encode(const struct ata_d2h *d, uint8_t fis[ATA_FIS_D2H_LEN]);
 int ata_d2h_decode(const uint8_t *fis, size_t len, struct ata_d2h *d);
 int ata_sdb_encode(const struct ata_sdb *s, uint8_t fis[ATA_FIS_SDB_LEN]);
+/*
+ * What ata_sdb_encode() writes for tags `sactive` completing with `status`
+ * (interrupt set, no error, port 0, no notification), in a few stores: a
+ * drive sends one for every completion.
+ */
+static inline void ata_sdb_encode_done(uint32_t sactive, uint8_t status,
+				       uint8_t fis[ATA_FIS_SDB_LEN])
+{
+	fis[0] = ATA_FIS_SDB;
+	fis[1] = 0x40;
+	fis[2] = status & 0x77;
+	fis[3] = 0;
+	fis[4] = (uint8_t)sactive;
+	fis[5] = (uint8_t)(sactive >> 8);
+	fis[6] = (uint8_t)(sactive >> 16);
+	fis[7] = (uint8_t)(sactive >> 24);
+}
 
 /* Inline: the host decodes one for every completion. */
 static inline int ata_sdb_decode(const uint8_t *fis, size_t len, struct ata_sdb *s)

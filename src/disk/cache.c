@@ -75,7 +75,17 @@ void disk_cache_fill(struct disk_cache *c, uint64_t lba, uint64_t n)
 	c->end[victim] = lba + n;
 	filter_mark(c, victim, 1);
 	c->last_use[victim] = ++c->use_clock;
-	ilist_move_last(&c->lru, victim);
+	/* It goes from the LRU list's head to its tail (ilist_move_last(), without the general unlink). */
+	if (c->lru.tail != victim) {
+		unsigned next = c->lru.next[victim];
+
+		c->lru.head = (uint16_t)next;
+		c->lru.prev[next] = ILIST_NONE;
+		c->lru.prev[victim] = c->lru.tail;
+		c->lru.next[victim] = ILIST_NONE;
+		c->lru.next[c->lru.tail] = (uint16_t)victim;
+		c->lru.tail = (uint16_t)victim;
+	}
 	c->last_filled = (int)victim;
 }
 

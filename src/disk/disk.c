@@ -44,13 +44,13 @@ struct disk {
 	struct slot_ref ref[FWQ_SLOTS];
 	/*
 	 * The slots waiting for the actuator, kept two ways so that a choice
-	 * neither sorts nor scans: by cylinder, as the first nwaiting entries
-	 * of cands[] (SATF walks outwards from the head; destages are appended
-	 * behind them at each choice), and oldest first, a list of slots
-	 * (aging looks at its head).
+	 * neither sorts nor scans: by cylinder band (fwq_set: SATF walks
+	 * outwards from the head; destages are appended behind the waiting
+	 * commands in its cands[] at each choice), and oldest first, a list of
+	 * slots (aging looks at its head).
 	 */
-	unsigned nwaiting, nhigh;
-	unsigned near;			/* fwq_queue.near: where the last command served was in cands[] */
+	struct fwq_set waiting;
+	unsigned nhigh;
 	/*
 	 * Waiting slots by their first sector modulo STARTS_BUCKETS: whether
 	 * one could start where the head is, without a search. Random
@@ -72,6 +72,12 @@ struct disk {
 	} decoding[DECODING_RING];
 	unsigned decoding_head, decoding_count;
 	bool decode_wake_set;
+	/*
+	 * Resets and NCQ errors so far: a command being decoded through its
+	 * own event (`decoded`) that one of them aborted is not queued.
+	 */
+	uint32_t aborts;
+	uint32_t aborts_at[FWQ_SLOTS];	/* ... the count when the slot's command came in */
 	uint32_t seq;			/* commands received, for fwq_cmd.seq */
 	uint32_t batch_end;		/* the first seq of the next batch */
 	uint32_t tags_in_use;		/* NCQ tags the host has outstanding */
@@ -113,6 +119,7 @@ struct disk {
 
 	/* The actuator. */
 	bool busy;
+	int64_t busy_until;		/* when the access under way ends (its media_done) */
 	struct fwq_cmd current;
 	bool current_streamed;		/* current continues the stream: no overhead, no wait */
 	/*
@@ -165,7 +172,6 @@ struct disk {
 	struct disk_stats stats;
 	disk_pick_fn pick_fn;
 	void *pick_ctx;
-	const struct fwq_cmd *cands[FWQ_SLOTS + FWQ_DESTAGE_WINDOW];
 };
 
 static void dispatch(struct disk *d);
@@ -178,14 +184,11 @@ static void flush_try_end(struct disk *d);
 
 /* ---- completions ---- */
 
-static void sdb_flush(struct sim *sim, void *arg)
+/* An NCQ error's SDB, or CDL's (policies 0xD, 0xF): before the good completions' one. */
+static __attribute__((noinline)) void sdb_flush_errors(struct disk *d)
 {
-	struct disk *d = arg;
-	struct ata_sdb s = { .interrupt = true };
 	uint8_t fis[ATA_FIS_SDB_LEN];
 
-	(void)sim;
-	d->sdb_scheduled = false;
 	if (d->sdb_error) {
 		/* An NCQ error: ERR in the status, no tag completed; the tag is in log 10h. */
 		struct ata_sdb f = { .interrupt = true, .status = ATA_STAT_DRDY | ATA_STAT_ERR,
@@ -215,12 +218,23 @@ static void sdb_flush(struct sim *sim, void *arg)
 		ata_sdb_encode(&f, fis);
 		d->ops->sdb(d->host, fis, sizeof(fis));
 	}
-	if (d->sdb_done) {
-		s.status = ATA_STAT_DRDY;
-		s.sactive = d->sdb_done;
-		d->tags_in_use &= ~d->sdb_done;
+}
+
+static void sdb_flush(struct sim *sim, void *arg)
+{
+	struct disk *d = arg;
+	uint32_t done;
+
+	(void)sim;
+	d->sdb_scheduled = false;
+	if (d->sdb_error || d->sdb_aborted || d->sdb_sense)
+		sdb_flush_errors(d);
+	if ((done = d->sdb_done)) {
+		uint8_t fis[ATA_FIS_SDB_LEN];
+
+		d->tags_in_use &= ~done;
 		d->sdb_done = 0;
-		ata_sdb_encode(&s, fis);
+		ata_sdb_encode_done(done, ATA_STAT_DRDY, fis);
 		d->ops->sdb(d->host, fis, sizeof(fis));
 	}
 }
@@ -658,9 +672,9 @@ static void cdl_expire(struct sim *sim, void *arg)
 		end = s->ipol;
 	else if (s->due <= now && cdl_ends(s->gpol))
 		end = s->gpol;
-	for (pos = 0; pos < d->nwaiting && d->cands[pos] != c; pos++)
-		;
-	SIM_ASSERT(pos < d->nwaiting, "CDL timer for slot %u, which is not waiting", ref->slot);
+	pos = d->waiting.pos[ref->slot];
+	SIM_ASSERT(pos < d->waiting.n && d->waiting.cands[pos] == c,
+		   "CDL timer for slot %u, which is not waiting", ref->slot);
 	if (end) {
 		waiting_remove(d, pos);
 		complete_cdl_timeout(d, c, end, false);
@@ -679,24 +693,13 @@ static void cdl_expire(struct sim *sim, void *arg)
 _Static_assert(FWQ_SLOTS <= ILIST_MAX, "the age list indexes slots");
 _Static_assert(FWQ_SLOTS <= UINT8_MAX, "a starts[] bucket counts waiting slots");
 
-/* A slot starts waiting: into cands[] by cylinder, onto the age list. */
+/* A slot starts waiting: into its cylinder band, onto the age list. */
 static void waiting_insert(struct disk *d, unsigned slot)
 {
 	const struct fwq_cmd *c = &d->slot[slot];
-	unsigned n = d->nwaiting, base = 0, len = n, pos, after;
+	unsigned after;
 
-	/* After the last with a cylinder <= ours: a branch-free binary search. */
-	while (len > 1) {
-		unsigned half = len / 2;
-
-		base = d->cands[base + half]->where.cyl <= c->where.cyl ? base + half : base;
-		len -= half;
-	}
-	pos = n && d->cands[base]->where.cyl <= c->where.cyl ? base + 1 : base;
-	memmove(&d->cands[pos + 1], &d->cands[pos], (n - pos) * sizeof(d->cands[0]));
-	d->cands[pos] = c;
-	d->near += pos <= d->near;
-	d->nwaiting++;
+	fwq_set_add(&d->waiting, c);
 	d->nhigh += c->high;
 	d->starts[c->ps % STARTS_BUCKETS]++;
 	/* Arrivals come in time order; at one instant the tag decides (fwq_older). */
@@ -711,13 +714,12 @@ static void waiting_insert(struct disk *d, unsigned slot)
 /* The slot at cands[pos] goes to the actuator. */
 static inline __attribute__((always_inline)) void waiting_remove(struct disk *d, unsigned pos)
 {
-	d->nhigh -= d->cands[pos]->high;
-	d->starts[d->cands[pos]->ps % STARTS_BUCKETS]--;
-	ilist_unlink(&d->by_age, d->cands[pos]->tag);
-	memmove(&d->cands[pos], &d->cands[pos + 1], (d->nwaiting - pos - 1) * sizeof(d->cands[0]));
-	d->nwaiting--;
-	/* The head goes to its cylinder: the next choice's walk starts here. */
-	d->near = pos;
+	const struct fwq_cmd *c = d->waiting.cands[pos];
+
+	d->nhigh -= c->high;
+	d->starts[c->ps % STARTS_BUCKETS]--;
+	ilist_unlink(&d->by_age, c->tag);
+	fwq_set_remove(&d->waiting, pos);
 }
 
 /*
@@ -727,20 +729,20 @@ static inline __attribute__((always_inline)) void waiting_remove(struct disk *d,
 static inline __attribute__((always_inline)) unsigned gather(struct disk *d,
 								struct fwq_queue *q)
 {
-	unsigned n = d->nwaiting, i;
+	unsigned n = d->waiting.n, i;
 	const struct disk_dirty_range *r = disk_dirty_oldest(&d->dirty);
 	const struct fwq_cmd *first;
 
 	/* Aging looks at the queued commands (destages do not age); the batch at destages too. */
-	q->oldest = d->nwaiting ? &d->slot[d->by_age.head] : NULL;
+	q->oldest = d->waiting.n ? &d->slot[d->by_age.head] : NULL;
 	first = r && (!q->oldest || fwq_older(&r->cmd, q->oldest)) ? &r->cmd : q->oldest;
 	/* Destages follow the waiting slots, oldest first. */
 	for (i = 0; r && i < FWQ_DESTAGE_WINDOW; i++, r = disk_dirty_newer(&d->dirty, r))
-		d->cands[n++] = &r->cmd;
-	q->cands = d->cands;
+		d->waiting.cands[n++] = &r->cmd;
+	q->cands = d->waiting.cands;
 	q->n = n;
-	q->nsorted = d->nwaiting;
-	q->near = d->near;
+	q->nsorted = d->waiting.n;
+	q->set = &d->waiting;
 	q->nhigh = d->nhigh;
 	/* A new batch once nothing of the last one waits: everything received so far. */
 	if (n && first->seq >= d->batch_end)
@@ -812,6 +814,7 @@ static void stream_start(struct disk *d, const struct fwq_cmd *const *cands, uns
 	d->current = *c;
 	d->current_streamed = true;
 	d->busy = true;
+	d->busy_until = done;
 	d->head.cyl = d->stream.cyl;
 	d->head.head = d->stream.head;
 	sim_at(d->sim, done, media_done, d);
@@ -834,31 +837,27 @@ static void stream_start(struct disk *d, const struct fwq_cmd *const *cands, uns
  */
 static bool any_aged(const struct disk *d, int64_t now)
 {
-	return d->nwaiting && now - d->slot[d->by_age.head].arrival >= d->rules.age_limit;
+	return d->waiting.n && now - d->slot[d->by_age.head].arrival >= d->rules.age_limit;
 }
 
 /*
  * The waiting command (other than a read-modify-write) in direction
  * `write` that starts at physical sector ps, or -1. The next sector is on
  * the head's cylinder or a neighbour (a zone's end aside), so only those
- * few of the candidates sorted by cylinder are looked at.
+ * few of the commands sorted by cylinder are looked at.
  */
 static int waiting_at(const struct disk *d, uint64_t ps, bool write)
 {
-	uint32_t lo_cyl = d->head.cyl ? d->head.cyl - 1 : 0;
-	unsigned base = 0, len = d->nwaiting, i;
+	const struct fwq_set *s = &d->waiting;
+	unsigned x;
 
-	while (len > 1) {
-		unsigned half = len / 2;
-
-		base = d->cands[base + half - 1]->where.cyl < lo_cyl ? base + half : base;
-		len -= half;
-	}
-	for (i = base; i < d->nwaiting && d->cands[i]->where.cyl <= d->head.cyl + 1; i++) {
-		const struct fwq_cmd *c = d->cands[i];
+	/* The right sentinel's cylinder is past the head's neighbour. */
+	for (x = fwq_set_at(s, (int32_t)d->head.cyl - 1); s->cyl[x] <= (int32_t)d->head.cyl + 1;
+	     x = s->next[x]) {
+		const struct fwq_cmd *c = s->cmd[x];
 
 		if (c->ps == ps && c->write == write && !c->rmw)
-			return (int)i;
+			return (int)s->pos[x];
 	}
 	return -1;
 }
@@ -888,7 +887,7 @@ static bool stream_continue(struct disk *d)
 		return false;
 	if (d->room_count)
 		room_aged(d);	/* an aged write written through stops the stream */
-	if (d->nwaiting) {
+	if (d->waiting.n) {
 		/* The cheap test first: random commands almost never qualify. */
 		if (!d->starts[d->stream.ps % STARTS_BUCKETS] ||
 		    (d->nhigh && d->rules.prio->honours) || any_aged(d, now))
@@ -896,7 +895,7 @@ static bool stream_continue(struct disk *d)
 		pos = waiting_at(d, d->stream.ps, write);
 		if (pos < 0)
 			return false;
-		c = *d->cands[pos];
+		c = *d->waiting.cands[pos];
 		/* A batched policy: not before the commands of the batch in progress. */
 		if (d->rules.ops->batched && c.seq >= d->batch_end && !c.high)
 			return false;
@@ -914,7 +913,7 @@ static bool stream_continue(struct disk *d)
 			d->stats.stream_writes++;
 		else
 			d->stats.stream_reads++;
-		stream_start(d, d->cands, gather(d, &q), (unsigned)pos, done);
+		stream_start(d, d->waiting.cands, gather(d, &q), (unsigned)pos, done);
 		waiting_remove(d, (unsigned)pos);
 		return true;
 	}
@@ -928,7 +927,7 @@ static bool stream_continue(struct disk *d)
 		stream_locate(d);
 		disk_mech_stream_run(&d->mech, &d->stream, r->cmd.ps + r->cmd.nps, INT64_MAX, true);
 		d->stats.stream_writes++;
-		stream_start(d, d->cands, gather(d, &q), i, d->stream.t);
+		stream_start(d, d->waiting.cands, gather(d, &q), i, d->stream.t);
 		destage_remove(d, &r->cmd);
 		return true;
 	}
@@ -984,16 +983,20 @@ static void dispatch(struct disk *d)
 		read_ahead_stop(d);
 	fwq_ctx_init(&ctx, &d->mech, now, d->head);
 	chosen = fwq_pick(&d->rules, &ctx, &q, now, &reason);
-	c = d->cands[chosen];
+	c = d->waiting.cands[chosen];
 	d->current = *c;
-	disk_mech_access_at(&d->mech, &d->head, now, &d->current.where, d->current.nps,
-			 d->current.write, d->current.rmw, &acc);
+	if (d->current.track_ns >= 0 && !d->current.destage)
+		disk_mech_access_track(&d->mech, &d->head, now, &d->current.where,
+				       d->current.track_ns, d->current.write, d->current.rmw, &acc);
+	else
+		disk_mech_access_at(&d->mech, &d->head, now, &d->current.where, d->current.nps,
+				    d->current.write, d->current.rmw, &acc);
 	if (d->current.write)
 		write_waits_for_data(d, now, &acc);
 	/* The observer sees the queue as the choice did, before the chosen leaves it. */
 	if (d->pick_fn) {
-		struct disk_pick_event ev = { now, &ctx, d->cands, n, chosen, q.batch_end, reason,
-					       &acc };
+		struct disk_pick_event ev = { now, &ctx, d->waiting.cands, n, chosen, q.batch_end,
+					       reason, &acc };
 
 		d->pick_fn(d->pick_ctx, &ev);
 	}
@@ -1019,6 +1022,7 @@ static void dispatch(struct disk *d)
 		}
 		acc.total = end - now;
 	}
+	d->busy_until = now + acc.total;
 	sim_after(d->sim, acc.total, media_done, d);
 	account_pick(d, reason, &acc, n);
 }
@@ -1035,6 +1039,12 @@ static void prepare(struct disk *d, struct fwq_cmd *c, const struct ata_rw *rw, 
 	c->nlb = rw->sectors;
 	disk_layout_physical(l, rw->lba, rw->sectors, &c->ps, &c->nps);
 	disk_layout_locate(l, c->ps, &c->where);
+	{
+		const struct disk_zone *z = &l->zone[c->where.zone];
+
+		c->track_ns = c->where.sector + c->nps <= z->spt ?
+			disk_layout_sectors_ns(l, z, c->nps) : -1;
+	}
 	c->arrival = sim_now(d->sim);
 	c->tag = (uint8_t)slot;
 	c->seq = d->seq++;
@@ -1231,6 +1241,8 @@ static void decoded(struct sim *sim, void *arg)
 
 	(void)sim;
 	decode_due(ref->d);
+	if (ref->d->aborts_at[ref->slot] != ref->d->aborts)
+		return;		/* a reset or an NCQ error aborted it */
 	ref->d->stats.overhead_ns += ref->d->model.command_overhead;
 	take_write_data(ref->d, ref->slot, sim_now(sim));
 	waiting_insert(ref->d, ref->slot);
@@ -1309,6 +1321,33 @@ static void decode_later(struct disk *d, unsigned slot)
 	e->seq = sim_reserve_seq(d->sim);
 	e->slot = slot;
 	d->decoding_count++;
+}
+
+/*
+ * A read that arrives while the actuator is busy past its decoding's end,
+ * with no other command being decoded, starts waiting at once: nothing
+ * looks at the queue before that access ends (a choice or a continuation
+ * needs the actuator), and by then the `decoded` key it would have had
+ * (taken all the same, so that every later event keeps its place) has
+ * passed — it is where decoding would have put it, in the same order, and
+ * has no data to ask for. A reset or an NCQ error in between aborts it
+ * with the queue, as it would have aborted its decoding.
+ */
+static void decode_early(struct disk *d, unsigned slot)
+{
+	(void)sim_reserve_seq(d->sim);
+	d->stats.overhead_ns += d->model.command_overhead;
+	waiting_insert(d, slot);
+}
+
+/*
+ * A reset or an NCQ error aborts the commands being decoded with the rest:
+ * none of them is queued afterwards (its slot may be reused by then).
+ */
+static void abort_decoding(struct disk *d)
+{
+	d->decoding_count = 0;
+	d->aborts++;
 }
 
 /* A read hit is decoded: its data goes out over the link, and it completes once sent. */
@@ -1391,10 +1430,15 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 		dispatch(d);
 		return;
 	}
-	if (c->cdl)
+	if (c->cdl) {
+		d->aborts_at[slot] = d->aborts;
 		sim_after(d->sim, d->model.command_overhead, decoded, &d->ref[slot]);
-	else
+	} else if (!rw->write && d->busy && !d->decoding_count &&
+		   d->busy_until > sim_now(d->sim) + d->model.command_overhead) {
+		decode_early(d, slot);
+	} else {
 		decode_later(d, slot);
+	}
 }
 
 /* A queued command, parsed; its FEATURE and DEVICE fields for the error log. */
@@ -1684,7 +1728,8 @@ static void reset_begin(struct disk *d)
 	d->stats.resets++;
 	d->in_reset = true;
 	d->reset_ending = false;
-	d->nwaiting = 0;
+	abort_decoding(d);
+	fwq_set_init(&d->waiting, d->layout.cylinders);
 	d->nhigh = 0;
 	ilist_init(&d->by_age);
 	d->tags_in_use = 0;
@@ -1719,7 +1764,8 @@ static void reset_try_end(struct disk *d)
  */
 static void ncq_halt(struct disk *d)
 {
-	d->nwaiting = 0;
+	abort_decoding(d);
+	fwq_set_init(&d->waiting, d->layout.cylinders);
 	d->nhigh = 0;
 	ilist_init(&d->by_age);
 	d->tags_in_use = 0;
@@ -1857,6 +1903,12 @@ struct disk *disk_new(struct sim *sim, const struct disk_model *m,
 		free(d);
 		return NULL;
 	}
+	if (d->layout.cylinders > FWQ_MAX_CYLINDERS) {
+		err_set(e, "drive '%s': %u cylinders; at most %u are modelled", m->name,
+			d->layout.cylinders, FWQ_MAX_CYLINDERS);
+		free(d);
+		return NULL;
+	}
 	/* The command overhead is spent taking the command in, before it queues (decoded()). */
 	d->mech.overhead = 0;
 	d->rules.ops = fwq_policy_ops(m->fw_sched);
@@ -1872,6 +1924,7 @@ struct disk *disk_new(struct sim *sim, const struct disk_model *m,
 	d->write_cache = m->write_cache;
 	d->read_ahead = m->read_ahead;
 	ilist_init(&d->by_age);
+	fwq_set_init(&d->waiting, d->layout.cylinders);
 	for (i = 0; i < FWQ_SLOTS; i++) {
 		d->ref[i].d = d;
 		d->ref[i].slot = i;

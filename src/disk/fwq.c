@@ -188,198 +188,250 @@ static inline int64_t floor_of(const struct fwq_ctx *ctx, const struct fwq_cmd *
 	return ctx->mech->seek_floor[floor_entry(ctx, c)];
 }
 
+void fwq_set_init(struct fwq_set *s, uint32_t cylinders)
+{
+	unsigned i;
+
+	s->n = 0;
+	s->band_shift = 0;
+	while (cylinders > 1 && ((cylinders - 1) >> s->band_shift) >= FWQ_BANDS)
+		s->band_shift++;
+	for (i = 0; i < FWQ_BAND_WORDS; i++)
+		s->occupied[i] = 0;
+	s->cyl[FWQ_LEFT] = INT32_MIN;
+	s->cyl[FWQ_RIGHT] = INT32_MAX;
+	s->angle[FWQ_LEFT] = s->angle[FWQ_RIGHT] = 0;
+	s->next[FWQ_LEFT] = FWQ_RIGHT;
+	s->prev[FWQ_RIGHT] = FWQ_LEFT;
+	s->prev[FWQ_LEFT] = FWQ_LEFT;
+	s->next[FWQ_RIGHT] = FWQ_RIGHT;
+}
+
+void fwq_set_add(struct fwq_set *s, const struct fwq_cmd *c)
+{
+	unsigned x = c->tag, b = c->where.cyl >> s->band_shift, y;
+	int32_t cyl = (int32_t)c->where.cyl;
+
+	s->pos[x] = (uint8_t)s->n;
+	s->cands[s->n++] = c;
+	s->cmd[x] = c;
+	s->cyl[x] = cyl;
+	s->angle[x] = c->where.angle;
+	/* y: the node it goes before — after every node of its cylinder or less. */
+	if (s->occupied[b >> 6] >> (b & 63) & 1) {
+		y = s->first[b];
+		if (s->cyl[y] <= cyl) {
+			while (s->cyl[y] <= cyl)
+				y = s->next[y];
+		} else {
+			s->first[b] = (uint8_t)x;
+		}
+	} else {
+		int after = fwq_band_after(s, (int)b);
+
+		y = after < 0 ? FWQ_RIGHT : s->first[after];
+		s->first[b] = (uint8_t)x;
+		s->occupied[b >> 6] |= 1ull << (b & 63);
+	}
+	s->next[x] = (uint8_t)y;
+	s->prev[x] = s->prev[y];
+	s->next[s->prev[y]] = (uint8_t)x;
+	s->prev[y] = (uint8_t)x;
+}
+
+void fwq_set_remove(struct fwq_set *s, unsigned pos)
+{
+	const struct fwq_cmd *last = s->cands[s->n - 1];
+	unsigned x = s->cands[pos]->tag, b = (uint32_t)s->cyl[x] >> s->band_shift;
+	unsigned nx = s->next[x];
+
+	s->next[s->prev[x]] = (uint8_t)nx;
+	s->prev[nx] = s->prev[x];
+	if (s->first[b] == x) {
+		if (nx != FWQ_RIGHT && (uint32_t)s->cyl[nx] >> s->band_shift == b)
+			s->first[b] = (uint8_t)nx;
+		else
+			s->occupied[b >> 6] &= ~(1ull << (b & 63));
+	}
+	s->cands[pos] = last;
+	s->pos[last->tag] = (uint8_t)pos;
+	s->n--;
+}
+
 /*
- * A lower bound on a command's positioning time from its seek floor
- * f = seek_floor[k]. The time is g(move + guard) with g(x) = x + ((A − x)
- * mod rev), A the target's angle relative to the head's at the start, and
- * guard the effective rpo_guard when the head seeks (fwq_positioning_ns;
- * mech.h: a guard past a revolution costs one). g never decreases, and
- * move >= f, so g(f + guard) is the bound; with (f + guard) mod rev
- * tabulated (seek_floor_turn) it takes two corrections by one revolution
- * and no division. The same cylinder (no seek, no guard) is left to the
- * full price: its bound is 0.
+ * The SATF walk. A command d > 0 cylinders from the head positions in at
+ * least f = seek_floor[d >> shift] plus the guard a seek pays (guard_eff:
+ * fwq_positioning_ns, mech.h — a wait under rpo_guard gains a revolution,
+ * so no seek positions in less than move + guard_eff). Its time is the
+ * first pass of its sector at or after move + guard_eff, never before the
+ * first pass at or after f + guard_eff: that pass is its rotational floor,
+ * and with (f + guard_eff) mod rev tabulated (disk_mech.floors) it takes
+ * two corrections by a revolution and no division. Floors never fall with
+ * distance, so the walk takes the entries nearest first across both sides
+ * and stops at the first whose floor is past every class's best.
  */
-static inline int64_t rotational_floor(const struct fwq_ctx *ctx, const struct fwq_cmd *c,
-				       unsigned k)
+
+/* What one class's walk carries: in registers once inlined. */
+struct one_best {
+	int64_t cost;
+	unsigned slot;
+};
+
+/*
+ * One side of the head, nearest first from node x: to_right and batched
+ * are constants at each call. Stops at the first seek floor past the best
+ * (or at the sentinel, farther than any stroke).
+ */
+static inline __attribute__((always_inline)) void one_side(const struct fwq_ctx *ctx,
+							   const struct fwq_set *s, unsigned x,
+							   bool to_right, uint32_t batch_end,
+							   bool batched, struct one_best *b)
 {
 	const struct disk_mech *mc = ctx->mech;
-	int64_t rev = mc->layout->rev_ns;
-	int64_t ahead = c->where.angle - ctx->phase, w;
+	int64_t cyl = ctx->head.cyl, best = b->cost;
+	unsigned best_slot = b->slot;
 
-	if (c->where.cyl == ctx->head.cyl)
-		return 0;
-	/* Both in [0, rev): each difference is within one revolution of its residue. */
-	ahead += rev & -(int64_t)(ahead < 0);
-	w = ahead - mc->seek_floor_turn[k];
-	w += rev & -(int64_t)(w < 0);
-	return mc->seek_floor[k] + mc->guard_eff + w;
-}
+	for (;; x = to_right ? s->next[x] : s->prev[x]) {
+		int64_t d = to_right ? s->cyl[x] - cyl : cyl - s->cyl[x], cost;
+		const struct fwq_cmd *c;
 
-struct satf_walk {
-	const struct fwq_ctx *ctx;
-	const struct fwq_cmd *const *cands;
-	bool honour, batched;
-	uint32_t batch_end;		/* batched: a normal command from seq batch_end on waits */
-	unsigned has_high, has_norm;	/* commands in each class */
-	struct fwq_best high, norm;
-	int64_t limit;			/* no command with a larger floor can win */
-};
+		if (d >= FWQ_MAX_CYLINDERS)
+			break;		/* the sentinel */
+		if (!to_right || d) {
+			const struct disk_floor *fl = &mc->floors[(unsigned)d >> mc->seek_floor_shift];
+			const struct disk_seek_curve *sc;
+			int64_t rev = mc->layout->rev_ns, move, earliest;
 
-/*
- * Walking away from the head, floors only grow: once a floor exceeds the
- * best cost of every class that has commands, nothing further can win. A
- * class with commands none of which is priced yet keeps the walk going.
- */
-static inline void walk_update_limit(struct satf_walk *w)
-{
-	int64_t h = !w->has_high ? INT64_MIN : w->high.any ? w->high.cost : INT64_MAX;
-	int64_t n = !w->has_norm ? INT64_MIN : w->norm.any ? w->norm.cost : INT64_MAX;
-
-	w->limit = h > n ? h : n;
-}
-
-/* Price candidate i if its floors leave it a chance in its class; false once past the limit. */
-static inline __attribute__((always_inline)) bool walk_step(struct satf_walk *w, unsigned i)
-{
-	const struct fwq_cmd *c = w->cands[i];
-	struct fwq_best *b = w->honour && c->high ? &w->high : &w->norm;
-	unsigned k = floor_entry(w->ctx, c);
-	int64_t f = w->ctx->mech->seek_floor[k];
-
-	if (f > w->limit)
-		return false;
-	if (w->batched && b == &w->norm && c->seq >= w->batch_end)
-		return true;
-	if (f <= b->cost && rotational_floor(w->ctx, c, k) <= b->cost &&
-	    offer(b, w->cands, i, fwq_positioning_ns(w->ctx, c)))
-		walk_update_limit(w);
-	return true;
-}
-
-/*
- * The walk when one class competes (no high-priority command is told
- * apart): one best, so the limit is its cost. The common case — every
- * choice without PRIO — so what every candidate needs is held in locals
- * (struct one_walk, kept in registers once inlined) and a candidate that
- * passes its floors is priced from its rotational floor: the positioning
- * time g(move + guard) is that floor when the exact seek still makes the
- * same pass of the sector (rotational_floor: g(f + guard) >= move + guard),
- * and otherwise the first pass after move + guard.
- */
-struct one_walk {
-	const struct fwq_ctx *ctx;
-	const struct fwq_cmd *const *cands;
-	const int64_t *floor, *turn;
-	int64_t phase, rev, guard;
-	uint32_t cyl;			/* the head's */
-	unsigned shift;
-	uint32_t batch_end;
-	struct fwq_best best;
-};
-
-/*
- * Candidate i, d cylinders from the head: false once its seek floor is past
- * the best cost. `batched` is a constant at each call: plain SATF has no
- * batch test.
- */
-static inline __attribute__((always_inline)) bool one_step(struct one_walk *w, unsigned i,
-							   uint32_t d, bool batched)
-{
-	const struct fwq_cmd *c = w->cands[i];
-	unsigned k = d >> w->shift;
-	int64_t ahead, at, cost;
-
-	if (w->floor[k] > w->best.cost)
-		return false;
-	if (batched && c->seq >= w->batch_end)
-		return true;
-	if (!d) {
-		cost = fwq_positioning_ns(w->ctx, c);	/* no seek: no floor, no guard */
-	} else {
-		const struct disk_seek_curve *s;
-		int64_t move, earliest;
-
-		/* The rotational floor (rotational_floor()). */
-		ahead = c->where.angle - w->phase;
-		ahead += w->rev & -(int64_t)(ahead < 0);
-		at = ahead - w->turn[k];
-		at += w->rev & -(int64_t)(at < 0);
-		cost = w->floor[k] + w->guard + at;
-		if (cost > w->best.cost)
-			return true;
-		/* The seek as fwq_positioning_ns() times it, then the first pass after it. */
-		s = c->write ? &w->ctx->mech->write : &w->ctx->mech->read;
-		move = d <= s->d0_floor ? (int64_t)(s->a + s->b * __builtin_sqrt((double)d)) :
-			(int64_t)(s->c + s->e * (double)d);
-		earliest = move + w->guard;
-		if (cost < earliest)
-			cost = earliest + fwq_mod_rev(w->ctx, cost - earliest);
-	}
-	if (cost < w->best.cost || (cost == w->best.cost && fwq_older(c, w->cands[w->best.index]))) {
-		w->best.cost = cost;
-		w->best.index = i;
-		w->best.any = true;
-	}
-	return true;
-}
-
-/*
- * The sorted candidates in order of distance from the head, merging the
- * two sides: the nearer first, so the walk stops at the first floor past
- * the best (floors never fall with distance), on both sides at once.
- * UINT32_MAX marks a side that has run out (no cylinder is that far).
- */
-static inline __attribute__((always_inline)) void one_walk_sorted(struct one_walk *w,
-								  const struct fwq_queue *q,
-								  unsigned lo, bool batched)
-{
-	const struct fwq_cmd *const *cands = q->cands;
-	unsigned right = lo, left = lo, n = q->nsorted;
-	uint32_t cyl = w->cyl;
-	uint32_t dr = right < n ? cands[right]->where.cyl - cyl : UINT32_MAX;
-	uint32_t dl = left > 0 ? cyl - cands[left - 1]->where.cyl : UINT32_MAX;
-
-	for (;;) {
-		if (dr <= dl) {
-			if (dr == UINT32_MAX || !one_step(w, right, dr, batched))
-				return;
-			right++;
-			dr = right < n ? cands[right]->where.cyl - cyl : UINT32_MAX;
+			if (fl->guarded > best)
+				break;		/* nothing further can win */
+			/* The rotational floor. */
+			cost = s->angle[x] - ctx->phase;
+			cost += rev & -(int64_t)(cost < 0);
+			cost -= fl->turn;
+			cost += rev & -(int64_t)(cost < 0);
+			cost += fl->guarded;
+			if (cost > best)
+				continue;
+			c = s->cmd[x];
+			if (batched && c->seq >= batch_end)
+				continue;
+			/*
+			 * The floor's pass is the first after the seek (as
+			 * fwq_positioning_ns() times it) when even the longest
+			 * seek of the floor's distances makes it; else the seek,
+			 * then the first pass after it.
+			 */
+			if (fl->ceil_guarded > cost) {
+				sc = c->write ? &mc->write : &mc->read;
+				move = disk_mech_choice_seek_ns(sc, (uint32_t)d);
+				earliest = move + mc->guard_eff;
+				if (cost < earliest)
+					cost = earliest + fwq_mod_rev(ctx, cost - earliest);
+			}
 		} else {
-			if (!one_step(w, left - 1, dl, batched))
-				return;
-			left--;
-			dl = left > 0 ? cyl - cands[left - 1]->where.cyl : UINT32_MAX;
+			c = s->cmd[x];
+			if (batched && c->seq >= batch_end)
+				continue;
+			cost = fwq_positioning_ns(ctx, c);	/* no seek: no floor, no guard */
+		}
+		if (cost < best || (cost == best && fwq_older(c, s->cmd[best_slot]))) {
+			best = cost;
+			best_slot = x;
 		}
 	}
+	b->cost = best;
+	b->slot = best_slot;
 }
 
 /*
- * The first sorted candidate at or beyond the head's cylinder, searched
- * from q->near: usually a comparison each way.
+ * One class competes (no high-priority command is told apart): the common
+ * case — every choice without PRIO. The side towards the head's nearer
+ * neighbour first, so that the other starts with a good best.
  */
-static inline unsigned walk_start(const struct fwq_ctx *ctx, const struct fwq_queue *q)
+static inline __attribute__((always_inline)) bool one_walk(const struct fwq_ctx *ctx,
+							   const struct fwq_set *s,
+							   uint32_t batch_end, bool batched,
+							   struct fwq_best *out)
 {
-	unsigned lo = q->near < q->nsorted ? q->near : q->nsorted;
-	uint32_t cyl = ctx->head.cyl;
+	unsigned right = fwq_set_at(s, (int32_t)ctx->head.cyl), left = s->prev[right];
+	struct one_best b = { INT64_MAX, 0 };
 
-	while (lo > 0 && q->cands[lo - 1]->where.cyl >= cyl)
-		lo--;
-	while (lo < q->nsorted && q->cands[lo]->where.cyl < cyl)
-		lo++;
-	return lo;
+	if ((int64_t)s->cyl[right] - ctx->head.cyl <= (int64_t)ctx->head.cyl - s->cyl[left]) {
+		one_side(ctx, s, right, true, batch_end, batched, &b);
+		one_side(ctx, s, left, false, batch_end, batched, &b);
+	} else {
+		one_side(ctx, s, left, false, batch_end, batched, &b);
+		one_side(ctx, s, right, true, batch_end, batched, &b);
+	}
+	out->any = b.cost != INT64_MAX;
+	out->cost = b.cost;
+	out->index = out->any ? s->pos[b.slot] : 0;
+	return out->any;
+}
+
+/*
+ * Both classes compete: a best for each, and the walk goes on while a
+ * class with commands has none priced yet.
+ */
+static void two_walk(const struct fwq_ctx *ctx, const struct fwq_set *s, unsigned nhigh,
+		     uint32_t batch_end, bool batched, struct fwq_best best[2])
+{
+	const struct disk_mech *mc = ctx->mech;
+	int64_t cyl = ctx->head.cyl, maxd = FWQ_MAX_CYLINDERS, limit, cost[2] = { INT64_MAX, INT64_MAX };
+	unsigned right = fwq_set_at(s, (int32_t)cyl), left = s->prev[right], slot[2] = { 0, 0 }, k;
+	int64_t dr = s->cyl[right] - cyl, dl = cyl - s->cyl[left];
+	bool has[2] = { s->n > nhigh, nhigh > 0 };
+
+	limit = INT64_MAX;
+	for (;;) {
+		const struct fwq_cmd *c;
+		unsigned cls, x;
+		int64_t d, price, h, n;
+
+		if (dr <= dl) {
+			if ((d = dr) >= maxd)
+				break;
+			x = right;
+			right = s->next[right];
+			dr = s->cyl[right] - cyl;
+		} else {
+			if ((d = dl) >= maxd)
+				break;
+			x = left;
+			left = s->prev[left];
+			dl = cyl - s->cyl[left];
+		}
+		if (d && mc->floors[(unsigned)d >> mc->seek_floor_shift].guarded > limit)
+			break;
+		c = s->cmd[x];
+		cls = c->high;
+		if (batched && !cls && c->seq >= batch_end)
+			continue;
+		if (d && mc->floors[(unsigned)d >> mc->seek_floor_shift].guarded > cost[cls])
+			continue;
+		price = fwq_positioning_ns(ctx, c);
+		if (price < cost[cls] || (price == cost[cls] && fwq_older(c, s->cmd[slot[cls]]))) {
+			cost[cls] = price;
+			slot[cls] = x;
+			h = has[1] ? cost[1] : INT64_MIN;
+			n = has[0] ? cost[0] : INT64_MIN;
+			limit = h > n ? h : n;
+		}
+	}
+	for (k = 0; k < 2; k++) {
+		best[k].any = cost[k] != INT64_MAX;
+		best[k].cost = cost[k];
+		best[k].index = best[k].any ? s->pos[slot[k]] : 0;
+	}
 }
 
 /*
  * SATF, pricing only the commands that could win — the same choice as
  * pricing them all (test/t_disk_queue.c checks every pick against a plain
  * implementation; the choice does not depend on the order of pricing,
- * the tie-breaks being a total order). A command's positioning time is at
- * least the seek floor of its distance (mech.h). The sorted candidates are
- * walked from the head's cylinder outwards, on each side stopping where the
- * floor passes every class's best cost — with one class, nearest first
- * across both sides (one_walk_sorted); on the seed's 30-deep random queue
- * that visits about 8, works out the rotational floor of 7 and prices 2.
+ * the tie-breaks being a total order). On the seed's 30-deep random queue
+ * a choice steps over 8 commands (the two where it stops included), works
+ * out the rotational floor of 6 and computes a seek in one choice of three.
  */
 static inline __attribute__((always_inline)) unsigned satf_walk_pick(const struct fwq_rules *r,
 								     const struct fwq_ctx *ctx,
@@ -387,61 +439,23 @@ static inline __attribute__((always_inline)) unsigned satf_walk_pick(const struc
 								     int64_t now, bool batched,
 								     enum fwq_reason *reason)
 {
-	uint32_t batch_end = q->batch_end;
-	bool honour = r->prio->honours;
-	unsigned i, lo = walk_start(ctx, q);
-	struct satf_walk w;
+	struct fwq_best best[2] = { { INT64_MAX, 0, false }, { INT64_MAX, 0, false } };
+	unsigned i;
 
-	if (!honour || !q->nhigh) {
-		const struct disk_mech *mc = ctx->mech;
-		struct fwq_best none = { INT64_MAX, 0, false };
-		struct one_walk o = {
-			.ctx = ctx, .cands = q->cands, .floor = mc->seek_floor,
-			.turn = mc->seek_floor_turn, .phase = ctx->phase, .rev = mc->layout->rev_ns,
-			.guard = mc->guard_eff, .cyl = ctx->head.cyl, .shift = mc->seek_floor_shift,
-			.batch_end = batch_end, .best = { INT64_MAX, 0, false },
-		};
-
-		if (batched)
-			one_walk_sorted(&o, q, lo, true);
-		else
-			one_walk_sorted(&o, q, lo, false);
-		/* Unsorted candidates (destages, never high): each on its own floor. */
-		for (i = q->nsorted; i < q->n; i++) {
-			if (batched && q->cands[i]->seq >= batch_end)
-				continue;
-			if (!o.best.any || floor_of(ctx, q->cands[i]) <= o.best.cost)
-				offer(&o.best, q->cands, i, fwq_positioning_ns(ctx, q->cands[i]));
-		}
-		return fwq_decide(r, q, now, &none, &o.best, reason);
-	}
-	w = (struct satf_walk){
-		.ctx = ctx, .cands = q->cands, .honour = honour, .batched = batched,
-		.batch_end = batch_end,
-		.high = { INT64_MAX, 0, false }, .norm = { INT64_MAX, 0, false },
-	};
-	w.has_high = q->nhigh;
-	w.has_norm = q->n - w.has_high;
-	walk_update_limit(&w);
-	if (lo < q->nsorted)
-		walk_step(&w, lo);
-	if (lo > 0)
-		walk_step(&w, lo - 1);
-	for (i = lo + 1; i < q->nsorted && walk_step(&w, i); i++)
-		;
-	for (i = lo > 0 ? lo - 1 : 0; i-- > 0 && walk_step(&w, i);)
-		;
-	/* Unsorted candidates: each on its own floor. */
+	if (r->prio->honours && q->nhigh)
+		two_walk(ctx, q->set, q->nhigh, q->batch_end, batched, best);
+	else if (batched)
+		one_walk(ctx, q->set, q->batch_end, true, &best[0]);
+	else
+		one_walk(ctx, q->set, 0, false, &best[0]);
+	/* Destages (never high): each on its own floor. */
 	for (i = q->nsorted; i < q->n; i++) {
-		const struct fwq_cmd *c = q->cands[i];
-		struct fwq_best *b = w.honour && c->high ? &w.high : &w.norm;
-
-		if (batched && b == &w.norm && c->seq >= w.batch_end)
+		if (batched && q->cands[i]->seq >= q->batch_end)
 			continue;
-		if (!b->any || floor_of(ctx, c) <= b->cost)
-			offer(b, q->cands, i, fwq_positioning_ns(ctx, c));
+		if (!best[0].any || floor_of(ctx, q->cands[i]) <= best[0].cost)
+			offer(&best[0], q->cands, i, fwq_positioning_ns(ctx, q->cands[i]));
 	}
-	return fwq_decide(r, q, now, &w.high, &w.norm, reason);
+	return fwq_decide(r, q, now, &best[1], &best[0], reason);
 }
 
 static unsigned pick_satf(const struct fwq_rules *r, const struct fwq_ctx *ctx,

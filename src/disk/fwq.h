@@ -50,6 +50,7 @@ struct fwq_cmd {
 	uint64_t lba, nlb;	/* logical */
 	uint64_t ps, nps;	/* physical */
 	struct disk_chs where;	/* first physical sector */
+	int64_t track_ns;	/* its transfer when it stays on that sector's track; -1 not (or unknown) */
 	int64_t arrival;
 	uint8_t tag;		/* slot index; FWQ_SLOTS for every destage */
 	uint32_t seq;		/* order of receipt: the last tie-break */
@@ -145,18 +146,92 @@ static inline bool fwq_older(const struct fwq_cmd *a, const struct fwq_cmd *b)
 	return a->seq < b->seq;
 }
 
-/* The queue as the drive keeps it, for one choice. */
+/*
+ * The waiting commands as the drive keeps them (one per slot; destages are
+ * not among them), two ways:
+ *   cands[0, n)  in no particular order — a command joins at the end and
+ *                the last takes the place of one that leaves — for the
+ *                policies, which look at every candidate (pos[] says where
+ *                each slot is);
+ *   by cylinder  a list through next[] and prev[] (ties in the order they
+ *                joined), which SATF walks outwards from the head, reading
+ *                per node only what pricing needs first (cyl[], angle[]).
+ *                Two sentinel nodes end it, FWQ_LEFT and FWQ_RIGHT, farther
+ *                from any head than the stroke, so the walk tests no end.
+ *                A command finds its place, and the walk its start, through
+ *                cylinder bands: band b holds cylinders [b << band_shift,
+ *                (b + 1) << band_shift), `occupied` has bit b when one of
+ *                its commands waits, and first[b] is the first of them in
+ *                the list. A band is about a two-hundredth of the stroke:
+ *                the place is a step or two from a band's first.
+ * Joining and leaving are a few instructions each; nothing moves in memory.
+ */
+#define FWQ_BANDS	256
+#define FWQ_BAND_WORDS	(FWQ_BANDS / 64)
+#define FWQ_LEFT	FWQ_SLOTS
+#define FWQ_RIGHT	(FWQ_SLOTS + 1)
+#define FWQ_NODES	(FWQ_SLOTS + 2)
+/* The most cylinders a drive may have: the sentinels' distance from every head exceeds it. */
+#define FWQ_MAX_CYLINDERS	(1u << 30)
+
+struct fwq_set {
+	const struct fwq_cmd *cands[FWQ_SLOTS + FWQ_DESTAGE_WINDOW];	/* room for destages behind */
+	unsigned n;
+	uint8_t pos[FWQ_SLOTS];			/* where each waiting slot is in cands[] */
+	const struct fwq_cmd *cmd[FWQ_SLOTS];	/* per slot, while it waits */
+	int32_t cyl[FWQ_NODES];
+	int64_t angle[FWQ_NODES];
+	uint8_t next[FWQ_NODES], prev[FWQ_NODES];
+	unsigned band_shift;
+	uint64_t occupied[FWQ_BAND_WORDS];
+	uint8_t first[FWQ_BANDS];
+};
+
+/* Empty, for a drive of `cylinders` cylinders (at most FWQ_MAX_CYLINDERS). */
+void fwq_set_init(struct fwq_set *s, uint32_t cylinders);
+/* Command c (of slot c->tag) starts waiting. */
+void fwq_set_add(struct fwq_set *s, const struct fwq_cmd *c);
+/* cands[pos] stops waiting; the last takes its place. */
+void fwq_set_remove(struct fwq_set *s, unsigned pos);
+
+/* The first occupied band after b, or -1. */
+static inline int fwq_band_after(const struct fwq_set *s, int b)
+{
+	unsigned i = (unsigned)(b + 1) >> 6;
+	uint64_t m;
+
+	if (i >= FWQ_BAND_WORDS)
+		return -1;
+	m = s->occupied[i] & (~0ull << ((unsigned)(b + 1) & 63));
+	while (!m) {
+		if (++i >= FWQ_BAND_WORDS)
+			return -1;
+		m = s->occupied[i];
+	}
+	return (int)(i << 6 | (unsigned)__builtin_ctzll(m));
+}
+
+/* The first node (FWQ_RIGHT past the last) with a cylinder >= cyl. */
+static inline unsigned fwq_set_at(const struct fwq_set *s, int32_t cyl)
+{
+	int b = cyl < 0 ? 0 : (int)((uint32_t)cyl >> s->band_shift);
+	unsigned x;
+
+	if (b < FWQ_BANDS && s->occupied[b >> 6] >> (b & 63) & 1) {
+		for (x = s->first[b]; s->cyl[x] < cyl; x = s->next[x])
+			;
+		return x;
+	}
+	b = fwq_band_after(s, b);
+	return b < 0 ? FWQ_RIGHT : s->first[b];
+}
+
+/* The queue for one choice. */
 struct fwq_queue {
 	const struct fwq_cmd *const *cands;
 	unsigned n;		/* > 0 */
-	unsigned nsorted;	/* cands[0, nsorted) are in order of cylinder */
-	/*
-	 * Where the first sorted candidate at or past the head's cylinder
-	 * probably is (the drive keeps the place of the command just served,
-	 * whose cylinder the head is on): the walk starts its search there.
-	 * Any value gives the same choice.
-	 */
-	unsigned near;
+	unsigned nsorted;	/* cands[0, nsorted) are the waiting commands (set); the rest destages */
+	const struct fwq_set *set;
 	const struct fwq_cmd *oldest;	/* the oldest queued command (not a destage); NULL none */
 	unsigned nhigh;		/* candidates with PRIO high */
 	uint32_t batch_end;	/* batched policies: a normal command with seq >= this waits */
@@ -243,10 +318,10 @@ unsigned fwq_decide(const struct fwq_rules *r, const struct fwq_queue *q, int64_
 
 /*
  * Pick a candidate; returns its index in q->cands, and the reason. SATF
- * prices the sorted candidates outwards from the head and stops where the
- * seek alone costs more than the best found; the rest (write-cache
+ * prices the waiting commands band by band outwards from the head and stops
+ * where the seek alone costs more than the best found; the rest (write-cache
  * destages) are priced in any order. The choice does not depend on the
- * order or on nsorted.
+ * order of cands[].
  */
 static inline unsigned fwq_pick(const struct fwq_rules *r, const struct fwq_ctx *ctx,
 				const struct fwq_queue *q, int64_t now, enum fwq_reason *reason)

@@ -418,11 +418,18 @@ void disk_layout_locate(const struct disk_layout *l, uint64_t ps, struct disk_ch
 			c->head = l->heads - 1 - slot;
 		pos = (c->sector + slot_offset(l, z, rel_cyl, slot)) % z->spt;
 	} else {
-		uint64_t t = track % z->cyls;
+		/*
+		 * Track t of surface `head` (counted along its direction):
+		 * track_offset() of its cylinder, without turning the
+		 * direction back and forth.
+		 */
+		uint64_t t = track % z->cyls, off;
 
 		c->head = (uint32_t)(track / z->cyls);
 		c->cyl = z->first_cyl + (uint32_t)(c->head % 2 ? z->cyls - 1 - t : t);
-		pos = (c->sector + track_offset(l, z, c->cyl, c->head)) % z->spt;
+		off = (uint64_t)c->head * ((uint64_t)(z->cyls - 1) * z->cyl_skew + z->head_skew) +
+			t * z->cyl_skew + z->first_offset;
+		pos = (c->sector + off) % z->spt;
 	}
 	c->angle = (int64_t)(pos * (uint64_t)l->rev_ns / z->spt);
 }

@@ -248,12 +248,39 @@ static void measured_init(struct disk_mech *mc, const struct disk_model *m, int6
 static void floor_turns(struct disk_mech *mc)
 {
 	int64_t rev = mc->layout->rev_ns;
+	uint64_t max = mc->layout->cylinders - 1;
 	unsigned q;
 
 	mc->guard_eff = mc->rpo_guard < rev ? mc->rpo_guard : rev;
-	for (q = 0; q < DISK_SEEK_FLOOR_ENTRIES; q++)
-		mc->seek_floor_turn[q] = mc->seek_floor[q] == INT64_MAX ? 0 :
-			(mc->seek_floor[q] + mc->guard_eff) % rev;
+	for (q = 0; q < DISK_SEEK_FLOOR_ENTRIES; q++) {
+		bool past = mc->seek_floor[q] == INT64_MAX;
+
+		uint64_t first = (uint64_t)q << mc->seek_floor_shift;
+		uint64_t last = first + ((uint64_t)1 << mc->seek_floor_shift) - 1;
+
+		mc->floors[q].guarded = past ? INT64_MAX : mc->seek_floor[q] + mc->guard_eff;
+		mc->floors[q].turn = past ? 0 : mc->floors[q].guarded % rev;
+		mc->floors[q].ceil_guarded = INT64_MAX;
+		if (first > max)
+			continue;
+		/* The curves rise with distance; both ends count, should a piece not. */
+		first = first ? first : 1;
+		last = last < max ? last : max;
+		{
+			const struct disk_seek_curve *c[2] = { &mc->read, &mc->write };
+			int64_t most = 0;
+			unsigned k;
+
+			for (k = 0; k < 2; k++) {
+				int64_t a = disk_mech_choice_seek_ns(c[k], (uint32_t)first);
+				int64_t b = disk_mech_choice_seek_ns(c[k], (uint32_t)last);
+
+				most = a > most ? a : most;
+				most = b > most ? b : most;
+			}
+			mc->floors[q].ceil_guarded = most + mc->guard_eff;
+		}
+	}
 }
 
 int disk_mech_init(struct disk_mech *mc, const struct disk_layout *l,

@@ -123,13 +123,34 @@ struct disk_mech {
 	 * For the choice's rotational floor (fwq.c): the guard a seek pays in
 	 * effect, min(rpo_guard, one revolution) — a wait under rpo_guard
 	 * gains one revolution, so a guard past a revolution costs no more
-	 * than one — and, per floor entry, (seek_floor + that guard) mod rev:
-	 * how far the platter has turned by the earliest start of a guarded
-	 * transfer, so pricing a candidate needs no division.
+	 * than one — and, per floor entry, seek_floor + that guard (the least
+	 * positioning over a seek of that distance; INT64_MAX past the stroke)
+	 * and its residue mod rev: how far the platter has turned by the
+	 * earliest start of a guarded transfer, so pricing a candidate needs
+	 * no division. Side by side: the choice reads both for each candidate.
 	 */
 	int64_t guard_eff;
-	int64_t seek_floor_turn[DISK_SEEK_FLOOR_ENTRIES];
+	struct disk_floor {
+		int64_t guarded, turn;
+		/*
+		 * The most the choice's seek (disk_mech_choice_seek_ns) takes
+		 * over the entry's distances, either direction, plus the guard:
+		 * a rotational floor at or past it is the exact positioning
+		 * time, found without the seek itself.
+		 */
+		int64_t ceil_guarded;
+	} floors[DISK_SEEK_FLOOR_ENTRIES];
 };
+
+/*
+ * The seek over d > 0 cylinders as the firmware's choice prices it
+ * (fwq_positioning_ns, fwq.c): the fitted curve's two pieces.
+ */
+static inline int64_t disk_mech_choice_seek_ns(const struct disk_seek_curve *s, uint32_t d)
+{
+	return d <= s->d0_floor ? (int64_t)(s->a + s->b * __builtin_sqrt((double)d)) :
+		(int64_t)(s->c + s->e * (double)d);
+}
 
 int disk_mech_init(struct disk_mech *mc, const struct disk_layout *l,
 		   const struct disk_model *m, struct err *e);
@@ -219,6 +240,34 @@ static inline void disk_mech_access_at(const struct disk_mech *mc, struct disk_h
 				       bool write, unsigned extra_revs, struct disk_access *acc)
 {
 	disk_mech_access_after(mc, head, t0, INT64_MIN, where, n, write, extra_revs, acc);
+}
+
+/*
+ * disk_mech_access_at() for an access that stays on its first track, whose
+ * transfer takes track_ns (disk_layout_sectors_ns() of its sectors, found
+ * when the command came in): the same breakdown, without the walk from
+ * track to track.
+ */
+static inline void disk_mech_access_track(const struct disk_mech *mc, struct disk_head *head,
+					  int64_t t0, const struct disk_chs *where, int64_t track_ns,
+					  bool write, unsigned extra_revs, struct disk_access *acc)
+{
+	int64_t t;
+
+	acc->overhead = disk_mech_overhead_ns(mc, write, true, head->last_write);
+	acc->seek = disk_mech_move_ns(mc, head, where->cyl, where->head, write);
+	if (acc->seek < mc->pos_floor[write])
+		acc->seek = mc->pos_floor[write];
+	t = t0 + acc->overhead + acc->seek;
+	acc->rotate = disk_mech_target_wait(mc, t, where->angle, where->cyl != head->cyl);
+	acc->transfer = track_ns;
+	acc->extra = (int64_t)extra_revs * mc->layout->rev_ns;
+	head->cyl = where->cyl;
+	head->head = where->head;
+	head->last_write = write;
+	acc->completion = mc->completion[write];
+	acc->total = acc->overhead + acc->seek + acc->rotate + acc->transfer + acc->extra +
+		acc->completion;
 }
 
 /*

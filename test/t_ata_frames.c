@@ -298,7 +298,7 @@ static void test_other_commands(void)
 static void test_fis_codecs(void)
 {
 	struct ata_sdb s = { .status = 0x40, .error = 0, .sactive = 0x80000005,
-		.interrupt = true }, s2;
+		.interrupt = true }, s2 = { 0 };
 	struct ata_d2h d = { .status = 0x51, .error = 0x04, .lba = 0xabcdef012345ULL,
 		.device = 0x40, .count = 0x1234, .interrupt = true, .pm_port = 3 }, d2;
 	struct ata_taskfile tf = { .command = 0x60 };

@@ -82,7 +82,10 @@ static void on_sdb(void *host, const uint8_t *fis, size_t len)
 	struct ata_sdb s;
 	int64_t now = sim_now(&h->sim);
 
-	CHECK(ata_sdb_decode(fis, len, &s) == ATA_OK);
+	if (ata_sdb_decode(fis, len, &s) != ATA_OK) {
+		CHECK_MSG(0, "SDB FIS does not decode");
+		return;
+	}
 	CHECK_MSG(!(s.status & ATA_STAT_ERR) || h->error_expected, "SDB with ERR");
 	h->errors += (s.status & ATA_STAT_ERR) != 0;
 	while (s.sactive) {

@@ -74,7 +74,7 @@ static void srst_clear(struct sim *sim, void *arg)
 static void on_sdb(void *host, const uint8_t *fis, size_t len)
 {
 	struct host *h = host;
-	struct ata_sdb s;
+	struct ata_sdb s = { 0 };
 
 	CHECK(ata_sdb_decode(fis, len, &s) == ATA_OK);
 	/* Only tags the host has outstanding: none from before a reset. */

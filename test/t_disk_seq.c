@@ -109,7 +109,7 @@ struct host {
 static void on_sdb(void *h_, const uint8_t *fis, size_t len)
 {
 	struct host *h = h_;
-	struct ata_sdb s;
+	struct ata_sdb s = { 0 };
 	unsigned t;
 
 	CHECK(ata_sdb_decode(fis, len, &s) == ATA_OK);

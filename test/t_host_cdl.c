@@ -23,7 +23,7 @@ struct seen {
 static void observe(void *ctx, const uint8_t *fis, size_t len)
 {
 	struct seen *s = ctx;
-	struct ata_taskfile tf;
+	struct ata_taskfile tf = { 0 };
 	struct ata_rw rw;
 
 	CHECK(ata_h2d_decode(fis, len, &tf) == ATA_OK);

@@ -112,7 +112,7 @@ static void ncq_error_now(struct sim *sim, void *arg)
 static void send(void *link, const uint8_t *fis, size_t len)
 {
 	struct drive *d = link;
-	struct ata_taskfile tf;
+	struct ata_taskfile tf = { 0 };
 	struct ata_rw rw;
 
 	CHECK(ata_h2d_decode(fis, len, &tf) == ATA_OK);

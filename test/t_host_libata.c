@@ -24,7 +24,7 @@ struct seen {
 static void observe(void *ctx, const uint8_t *fis, size_t len)
 {
 	struct seen *s = ctx;
-	struct ata_taskfile tf;
+	struct ata_taskfile tf = { 0 };
 	struct ata_rw rw;
 
 	CHECK(ata_h2d_decode(fis, len, &tf) == ATA_OK);
@@ -99,7 +99,7 @@ struct cdb_run {
 static void cdb_observe(void *ctx, const uint8_t *fis, size_t len)
 {
 	struct cdb_run *r = ctx;
-	struct ata_taskfile tf;
+	struct ata_taskfile tf = { 0 };
 
 	CHECK(ata_h2d_decode(fis, len, &tf) == ATA_OK);
 	if (tf.command == ATA_CMD_READ_VERIFY || tf.command == ATA_CMD_READ_VERIFY_EXT) {

@@ -77,7 +77,6 @@ void report_job_reset(struct report_job *j)
 	memset(j->io_u_map, 0, sizeof(j->io_u_map));
 	memset(j->io_u_submit, 0, sizeof(j->io_u_submit));
 	memset(j->io_u_complete, 0, sizeof(j->io_u_complete));
-	j->total_submit = j->total_complete = 0;
 	memset(j->lat_n, 0, sizeof(j->lat_n));
 	memset(j->lat_u, 0, sizeof(j->lat_u));
 	memset(j->lat_m, 0, sizeof(j->lat_m));
@@ -462,6 +461,21 @@ static void show_ddir_status(FILE *out, const struct report_job *j, const struct
 			(unsigned long long)rd->iops.n);
 }
 
+/*
+ * fio's total_submit and total_complete: every submit or completion counted
+ * lands in one bucket, so the total is the buckets' sum, found here rather
+ * than counted a second time per I/O.
+ */
+static uint64_t dist_total(const uint64_t *map, unsigned n)
+{
+	uint64_t total = 0;
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		total += map[i];
+	return total;
+}
+
 static void dist(const uint64_t *map, uint64_t total, double *pct, unsigned n, double floor)
 {
 	unsigned i;
@@ -628,10 +642,10 @@ static void show_job_normal(FILE *out, const struct report_job *j, const struct 
 	dist(j->io_u_map, total, v, 7, 0.1);
 	fprintf(out, "  IO depths    : 1=%3.1f%%, 2=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, "
 		"32=%3.1f%%, >=64=%3.1f%%\n", v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
-	dist(j->io_u_submit, j->total_submit, v, 7, 0.1);
+	dist(j->io_u_submit, dist_total(j->io_u_submit, 7), v, 7, 0.1);
 	fprintf(out, "     submit    : 0=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, "
 		"64=%3.1f%%, >=64=%3.1f%%\n", v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
-	dist(j->io_u_complete, j->total_complete, v, 7, 0.1);
+	dist(j->io_u_complete, dist_total(j->io_u_complete, 7), v, 7, 0.1);
 	fprintf(out, "     complete  : 0=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, "
 		"64=%3.1f%%, >=64=%3.1f%%\n", v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
 	fprintf(out, "     issued rwts: total=%llu,%llu,%llu,0 short=%llu,%llu,%llu,0 "
@@ -1166,8 +1180,8 @@ static void json_job(struct json_writer *w, const struct report_job *j,
 		json_int(w, "first_error", j->first_error);
 	}
 	json_dist(w, "iodepth_level", j->io_u_map, total, false);
-	json_dist(w, "iodepth_submit", j->io_u_submit, j->total_submit, true);
-	json_dist(w, "iodepth_complete", j->io_u_complete, j->total_complete, true);
+	json_dist(w, "iodepth_submit", j->io_u_submit, dist_total(j->io_u_submit, 7), true);
+	json_dist(w, "iodepth_complete", j->io_u_complete, dist_total(j->io_u_complete, 7), true);
 	json_lat_buckets(w, "latency_ns", j->lat_n, 10, total);
 	json_lat_buckets(w, "latency_us", j->lat_u, 10, total);
 	json_lat_buckets(w, "latency_ms", j->lat_m, 12, total);
@@ -1422,8 +1436,6 @@ static void merge_job(struct report_job *dst, const struct report_job *src, bool
 	}
 	for (k = 0; k < 12; k++)
 		dst->lat_m[k] += src->lat_m[k];
-	dst->total_submit += src->total_submit;
-	dst->total_complete += src->total_complete;
 	dst->run_time_ms += src->run_time_ms;
 	if (src->elapsed_s > dst->elapsed_s)
 		dst->elapsed_s = src->elapsed_s;

@@ -62,8 +62,8 @@ struct report_job {
 	int first_error;
 	const char *carried_site;	/* where the last error carried past was raised, NULL: the engine */
 	struct report_dir dir[REPORT_DIRS];
+	/* fio's total_submit and total_complete are the sums of the last two. */
 	uint64_t io_u_map[7], io_u_submit[7], io_u_complete[7];
-	uint64_t total_submit, total_complete;
 	uint64_t lat_n[10], lat_u[10], lat_m[12];
 	struct hist_summary sync_lat;	/* fsync/fdatasync calls: fio's "sync" */
 	int64_t run_time_ms;		/* job_runtime */

@@ -1511,10 +1511,8 @@ static void io_error_ends_job(struct job *j, const struct job_io *io)
 	job_error(j, io->error, site);
 	snprintf(r->error_note, sizeof(r->error_note), "fio: pid=%u, err=%d/file:%s, error=%s",
 		 j->number, io->error, site ? site : "io_u.c, func=io_u error", strerror(io->error));
-	if (!j->in_ramp) {
+	if (!j->in_ramp)
 		r->io_u_complete[0]++;
-		r->total_complete++;
-	}
 }
 
 /*
@@ -1828,10 +1826,8 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 		 */
 		if (!j->in_ramp) {
 			rd->total_ios++;
-			if (single) {
+			if (single)
 				r->io_u_complete[batch_bucket(1)]++;
-				r->total_complete++;
-			}
 		}
 		if (count_error(j, io->ddir != DDIR_READ, io->error))
 			io_error_ends_job(j, io);
@@ -1895,10 +1891,8 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 			if (j->hist_log)
 				hist_log_io(j, now, io, clat);
 		}
-		if (single) {
+		if (single)
 			r->io_u_complete[batch_bucket(1)]++;
-			r->total_complete++;
-		}
 		if (j->writes_logs)	/* most runs write no log */
 			log_io(j, now, io, clat, sync ? clat : lat,
 			       sync ? 0 : (uint64_t)(io->t_issue - io->t_start));
@@ -1957,7 +1951,6 @@ static inline __attribute__((always_inline)) void io_reaped_plain_as(struct job 
 	j->iops_s.acc[d]++;
 	mark_latency(r, clat);
 	r->io_u_complete[batch_bucket(1)]++;
-	r->total_complete++;
 	j->done_bytes[d] += len;
 	j->done_ios[d]++;
 	io->next = j->free_ios;
@@ -1991,10 +1984,8 @@ static void reap(struct job *j)
 			io_reaped(j, io, false);
 			n++;
 		}
-		if (!j->in_ramp) {
+		if (!j->in_ramp)
 			j->rep->io_u_complete[batch_bucket(n)]++;
-			j->rep->total_complete++;
-		}
 		if (j->inflight <= j->depth_low || j->finished) {
 			j->full_wait = false;
 			break;
@@ -2116,14 +2107,10 @@ static void commit(struct job *j)
 		return;
 	if (!j->in_ramp) {
 		j->rep->io_u_map[depth_bucket(j->inflight)] += j->held;
-		if (j->o->sg) {
-			/* fio_sgio_queue() counts each write() of a header as a submit of one. */
+		if (j->o->sg)	/* fio_sgio_queue() counts each write() of a header as a submit of one. */
 			j->rep->io_u_submit[batch_bucket(1)] += j->held;
-			j->rep->total_submit += j->held;
-		} else {
+		else
 			j->rep->io_u_submit[batch_bucket(j->held)]++;
-			j->rep->total_submit++;
-		}
 	}
 	j->held = 0;
 }
@@ -2519,7 +2506,6 @@ static inline __attribute__((always_inline)) void account_issue_as(struct job *j
 		/* In offload mode each worker has one I/O in flight: fio counts depth 1. */
 		j->rep->io_u_map[depth_bucket(j->offload ? 1 : j->inflight)]++;
 		j->rep->io_u_submit[batch_bucket(1)]++;
-		j->rep->total_submit++;
 	} else if (!j->in_ramp && ++j->held == j->submit_batch) {
 		commit(j);
 	}

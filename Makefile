@@ -42,8 +42,15 @@ BENCH_SRC := $(sort $(wildcard bench/*.c))
 B   := build/$(notdir $(CC))
 BS  := build/$(notdir $(CC))-san
 
+# Each tree remembers the flags its objects were built with (TREE/.flags,
+# rewritten only when they change), so 'make WERROR=1' after a plain 'make',
+# or a new CFLAGS, rebuilds everything rather than linking stale objects.
 define tree
-$(1)/%.o: %.c
+$(1)/.flags: FORCE
+	@mkdir -p $(1)
+	@echo '$$(CC) $$(CPPFLAGS) $$(ALL_CFLAGS) $(2)' | cmp -s - $$@ || \
+		echo '$$(CC) $$(CPPFLAGS) $$(ALL_CFLAGS) $(2)' >$$@
+$(1)/%.o: %.c $(1)/.flags
 	@mkdir -p $$(dir $$@)
 	@$(if $(Q),echo "  CC      $$<  [$(1)]")
 	$(Q)$$(CC) $$(CPPFLAGS) $$(ALL_CFLAGS) $(2) -c -o $$@ $$<

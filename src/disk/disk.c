@@ -169,6 +169,13 @@ struct disk {
 	} cdl[FWQ_SLOTS];
 	uint8_t current_abort;		/* the policy ending the access in service early; 0 none */
 	uint32_t sdb_sense, sdb_aborted;	/* CDL: tags ended by policy 0xD / 0xF */
+	/*
+	 * Counted per media access as one store each, by the choice's reason
+	 * and by direction; disk_get_stats() sums them into stats' picks,
+	 * picks_aged, picks_prio, picks_soft_normal, media_reads and media_writes.
+	 */
+	uint64_t picks_by[FWQ_PICK_STREAM];	/* every reason but a stream's, which is no choice */
+	uint64_t media_by[2];			/* [write] */
 	struct disk_stats stats;
 	disk_pick_fn pick_fn;
 	void *pick_ctx;
@@ -762,14 +769,8 @@ static void destage_remove(struct disk *d, const struct fwq_cmd *c)
 static void account_pick(struct disk *d, enum fwq_reason reason, const struct disk_access *acc,
 			 unsigned n)
 {
-	d->stats.picks++;
-	d->stats.picks_aged += reason == FWQ_PICK_AGED;
-	d->stats.picks_prio += reason == FWQ_PICK_PRIO;
-	d->stats.picks_soft_normal += reason == FWQ_PICK_SOFT_NORMAL;
-	if (d->current.write)
-		d->stats.media_writes++;
-	else
-		d->stats.media_reads++;
+	d->picks_by[reason]++;
+	d->media_by[d->current.write]++;
 	d->stats.busy_ns += acc->total;
 	d->stats.seek_ns += acc->seek;
 	d->stats.rotate_ns += acc->rotate;
@@ -818,10 +819,7 @@ static void stream_start(struct disk *d, const struct fwq_cmd *const *cands, uns
 	d->head.cyl = d->stream.cyl;
 	d->head.head = d->stream.head;
 	sim_at(d->sim, done, media_done, d);
-	if (c->write)
-		d->stats.media_writes++;
-	else
-		d->stats.media_reads++;
+	d->media_by[c->write]++;
 	d->stats.busy_ns += done - now;
 	d->stats.transfer_ns += done - now;
 	sim_debug(d->sim, SIM_DBG_DISK, "stream %s%u: %llu sectors from the head, done at +%.3f ms",
@@ -1948,8 +1946,15 @@ void disk_free(struct disk *d)
 	free(d);
 }
 
-const struct disk_stats *disk_get_stats(const struct disk *d)
+const struct disk_stats *disk_get_stats(struct disk *d)
 {
+	d->stats.picks_aged = d->picks_by[FWQ_PICK_AGED];
+	d->stats.picks_prio = d->picks_by[FWQ_PICK_PRIO];
+	d->stats.picks_soft_normal = d->picks_by[FWQ_PICK_SOFT_NORMAL];
+	d->stats.picks = d->picks_by[FWQ_PICK_POLICY] + d->stats.picks_aged +
+		d->stats.picks_prio + d->stats.picks_soft_normal;
+	d->stats.media_reads = d->media_by[0];
+	d->stats.media_writes = d->media_by[1];
 	return &d->stats;
 }
 

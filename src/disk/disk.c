@@ -255,7 +255,7 @@ static void sdb_flush(struct sim *sim, void *arg)
  * whose decoding ends now counts as due: its `decoded` event would come
  * first (decode_due()).
  */
-static void sdb_schedule(struct disk *d)
+static inline __attribute__((always_inline)) void sdb_schedule(struct disk *d)
 {
 	if (d->sdb_scheduled)
 		return;
@@ -268,7 +268,7 @@ static void sdb_schedule(struct disk *d)
 	sim_at(d->sim, sim_now(d->sim), sdb_flush, d);
 }
 
-static void complete_tag(struct disk *d, unsigned tag)
+static inline __attribute__((always_inline)) void complete_tag(struct disk *d, unsigned tag)
 {
 	d->sdb_done |= 1u << tag;
 	sdb_schedule(d);
@@ -298,7 +298,7 @@ static void respond(struct disk *d, int64_t delay, uint8_t status, uint8_t error
 }
 
 /* A command on `slot` finished well: a good D2H now for the non-queued one, else its SDB bit. */
-static void complete_ok(struct disk *d, unsigned slot)
+static inline __attribute__((always_inline)) void complete_ok(struct disk *d, unsigned slot)
 {
 	if (slot == FWQ_NONQUEUED) {
 		struct ata_d2h r = { .status = ATA_STAT_DRDY, .interrupt = true,
@@ -427,7 +427,7 @@ static void room_admit(struct disk *d);
  * read it, over the last stretch before now if the link was free, else
  * once it is — and the read completes then.
  */
-static void read_sent(struct disk *d, const struct fwq_cmd *c)
+static inline __attribute__((always_inline)) void read_sent(struct disk *d, const struct fwq_cmd *c)
 {
 	int64_t now = sim_now(d->sim), xfer = interface_ns(d, read_bytes(d, c));
 	int64_t sent = link_reserve(d, now - xfer, xfer);

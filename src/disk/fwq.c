@@ -43,26 +43,6 @@ const char *fwq_reason_name(const struct fwq_rules *r, enum fwq_reason reason)
 	return r->ops->plugin.name;
 }
 
-unsigned fwq_decide(const struct fwq_rules *r, const struct fwq_queue *q, int64_t now,
-		    const struct fwq_best *high, const struct fwq_best *norm,
-		    enum fwq_reason *reason)
-{
-	const struct fwq_cmd *const *cands = q->cands;
-	unsigned i;
-
-	if (q->oldest && now - q->oldest->arrival >= r->age_limit) {
-		/* Rare (it takes seconds of waiting): find where the oldest is. */
-		for (i = 0; cands[i] != q->oldest; i++)
-			;
-		*reason = FWQ_PICK_AGED;
-		return i;
-	}
-	if (high->any)
-		return r->prio->choose(r, q, high, norm, reason);
-	*reason = FWQ_PICK_POLICY;
-	return norm->index;
-}
-
 /* strict: the best high-priority command, always. */
 static unsigned strict_choose(const struct fwq_rules *r, const struct fwq_queue *q,
 			      const struct fwq_best *high, const struct fwq_best *norm,

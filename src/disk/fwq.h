@@ -363,10 +363,29 @@ static inline const struct fwq_prio_ops *fwq_prio_ops(const struct plugin *p)
 /* Why a command was picked, for --debug=disk: "aged", "priority", or the base policy's name. */
 const char *fwq_reason_name(const struct fwq_rules *r, enum fwq_reason reason);
 
-/* For plug-ins: the rule's last steps (aging, then priority) given each class's best. */
-unsigned fwq_decide(const struct fwq_rules *r, const struct fwq_queue *q, int64_t now,
-		    const struct fwq_best *high, const struct fwq_best *norm,
-		    enum fwq_reason *reason);
+/*
+ * For plug-ins: the rule's last steps (aging, then priority) given each
+ * class's best (inline: every choice ends here).
+ */
+static inline unsigned fwq_decide(const struct fwq_rules *r, const struct fwq_queue *q,
+				  int64_t now, const struct fwq_best *high,
+				  const struct fwq_best *norm, enum fwq_reason *reason)
+{
+	const struct fwq_cmd *const *cands = q->cands;
+	unsigned i;
+
+	if (q->oldest && now - q->oldest->arrival >= r->age_limit) {
+		/* Rare (it takes seconds of waiting): find where the oldest is. */
+		for (i = 0; cands[i] != q->oldest; i++)
+			;
+		*reason = FWQ_PICK_AGED;
+		return i;
+	}
+	if (high->any)
+		return r->prio->choose(r, q, high, norm, reason);
+	*reason = FWQ_PICK_POLICY;
+	return norm->index;
+}
 
 /*
  * Pick a candidate; returns its index in q->cands, and the reason. SATF

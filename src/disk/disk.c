@@ -227,12 +227,11 @@ static __attribute__((noinline)) void sdb_flush_errors(struct disk *d)
 	}
 }
 
-static void sdb_flush(struct sim *sim, void *arg)
+/* The SDBs due (inline: media_done() sends the usual one itself). */
+static inline __attribute__((always_inline)) void sdb_send(struct disk *d)
 {
-	struct disk *d = arg;
 	uint32_t done;
 
-	(void)sim;
 	d->sdb_scheduled = false;
 	if (d->sdb_error || d->sdb_aborted || d->sdb_sense)
 		sdb_flush_errors(d);
@@ -244,6 +243,12 @@ static void sdb_flush(struct sim *sim, void *arg)
 		ata_sdb_encode_done(done, ATA_STAT_DRDY, fis);
 		d->ops->sdb(d->host, fis, sizeof(fis));
 	}
+}
+
+static void sdb_flush(struct sim *sim, void *arg)
+{
+	(void)sim;
+	sdb_send(arg);
 }
 
 /*
@@ -500,13 +505,14 @@ static void media_done(struct sim *sim, void *arg)
 {
 	struct disk *d = arg;
 
+	(void)sim;
 	decode_due(d);
 	d->in_media_done = true;
 	media_access_ends(d);
 	d->in_media_done = false;
 	if (d->sdb_at_return) {
 		d->sdb_at_return = false;
-		sdb_flush(sim, d);
+		sdb_send(d);
 	}
 	decode_wake_check(d);
 }

@@ -1446,7 +1446,8 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 }
 
 /* A queued command, parsed; its FEATURE and DEVICE fields for the error log. */
-static void ncq_rw(struct disk *d, const struct ata_rw *rw, uint16_t features, uint8_t device)
+static inline __attribute__((always_inline)) void ncq_rw(struct disk *d, const struct ata_rw *rw,
+							  uint16_t features, uint8_t device)
 {
 	SIM_ASSERT(rw->tag < d->model.queue_depth, "host used NCQ tag %u; the drive's queue "
 		   "depth is %u", rw->tag, d->model.queue_depth);

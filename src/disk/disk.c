@@ -707,7 +707,7 @@ _Static_assert(FWQ_SLOTS <= ILIST_MAX, "the age list indexes slots");
 _Static_assert(FWQ_SLOTS <= UINT8_MAX, "a starts[] bucket counts waiting slots");
 
 /* A slot starts waiting: into its cylinder band, onto the age list. */
-static void waiting_insert(struct disk *d, unsigned slot)
+static inline __attribute__((always_inline)) void waiting_insert(struct disk *d, unsigned slot)
 {
 	const struct fwq_cmd *c = &d->slot[slot];
 	unsigned after;

@@ -267,6 +267,7 @@ static void test_read_verify(void)
 	CHECK_EQ_INT(h.last_d2h.status & ATA_STAT_ERR, 0);
 	CHECK_EQ_U64(h.data_len, 0);
 	CHECK_EQ_U64(st->verifies, 1);
+	st = disk_get_stats(h.disk);	/* the media counts are summed when asked for */
 	CHECK_EQ_U64(st->media_reads, 1);
 	CHECK_EQ_U64(st->cache_hits, 0);
 
@@ -275,6 +276,7 @@ static void test_read_verify(void)
 	command(&h, &tf);
 	verify_ns = sim_now(&h.sim) - t0;
 	CHECK_EQ_U64(st->cache_hits, 1);
+	st = disk_get_stats(h.disk);
 	CHECK_EQ_U64(st->media_reads, 1);
 	CHECK_EQ_U64((uint64_t)verify_ns, (uint64_t)m.command_overhead);
 	CHECK_EQ_INT(ata_rw_build(&rw, &tf), ATA_OK);
@@ -297,6 +299,7 @@ static void test_read_verify(void)
 	command(&h, &tf);
 	CHECK_EQ_INT(h.last_d2h.status & ATA_STAT_ERR, 0);
 	CHECK_EQ_U64(st->verifies, 3);
+	st = disk_get_stats(h.disk);
 	CHECK_EQ_U64(st->media_reads, 2);
 	stop(&h);
 }

@@ -17,29 +17,6 @@ void disk_cache_init(struct disk_cache *c, unsigned segments, uint64_t write_buf
 		ilist_insert_after(&c->lru, i, c->lru.tail);
 }
 
-/* Count segment `seg`'s blocks in the filter (`by` +1) or take them out (-1). */
-static inline void filter_mark(struct disk_cache *c, unsigned seg, int by)
-{
-	uint64_t first, last, b;
-
-	if (c->end[seg] <= c->start[seg])
-		return;
-	first = c->start[seg] >> DISK_CACHE_BLOCK_SHIFT;
-	last = (c->end[seg] - 1) >> DISK_CACHE_BLOCK_SHIFT;
-	if (last - first <= 1) {
-		/* The usual segment, one block or two: no loop. */
-		c->filter[first % DISK_CACHE_FILTER] += (uint16_t)by;
-		c->filter[last % DISK_CACHE_FILTER] += (uint16_t)(by & -(int)(last != first));
-		return;
-	}
-	if (last - first >= DISK_CACHE_SPAN_MAX) {
-		c->wide += (unsigned)by;
-		return;
-	}
-	for (b = first; b <= last; b++)
-		c->filter[b % DISK_CACHE_FILTER] += (uint16_t)by;
-}
-
 /* disk_cache_read_hit() past its filter: the segments themselves. */
 bool disk_cache_read_hit_scan(struct disk_cache *c, uint64_t lba, uint64_t n)
 {
@@ -65,39 +42,15 @@ bool disk_cache_read_hit_scan(struct disk_cache *c, uint64_t lba, uint64_t n)
 	return true;
 }
 
-void disk_cache_fill(struct disk_cache *c, uint64_t lba, uint64_t n)
-{
-	/* The least recently used segment; an empty one (last_use 0) first. */
-	unsigned victim = c->lru.head;
-
-	filter_mark(c, victim, -1);
-	c->start[victim] = lba;
-	c->end[victim] = lba + n;
-	filter_mark(c, victim, 1);
-	c->last_use[victim] = ++c->use_clock;
-	/* It goes from the LRU list's head to its tail (ilist_move_last(), without the general unlink). */
-	if (c->lru.tail != victim) {
-		unsigned next = c->lru.next[victim];
-
-		c->lru.head = (uint16_t)next;
-		c->lru.prev[next] = ILIST_NONE;
-		c->lru.prev[victim] = c->lru.tail;
-		c->lru.next[victim] = ILIST_NONE;
-		c->lru.next[c->lru.tail] = (uint16_t)victim;
-		c->lru.tail = (uint16_t)victim;
-	}
-	c->last_filled = (int)victim;
-}
-
 void disk_cache_extend(struct disk_cache *c, unsigned seg, uint64_t end, uint64_t seg_size)
 {
 	if (end <= c->end[seg])
 		return;
-	filter_mark(c, seg, -1);
+	disk_cache_filter_mark(c, seg, -1);
 	c->end[seg] = end;
 	if (end - c->start[seg] > seg_size)
 		c->start[seg] = end - seg_size;
-	filter_mark(c, seg, 1);
+	disk_cache_filter_mark(c, seg, 1);
 }
 
 void disk_cache_invalidate(struct disk_cache *c, uint64_t lba, uint64_t n)
@@ -108,7 +61,7 @@ void disk_cache_invalidate(struct disk_cache *c, uint64_t lba, uint64_t n)
 		if (c->last_use[i] && lba < c->end[i] && lba + n > c->start[i]) {
 			unsigned after = ILIST_NONE, k;
 
-			filter_mark(c, i, -1);
+			disk_cache_filter_mark(c, i, -1);
 			c->start[i] = c->end[i] = 0;
 			c->last_use[i] = 0;
 			if (c->last_filled == (int)i)

@@ -66,8 +66,54 @@ static inline bool disk_cache_read_hit(struct disk_cache *c, uint64_t lba, uint6
 		return false;
 	return disk_cache_read_hit_scan(c, lba, n);
 }
-/* A media read of [lba, lba + n) has filled a segment. */
-void disk_cache_fill(struct disk_cache *c, uint64_t lba, uint64_t n);
+/* Count segment `seg`'s blocks in the filter (`by` +1) or take them out (-1). */
+static inline void disk_cache_filter_mark(struct disk_cache *c, unsigned seg, int by)
+{
+	uint64_t first, last, b;
+
+	if (c->end[seg] <= c->start[seg])
+		return;
+	first = c->start[seg] >> DISK_CACHE_BLOCK_SHIFT;
+	last = (c->end[seg] - 1) >> DISK_CACHE_BLOCK_SHIFT;
+	if (last - first <= 1) {
+		/* The usual segment, one block (almost every read) or two: no loop. */
+		c->filter[first % DISK_CACHE_FILTER] += (uint16_t)by;
+		if (last != first)
+			c->filter[last % DISK_CACHE_FILTER] += (uint16_t)by;
+		return;
+	}
+	if (last - first >= DISK_CACHE_SPAN_MAX) {
+		c->wide += (unsigned)by;
+		return;
+	}
+	for (b = first; b <= last; b++)
+		c->filter[b % DISK_CACHE_FILTER] += (uint16_t)by;
+}
+
+/* A media read of [lba, lba + n) has filled a segment (inline: every media read does). */
+static inline void disk_cache_fill(struct disk_cache *c, uint64_t lba, uint64_t n)
+{
+	/* The least recently used segment; an empty one (last_use 0) first. */
+	unsigned victim = c->lru.head;
+
+	disk_cache_filter_mark(c, victim, -1);
+	c->start[victim] = lba;
+	c->end[victim] = lba + n;
+	disk_cache_filter_mark(c, victim, 1);
+	c->last_use[victim] = ++c->use_clock;
+	/* It goes from the LRU list's head to its tail (ilist_move_last(), without the general unlink). */
+	if (c->lru.tail != victim) {
+		unsigned next = c->lru.next[victim];
+
+		c->lru.head = (uint16_t)next;
+		c->lru.prev[next] = ILIST_NONE;
+		c->lru.prev[victim] = c->lru.tail;
+		c->lru.next[victim] = ILIST_NONE;
+		c->lru.next[c->lru.tail] = (uint16_t)victim;
+		c->lru.tail = (uint16_t)victim;
+	}
+	c->last_filled = (int)victim;
+}
 /*
  * Read-ahead has brought segment `seg` up to `end` (exclusive); its oldest
  * sectors give way so that it holds at most `seg_size`.

@@ -169,6 +169,13 @@ struct disk {
 	} cdl[FWQ_SLOTS];
 	uint8_t current_abort;		/* the policy ending the access in service early; 0 none */
 	uint32_t sdb_sense, sdb_aborted;	/* CDL: tags ended by policy 0xD / 0xF */
+	/*
+	 * Counted per media access as one store each, by the choice's reason
+	 * and by direction; disk_get_stats() sums them into stats' picks,
+	 * picks_aged, picks_prio, picks_soft_normal, media_reads and media_writes.
+	 */
+	uint64_t picks_by[FWQ_PICK_STREAM];	/* every reason but a stream's, which is no choice */
+	uint64_t media_by[2];			/* [write] */
 	struct disk_stats stats;
 	disk_pick_fn pick_fn;
 	void *pick_ctx;
@@ -220,12 +227,11 @@ static __attribute__((noinline)) void sdb_flush_errors(struct disk *d)
 	}
 }
 
-static void sdb_flush(struct sim *sim, void *arg)
+/* The SDBs due (inline: media_done() sends the usual one itself). */
+static inline __attribute__((always_inline)) void sdb_send(struct disk *d)
 {
-	struct disk *d = arg;
 	uint32_t done;
 
-	(void)sim;
 	d->sdb_scheduled = false;
 	if (d->sdb_error || d->sdb_aborted || d->sdb_sense)
 		sdb_flush_errors(d);
@@ -239,6 +245,12 @@ static void sdb_flush(struct sim *sim, void *arg)
 	}
 }
 
+static void sdb_flush(struct sim *sim, void *arg)
+{
+	(void)sim;
+	sdb_send(arg);
+}
+
 /*
  * The SDB goes out once everything already due this instant has run: an
  * event now, queued behind them. When media_done() asks and nothing else
@@ -248,7 +260,7 @@ static void sdb_flush(struct sim *sim, void *arg)
  * whose decoding ends now counts as due: its `decoded` event would come
  * first (decode_due()).
  */
-static void sdb_schedule(struct disk *d)
+static inline __attribute__((always_inline)) void sdb_schedule(struct disk *d)
 {
 	if (d->sdb_scheduled)
 		return;
@@ -261,7 +273,7 @@ static void sdb_schedule(struct disk *d)
 	sim_at(d->sim, sim_now(d->sim), sdb_flush, d);
 }
 
-static void complete_tag(struct disk *d, unsigned tag)
+static inline __attribute__((always_inline)) void complete_tag(struct disk *d, unsigned tag)
 {
 	d->sdb_done |= 1u << tag;
 	sdb_schedule(d);
@@ -291,7 +303,7 @@ static void respond(struct disk *d, int64_t delay, uint8_t status, uint8_t error
 }
 
 /* A command on `slot` finished well: a good D2H now for the non-queued one, else its SDB bit. */
-static void complete_ok(struct disk *d, unsigned slot)
+static inline __attribute__((always_inline)) void complete_ok(struct disk *d, unsigned slot)
 {
 	if (slot == FWQ_NONQUEUED) {
 		struct ata_d2h r = { .status = ATA_STAT_DRDY, .interrupt = true,
@@ -420,7 +432,7 @@ static void room_admit(struct disk *d);
  * read it, over the last stretch before now if the link was free, else
  * once it is — and the read completes then.
  */
-static void read_sent(struct disk *d, const struct fwq_cmd *c)
+static inline __attribute__((always_inline)) void read_sent(struct disk *d, const struct fwq_cmd *c)
 {
 	int64_t now = sim_now(d->sim), xfer = interface_ns(d, read_bytes(d, c));
 	int64_t sent = link_reserve(d, now - xfer, xfer);
@@ -493,13 +505,14 @@ static void media_done(struct sim *sim, void *arg)
 {
 	struct disk *d = arg;
 
+	(void)sim;
 	decode_due(d);
 	d->in_media_done = true;
 	media_access_ends(d);
 	d->in_media_done = false;
 	if (d->sdb_at_return) {
 		d->sdb_at_return = false;
-		sdb_flush(sim, d);
+		sdb_send(d);
 	}
 	decode_wake_check(d);
 }
@@ -694,7 +707,7 @@ _Static_assert(FWQ_SLOTS <= ILIST_MAX, "the age list indexes slots");
 _Static_assert(FWQ_SLOTS <= UINT8_MAX, "a starts[] bucket counts waiting slots");
 
 /* A slot starts waiting: into its cylinder band, onto the age list. */
-static void waiting_insert(struct disk *d, unsigned slot)
+static inline __attribute__((always_inline)) void waiting_insert(struct disk *d, unsigned slot)
 {
 	const struct fwq_cmd *c = &d->slot[slot];
 	unsigned after;
@@ -762,14 +775,8 @@ static void destage_remove(struct disk *d, const struct fwq_cmd *c)
 static void account_pick(struct disk *d, enum fwq_reason reason, const struct disk_access *acc,
 			 unsigned n)
 {
-	d->stats.picks++;
-	d->stats.picks_aged += reason == FWQ_PICK_AGED;
-	d->stats.picks_prio += reason == FWQ_PICK_PRIO;
-	d->stats.picks_soft_normal += reason == FWQ_PICK_SOFT_NORMAL;
-	if (d->current.write)
-		d->stats.media_writes++;
-	else
-		d->stats.media_reads++;
+	d->picks_by[reason]++;
+	d->media_by[d->current.write]++;
 	d->stats.busy_ns += acc->total;
 	d->stats.seek_ns += acc->seek;
 	d->stats.rotate_ns += acc->rotate;
@@ -818,10 +825,7 @@ static void stream_start(struct disk *d, const struct fwq_cmd *const *cands, uns
 	d->head.cyl = d->stream.cyl;
 	d->head.head = d->stream.head;
 	sim_at(d->sim, done, media_done, d);
-	if (c->write)
-		d->stats.media_writes++;
-	else
-		d->stats.media_reads++;
+	d->media_by[c->write]++;
 	d->stats.busy_ns += done - now;
 	d->stats.transfer_ns += done - now;
 	sim_debug(d->sim, SIM_DBG_DISK, "stream %s%u: %llu sectors from the head, done at +%.3f ms",
@@ -1442,7 +1446,8 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 }
 
 /* A queued command, parsed; its FEATURE and DEVICE fields for the error log. */
-static void ncq_rw(struct disk *d, const struct ata_rw *rw, uint16_t features, uint8_t device)
+static inline __attribute__((always_inline)) void ncq_rw(struct disk *d, const struct ata_rw *rw,
+							  uint16_t features, uint8_t device)
 {
 	SIM_ASSERT(rw->tag < d->model.queue_depth, "host used NCQ tag %u; the drive's queue "
 		   "depth is %u", rw->tag, d->model.queue_depth);
@@ -1948,8 +1953,15 @@ void disk_free(struct disk *d)
 	free(d);
 }
 
-const struct disk_stats *disk_get_stats(const struct disk *d)
+const struct disk_stats *disk_get_stats(struct disk *d)
 {
+	d->stats.picks_aged = d->picks_by[FWQ_PICK_AGED];
+	d->stats.picks_prio = d->picks_by[FWQ_PICK_PRIO];
+	d->stats.picks_soft_normal = d->picks_by[FWQ_PICK_SOFT_NORMAL];
+	d->stats.picks = d->picks_by[FWQ_PICK_POLICY] + d->stats.picks_aged +
+		d->stats.picks_prio + d->stats.picks_soft_normal;
+	d->stats.media_reads = d->media_by[0];
+	d->stats.media_writes = d->media_by[1];
 	return &d->stats;
 }
 

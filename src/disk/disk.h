@@ -92,7 +92,11 @@ void disk_submit(struct disk *d, const uint8_t *fis, size_t len);
 void disk_submit_data(struct disk *d, const uint8_t *fis, size_t len, const uint8_t *data,
 		      size_t data_len);
 
-const struct disk_stats *disk_get_stats(const struct disk *d);
+/*
+ * The counts so far. picks* and media_* are summed from counters of their
+ * own at each call: a pointer kept shows them as of the last call.
+ */
+const struct disk_stats *disk_get_stats(struct disk *d);
 void disk_set_pick_observer(struct disk *d, disk_pick_fn fn, void *ctx);
 
 #endif

@@ -43,26 +43,6 @@ const char *fwq_reason_name(const struct fwq_rules *r, enum fwq_reason reason)
 	return r->ops->plugin.name;
 }
 
-unsigned fwq_decide(const struct fwq_rules *r, const struct fwq_queue *q, int64_t now,
-		    const struct fwq_best *high, const struct fwq_best *norm,
-		    enum fwq_reason *reason)
-{
-	const struct fwq_cmd *const *cands = q->cands;
-	unsigned i;
-
-	if (q->oldest && now - q->oldest->arrival >= r->age_limit) {
-		/* Rare (it takes seconds of waiting): find where the oldest is. */
-		for (i = 0; cands[i] != q->oldest; i++)
-			;
-		*reason = FWQ_PICK_AGED;
-		return i;
-	}
-	if (high->any)
-		return r->prio->choose(r, q, high, norm, reason);
-	*reason = FWQ_PICK_POLICY;
-	return norm->index;
-}
-
 /* strict: the best high-priority command, always. */
 static unsigned strict_choose(const struct fwq_rules *r, const struct fwq_queue *q,
 			      const struct fwq_best *high, const struct fwq_best *norm,
@@ -205,57 +185,6 @@ void fwq_set_init(struct fwq_set *s, uint32_t cylinders)
 	s->prev[FWQ_RIGHT] = FWQ_LEFT;
 	s->prev[FWQ_LEFT] = FWQ_LEFT;
 	s->next[FWQ_RIGHT] = FWQ_RIGHT;
-}
-
-void fwq_set_add(struct fwq_set *s, const struct fwq_cmd *c)
-{
-	unsigned x = c->tag, b = c->where.cyl >> s->band_shift, y;
-	int32_t cyl = (int32_t)c->where.cyl;
-
-	s->pos[x] = (uint8_t)s->n;
-	s->cands[s->n++] = c;
-	s->cmd[x] = c;
-	s->cyl[x] = cyl;
-	s->angle[x] = c->where.angle;
-	/* y: the node it goes before — after every node of its cylinder or less. */
-	if (s->occupied[b >> 6] >> (b & 63) & 1) {
-		y = s->first[b];
-		if (s->cyl[y] <= cyl) {
-			while (s->cyl[y] <= cyl)
-				y = s->next[y];
-		} else {
-			s->first[b] = (uint8_t)x;
-		}
-	} else {
-		int after = fwq_band_after(s, (int)b);
-
-		y = after < 0 ? FWQ_RIGHT : s->first[after];
-		s->first[b] = (uint8_t)x;
-		s->occupied[b >> 6] |= 1ull << (b & 63);
-	}
-	s->next[x] = (uint8_t)y;
-	s->prev[x] = s->prev[y];
-	s->next[s->prev[y]] = (uint8_t)x;
-	s->prev[y] = (uint8_t)x;
-}
-
-void fwq_set_remove(struct fwq_set *s, unsigned pos)
-{
-	const struct fwq_cmd *last = s->cands[s->n - 1];
-	unsigned x = s->cands[pos]->tag, b = (uint32_t)s->cyl[x] >> s->band_shift;
-	unsigned nx = s->next[x];
-
-	s->next[s->prev[x]] = (uint8_t)nx;
-	s->prev[nx] = s->prev[x];
-	if (s->first[b] == x) {
-		if (nx != FWQ_RIGHT && (uint32_t)s->cyl[nx] >> s->band_shift == b)
-			s->first[b] = (uint8_t)nx;
-		else
-			s->occupied[b >> 6] &= ~(1ull << (b & 63));
-	}
-	s->cands[pos] = last;
-	s->pos[last->tag] = (uint8_t)pos;
-	s->n--;
 }
 
 /*

@@ -69,8 +69,13 @@ static inline unsigned hist_bucket_index(uint64_t v)
 uint64_t hist_bucket_value(unsigned idx);
 
 void hist_summary_init(struct hist_summary *s);
-/* hist_summary_add() with the sample also as a double (val == v). */
-static inline void hist_summary_add_as(struct hist_summary *s, uint64_t v, double val)
+/*
+ * hist_summary_add_as() with the count's conversion done by the caller:
+ * `next` is (double)s->n + 1.0. Summaries that are always fed and reset
+ * together have one count, converted once for all of them.
+ */
+static inline void hist_summary_add_next(struct hist_summary *s, uint64_t v, double val,
+					 double next)
 {
 	double delta = val - s->mean;
 
@@ -82,11 +87,21 @@ static inline void hist_summary_add_as(struct hist_summary *s, uint64_t v, doubl
 	 * fio updates mean and S only when delta != 0; without the test the
 	 * result is the same to the bit (mean + 0.0 / (n + 1) is mean, S +
 	 * 0.0 · 0.0 is S: neither is ever -0.0), one branch less per sample.
-	 * A count is far below 2^63: the signed conversion, one instruction.
 	 */
-	s->mean += delta / ((double)(int64_t)s->n + 1.0);
+	s->mean += delta / next;
 	s->S += delta * (val - s->mean);
 	s->n++;
+}
+/* The count after one more sample, as hist_summary_add_next() wants it. */
+static inline double hist_summary_next(const struct hist_summary *s)
+{
+	/* A count is far below 2^63: the signed conversion, one instruction. */
+	return (double)(int64_t)s->n + 1.0;
+}
+/* hist_summary_add() with the sample also as a double (val == v). */
+static inline void hist_summary_add_as(struct hist_summary *s, uint64_t v, double val)
+{
+	hist_summary_add_next(s, v, val, hist_summary_next(s));
 }
 static inline void hist_summary_add(struct hist_summary *s, uint64_t v)
 {

@@ -1504,7 +1504,7 @@ struct report_job *report_groups(const struct report *r, unsigned *n_out)
 			continue;
 		}
 		dst = &out[n++];
-		report_job_init(dst);
+		report_job_init_zeroed(dst);	/* calloc: already zero */
 		memcpy(dst->name, j->name, sizeof(j->name));
 		memcpy(dst->description, j->description, sizeof(j->description));
 		dst->groupid = j->groupid;

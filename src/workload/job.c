@@ -1932,6 +1932,7 @@ static inline __attribute__((always_inline)) void io_reaped_plain_as(struct job 
 	struct report_dir *rd = &r->dir[d];
 	int64_t now = sim_now(j->t->sim);
 	uint64_t clat = (uint64_t)(now - io->t_issue), lat = (uint64_t)(now - io->t_start);
+	double next;
 
 	__asm__("" : "+r"(rd));	/* as in io_reaped() */
 	io->in_flight = false;
@@ -1940,11 +1941,21 @@ static inline __attribute__((always_inline)) void io_reaped_plain_as(struct job 
 	j->run->ios_done++;
 	j->think_done++;
 	j->last_ddir = d;
-	hist_summary_add_span(&rd->slat.sum, io->t_issue - io->t_start);
-	hist_add_span(&rd->clat, (int64_t)clat);
-	hist_summary_add_span(&rd->lat.sum, (int64_t)lat);
-	hist_summary_add_span(&rd->host_queue, io->t_dispatch - io->t_issue);
-	hist_summary_add_span(&rd->drive, now - io->t_dispatch);
+	/*
+	 * A reap_plain job samples slat, clat, lat, host_queue and drive
+	 * together, here and in io_reaped(), and report_job_reset() clears them
+	 * together: their counts are one, converted once (the drive's).
+	 */
+	next = hist_summary_next(&rd->drive);
+	hist_summary_add_next(&rd->slat.sum, (uint64_t)(io->t_issue - io->t_start),
+			      (double)(io->t_issue - io->t_start), next);
+	hist_count(&rd->clat, clat);
+	hist_summary_add_next(&rd->clat.sum, clat, (double)(int64_t)clat, next);
+	hist_summary_add_next(&rd->lat.sum, lat, (double)(int64_t)lat, next);
+	hist_summary_add_next(&rd->host_queue, (uint64_t)(io->t_dispatch - io->t_issue),
+			      (double)(io->t_dispatch - io->t_issue), next);
+	hist_summary_add_next(&rd->drive, (uint64_t)(now - io->t_dispatch),
+			      (double)(now - io->t_dispatch), next);
 	rd->io_bytes += len;
 	rd->total_ios++;
 	j->bw_s.acc[d] += len;

@@ -377,7 +377,9 @@ static bool try_merge_last(struct blk_queue *q, struct blk_bio *bio)
 	return merge_into(q, rq, bio, false);
 }
 
-static inline bool try_merge(struct blk_queue *q, struct blk_bio *bio)
+/* Inline in blk_submit(): every bio asks, and at queue depth the answer is at once no. */
+static inline __attribute__((always_inline)) bool try_merge(struct blk_queue *q,
+							     struct blk_bio *bio)
 {
 	struct blk_request *rq;
 	bool front = false;

@@ -18,6 +18,13 @@ struct blk_queue {
 	const struct sched_ops *sched;
 	void *sched_data;
 	unsigned sched_queued;		/* requests inserted into the scheduler, not yet dispatched */
+	/*
+	 * The one request of an otherwise empty scheduler, its insert held
+	 * back (counted in sched_queued) for sched->pass(): at queue depth
+	 * each dispatch takes the request just inserted. Any other use of the
+	 * scheduler inserts it first (sched_settle()).
+	 */
+	struct blk_request *lone;
 	struct blk_request *pool, *free;
 	struct blk_bio *wait_head, *wait_tail;
 	struct blk_request *last_merge;	/* nomerges = 1: the one-hit cache */
@@ -172,14 +179,32 @@ static inline struct blk_request *sched_take(struct blk_queue *q)
 
 	if (!q->sched_queued)
 		return NULL;
-	rq = q->sched->dispatch(q->sched_data);
+	if (q->lone) {
+		rq = q->sched->pass(q->sched_data, q->lone);
+		q->lone = NULL;
+	} else {
+		rq = q->sched->dispatch(q->sched_data);
+	}
 	q->sched_queued -= rq != NULL;
 	return rq;
 }
 
+/* The held-back request goes into the scheduler: before a merge lookup or another insert. */
+static inline void sched_settle(struct blk_queue *q)
+{
+	if (q->lone) {
+		q->sched->insert(q->sched_data, q->lone);
+		q->lone = NULL;
+	}
+}
+
 static inline void sched_insert(struct blk_queue *q, struct blk_request *rq)
 {
-	q->sched_queued++;
+	if (!q->sched_queued++ && q->sched->pass && !sim_debugging(q->sim, SIM_DBG_SCHED)) {
+		q->lone = rq;
+		return;
+	}
+	sched_settle(q);
 	q->sched->insert(q->sched_data, rq);
 }
 
@@ -352,15 +377,18 @@ static bool try_merge_last(struct blk_queue *q, struct blk_bio *bio)
 	return merge_into(q, rq, bio, false);
 }
 
-static inline bool try_merge(struct blk_queue *q, struct blk_bio *bio)
+/* Inline in blk_submit(): every bio asks, and at queue depth the answer is at once no. */
+static inline __attribute__((always_inline)) bool try_merge(struct blk_queue *q,
+							     struct blk_bio *bio)
 {
 	struct blk_request *rq;
 	bool front = false;
 
+	if (!q->sched_queued)
+		return false;		/* nothing to merge with (nor a last request in the scheduler) */
+	sched_settle(q);
 	if (!q->merge_find)
 		return q->k.nomerges == 1 && try_merge_last(q, bio);
-	if (!q->sched_queued)
-		return false;
 	rq = q->merge_find(q->sched_data, bio, &front);
 	return rq && merge_into(q, rq, bio, front);
 }

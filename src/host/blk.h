@@ -200,6 +200,14 @@ struct sched_ops {
 	struct blk_request *(*merge_find)(void *data, const struct blk_bio *bio, bool *front);
 	/* The request grew at the front (its sort key changed). */
 	void (*merged)(void *data, struct blk_request *rq, bool front);
+	/*
+	 * Optional: insert(rq) then dispatch(), into a scheduler that holds
+	 * nothing else — the request each dispatch takes at queue depth — in
+	 * one step without the sorted list and FIFO. The same result and state
+	 * as the two calls (debug messages aside: with SCHED debugging on,
+	 * the block layer calls those instead).
+	 */
+	struct blk_request *(*pass)(void *data, struct blk_request *rq);
 };
 
 extern const struct sched_ops sched_none_ops, sched_deadline_ops, sched_mq_deadline_ops;

@@ -160,7 +160,8 @@ static void dd_insert(void *data, struct blk_request *rq)
 	rq->sort.key = rq->lba;
 	rq->sort.tie = rq->seq;
 	treap_insert(&c->sort[dir], &rq->sort);
-	rq->fifo_time = sim_now(dd->sim) + dd->fifo_expire[dir];
+	/* Every insert is at the request's start (its insert may be deferred: dd_pass()). */
+	rq->fifo_time = rq->t_queued + dd->fifo_expire[dir];
 	rq->fifo_next = NULL;
 	rq->fifo_prev = c->fifo_tail[dir];
 	if (c->fifo_tail[dir])
@@ -325,6 +326,33 @@ static struct blk_request *dd_dispatch(void *data)
 	return NULL;
 }
 
+/*
+ * dd_insert() then dd_dispatch() of a lone request (nothing else queued).
+ * 4.10's engine: with nothing queued no next_rq is left (each points into
+ * the sorted list), so the choice is the FIFO head — this request — in
+ * its direction, a new batch of one: the writes_starved count restarts
+ * for a write, and the sorted list and FIFO are left as empty as found.
+ * mq-deadline's classes (a class in flight may hold it back) take the
+ * two calls.
+ */
+static struct blk_request *dd_pass(void *data, struct blk_request *rq)
+{
+	struct dd_data *dd = data;
+
+	if (dd->mq) {
+		dd_insert(dd, rq);
+		return dd_dispatch(dd);
+	}
+	rq->sched_class = 0;
+	rq->fifo_time = rq->t_queued + dd->fifo_expire[rq->write];
+	dd->cls[0].inserted++;
+	if (rq->write)
+		dd->starved = 0;
+	dd->last_dir = rq->write;
+	dd->batching = 1;
+	return rq;
+}
+
 static void dd_completed(void *data, struct blk_request *rq)
 {
 	struct dd_data *dd = data;
@@ -381,6 +409,7 @@ const struct sched_ops sched_deadline_ops = {
 	.completed = dd_completed,
 	.merge_find = dd_merge_find,
 	.merged = dd_merged,
+	.pass = dd_pass,
 };
 
 const struct sched_ops sched_mq_deadline_ops = {
@@ -395,4 +424,5 @@ const struct sched_ops sched_mq_deadline_ops = {
 	.completed = dd_completed,
 	.merge_find = dd_merge_find,
 	.merged = dd_merged,
+	.pass = dd_pass,
 };

@@ -21,7 +21,10 @@ ifeq ($(WERROR),1)
 WARN    += -Werror
 endif
 CPPFLAGS += -Isrc -Itest/lib -Ibuild/gen -D_GNU_SOURCE
-ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -MMD -MP
+# -ffp-contract=off: no a*b+c fused into one rounding where the target has
+# FMA (aarch64, x86-64 with -march=native), so every target gives x86-64's
+# bits (the statistics' Welford sums would differ in their last digits).
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -ffp-contract=off -MMD -MP
 LDLIBS  := -lm -lpthread
 SAN     := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all
 

@@ -20,7 +20,10 @@
  * sim_step() also leaves the root in place while the callback runs: most
  * callbacks schedule a follow-up, which then drops into the root and sifts
  * down once instead of the root being refilled from the end (one sift) and
- * the new event sifting up (a second pass).
+ * the new event sifting up (a second pass). The running event's slot is
+ * not freed until its callback returns, so sim_again() can put that same
+ * event back into the queue — usually into the vacant root, which is still
+ * its entry — without taking a slot or filling one in.
  */
 #include "sim/sim.h"
 
@@ -38,6 +41,7 @@ int sim_init(struct sim *sim)
 {
 	memset(sim, 0, sizeof(*sim));
 	sim->free_head = SIM_SLOT_FREE;
+	sim->running = SIM_SLOT_FREE;
 	sim->debug_out = stderr;
 	return 0;
 }
@@ -100,11 +104,17 @@ static inline uint32_t slot_get(struct sim *sim)
 	return s;
 }
 
+/* Onto the free list a slot whose generation has already moved on. */
+static inline void slot_release(struct sim *sim, uint32_t s)
+{
+	sim->slots[s].next_free = sim->free_head;
+	sim->free_head = s;
+}
+
 static void slot_put(struct sim *sim, uint32_t s)
 {
 	sim->slots[s].gen++;
-	sim->slots[s].next_free = sim->free_head;
-	sim->free_head = s;
+	slot_release(sim, s);
 }
 
 static inline sim_time_t entry_when(const struct sim_heap_entry *e)
@@ -238,17 +248,13 @@ static uint32_t handle_slot(const struct sim *sim, sim_handle_t h)
 	return slot;
 }
 
-static inline __attribute__((always_inline)) sim_handle_t schedule(struct sim *sim, sim_time_t when,
-								   uint64_t seq, sim_fn fn, void *arg)
+/* Put the event in `slot` (filled in, generation current) into the queue at (when, seq). */
+static inline __attribute__((always_inline)) sim_handle_t place(struct sim *sim, sim_time_t when,
+								uint64_t seq, uint32_t slot)
 {
 	struct sim_heap_entry e;
 	struct sim_heap *hp;
-	uint32_t slot;
 
-	SIM_ASSERT(fn != NULL, "event without a callback");
-	slot = slot_get(sim);
-	sim->slots[slot].fn = fn;
-	sim->slots[slot].arg = arg;
 	e.when = (uint64_t)when;
 	e.seq = seq;
 	e.slot = slot;
@@ -265,6 +271,18 @@ static inline __attribute__((always_inline)) sim_handle_t schedule(struct sim *s
 		heap_push(hp, &e);
 	}
 	return (uint64_t)e.gen << 32 | (slot + 1);
+}
+
+static inline __attribute__((always_inline)) sim_handle_t schedule(struct sim *sim, sim_time_t when,
+								   uint64_t seq, sim_fn fn, void *arg)
+{
+	uint32_t slot;
+
+	SIM_ASSERT(fn != NULL, "event without a callback");
+	slot = slot_get(sim);
+	sim->slots[slot].fn = fn;
+	sim->slots[slot].arg = arg;
+	return place(sim, when, seq, slot);
 }
 
 static __attribute__((noinline)) sim_handle_t schedule_any(struct sim *sim, sim_time_t when,
@@ -302,6 +320,36 @@ sim_handle_t sim_at(struct sim *sim, sim_time_t when, sim_fn fn, void *arg)
 	e->slot = slot;
 	e->gen = sim->slots[slot].gen;
 	return (uint64_t)e->gen << 32 | (slot + 1);
+}
+
+static __attribute__((noinline)) sim_handle_t place_any(struct sim *sim, sim_time_t when,
+							  uint32_t slot)
+{
+	return place(sim, when, sim->next_seq++, slot);
+}
+
+sim_handle_t sim_again(struct sim *sim, sim_time_t when)
+{
+	struct sim_heap *hp = &sim->near;
+	uint32_t slot = sim->running;
+
+	SIM_ASSERT(slot != SIM_SLOT_FREE, "sim_again() outside an event, or twice in one");
+	SIM_ASSERT(when >= sim->now,
+		   "event scheduled in the past (at %lld ns, now %lld ns)",
+		   (long long)when, (long long)sim->now);
+	sim->running = SIM_SLOT_FREE;
+	if (sim->vacant != hp || hp->len != 1 || when - sim->now > SIM_NEAR_SPAN)
+		return place_any(sim, when, slot);
+	/*
+	 * The commonest case, as in sim_at(): the near heap holds only the
+	 * vacant root, which is still this event's entry (its slot too).
+	 */
+	sim->live_events++;
+	sim->vacant = NULL;
+	hp->e[0].when = (uint64_t)when;
+	hp->e[0].seq = sim->next_seq++;
+	hp->e[0].gen = sim->slots[slot].gen;
+	return (uint64_t)hp->e[0].gen << 32 | (slot + 1);
 }
 
 sim_handle_t sim_at_key(struct sim *sim, sim_time_t when, uint64_t seq, sim_fn fn, void *arg)
@@ -391,12 +439,18 @@ static inline void run_root(struct sim *sim, struct sim_heap *hp)
 	sim->vacant = hp;
 	fn = sim->slots[top.slot].fn;
 	arg = sim->slots[top.slot].arg;
-	slot_put(sim, top.slot);
+	sim->slots[top.slot].gen++;	/* its handle is stale from now on */
+	sim->running = top.slot;
 	sim->live_events--;
 	sim->now = entry_when(&top);
 	sim->run_seq_end = top.seq + 1;
 	sim->events_run++;
 	fn(sim, arg);
+	/* Not scheduled again (sim_again()): the slot is free. */
+	if (sim->running != SIM_SLOT_FREE) {
+		slot_release(sim, sim->running);
+		sim->running = SIM_SLOT_FREE;
+	}
 }
 
 bool sim_step(struct sim *sim)

@@ -97,6 +97,12 @@ struct sim {
 	uint64_t events_run;
 	uint32_t live_events;
 	uint32_t dead_entries;	/* cancelled events still in a heap */
+	/*
+	 * The running event's slot while its callback runs, until sim_again()
+	 * takes it back into the queue; UINT32_MAX otherwise. It is not free
+	 * meanwhile: its generation moved on as it began, so its handle is stale.
+	 */
+	uint32_t running;
 	struct sim_heap *vacant;	/* its root is the event being run: see sim.c */
 };
 
@@ -118,6 +124,15 @@ static inline sim_handle_t sim_after(struct sim *sim, sim_time_t delay,
 {
 	return sim_at(sim, sim->now + delay, fn, arg);
 }
+
+/*
+ * From inside an event's callback: schedule that same event (its callback
+ * and argument) again at `when` — exactly sim_at(sim, when, fn, arg) with
+ * the running event's fn and arg, in the same place in the order, but it
+ * keeps its slot: nothing to allocate or fill in. At most once per run of
+ * the event. Returns the new handle (the old one went stale as it began).
+ */
+sim_handle_t sim_again(struct sim *sim, sim_time_t when);
 
 /*
  * An event's place in the order, taken now for an event that may never be

@@ -34,14 +34,13 @@
 
 #define SIM_SLOT_FREE	UINT32_MAX
 #define HEAP_ARITY	4
-/* Longer than a drive's mechanical access, shorter than the periodic timers. */
-#define SIM_NEAR_SPAN	(100 * SIM_MSEC)
+/* SIM_NEAR_SPAN (sim.h): longer than a drive's mechanical access, shorter than the periodic timers. */
 
 int sim_init(struct sim *sim)
 {
 	memset(sim, 0, sizeof(*sim));
 	sim->free_head = SIM_SLOT_FREE;
-	sim->running = SIM_SLOT_FREE;
+	sim->running = SIM_NO_SLOT;
 	sim->debug_out = stderr;
 	return 0;
 }
@@ -322,34 +321,17 @@ sim_handle_t sim_at(struct sim *sim, sim_time_t when, sim_fn fn, void *arg)
 	return (uint64_t)e->gen << 32 | (slot + 1);
 }
 
-static __attribute__((noinline)) sim_handle_t place_any(struct sim *sim, sim_time_t when,
-							  uint32_t slot)
+/* sim_again() past its inline case: a check of the call, then wherever the event goes. */
+sim_handle_t sim_again_any(struct sim *sim, sim_time_t when)
 {
-	return place(sim, when, sim->next_seq++, slot);
-}
-
-sim_handle_t sim_again(struct sim *sim, sim_time_t when)
-{
-	struct sim_heap *hp = &sim->near;
 	uint32_t slot = sim->running;
 
-	SIM_ASSERT(slot != SIM_SLOT_FREE, "sim_again() outside an event, or twice in one");
+	SIM_ASSERT(slot != SIM_NO_SLOT, "sim_again() outside an event, or twice in one");
 	SIM_ASSERT(when >= sim->now,
 		   "event scheduled in the past (at %lld ns, now %lld ns)",
 		   (long long)when, (long long)sim->now);
-	sim->running = SIM_SLOT_FREE;
-	if (sim->vacant != hp || hp->len != 1 || when - sim->now > SIM_NEAR_SPAN)
-		return place_any(sim, when, slot);
-	/*
-	 * The commonest case, as in sim_at(): the near heap holds only the
-	 * vacant root, which is still this event's entry (its slot too).
-	 */
-	sim->live_events++;
-	sim->vacant = NULL;
-	hp->e[0].when = (uint64_t)when;
-	hp->e[0].seq = sim->next_seq++;
-	hp->e[0].gen = sim->slots[slot].gen;
-	return (uint64_t)hp->e[0].gen << 32 | (slot + 1);
+	sim->running = SIM_NO_SLOT;
+	return place(sim, when, sim->next_seq++, slot);
 }
 
 sim_handle_t sim_at_key(struct sim *sim, sim_time_t when, uint64_t seq, sim_fn fn, void *arg)
@@ -447,9 +429,9 @@ static inline void run_root(struct sim *sim, struct sim_heap *hp)
 	sim->events_run++;
 	fn(sim, arg);
 	/* Not scheduled again (sim_again()): the slot is free. */
-	if (sim->running != SIM_SLOT_FREE) {
+	if (sim->running != SIM_NO_SLOT) {
 		slot_release(sim, sim->running);
-		sim->running = SIM_SLOT_FREE;
+		sim->running = SIM_NO_SLOT;
 	}
 }
 

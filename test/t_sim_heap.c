@@ -438,6 +438,35 @@ static void test_again_fast_order(void)
 	sim_destroy(&sim);
 }
 
+/*
+ * What is due next, asked inside the only near event, once a cancelled far
+ * event has been dropped from the far heap's top: the far event after it.
+ */
+static void next_after_cancel(struct sim *sim, void *arg)
+{
+	(void)arg;
+	fifo_seen[fifo_n++] = 5;
+	CHECK_EQ_INT(sim_next_time(sim), 800 * SIM_MSEC);
+}
+
+static void test_next_time_after_cancel(void)
+{
+	struct sim sim;
+	sim_handle_t h;
+
+	sim_init(&sim);
+	fifo_n = 0;
+	h = sim_at(&sim, 500 * SIM_MSEC, fifo_cb, (void *)1);
+	sim_at(&sim, 800 * SIM_MSEC, fifo_cb, (void *)2);
+	sim_at(&sim, 10 * SIM_MSEC, next_after_cancel, NULL);
+	CHECK(sim_cancel(&sim, h));
+	sim_run(&sim, SIM_FOREVER);
+	CHECK_EQ_INT(fifo_n, 2);
+	CHECK_EQ_INT(fifo_seen[0], 5);
+	CHECK_EQ_INT(fifo_seen[1], 2);
+	sim_destroy(&sim);
+}
+
 int main(void)
 {
 	test_random_against_sorted(1, 1);
@@ -451,5 +480,6 @@ int main(void)
 	test_again_order(SIM_USEC);
 	test_again_order(SIM_SEC);
 	test_again_fast_order();
+	test_next_time_after_cancel();
 	return test_done();
 }

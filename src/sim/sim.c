@@ -41,6 +41,7 @@ int sim_init(struct sim *sim)
 	memset(sim, 0, sizeof(*sim));
 	sim->free_head = SIM_SLOT_FREE;
 	sim->running = SIM_NO_SLOT;
+	sim->far_first = SIM_FOREVER;
 	sim->debug_out = stderr;
 	return 0;
 }
@@ -204,6 +205,12 @@ static inline void heap_push(struct sim_heap *hp, const struct sim_heap_entry *e
 	sift_up(hp, hp->len - 1);
 }
 
+/* After the far heap's root changed (never while it is vacant). */
+static inline void far_first_update(struct sim *sim)
+{
+	sim->far_first = sim->far.len ? entry_when(&sim->far.e[0]) : SIM_FOREVER;
+}
+
 /* Drop cancelled entries from the top of a heap. */
 static void heap_purge(struct sim *sim, struct sim_heap *hp)
 {
@@ -222,12 +229,18 @@ static inline struct sim_heap *next_live(struct sim *sim)
 {
 	if (sim->vacant) {
 		heap_pop(sim->vacant);
+		if (sim->vacant == &sim->far)
+			far_first_update(sim);
 		sim->vacant = NULL;
 	}
 	if (sim->dead_entries) {
 		heap_purge(sim, &sim->near);
 		heap_purge(sim, &sim->far);
+		far_first_update(sim);
 	}
+	/* Earlier in time than the far root: the near root, whatever the sequences. */
+	if (sim->near.len && entry_when(&sim->near.e[0]) < sim->far_first)
+		return &sim->near;
 	if (!sim->far.len)
 		return sim->near.len ? &sim->near : NULL;
 	if (!sim->near.len)
@@ -269,6 +282,8 @@ static inline __attribute__((always_inline)) sim_handle_t place(struct sim *sim,
 	} else {
 		heap_push(hp, &e);
 	}
+	if (hp == &sim->far)
+		far_first_update(sim);
 	return (uint64_t)e.gen << 32 | (slot + 1);
 }
 
@@ -374,7 +389,7 @@ static inline sim_time_t vacant_next_time(const struct sim_heap *hp)
 	return best == UINT64_MAX ? SIM_FOREVER : (sim_time_t)best;
 }
 
-static __attribute__((noinline)) sim_time_t next_time_any(struct sim *sim)
+sim_time_t sim_next_time_any(struct sim *sim)
 {
 	struct sim_heap *hp;
 
@@ -394,14 +409,6 @@ static __attribute__((noinline)) sim_time_t next_time_any(struct sim *sim)
 	}
 	hp = next_live(sim);
 	return hp ? entry_when(&hp->e[0]) : SIM_FOREVER;
-}
-
-sim_time_t sim_next_time(struct sim *sim)
-{
-	if (sim->vacant == &sim->near && sim->near.len == 1 && !sim->dead_entries)
-		/* The commonest case: the running event was the only near one. */
-		return sim->far.len ? entry_when(&sim->far.e[0]) : SIM_FOREVER;
-	return next_time_any(sim);
 }
 
 uint32_t sim_pending_count(const struct sim *sim)

@@ -108,6 +108,12 @@ struct sim {
 	 * meanwhile: its generation moved on as it began, so its handle is stale.
 	 */
 	uint32_t running;
+	/*
+	 * The far heap root's time, SIM_FOREVER when the far heap is empty
+	 * (kept while the root is not vacant): what is due next, and whether
+	 * the near root comes first, without reading the far heap.
+	 */
+	sim_time_t far_first;
 	struct sim_heap *vacant;	/* its root is the event being run: see sim.c */
 };
 
@@ -186,8 +192,18 @@ sim_handle_t sim_at_key(struct sim *sim, sim_time_t when, uint64_t seq, sim_fn f
 bool sim_cancel(struct sim *sim, sim_handle_t h);
 bool sim_is_pending(const struct sim *sim, sim_handle_t h);
 uint32_t sim_pending_count(const struct sim *sim);
-/* Time of the next event, or SIM_FOREVER when none is pending. */
-sim_time_t sim_next_time(struct sim *sim);
+/*
+ * Time of the next event, or SIM_FOREVER when none is pending. Inline,
+ * the commonest case (asked inside an event that was the only near one):
+ * the far heap's first.
+ */
+sim_time_t sim_next_time_any(struct sim *sim);
+static inline sim_time_t sim_next_time(struct sim *sim)
+{
+	if (sim->vacant == &sim->near && sim->near.len == 1 && !sim->dead_entries)
+		return sim->far_first;
+	return sim_next_time_any(sim);
+}
 
 /* Run one event; false when none is pending. */
 bool sim_step(struct sim *sim);

@@ -2,7 +2,8 @@
  * Event engine: order under random insert/cancel against a sorted
  * reference, FIFO order at equal times, stale handles, run(until), the
  * next event's time asked from inside an event, events scheduled in
- * reserved places.
+ * reserved places, a running event scheduled again (sim_again) among
+ * new ones.
  */
 #include "testlib.h"
 #include "sim/rng.h"
@@ -105,8 +106,8 @@ struct chain {
 	struct sim *sim;
 	struct rng r;
 	sim_time_t last, unit;	/* delays are 0..999 units */
-	unsigned count, cancels;
-	sim_handle_t victim;
+	unsigned count, cancels, agains;
+	sim_handle_t victim, self;	/* self: the pending chain_step */
 	struct victim *vic;
 };
 
@@ -124,9 +125,11 @@ static void chain_victim(struct sim *sim, void *arg)
 static void chain_step(struct sim *sim, void *arg)
 {
 	struct chain *c = arg;
+	bool again;
 
 	CHECK(sim_now(sim) >= c->last);
 	c->last = sim_now(sim);
+	CHECK(!sim_is_pending(sim, c->self));	/* it runs: its handle is stale */
 	if (++c->count >= 100000)
 		return;
 	if (c->vic) {
@@ -138,9 +141,18 @@ static void chain_step(struct sim *sim, void *arg)
 		c->cancels += cancelled;
 	}
 	c->vic = &victims[c->count];
+	/* The next step: this event again a third of the time, before or after the victim. */
+	again = rng_below(&c->r, 3) == 0;
+	if (again && rng_below(&c->r, 2))
+		c->self = sim_again(sim, sim_now(sim) + (sim_time_t)rng_below(&c->r, 1000) * c->unit);
 	c->victim = sim_after(sim, (sim_time_t)rng_below(&c->r, 1000) * c->unit, chain_victim,
 			      c->vic);
-	sim_after(sim, (sim_time_t)rng_below(&c->r, 1000) * c->unit, chain_step, c);
+	if (again && !sim_is_pending(sim, c->self))
+		c->self = sim_again(sim, sim_now(sim) + (sim_time_t)rng_below(&c->r, 1000) * c->unit);
+	else if (!again)
+		c->self = sim_after(sim, (sim_time_t)rng_below(&c->r, 1000) * c->unit, chain_step, c);
+	c->agains += again;
+	CHECK(sim_is_pending(sim, c->self));
 }
 
 static void test_chain(sim_time_t unit)
@@ -157,6 +169,7 @@ static void test_chain(sim_time_t unit)
 	sim_run(&sim, SIM_FOREVER);
 	CHECK_EQ_INT(c.count, 100000);
 	CHECK(c.cancels > 10000 && c.cancels < 90000);
+	CHECK(c.agains > 20000 && c.agains < 50000);
 	/* The victim of the last step may still be pending; nothing else. */
 	CHECK(sim_pending_count(&sim) <= 1);
 	sim_destroy(&sim);
@@ -174,7 +187,7 @@ static struct nt {
 	struct sim *sim;
 	struct rng r;
 	sim_time_t when[NT_EVENTS];	/* pending: its time; else -1 */
-	unsigned n, live, ran;
+	unsigned n, live, ran, agains;
 	sim_time_t last;
 } nt;
 
@@ -198,6 +211,16 @@ static void nt_step(struct sim *sim, void *arg)
 	if (rng_below(&nt.r, 2))
 		CHECK_EQ_INT(sim_next_time(sim), best);
 	nt_schedule();
+	/* Now and then this event again (sim_again()), near or far. */
+	if (nt.ran < 2 * NT_EVENTS && rng_below(&nt.r, 3) == 0) {
+		sim_time_t delay = rng_below(&nt.r, 8) ? (sim_time_t)rng_below(&nt.r, SIM_MSEC) :
+			(sim_time_t)rng_below(&nt.r, SIM_SEC);
+
+		nt.when[i] = sim_now(sim) + delay;
+		sim_again(sim, nt.when[i]);
+		nt.live++;
+		nt.agains++;
+	}
 	best = SIM_FOREVER;
 	for (k = 0; k < nt.n; k++)
 		if (nt.when[k] >= 0 && nt.when[k] < best)
@@ -232,8 +255,8 @@ static void test_next_time_inside(void)
 	rng_seed(&nt.r, 1, "test/next_time");
 	nt_schedule();
 	sim_run(&sim, SIM_FOREVER);
-	CHECK_EQ_INT(nt.ran, nt.n);
-	CHECK(nt.n == NT_EVENTS);
+	CHECK_EQ_INT(nt.ran, nt.n + nt.agains);
+	CHECK(nt.n == NT_EVENTS && nt.agains > NT_EVENTS / 10);
 	CHECK_EQ_INT(sim_next_time(&sim), SIM_FOREVER);
 	sim_destroy(&sim);
 }
@@ -341,6 +364,109 @@ static void test_reserved_keys(void)
 	sim_destroy(&sim);
 }
 
+/*
+ * sim_again() takes the place sim_at() would give: among events at the
+ * same time it runs after those scheduled before it and before those
+ * scheduled after, in the near heap or the far one; it keeps its argument.
+ */
+static int again_runs;
+
+static void again_self(struct sim *sim, void *arg)
+{
+	sim_time_t delay = (sim_time_t)(intptr_t)arg;
+
+	fifo_seen[fifo_n++] = 10 + again_runs;
+	if (again_runs++ >= 2)
+		return;
+	sim_after(sim, delay, fifo_cb, (void *)(intptr_t)(2 * again_runs - 1));
+	CHECK(sim_is_pending(sim, sim_again(sim, sim_now(sim) + delay)));
+	sim_after(sim, delay, fifo_cb, (void *)(intptr_t)(2 * again_runs));
+}
+
+static void test_again_order(sim_time_t delay)
+{
+	static const int expect[] = { 10, 1, 11, 2, 3, 12, 4 };
+	struct sim sim;
+	int i;
+
+	sim_init(&sim);
+	fifo_n = again_runs = 0;
+	sim_at(&sim, 5, again_self, (void *)(intptr_t)delay);
+	sim_run(&sim, SIM_FOREVER);
+	CHECK_EQ_INT(fifo_n, 7);
+	for (i = 0; i < 7 && fifo_n == 7; i++)
+		CHECK_EQ_INT(fifo_seen[i], expect[i]);
+	CHECK_EQ_INT(sim_now(&sim), 5 + 2 * delay);
+	CHECK_EQ_INT(sim_pending_count(&sim), 0);
+	sim_destroy(&sim);
+}
+
+/*
+ * The same through the fast path (the near heap holds only the running
+ * event): an event scheduled earlier for the same time, in the far heap,
+ * still runs first.
+ */
+static const sim_time_t again_times[] = { 50 * SIM_MSEC, 120 * SIM_MSEC, 200 * SIM_MSEC };
+
+static void again_timed(struct sim *sim, void *arg)
+{
+	(void)arg;
+	fifo_seen[fifo_n++] = 10 + again_runs;
+	if (++again_runs >= 3)
+		return;
+	CHECK(sim_is_pending(sim, sim_again(sim, again_times[again_runs])));
+	if (again_runs == 2)
+		sim_at(sim, again_times[2], fifo_cb, (void *)22);
+}
+
+static void test_again_fast_order(void)
+{
+	static const int expect[] = { 10, 11, 1, 12, 22 };
+	struct sim sim;
+	int i;
+
+	sim_init(&sim);
+	fifo_n = again_runs = 0;
+	/* Scheduled after the event's first run was: it runs before its third. */
+	sim_at(&sim, again_times[0], again_timed, NULL);
+	sim_at(&sim, again_times[2], fifo_cb, (void *)1);	/* far: 200 ms ahead */
+	sim_run(&sim, SIM_FOREVER);
+	CHECK_EQ_INT(fifo_n, 5);
+	for (i = 0; i < 5 && fifo_n == 5; i++)
+		CHECK_EQ_INT(fifo_seen[i], expect[i]);
+	CHECK_EQ_INT(sim_pending_count(&sim), 0);
+	sim_destroy(&sim);
+}
+
+/*
+ * What is due next, asked inside the only near event, once a cancelled far
+ * event has been dropped from the far heap's top: the far event after it.
+ */
+static void next_after_cancel(struct sim *sim, void *arg)
+{
+	(void)arg;
+	fifo_seen[fifo_n++] = 5;
+	CHECK_EQ_INT(sim_next_time(sim), 800 * SIM_MSEC);
+}
+
+static void test_next_time_after_cancel(void)
+{
+	struct sim sim;
+	sim_handle_t h;
+
+	sim_init(&sim);
+	fifo_n = 0;
+	h = sim_at(&sim, 500 * SIM_MSEC, fifo_cb, (void *)1);
+	sim_at(&sim, 800 * SIM_MSEC, fifo_cb, (void *)2);
+	sim_at(&sim, 10 * SIM_MSEC, next_after_cancel, NULL);
+	CHECK(sim_cancel(&sim, h));
+	sim_run(&sim, SIM_FOREVER);
+	CHECK_EQ_INT(fifo_n, 2);
+	CHECK_EQ_INT(fifo_seen[0], 5);
+	CHECK_EQ_INT(fifo_seen[1], 2);
+	sim_destroy(&sim);
+}
+
 int main(void)
 {
 	test_random_against_sorted(1, 1);
@@ -351,5 +477,9 @@ int main(void)
 	test_equal_time_fifo();
 	test_run_until();
 	test_reserved_keys();
+	test_again_order(SIM_USEC);
+	test_again_order(SIM_SEC);
+	test_again_fast_order();
+	test_next_time_after_cancel();
 	return test_done();
 }

@@ -520,6 +520,19 @@ static void media_done(struct sim *sim, void *arg)
 /* ---- the actuator ---- */
 
 /*
+ * The access just chosen ends at `when`. From inside media_done() (the
+ * event running: the drive went on to its next access) that is the same
+ * event again, kept in its slot (sim_again()); else a new one.
+ */
+static inline __attribute__((always_inline)) void media_done_at(struct disk *d, int64_t when)
+{
+	if (d->in_media_done)
+		sim_again(d->sim, when);
+	else
+		sim_at(d->sim, when, media_done, d);
+}
+
+/*
  * Read-ahead up to now: the sectors that have passed under the head since
  * the last media read go into its segment (until ra_limit, or until a
  * write dropped the segment). Called whenever a command arrives and before
@@ -824,7 +837,7 @@ static void stream_start(struct disk *d, const struct fwq_cmd *const *cands, uns
 	d->busy_until = done;
 	d->head.cyl = d->stream.cyl;
 	d->head.head = d->stream.head;
-	sim_at(d->sim, done, media_done, d);
+	media_done_at(d, done);
 	d->media_by[c->write]++;
 	d->stats.busy_ns += done - now;
 	d->stats.transfer_ns += done - now;
@@ -1027,7 +1040,7 @@ static void dispatch(struct disk *d)
 		acc.total = end - now;
 	}
 	d->busy_until = now + acc.total;
-	sim_after(d->sim, acc.total, media_done, d);
+	media_done_at(d, now + acc.total);
 	account_pick(d, reason, &acc, n);
 }
 

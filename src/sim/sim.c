@@ -20,7 +20,10 @@
  * sim_step() also leaves the root in place while the callback runs: most
  * callbacks schedule a follow-up, which then drops into the root and sifts
  * down once instead of the root being refilled from the end (one sift) and
- * the new event sifting up (a second pass).
+ * the new event sifting up (a second pass). The running event's slot is
+ * not freed until its callback returns, so sim_again() can put that same
+ * event back into the queue — usually into the vacant root, which is still
+ * its entry — without taking a slot or filling one in.
  */
 #include "sim/sim.h"
 
@@ -31,13 +34,14 @@
 
 #define SIM_SLOT_FREE	UINT32_MAX
 #define HEAP_ARITY	4
-/* Longer than a drive's mechanical access, shorter than the periodic timers. */
-#define SIM_NEAR_SPAN	(100 * SIM_MSEC)
+/* SIM_NEAR_SPAN (sim.h): longer than a drive's mechanical access, shorter than the periodic timers. */
 
 int sim_init(struct sim *sim)
 {
 	memset(sim, 0, sizeof(*sim));
 	sim->free_head = SIM_SLOT_FREE;
+	sim->running = SIM_NO_SLOT;
+	sim->far_first = SIM_FOREVER;
 	sim->debug_out = stderr;
 	return 0;
 }
@@ -100,11 +104,17 @@ static inline uint32_t slot_get(struct sim *sim)
 	return s;
 }
 
+/* Onto the free list a slot whose generation has already moved on. */
+static inline void slot_release(struct sim *sim, uint32_t s)
+{
+	sim->slots[s].next_free = sim->free_head;
+	sim->free_head = s;
+}
+
 static void slot_put(struct sim *sim, uint32_t s)
 {
 	sim->slots[s].gen++;
-	sim->slots[s].next_free = sim->free_head;
-	sim->free_head = s;
+	slot_release(sim, s);
 }
 
 static inline sim_time_t entry_when(const struct sim_heap_entry *e)
@@ -195,6 +205,12 @@ static inline void heap_push(struct sim_heap *hp, const struct sim_heap_entry *e
 	sift_up(hp, hp->len - 1);
 }
 
+/* After the far heap's root changed (never while it is vacant). */
+static inline void far_first_update(struct sim *sim)
+{
+	sim->far_first = sim->far.len ? entry_when(&sim->far.e[0]) : SIM_FOREVER;
+}
+
 /* Drop cancelled entries from the top of a heap. */
 static void heap_purge(struct sim *sim, struct sim_heap *hp)
 {
@@ -213,12 +229,18 @@ static inline struct sim_heap *next_live(struct sim *sim)
 {
 	if (sim->vacant) {
 		heap_pop(sim->vacant);
+		if (sim->vacant == &sim->far)
+			far_first_update(sim);
 		sim->vacant = NULL;
 	}
 	if (sim->dead_entries) {
 		heap_purge(sim, &sim->near);
 		heap_purge(sim, &sim->far);
+		far_first_update(sim);
 	}
+	/* Earlier in time than the far root: the near root, whatever the sequences. */
+	if (sim->near.len && entry_when(&sim->near.e[0]) < sim->far_first)
+		return &sim->near;
 	if (!sim->far.len)
 		return sim->near.len ? &sim->near : NULL;
 	if (!sim->near.len)
@@ -238,17 +260,13 @@ static uint32_t handle_slot(const struct sim *sim, sim_handle_t h)
 	return slot;
 }
 
-static inline __attribute__((always_inline)) sim_handle_t schedule(struct sim *sim, sim_time_t when,
-								   uint64_t seq, sim_fn fn, void *arg)
+/* Put the event in `slot` (filled in, generation current) into the queue at (when, seq). */
+static inline __attribute__((always_inline)) sim_handle_t place(struct sim *sim, sim_time_t when,
+								uint64_t seq, uint32_t slot)
 {
 	struct sim_heap_entry e;
 	struct sim_heap *hp;
-	uint32_t slot;
 
-	SIM_ASSERT(fn != NULL, "event without a callback");
-	slot = slot_get(sim);
-	sim->slots[slot].fn = fn;
-	sim->slots[slot].arg = arg;
 	e.when = (uint64_t)when;
 	e.seq = seq;
 	e.slot = slot;
@@ -264,7 +282,21 @@ static inline __attribute__((always_inline)) sim_handle_t schedule(struct sim *s
 	} else {
 		heap_push(hp, &e);
 	}
+	if (hp == &sim->far)
+		far_first_update(sim);
 	return (uint64_t)e.gen << 32 | (slot + 1);
+}
+
+static inline __attribute__((always_inline)) sim_handle_t schedule(struct sim *sim, sim_time_t when,
+								   uint64_t seq, sim_fn fn, void *arg)
+{
+	uint32_t slot;
+
+	SIM_ASSERT(fn != NULL, "event without a callback");
+	slot = slot_get(sim);
+	sim->slots[slot].fn = fn;
+	sim->slots[slot].arg = arg;
+	return place(sim, when, seq, slot);
 }
 
 static __attribute__((noinline)) sim_handle_t schedule_any(struct sim *sim, sim_time_t when,
@@ -302,6 +334,19 @@ sim_handle_t sim_at(struct sim *sim, sim_time_t when, sim_fn fn, void *arg)
 	e->slot = slot;
 	e->gen = sim->slots[slot].gen;
 	return (uint64_t)e->gen << 32 | (slot + 1);
+}
+
+/* sim_again() past its inline case: a check of the call, then wherever the event goes. */
+sim_handle_t sim_again_any(struct sim *sim, sim_time_t when)
+{
+	uint32_t slot = sim->running;
+
+	SIM_ASSERT(slot != SIM_NO_SLOT, "sim_again() outside an event, or twice in one");
+	SIM_ASSERT(when >= sim->now,
+		   "event scheduled in the past (at %lld ns, now %lld ns)",
+		   (long long)when, (long long)sim->now);
+	sim->running = SIM_NO_SLOT;
+	return place(sim, when, sim->next_seq++, slot);
 }
 
 sim_handle_t sim_at_key(struct sim *sim, sim_time_t when, uint64_t seq, sim_fn fn, void *arg)
@@ -344,7 +389,7 @@ static inline sim_time_t vacant_next_time(const struct sim_heap *hp)
 	return best == UINT64_MAX ? SIM_FOREVER : (sim_time_t)best;
 }
 
-static __attribute__((noinline)) sim_time_t next_time_any(struct sim *sim)
+sim_time_t sim_next_time_any(struct sim *sim)
 {
 	struct sim_heap *hp;
 
@@ -366,14 +411,6 @@ static __attribute__((noinline)) sim_time_t next_time_any(struct sim *sim)
 	return hp ? entry_when(&hp->e[0]) : SIM_FOREVER;
 }
 
-sim_time_t sim_next_time(struct sim *sim)
-{
-	if (sim->vacant == &sim->near && sim->near.len == 1 && !sim->dead_entries)
-		/* The commonest case: the running event was the only near one. */
-		return sim->far.len ? entry_when(&sim->far.e[0]) : SIM_FOREVER;
-	return next_time_any(sim);
-}
-
 uint32_t sim_pending_count(const struct sim *sim)
 {
 	return sim->live_events;
@@ -391,12 +428,18 @@ static inline void run_root(struct sim *sim, struct sim_heap *hp)
 	sim->vacant = hp;
 	fn = sim->slots[top.slot].fn;
 	arg = sim->slots[top.slot].arg;
-	slot_put(sim, top.slot);
+	sim->slots[top.slot].gen++;	/* its handle is stale from now on */
+	sim->running = top.slot;
 	sim->live_events--;
 	sim->now = entry_when(&top);
 	sim->run_seq_end = top.seq + 1;
 	sim->events_run++;
 	fn(sim, arg);
+	/* Not scheduled again (sim_again()): the slot is free. */
+	if (sim->running != SIM_NO_SLOT) {
+		slot_release(sim, sim->running);
+		sim->running = SIM_NO_SLOT;
+	}
 }
 
 bool sim_step(struct sim *sim)

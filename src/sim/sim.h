@@ -35,6 +35,11 @@ typedef int64_t sim_time_t;
 struct sim;
 typedef void (*sim_fn)(struct sim *sim, void *arg);
 
+/* An event due within this span of its scheduling goes to the near heap (sim.c). */
+#define SIM_NEAR_SPAN	(100 * SIM_MSEC)
+/* No slot: sim->running between events, and once sim_again() has taken it back. */
+#define SIM_NO_SLOT	UINT32_MAX
+
 /* (generation << 32 | slot + 1); 0 is "no event". */
 typedef uint64_t sim_handle_t;
 
@@ -97,6 +102,18 @@ struct sim {
 	uint64_t events_run;
 	uint32_t live_events;
 	uint32_t dead_entries;	/* cancelled events still in a heap */
+	/*
+	 * The running event's slot while its callback runs, until sim_again()
+	 * takes it back into the queue; SIM_NO_SLOT otherwise. It is not free
+	 * meanwhile: its generation moved on as it began, so its handle is stale.
+	 */
+	uint32_t running;
+	/*
+	 * The far heap root's time, SIM_FOREVER when the far heap is empty
+	 * (kept while the root is not vacant): what is due next, and whether
+	 * the near root comes first, without reading the far heap.
+	 */
+	sim_time_t far_first;
 	struct sim_heap *vacant;	/* its root is the event being run: see sim.c */
 };
 
@@ -117,6 +134,36 @@ static inline sim_handle_t sim_after(struct sim *sim, sim_time_t delay,
 				     sim_fn fn, void *arg)
 {
 	return sim_at(sim, sim->now + delay, fn, arg);
+}
+
+/*
+ * From inside an event's callback: schedule that same event (its callback
+ * and argument) again at `when` — exactly sim_at(sim, when, fn, arg) with
+ * the running event's fn and arg, in the same place in the order, but it
+ * keeps its slot: nothing to allocate or fill in. At most once per run of
+ * the event. Returns the new handle (the old one went stale as it began).
+ *
+ * Inline, its commonest case: the near heap holds only the running event's
+ * vacant root, which is still its entry; a follow-up due within the near
+ * span takes it back (a `when` in the past wraps to a huge span and goes
+ * to sim_again_any(), which aborts).
+ */
+sim_handle_t sim_again_any(struct sim *sim, sim_time_t when);
+static inline sim_handle_t sim_again(struct sim *sim, sim_time_t when)
+{
+	struct sim_heap_entry *root = sim->near.e;
+	uint32_t slot = sim->running;
+
+	if (sim->vacant != &sim->near || sim->near.len != 1 || slot == SIM_NO_SLOT ||
+	    (uint64_t)when - (uint64_t)sim->now > (uint64_t)SIM_NEAR_SPAN)
+		return sim_again_any(sim, when);
+	sim->running = SIM_NO_SLOT;
+	sim->live_events++;
+	sim->vacant = NULL;
+	root->when = (uint64_t)when;
+	root->seq = sim->next_seq++;
+	root->gen++;		/* as its slot's did when the event began */
+	return (uint64_t)root->gen << 32 | (slot + 1);
 }
 
 /*
@@ -145,8 +192,18 @@ sim_handle_t sim_at_key(struct sim *sim, sim_time_t when, uint64_t seq, sim_fn f
 bool sim_cancel(struct sim *sim, sim_handle_t h);
 bool sim_is_pending(const struct sim *sim, sim_handle_t h);
 uint32_t sim_pending_count(const struct sim *sim);
-/* Time of the next event, or SIM_FOREVER when none is pending. */
-sim_time_t sim_next_time(struct sim *sim);
+/*
+ * Time of the next event, or SIM_FOREVER when none is pending. Inline,
+ * the commonest case (asked inside an event that was the only near one):
+ * the far heap's first.
+ */
+sim_time_t sim_next_time_any(struct sim *sim);
+static inline sim_time_t sim_next_time(struct sim *sim)
+{
+	if (sim->vacant == &sim->near && sim->near.len == 1 && !sim->dead_entries)
+		return sim->far_first;
+	return sim_next_time_any(sim);
+}
 
 /* Run one event; false when none is pending. */
 bool sim_step(struct sim *sim);

@@ -3479,6 +3479,15 @@ static void job_finish(struct job *j)
 	if (j->finished)
 		return;
 	j->finished = true;
+	/* io_reaped_plain_as() converts one count for the five summaries: check they kept one. */
+	for (d = DDIR_READ; j->reap_plain && d <= DDIR_WRITE; d++) {
+		const struct report_dir *rd = &j->rep->dir[d];
+		uint64_t n = rd->drive.n;
+
+		SIM_ASSERT(rd->slat.sum.n == n && rd->clat.sum.n == n && rd->lat.sum.n == n &&
+			   rd->host_queue.n == n, "job %s, %s: the plain reap's summaries hold "
+			   "different counts", j->o->name, d ? "write" : "read");
+	}
 	if (j->verify_on)
 		phase_end(j, j->t_finish, false);
 	/*

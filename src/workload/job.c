@@ -154,6 +154,18 @@ struct job {
 	 * max_latency, rate_min, latency_target or verify): io_reaped_plain().
 	 */
 	bool reap_plain;
+	/*
+	 * Per direction, for a reap_plain job: every sample since the report
+	 * was last cleared had a slat of 0 (the block layer took the bio at
+	 * once), so each lat equalled its clat and went into the same sums
+	 * with the same count. The slat and lat summaries are then left as
+	 * cleared, standing for that many zeros and for a copy of clat's, and
+	 * io_reaped_plain_as() feeds three summaries instead of five;
+	 * slat_lat_settle() writes the two out before anything else feeds or
+	 * reads them (io_reaped(), a slat that is not 0, job_finish()).
+	 * report_job_reset() clears all five, which holds either way.
+	 */
+	bool lat_is_clat[JOB_BS_DIRS];
 	/* No rate, rate_iops, trimwrite or verify: fio_next() draws the I/O at once. */
 	bool next_plain;
 	/* Not paced, no verify, fsync or fdatasync: job_fill_queue() asks the source at once. */
@@ -1779,6 +1791,25 @@ static void unpark_offload(struct workload_runner *run)
 }
 
 /*
+ * The slat and lat summaries a lat_is_clat direction stands for, written
+ * out: n samples of slat 0 (the first set min to 0; mean and S stay 0.0,
+ * as adding 0.0 - 0.0 leaves them) and lat's sums equal to clat's, which
+ * had the same values in the same order from the same cleared state.
+ */
+static __attribute__((noinline)) void slat_lat_settle(struct job *j, int d)
+{
+	struct report_dir *rd = &j->rep->dir[d];
+
+	SIM_ASSERT(!rd->slat.sum.n && !rd->lat.sum.n, "job %s: slat and lat were fed while they "
+		   "stood for clat's samples", j->o->name);
+	rd->slat.sum.n = rd->clat.sum.n;
+	if (rd->slat.sum.n)
+		rd->slat.sum.min = 0;
+	rd->lat.sum = rd->clat.sum;
+	j->lat_is_clat[d] = false;
+}
+
+/*
  * An I/O fio has reaped: its latencies, counts and logs (a reap of one
  * counts in the "complete" distribution as one call, as fio's
  * io_u_mark_complete(); batched reaps count theirs in reap()).
@@ -1857,6 +1888,8 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 		 */
 		const struct job_options *o = j->o;
 
+		if (j->lat_is_clat[io->ddir])
+			slat_lat_settle(j, io->ddir);
 		/* disable_slat, disable_clat, disable_lat: that latency is not sampled (fio's). */
 		if (!sync && !o->disable_slat) {
 			if (r->slat_percentiles)
@@ -1932,6 +1965,7 @@ static inline __attribute__((always_inline)) void io_reaped_plain_as(struct job 
 	struct report_dir *rd = &r->dir[d];
 	int64_t now = sim_now(j->t->sim);
 	uint64_t clat = (uint64_t)(now - io->t_issue), lat = (uint64_t)(now - io->t_start);
+	int64_t slat = io->t_issue - io->t_start;
 	double next;
 
 	__asm__("" : "+r"(rd));	/* as in io_reaped() */
@@ -1947,11 +1981,15 @@ static inline __attribute__((always_inline)) void io_reaped_plain_as(struct job 
 	 * together: their counts are one, converted once (the drive's).
 	 */
 	next = hist_summary_next(&rd->drive);
-	hist_summary_add_next(&rd->slat.sum, (uint64_t)(io->t_issue - io->t_start),
-			      (double)(io->t_issue - io->t_start), next);
+	/* Each summary's own sequence of updates is what its bits depend on, not their order. */
+	if (__builtin_expect(slat || !j->lat_is_clat[d], 0)) {
+		if (j->lat_is_clat[d])
+			slat_lat_settle(j, d);	/* before clat takes this sample */
+		hist_summary_add_next(&rd->slat.sum, (uint64_t)slat, (double)slat, next);
+		hist_summary_add_next(&rd->lat.sum, lat, (double)(int64_t)lat, next);
+	}
 	hist_count(&rd->clat, clat);
 	hist_summary_add_next(&rd->clat.sum, clat, (double)(int64_t)clat, next);
-	hist_summary_add_next(&rd->lat.sum, lat, (double)(int64_t)lat, next);
 	hist_summary_add_next(&rd->host_queue, (uint64_t)(io->t_dispatch - io->t_issue),
 			      (double)(io->t_dispatch - io->t_issue), next);
 	hist_summary_add_next(&rd->drive, (uint64_t)(now - io->t_dispatch),
@@ -3484,6 +3522,9 @@ static void job_finish(struct job *j)
 		const struct report_dir *rd = &j->rep->dir[d];
 		uint64_t n = rd->drive.n;
 
+		if (j->lat_is_clat[d])
+			slat_lat_settle(j, d);	/* the report reads them from here on */
+
 		SIM_ASSERT(rd->slat.sum.n == n && rd->clat.sum.n == n && rd->lat.sum.n == n &&
 			   rd->host_queue.n == n, "job %s, %s: the plain reap's summaries hold "
 			   "different counts", j->o->name, d ? "write" : "read");
@@ -4212,6 +4253,8 @@ static void report_setup(struct job *j)
 		!j->per_io_samples && !j->hist_log && !j->writes_logs && !o->max_latency[DDIR_READ] &&
 		!o->max_latency[DDIR_WRITE] && !j->rate_min_checked && !o->latency_target &&
 		!j->verify_on;
+	/* Nothing sampled yet: slat and lat as cleared stand for clat's no samples. */
+	j->lat_is_clat[DDIR_READ] = j->lat_is_clat[DDIR_WRITE] = j->reap_plain;
 	j->read_loop = j->source == &fio_source && o->rw == JOB_RW_RANDREAD && j->fill_plain &&
 		j->next_plain && j->issue_plain && !j->cmdprio_any && !o->bs_is_seq_rand &&
 		j->plain_lastb[DDIR_READ] && j->fixed_bs[DDIR_READ] == j->min_bs[DDIR_READ] &&

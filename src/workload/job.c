@@ -1956,10 +1956,15 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 }
 
 /* io_reaped() as it runs for a reap of one, sampled, without an error, of a job with reap_plain. */
-/* io_reaped_plain() with the direction and length as the caller knows them. */
+/*
+ * io_reaped_plain() with the direction and length as the caller knows them;
+ * `read_loop`: a read_loop job's, whose in_flight, think and last_ddir
+ * nothing reads (no serialize_overlap, think time or verify; its reads
+ * leave last_ddir at the DDIR_READ it starts with).
+ */
 static inline __attribute__((always_inline)) void io_reaped_plain_as(struct job *j,
 								       struct job_io *io, int d,
-								       uint64_t len)
+								       uint64_t len, bool read_loop)
 {
 	struct report_job *r = j->rep;
 	struct report_dir *rd = &r->dir[d];
@@ -1969,12 +1974,14 @@ static inline __attribute__((always_inline)) void io_reaped_plain_as(struct job 
 	double next;
 
 	__asm__("" : "+r"(rd));	/* as in io_reaped() */
-	io->in_flight = false;
+	if (!read_loop) {
+		io->in_flight = false;
+		j->think_done++;
+		j->last_ddir = d;
+	}
 	j->inflight--;
 	j->t_finish = now;
 	j->run->ios_done++;
-	j->think_done++;
-	j->last_ddir = d;
 	/*
 	 * A reap_plain job samples slat, clat, lat, host_queue and drive
 	 * together, here and in io_reaped(), and report_job_reset() clears them
@@ -2009,7 +2016,7 @@ static inline __attribute__((always_inline)) void io_reaped_plain_as(struct job 
 static inline __attribute__((always_inline)) void io_reaped_plain(struct job *j,
 								    struct job_io *io)
 {
-	io_reaped_plain_as(j, io, io->ddir, io->len);
+	io_reaped_plain_as(j, io, io->ddir, io->len, false);
 }
 
 /*
@@ -2295,8 +2302,11 @@ static inline __attribute__((always_inline)) bool read_loop_next(struct job *j,
 	off = j->zone_base + rng_below(&j->r_off, j->plain_lastb[d]) * j->align[d];
 	if (off + j->min_bs[d] > j->end)
 		off = (j->end - j->min_bs[d]) / j->align[d] * j->align[d];
-	j->last_pos[d] = off + j->min_bs[d];
-	j->zone_bytes += j->min_bs[d];
+	/*
+	 * Not next_io()'s last_pos and zone_bytes: only the sequential and
+	 * strided paths read them, which a direction with plain_lastb never
+	 * takes (and next_io() sets them again before it would).
+	 */
 	io = j->free_ios;
 	j->free_ios = io->next;
 	if (!io->read_ready)
@@ -2311,7 +2321,7 @@ static inline __attribute__((always_inline)) bool read_loop_next(struct job *j,
 		b->write_hint = bio_write_hint(j);
 	j->inflight++;
 	account_issue_as(j, io, d, false, j->min_bs[d], true);
-	io->in_flight = true;
+	/* No in_flight: only serialize_overlap reads it, which issue_plain rules out. */
 	if (!blk_submit(j->t->q, b))
 		j->blocked_io = io;
 	else
@@ -2550,7 +2560,8 @@ static inline __attribute__((always_inline)) void account_issue_as(struct job *j
 		j->issued_bytes += len;
 		j->issued_ios++;
 	}
-	j->think_issued++;
+	if (!read_loop)
+		j->think_issued++;	/* a read_loop job thinks not */
 	if (!j->in_ramp && j->submit_batch <= 1) {
 		/* In offload mode each worker has one I/O in flight: fio counts depth 1. */
 		j->rep->io_u_map[depth_bucket(j->offload ? 1 : j->inflight)]++;
@@ -3145,8 +3156,8 @@ static void read_done(void *owner, struct blk_bio *bio)
 	}
 	if (bio->t_dispatched > io->t_dispatch)
 		io->t_dispatch = bio->t_dispatched;
-	io->left = 0;
-	io_reaped_plain_as(j, io, DDIR_READ, j->min_bs[DDIR_READ]);
+	/* io->left is not read again before read_loop_next() or an issue sets it. */
+	io_reaped_plain_as(j, io, DDIR_READ, j->min_bs[DDIR_READ], true);
 	if (!j->finished && !fill_reads(j, sim_now(j->t->sim)))
 		fill_general(j, sim_now(j->t->sim));
 	job_fill_tail(j);

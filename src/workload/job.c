@@ -1170,6 +1170,11 @@ static inline __attribute__((always_inline)) void mark_latency(struct report_job
 {
 	uint64_t v;
 
+	/* A hard drive's latencies are milliseconds: that range first, in one unsigned test. */
+	if (ns - 1000000 < 999000000) {
+		r->lat_m[lat_edge[ns / 1000000]]++;
+		return;
+	}
 	if (ns < 1000) {
 		r->lat_n[lat_edge[ns]]++;
 		return;

@@ -187,6 +187,13 @@ struct job {
 	bool read_loop;
 	uint8_t lba_shift;			/* read_loop: log2 of the logical block size */
 	bool read_limited;			/* read_loop: a size or number_ios ends it */
+	/*
+	 * read_loop: its reads' io_u_map and io_u_submit counts kept by the
+	 * depth each was issued at (the last: 64 and over, one bucket),
+	 * added to the report by loop_depths_fold() before anything reads or
+	 * clears those (job_finish(), report_job_reset()).
+	 */
+	uint64_t loop_depth_count[65];
 	bool cmdprio_any;			/* cmdprio_percentage or cmdprio_bssplit given */
 	/* verify (fio's io_hist and do_verify()). */
 	bool verify_on;				/* verify, do_verify, and the job writes */
@@ -1158,6 +1165,23 @@ static unsigned batch_bucket(unsigned n)
 	return n <= 64 ? 5 : 6;
 }
 
+/* A read_loop job's io_u_map and io_u_submit counts, into the report (as account_issue_as() would). */
+static void loop_depths_fold(struct job *j)
+{
+	unsigned depth;
+
+	for (depth = 0; depth < 65; depth++) {
+		uint64_t n = j->loop_depth_count[depth];
+
+		if (!n)
+			continue;
+		/* In offload mode each worker has one I/O in flight: fio counts depth 1. */
+		j->rep->io_u_map[depth_bucket(j->offload ? 1 : depth)] += n;
+		j->rep->io_u_submit[batch_bucket(1)] += n;
+		j->loop_depth_count[depth] = 0;
+	}
+}
+
 /* fio's io_u_mark_latency: lower-bound buckets in ns, us and ms. */
 /* The bucket of v < 1000 among edges 2, 4, 10, 20, 50, 100, 250, 500, 750: how many it reaches. */
 static const uint8_t lat_edge[1000] = {
@@ -1664,6 +1688,7 @@ static void lat_target_up(struct job *j, int64_t now)
 		} else {
 			j->lat_quiesce = true;
 			j->lat_end_run = true;
+			loop_depths_fold(j);	/* then cleared with the rest */
 			report_job_reset(j->rep);
 			j->t_stats = now;
 			sampler_restart(&j->bw_s, now);
@@ -2576,9 +2601,13 @@ static inline __attribute__((always_inline)) void account_issue_as(struct job *j
 	if (!read_loop)
 		j->think_issued++;	/* a read_loop job thinks not */
 	if (!j->in_ramp && j->submit_batch <= 1) {
-		/* In offload mode each worker has one I/O in flight: fio counts depth 1. */
-		j->rep->io_u_map[depth_bucket(j->offload ? 1 : j->inflight)]++;
-		j->rep->io_u_submit[batch_bucket(1)]++;
+		if (read_loop) {
+			j->loop_depth_count[j->inflight < 64 ? j->inflight : 64]++;
+		} else {
+			/* In offload mode each worker has one I/O in flight: fio counts depth 1. */
+			j->rep->io_u_map[depth_bucket(j->offload ? 1 : j->inflight)]++;
+			j->rep->io_u_submit[batch_bucket(1)]++;
+		}
 	} else if (!j->in_ramp && ++j->held == j->submit_batch) {
 		commit(j);
 	}
@@ -3283,6 +3312,7 @@ static void ramp_end(struct sim *sim, void *arg)
 	 */
 	j->think_issued = j->think_done = 0;
 	lat_target_init(j, j->t_stats);
+	loop_depths_fold(j);	/* then cleared with the rest */
 	report_job_reset(j->rep);
 	sampler_restart(&j->bw_s, j->t_stats);
 	sampler_restart(&j->iops_s, j->t_stats);
@@ -3542,6 +3572,7 @@ static void job_finish(struct job *j)
 	if (j->finished)
 		return;
 	j->finished = true;
+	loop_depths_fold(j);
 	/* io_reaped_plain_as() converts one count for the five summaries: check they kept one. */
 	for (d = DDIR_READ; j->reap_plain && d <= DDIR_WRITE; d++) {
 		const struct report_dir *rd = &j->rep->dir[d];

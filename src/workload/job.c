@@ -191,7 +191,9 @@ struct job {
 	 * read_loop: its reads' io_u_map and io_u_submit counts kept by the
 	 * depth each was issued at (the last: 64 and over, one bucket),
 	 * added to the report by loop_depths_fold() before anything reads or
-	 * clears those (job_finish(), report_job_reset()).
+	 * clears those (job_finish(), report_job_reset()). Reads of the ramp
+	 * count too, and are dropped with it (ramp_end(), or a job_finish()
+	 * in the ramp): fio counts none of them.
 	 */
 	uint64_t loop_depth_count[65];
 	bool cmdprio_any;			/* cmdprio_percentage or cmdprio_bssplit given */
@@ -1165,7 +1167,10 @@ static unsigned batch_bucket(unsigned n)
 	return n <= 64 ? 5 : 6;
 }
 
-/* A read_loop job's io_u_map and io_u_submit counts, into the report (as account_issue_as() would). */
+/*
+ * A read_loop job's io_u_map and io_u_submit counts, into the report (as
+ * account_issue_as() would); those of its ramp are dropped.
+ */
 static void loop_depths_fold(struct job *j)
 {
 	unsigned depth;
@@ -1175,10 +1180,12 @@ static void loop_depths_fold(struct job *j)
 
 		if (!n)
 			continue;
+		j->loop_depth_count[depth] = 0;
+		if (j->in_ramp)
+			continue;
 		/* In offload mode each worker has one I/O in flight: fio counts depth 1. */
 		j->rep->io_u_map[depth_bucket(j->offload ? 1 : depth)] += n;
 		j->rep->io_u_submit[batch_bucket(1)] += n;
-		j->loop_depth_count[depth] = 0;
 	}
 }
 
@@ -2600,14 +2607,12 @@ static inline __attribute__((always_inline)) void account_issue_as(struct job *j
 	}
 	if (!read_loop)
 		j->think_issued++;	/* a read_loop job thinks not */
-	if (!j->in_ramp && j->submit_batch <= 1) {
-		if (read_loop) {
-			j->loop_depth_count[j->inflight < 64 ? j->inflight : 64]++;
-		} else {
-			/* In offload mode each worker has one I/O in flight: fio counts depth 1. */
-			j->rep->io_u_map[depth_bucket(j->offload ? 1 : j->inflight)]++;
-			j->rep->io_u_submit[batch_bucket(1)]++;
-		}
+	if (read_loop && j->submit_batch <= 1) {
+		j->loop_depth_count[j->inflight < 64 ? j->inflight : 64]++;	/* ramp too */
+	} else if (!j->in_ramp && j->submit_batch <= 1) {
+		/* In offload mode each worker has one I/O in flight: fio counts depth 1. */
+		j->rep->io_u_map[depth_bucket(j->offload ? 1 : j->inflight)]++;
+		j->rep->io_u_submit[batch_bucket(1)]++;
 	} else if (!j->in_ramp && ++j->held == j->submit_batch) {
 		commit(j);
 	}
@@ -3292,6 +3297,7 @@ static void ramp_end(struct sim *sim, void *arg)
 {
 	struct job *j = arg;
 
+	loop_depths_fold(j);	/* drops the ramp's reads */
 	j->in_ramp = false;
 	j->unsampled = !j->o->stats;
 	j->t_stats = sim_now(sim);
@@ -3312,7 +3318,6 @@ static void ramp_end(struct sim *sim, void *arg)
 	 */
 	j->think_issued = j->think_done = 0;
 	lat_target_init(j, j->t_stats);
-	loop_depths_fold(j);	/* then cleared with the rest */
 	report_job_reset(j->rep);
 	sampler_restart(&j->bw_s, j->t_stats);
 	sampler_restart(&j->iops_s, j->t_stats);

@@ -3206,7 +3206,8 @@ static void read_done(void *owner, struct blk_bio *bio)
 		io->t_dispatch = bio->t_dispatched;
 	/* io->left is not read again before read_loop_next() or an issue sets it. */
 	io_reaped_plain_as(j, io, DDIR_READ, j->min_bs[DDIR_READ], true);
-	if (!j->finished && !fill_reads(j, sim_now(j->t->sim)))
+	/* Not finished: this read was in flight until now, and job_finish() needs none. */
+	if (!fill_reads(j, sim_now(j->t->sim)))
 		fill_general(j, sim_now(j->t->sim));
 	job_fill_tail(j);
 }
@@ -3576,6 +3577,7 @@ static void job_finish(struct job *j)
 
 	if (j->finished)
 		return;
+	SIM_ASSERT(!j->inflight, "job %s ends with %u I/Os in flight", j->o->name, j->inflight);
 	j->finished = true;
 	loop_depths_fold(j);
 	/* io_reaped_plain_as() converts one count for the five summaries: check they kept one. */

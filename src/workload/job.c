@@ -2006,7 +2006,8 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
  */
 static inline __attribute__((always_inline)) void io_reaped_plain_as(struct job *j,
 								       struct job_io *io, int d,
-								       uint64_t len, bool read_loop)
+								       uint64_t len, int64_t dispatched,
+								       bool read_loop)
 {
 	struct report_job *r = j->rep;
 	struct report_dir *rd = &r->dir[d];
@@ -2039,10 +2040,10 @@ static inline __attribute__((always_inline)) void io_reaped_plain_as(struct job 
 	}
 	hist_count(&rd->clat, clat);
 	hist_summary_add_next(&rd->clat.sum, clat, (double)(int64_t)clat, next);
-	hist_summary_add_next(&rd->host_queue, (uint64_t)(io->t_dispatch - io->t_issue),
-			      (double)(io->t_dispatch - io->t_issue), next);
-	hist_summary_add_next(&rd->drive, (uint64_t)(now - io->t_dispatch),
-			      (double)(now - io->t_dispatch), next);
+	hist_summary_add_next(&rd->host_queue, (uint64_t)(dispatched - io->t_issue),
+			      (double)(dispatched - io->t_issue), next);
+	hist_summary_add_next(&rd->drive, (uint64_t)(now - dispatched),
+			      (double)(now - dispatched), next);
 	rd->io_bytes += len;
 	rd->total_ios++;
 	j->bw_s.acc[d] += len;
@@ -2058,7 +2059,7 @@ static inline __attribute__((always_inline)) void io_reaped_plain_as(struct job 
 static inline __attribute__((always_inline)) void io_reaped_plain(struct job *j,
 								    struct job_io *io)
 {
-	io_reaped_plain_as(j, io, io->ddir, io->len, false);
+	io_reaped_plain_as(j, io, io->ddir, io->len, io->t_dispatch, false);
 }
 
 /*
@@ -3202,10 +3203,13 @@ static void read_done(void *owner, struct blk_bio *bio)
 		bio_done(owner, bio);
 		return;
 	}
-	if (bio->t_dispatched > io->t_dispatch)
-		io->t_dispatch = bio->t_dispatched;
-	/* io->left is not read again before read_loop_next() or an issue sets it. */
-	io_reaped_plain_as(j, io, DDIR_READ, j->min_bs[DDIR_READ], true);
+	/*
+	 * bio_done()'s t_dispatch for its one bio, kept in a register: io's
+	 * is not read again before the next issue sets it, nor its left.
+	 */
+	io_reaped_plain_as(j, io, DDIR_READ, j->min_bs[DDIR_READ],
+			   bio->t_dispatched > io->t_dispatch ? bio->t_dispatched : io->t_dispatch,
+			   true);
 	/* Not finished: this read was in flight until now, and job_finish() needs none. */
 	if (!fill_reads(j, sim_now(j->t->sim)))
 		fill_general(j, sim_now(j->t->sim));

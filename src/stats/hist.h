@@ -61,8 +61,12 @@ static inline unsigned hist_bucket_index(uint64_t v)
 	/* 63 ^ clz (not 63 - clz): the bit scan's own result, one instruction. */
 	msb = 63u ^ (unsigned)__builtin_clzll(v);
 	error_bits = msb - HIST_PLAT_BITS;
-	return ((error_bits + 1) << HIST_PLAT_BITS) +
-		(unsigned)((v >> error_bits) & (HIST_PLAT_VAL - 1));
+	/*
+	 * fio's ((error_bits + 1) << 6) + ((v >> error_bits) & 63): v's top 7
+	 * bits, v >> error_bits, are 64 + those low 6, so the group's 64 is
+	 * already in them and the mask is not needed.
+	 */
+	return (error_bits << HIST_PLAT_BITS) + (unsigned)(v >> error_bits);
 }
 
 /* The value fio reports for a bucket: its midpoint (exact below 128 ns). */

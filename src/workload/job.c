@@ -154,6 +154,18 @@ struct job {
 	 * max_latency, rate_min, latency_target or verify): io_reaped_plain().
 	 */
 	bool reap_plain;
+	/*
+	 * Per direction, for a reap_plain job: every sample since the report
+	 * was last cleared had a slat of 0 (the block layer took the bio at
+	 * once), so each lat equalled its clat and went into the same sums
+	 * with the same count. The slat and lat summaries are then left as
+	 * cleared, standing for that many zeros and for a copy of clat's, and
+	 * io_reaped_plain_as() feeds three summaries instead of five;
+	 * slat_lat_settle() writes the two out before anything else feeds or
+	 * reads them (io_reaped(), a slat that is not 0, job_finish()).
+	 * report_job_reset() clears all five, which holds either way.
+	 */
+	bool lat_is_clat[JOB_BS_DIRS];
 	/* No rate, rate_iops, trimwrite or verify: fio_next() draws the I/O at once. */
 	bool next_plain;
 	/* Not paced, no verify, fsync or fdatasync: job_fill_queue() asks the source at once. */
@@ -175,6 +187,15 @@ struct job {
 	bool read_loop;
 	uint8_t lba_shift;			/* read_loop: log2 of the logical block size */
 	bool read_limited;			/* read_loop: a size or number_ios ends it */
+	/*
+	 * read_loop: its reads' io_u_map and io_u_submit counts kept by the
+	 * depth each was issued at (the last: 64 and over, one bucket),
+	 * added to the report by loop_depths_fold() before anything reads or
+	 * clears those (job_finish(), report_job_reset()). Reads of the ramp
+	 * count too, and are dropped with it (ramp_end(), or a job_finish()
+	 * in the ramp): fio counts none of them.
+	 */
+	uint64_t loop_depth_count[65];
 	bool cmdprio_any;			/* cmdprio_percentage or cmdprio_bssplit given */
 	/* verify (fio's io_hist and do_verify()). */
 	bool verify_on;				/* verify, do_verify, and the job writes */
@@ -207,7 +228,12 @@ struct job {
 	struct blk_bio *bio_pool;
 	unsigned bios_per_io;
 	int64_t t_begin, t_stats, t_end, t_finish;
-	uint64_t issued_bytes, issued_ios, size_limit, ios_limit;
+	/*
+	 * Each count beside its limit, not the two counts side by side: gcc's
+	 * SLP vectorizer otherwise adds len and 1 to the pair with eight SSE
+	 * instructions where two plain adds do (account_issue_as()).
+	 */
+	uint64_t issued_bytes, size_limit, issued_ios, ios_limit;
 	bool map_oom;				/* the random map ran out of memory */
 	bool started, issuing_done, finished, in_ramp;
 	bool unsampled;				/* in_ramp, or stats=0: completions take no sample */
@@ -1141,6 +1167,28 @@ static unsigned batch_bucket(unsigned n)
 	return n <= 64 ? 5 : 6;
 }
 
+/*
+ * A read_loop job's io_u_map and io_u_submit counts, into the report (as
+ * account_issue_as() would); those of its ramp are dropped.
+ */
+static void loop_depths_fold(struct job *j)
+{
+	unsigned depth;
+
+	for (depth = 0; depth < 65; depth++) {
+		uint64_t n = j->loop_depth_count[depth];
+
+		if (!n)
+			continue;
+		j->loop_depth_count[depth] = 0;
+		if (j->in_ramp)
+			continue;
+		/* In offload mode each worker has one I/O in flight: fio counts depth 1. */
+		j->rep->io_u_map[depth_bucket(j->offload ? 1 : depth)] += n;
+		j->rep->io_u_submit[batch_bucket(1)] += n;
+	}
+}
+
 /* fio's io_u_mark_latency: lower-bound buckets in ns, us and ms. */
 /* The bucket of v < 1000 among edges 2, 4, 10, 20, 50, 100, 250, 500, 750: how many it reaches. */
 static const uint8_t lat_edge[1000] = {
@@ -1153,6 +1201,11 @@ static inline __attribute__((always_inline)) void mark_latency(struct report_job
 {
 	uint64_t v;
 
+	/* A hard drive's latencies are milliseconds: that range first, in one unsigned test. */
+	if (ns - 1000000 < 999000000) {
+		r->lat_m[lat_edge[ns / 1000000]]++;
+		return;
+	}
 	if (ns < 1000) {
 		r->lat_n[lat_edge[ns]]++;
 		return;
@@ -1642,6 +1695,7 @@ static void lat_target_up(struct job *j, int64_t now)
 		} else {
 			j->lat_quiesce = true;
 			j->lat_end_run = true;
+			loop_depths_fold(j);	/* then cleared with the rest */
 			report_job_reset(j->rep);
 			j->t_stats = now;
 			sampler_restart(&j->bw_s, now);
@@ -1779,6 +1833,25 @@ static void unpark_offload(struct workload_runner *run)
 }
 
 /*
+ * The slat and lat summaries a lat_is_clat direction stands for, written
+ * out: n samples of slat 0 (the first set min to 0; mean and S stay 0.0,
+ * as adding 0.0 - 0.0 leaves them) and lat's sums equal to clat's, which
+ * had the same values in the same order from the same cleared state.
+ */
+static __attribute__((noinline)) void slat_lat_settle(struct job *j, int d)
+{
+	struct report_dir *rd = &j->rep->dir[d];
+
+	SIM_ASSERT(!rd->slat.sum.n && !rd->lat.sum.n, "job %s: slat and lat were fed while they "
+		   "stood for clat's samples", j->o->name);
+	rd->slat.sum.n = rd->clat.sum.n;
+	if (rd->slat.sum.n)
+		rd->slat.sum.min = 0;
+	rd->lat.sum = rd->clat.sum;
+	j->lat_is_clat[d] = false;
+}
+
+/*
  * An I/O fio has reaped: its latencies, counts and logs (a reap of one
  * counts in the "complete" distribution as one call, as fio's
  * io_u_mark_complete(); batched reaps count theirs in reap()).
@@ -1857,6 +1930,8 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 		 */
 		const struct job_options *o = j->o;
 
+		if (j->lat_is_clat[io->ddir])
+			slat_lat_settle(j, io->ddir);
 		/* disable_slat, disable_clat, disable_lat: that latency is not sampled (fio's). */
 		if (!sync && !o->disable_slat) {
 			if (r->slat_percentiles)
@@ -1923,39 +1998,52 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 }
 
 /* io_reaped() as it runs for a reap of one, sampled, without an error, of a job with reap_plain. */
-/* io_reaped_plain() with the direction and length as the caller knows them. */
+/*
+ * io_reaped_plain() with the direction and length as the caller knows them;
+ * `read_loop`: a read_loop job's, whose in_flight, think and last_ddir
+ * nothing reads (no serialize_overlap, think time or verify; its reads
+ * leave last_ddir at the DDIR_READ it starts with).
+ */
 static inline __attribute__((always_inline)) void io_reaped_plain_as(struct job *j,
 								       struct job_io *io, int d,
-								       uint64_t len)
+								       uint64_t len, int64_t dispatched,
+								       bool read_loop)
 {
 	struct report_job *r = j->rep;
 	struct report_dir *rd = &r->dir[d];
 	int64_t now = sim_now(j->t->sim);
 	uint64_t clat = (uint64_t)(now - io->t_issue), lat = (uint64_t)(now - io->t_start);
+	int64_t slat = io->t_issue - io->t_start;
 	double next;
 
 	__asm__("" : "+r"(rd));	/* as in io_reaped() */
-	io->in_flight = false;
+	if (!read_loop) {
+		io->in_flight = false;
+		j->think_done++;
+		j->last_ddir = d;
+	}
 	j->inflight--;
 	j->t_finish = now;
 	j->run->ios_done++;
-	j->think_done++;
-	j->last_ddir = d;
 	/*
 	 * A reap_plain job samples slat, clat, lat, host_queue and drive
 	 * together, here and in io_reaped(), and report_job_reset() clears them
 	 * together: their counts are one, converted once (the drive's).
 	 */
 	next = hist_summary_next(&rd->drive);
-	hist_summary_add_next(&rd->slat.sum, (uint64_t)(io->t_issue - io->t_start),
-			      (double)(io->t_issue - io->t_start), next);
+	/* Each summary's own sequence of updates is what its bits depend on, not their order. */
+	if (__builtin_expect(slat || !j->lat_is_clat[d], 0)) {
+		if (j->lat_is_clat[d])
+			slat_lat_settle(j, d);	/* before clat takes this sample */
+		hist_summary_add_next(&rd->slat.sum, (uint64_t)slat, (double)slat, next);
+		hist_summary_add_next(&rd->lat.sum, lat, (double)(int64_t)lat, next);
+	}
 	hist_count(&rd->clat, clat);
 	hist_summary_add_next(&rd->clat.sum, clat, (double)(int64_t)clat, next);
-	hist_summary_add_next(&rd->lat.sum, lat, (double)(int64_t)lat, next);
-	hist_summary_add_next(&rd->host_queue, (uint64_t)(io->t_dispatch - io->t_issue),
-			      (double)(io->t_dispatch - io->t_issue), next);
-	hist_summary_add_next(&rd->drive, (uint64_t)(now - io->t_dispatch),
-			      (double)(now - io->t_dispatch), next);
+	hist_summary_add_next(&rd->host_queue, (uint64_t)(dispatched - io->t_issue),
+			      (double)(dispatched - io->t_issue), next);
+	hist_summary_add_next(&rd->drive, (uint64_t)(now - dispatched),
+			      (double)(now - dispatched), next);
 	rd->io_bytes += len;
 	rd->total_ios++;
 	j->bw_s.acc[d] += len;
@@ -1971,7 +2059,7 @@ static inline __attribute__((always_inline)) void io_reaped_plain_as(struct job 
 static inline __attribute__((always_inline)) void io_reaped_plain(struct job *j,
 								    struct job_io *io)
 {
-	io_reaped_plain_as(j, io, io->ddir, io->len);
+	io_reaped_plain_as(j, io, io->ddir, io->len, io->t_dispatch, false);
 }
 
 /*
@@ -2253,12 +2341,18 @@ static inline __attribute__((always_inline)) bool read_loop_next(struct job *j,
 	if (j->read_limited && ((j->size_limit && j->issued_bytes >= j->size_limit) ||
 				(j->ios_limit && j->issued_ios >= j->ios_limit)))
 		return false;
-	/* next_io()'s plain path; within the region, so within the drive. */
+	/*
+	 * next_io()'s plain path; within the region, so within the drive.
+	 * Without its clamp to the region's end: the last start last_block()
+	 * gives still fits the block, from zone_base == start (report_setup()
+	 * checks it once; only strided zones, never here, move zone_base).
+	 */
 	off = j->zone_base + rng_below(&j->r_off, j->plain_lastb[d]) * j->align[d];
-	if (off + j->min_bs[d] > j->end)
-		off = (j->end - j->min_bs[d]) / j->align[d] * j->align[d];
-	j->last_pos[d] = off + j->min_bs[d];
-	j->zone_bytes += j->min_bs[d];
+	/*
+	 * Not next_io()'s last_pos and zone_bytes: only the sequential and
+	 * strided paths read them, which a direction with plain_lastb never
+	 * takes (and next_io() sets them again before it would).
+	 */
 	io = j->free_ios;
 	j->free_ios = io->next;
 	if (!io->read_ready)
@@ -2273,7 +2367,7 @@ static inline __attribute__((always_inline)) bool read_loop_next(struct job *j,
 		b->write_hint = bio_write_hint(j);
 	j->inflight++;
 	account_issue_as(j, io, d, false, j->min_bs[d], true);
-	io->in_flight = true;
+	/* No in_flight: only serialize_overlap reads it, which issue_plain rules out. */
 	if (!blk_submit(j->t->q, b))
 		j->blocked_io = io;
 	else
@@ -2512,8 +2606,11 @@ static inline __attribute__((always_inline)) void account_issue_as(struct job *j
 		j->issued_bytes += len;
 		j->issued_ios++;
 	}
-	j->think_issued++;
-	if (!j->in_ramp && j->submit_batch <= 1) {
+	if (!read_loop)
+		j->think_issued++;	/* a read_loop job thinks not */
+	if (read_loop && j->submit_batch <= 1) {
+		j->loop_depth_count[j->inflight < 64 ? j->inflight : 64]++;	/* ramp too */
+	} else if (!j->in_ramp && j->submit_batch <= 1) {
 		/* In offload mode each worker has one I/O in flight: fio counts depth 1. */
 		j->rep->io_u_map[depth_bucket(j->offload ? 1 : j->inflight)]++;
 		j->rep->io_u_submit[batch_bucket(1)]++;
@@ -2967,7 +3064,8 @@ static inline void paced_after_io(struct job *j, int ddir)
  */
 static inline __attribute__((always_inline)) bool fill_reads(struct job *j, int64_t now)
 {
-	while (j->inflight < j->qd && !j->blocked_io && !j->issuing_done && !j->syncing) {
+	/* Never syncing: reads only, no fsync or verify (fill_plain), so no end_fsync either. */
+	while (j->inflight < j->qd && !j->blocked_io && !j->issuing_done) {
 		if (now >= j->t_end) {
 			j->issuing_done = true;
 			break;
@@ -3105,11 +3203,15 @@ static void read_done(void *owner, struct blk_bio *bio)
 		bio_done(owner, bio);
 		return;
 	}
-	if (bio->t_dispatched > io->t_dispatch)
-		io->t_dispatch = bio->t_dispatched;
-	io->left = 0;
-	io_reaped_plain_as(j, io, DDIR_READ, j->min_bs[DDIR_READ]);
-	if (!j->finished && !fill_reads(j, sim_now(j->t->sim)))
+	/*
+	 * bio_done()'s t_dispatch for its one bio, kept in a register: io's
+	 * is not read again before the next issue sets it, nor its left.
+	 */
+	io_reaped_plain_as(j, io, DDIR_READ, j->min_bs[DDIR_READ],
+			   bio->t_dispatched > io->t_dispatch ? bio->t_dispatched : io->t_dispatch,
+			   true);
+	/* Not finished: this read was in flight until now, and job_finish() needs none. */
+	if (!fill_reads(j, sim_now(j->t->sim)))
 		fill_general(j, sim_now(j->t->sim));
 	job_fill_tail(j);
 }
@@ -3200,6 +3302,7 @@ static void ramp_end(struct sim *sim, void *arg)
 {
 	struct job *j = arg;
 
+	loop_depths_fold(j);	/* drops the ramp's reads */
 	j->in_ramp = false;
 	j->unsampled = !j->o->stats;
 	j->t_stats = sim_now(sim);
@@ -3478,11 +3581,16 @@ static void job_finish(struct job *j)
 
 	if (j->finished)
 		return;
+	SIM_ASSERT(!j->inflight, "job %s ends with %u I/Os in flight", j->o->name, j->inflight);
 	j->finished = true;
+	loop_depths_fold(j);
 	/* io_reaped_plain_as() converts one count for the five summaries: check they kept one. */
 	for (d = DDIR_READ; j->reap_plain && d <= DDIR_WRITE; d++) {
 		const struct report_dir *rd = &j->rep->dir[d];
 		uint64_t n = rd->drive.n;
+
+		if (j->lat_is_clat[d])
+			slat_lat_settle(j, d);	/* the report reads them from here on */
 
 		SIM_ASSERT(rd->slat.sum.n == n && rd->clat.sum.n == n && rd->lat.sum.n == n &&
 			   rd->host_queue.n == n, "job %s, %s: the plain reap's summaries hold "
@@ -4212,6 +4320,8 @@ static void report_setup(struct job *j)
 		!j->per_io_samples && !j->hist_log && !j->writes_logs && !o->max_latency[DDIR_READ] &&
 		!o->max_latency[DDIR_WRITE] && !j->rate_min_checked && !o->latency_target &&
 		!j->verify_on;
+	/* Nothing sampled yet: slat and lat as cleared stand for clat's no samples. */
+	j->lat_is_clat[DDIR_READ] = j->lat_is_clat[DDIR_WRITE] = j->reap_plain;
 	j->read_loop = j->source == &fio_source && o->rw == JOB_RW_RANDREAD && j->fill_plain &&
 		j->next_plain && j->issue_plain && !j->cmdprio_any && !o->bs_is_seq_rand &&
 		j->plain_lastb[DDIR_READ] && j->fixed_bs[DDIR_READ] == j->min_bs[DDIR_READ] &&
@@ -4219,6 +4329,10 @@ static void report_setup(struct job *j)
 		!o->latency_target && !(j->t->logical_size & (j->t->logical_size - 1)) &&
 		(o->loops == 1 || o->time_based);	/* a loop's passes end in fio_next() */
 	j->lba_shift = j->read_loop ? (uint8_t)__builtin_ctz(j->t->logical_size) : 0;
+	/* read_loop_next() leaves out next_io()'s clamp to the region's end: it cannot apply. */
+	SIM_ASSERT(!j->read_loop || (j->zone_base == j->start && j->start +
+		   (j->plain_lastb[DDIR_READ] - 1) * j->align[DDIR_READ] + j->min_bs[DDIR_READ] <=
+		   j->end), "job %s: a read_loop start past the region's end", j->o->name);
 	j->read_limited = j->size_limit || j->ios_limit;
 	snprintf(r->rw, sizeof(r->rw), "%s", rw_names[o->rw]);
 	snprintf(r->ioengine, sizeof(r->ioengine), "%s", o->ioengine);

@@ -33,7 +33,6 @@ struct blk_queue {
 	uint32_t free_tags;
 	struct blk_request *tag_rq[32];
 	struct libata *ata;
-	uint64_t seq;
 	bool running, stopped;
 	bool peek_before_budget;	/* 4.10's request function (below) */
 	/* hctx->dispatch: flushes, deferred and requeued requests, before the scheduler. */
@@ -251,13 +250,9 @@ static inline void request_fill(struct blk_queue *q, struct blk_request *rq, str
 	rq->write = bio->write;
 	rq->write_hint = bio->write_hint;
 	rq->ioprio = bio->ioprio;
-	rq->tag = -1;
 	rq->retries = 0;
-	rq->dispatch_next = NULL;
 	rq->t_queued = now;
-	rq->t_dispatched = 0;
 	rq->bios = rq->bios_tail = bio;
-	rq->seq = q->seq++;
 	bio->next = NULL;
 	bio->t_queued = now;
 	q->stats.requests++;
@@ -415,7 +410,6 @@ static struct blk_request *dispatch_take(struct blk_queue *q)
 		q->dispatch_head = rq->dispatch_next;
 		if (!q->dispatch_head)
 			q->dispatch_tail = NULL;
-		rq->dispatch_next = NULL;
 	}
 	return rq;
 }
@@ -527,7 +521,6 @@ bool blk_submit(struct blk_queue *q, struct blk_bio *bio)
 
 	bio->t_submit = sim_now(q->sim);
 	bio->error = 0;
-	q->stats.submitted++;
 	if (bio->flags || !bio->nlb)
 		return submit_special(q, bio);
 	/* A plain read or write: the same steps, without the tests for flags. */
@@ -576,7 +569,6 @@ static inline __attribute__((always_inline)) void run_queue_body(struct blk_queu
 		if (!rq)
 			break;
 		tag = tag_alloc(q);
-		rq->tag = (int)tag;
 		rq->t_dispatched = sim_now(q->sim);
 		if (q->last_merge == rq)
 			q->last_merge = NULL;
@@ -591,15 +583,12 @@ static inline __attribute__((always_inline)) void run_queue_body(struct blk_queu
 			q->tag_rq[tag] = NULL;
 			q->free_tags |= 1u << tag;
 			q->rr_mask = rr_mask;
-			rq->tag = -1;
 			dispatch_add(q, rq, true);
 			q->stats.deferred++;
 			break;
 		}
 		if (q->inflight++ == 0)
 			q->busy_since = rq->t_dispatched;	/* the first in flight */
-		q->stats.dispatched++;
-		q->stats.flushes += rq->flush;
 	}
 	/*
 	 * 4.10's scsi_request_fn() peeks a request (the elevator moves it to
@@ -656,7 +645,6 @@ static inline void request_done(struct blk_queue *q, struct blk_request *rq, int
 	q->stats.completed++;
 	q->stats.ios[sd]++;
 	q->stats.ticks_ns[sd] += now - rq->t_queued;
-	q->stats.errors += error != 0;
 	if (!rq->bypass)
 		q->sched->completed(q->sched_data, rq);
 	sim_debug(q->sim, SIM_DBG_BLK, "complete lba %llu +%u%s after %.3f ms%s",
@@ -691,7 +679,6 @@ static inline struct blk_request *tag_release(struct blk_queue *q, int tag)
 	rq = q->tag_rq[tag];
 	q->tag_rq[tag] = NULL;
 	q->free_tags |= 1u << tag;
-	rq->tag = -1;
 	if (--q->inflight == 0)
 		q->stats.io_ticks_ns += now - q->busy_since;
 	return rq;

@@ -127,14 +127,17 @@ struct blk_request {
 	bool write;
 	uint8_t write_hint;
 	uint16_t ioprio;
-	int tag;
+	/*
+	 * t_dispatched: set at each dispatch, read at the completion (which
+	 * only a dispatched request has); its tag is where blk_tag_request()
+	 * finds it, the request does not keep it.
+	 */
 	int64_t t_queued, t_dispatched;
 	int64_t fifo_time;		/* deadline schedulers: when it expires */
 	struct blk_bio *bios, *bios_tail;
 	struct treap_node sort;		/* the scheduler's sector-sorted list */
 	struct blk_request *fifo_prev, *fifo_next;
 	struct blk_request *free_next;
-	uint64_t seq;
 	uint8_t sched_class;		/* the scheduler's class index */
 	bool in_sched;
 	/*
@@ -149,7 +152,7 @@ struct blk_request {
 	uint8_t cdb;			/* enum blk_cdb: BLK_CDB_RW but for some passthrough ones */
 	bool bypass;			/* never went through the scheduler */
 	uint8_t retries;		/* times error handling sent it again */
-	struct blk_request *dispatch_next;	/* in the dispatch list */
+	struct blk_request *dispatch_next;	/* in the dispatch list (set as it goes in) */
 };
 
 enum {
@@ -159,11 +162,14 @@ enum {
 };
 
 struct blk_stats {
-	uint64_t submitted, merged, requests, dispatched, completed, errors;
+	/*
+	 * Only counts something reads (runner.c's report, the tests) are
+	 * kept: each costs an instruction or more per I/O.
+	 */
+	uint64_t merged, requests, completed;
 	uint64_t waits;			/* submitters that found no free request */
 	uint64_t nowait_again;		/* REQ_NOWAIT bios that found none: -EAGAIN */
 	uint64_t poll_refused;		/* REQ_POLLED bios without poll queues: -EOPNOTSUPP */
-	uint64_t flushes;		/* FLUSH CACHE EXT requests sent (pre, post, empty) */
 	uint64_t deferred;		/* dispatches libata deferred (ata_std_qc_defer) */
 	int64_t wait_ns;		/* time they spent waiting */
 	/*

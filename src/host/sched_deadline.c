@@ -54,6 +54,13 @@ struct dd_data {
 	int64_t fifo_expire[2], prio_aging_expire;
 	unsigned fifo_batch, writes_starved;
 	bool front_merges;
+	/*
+	 * The sorted lists' tie order among requests at one sector: the order
+	 * of insertion, which is the order the block layer made them in (it
+	 * inserts each as it makes it, a held-back one before the next), and
+	 * counted here so that a request dd_pass() takes needs none.
+	 */
+	uint64_t insert_seq;
 };
 
 /* The class set a request goes to: RT, BE or IDLE with mq-deadline's classes (none counts as BE). */
@@ -158,7 +165,7 @@ static void dd_insert(void *data, struct blk_request *rq)
 
 	rq->sched_class = (uint8_t)(c - dd->cls);
 	rq->sort.key = rq->lba;
-	rq->sort.tie = rq->seq;
+	rq->sort.tie = dd->insert_seq++;
 	treap_insert(&c->sort[dir], &rq->sort);
 	/* Every insert is at the request's start (its insert may be deferred: dd_pass()). */
 	rq->fifo_time = rq->t_queued + dd->fifo_expire[dir];

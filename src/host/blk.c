@@ -5,6 +5,7 @@
 #include "host/libata.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,17 @@ struct blk_queue {
 	 * scheduler inserts it first (sched_settle()).
 	 */
 	struct blk_request *lone;
+	/*
+	 * sched->pass, or NULL when requests are never held back: a scheduler
+	 * without one, or SCHED debugging (its messages keep their order) —
+	 * the debug mask is set before the queue is built (system.c).
+	 */
+	struct blk_request *(*pass)(void *data, struct blk_request *rq);
+	/*
+	 * Free requests, and the submitters waiting for one: a bio waits only
+	 * while none is free, and a request freed while one waits is its, so
+	 * while anything is free nothing waits (asserted as one is handed on).
+	 */
 	struct blk_request *pool, *free;
 	struct blk_bio *wait_head, *wait_tail;
 	struct blk_request *last_merge;	/* nomerges = 1: the one-hit cache */
@@ -35,7 +47,10 @@ struct blk_queue {
 	struct libata *ata;
 	bool running, stopped;
 	bool peek_before_budget;	/* 4.10's request function (below) */
-	/* hctx->dispatch: flushes, deferred and requeued requests, before the scheduler. */
+	/*
+	 * hctx->dispatch: flushes, deferred and requeued requests, before the
+	 * scheduler; dispatch_tail is the last only while the list is not empty.
+	 */
 	struct blk_request *dispatch_head, *dispatch_tail;
 	bool write_cache, fua;		/* the drive's volatile cache; FUA usable (libata.fua) */
 	int64_t busy_since;		/* when in-flight went from 0 to 1 */
@@ -95,6 +110,7 @@ struct blk_queue *blk_queue_new(struct sim *sim, const struct host_knobs *k, str
 	q->k = *k;
 	q->sched = blk_sched_ops(k->scheduler);
 	q->merge_find = k->nomerges == 0 ? q->sched->merge_find : NULL;
+	q->pass = sim_debugging(sim, SIM_DBG_SCHED) ? NULL : q->sched->pass;
 	q->logical_size = 512;
 	q->budget = q->ntags = k->queue_depth;
 	q->rr_mask = ~0u;
@@ -179,7 +195,7 @@ static inline struct blk_request *sched_take(struct blk_queue *q)
 	if (!q->sched_queued)
 		return NULL;
 	if (q->lone) {
-		rq = q->sched->pass(q->sched_data, q->lone);
+		rq = q->pass(q->sched_data, q->lone);
 		q->lone = NULL;
 	} else {
 		rq = q->sched->dispatch(q->sched_data);
@@ -199,7 +215,7 @@ static inline void sched_settle(struct blk_queue *q)
 
 static inline void sched_insert(struct blk_queue *q, struct blk_request *rq)
 {
-	if (!q->sched_queued++ && q->sched->pass && !sim_debugging(q->sim, SIM_DBG_SCHED)) {
+	if (!q->sched_queued++ && q->pass) {
 		q->lone = rq;
 		return;
 	}
@@ -241,15 +257,22 @@ static void passthrough_insert(struct blk_queue *q, struct blk_request *rq, uint
 		  rq->fua ? " FUA" : "");
 }
 
+/*
+ * A request's first fields are its first bio's, in the same places: one
+ * copy of BLK_RQ_HEAD bytes (two instructions, not ten).
+ */
+#define BLK_RQ_HEAD (offsetof(struct blk_request, ioprio) + sizeof(uint16_t))
+#define BLK_RQ_HEAD_FIELD(f) (offsetof(struct blk_bio, f) == offsetof(struct blk_request, f) && \
+			      sizeof(((struct blk_bio *)0)->f) == sizeof(((struct blk_request *)0)->f))
+_Static_assert(BLK_RQ_HEAD_FIELD(lba) && BLK_RQ_HEAD_FIELD(nlb) && BLK_RQ_HEAD_FIELD(write) &&
+	       BLK_RQ_HEAD_FIELD(write_hint) && BLK_RQ_HEAD_FIELD(ioprio) && BLK_RQ_HEAD == 16,
+	       "a request does not start with its bio's lba, nlb, write, write_hint and ioprio");
+
 /* The fields every request starts with, from its first bio. */
 static inline void request_fill(struct blk_queue *q, struct blk_request *rq, struct blk_bio *bio,
 				int64_t now)
 {
-	rq->lba = bio->lba;
-	rq->nlb = bio->nlb;
-	rq->write = bio->write;
-	rq->write_hint = bio->write_hint;
-	rq->ioprio = bio->ioprio;
+	memcpy(rq, bio, BLK_RQ_HEAD);
 	rq->retries = 0;
 	rq->t_queued = now;
 	rq->bios = rq->bios_tail = bio;
@@ -406,11 +429,8 @@ static struct blk_request *dispatch_take(struct blk_queue *q)
 {
 	struct blk_request *rq = q->dispatch_head;
 
-	if (rq) {
+	if (rq)
 		q->dispatch_head = rq->dispatch_next;
-		if (!q->dispatch_head)
-			q->dispatch_tail = NULL;
-	}
 	return rq;
 }
 
@@ -499,7 +519,7 @@ static bool submit_special(struct blk_queue *q, struct blk_bio *bio)
 	if (try_merge(q, bio))
 		return true;
 	rq = q->free;
-	if ((!rq || q->wait_head) && (bio->flags & BLK_NOWAIT)) {
+	if (!rq && (bio->flags & BLK_NOWAIT)) {
 		/* blk_mq_get_new_requests() with BLK_MQ_REQ_NOWAIT: bio_wouldblock_error(). */
 		q->stats.nowait_again++;
 		sim_debug(q->sim, SIM_DBG_BLK, "bio lba %llu REQ_NOWAIT: no free request, EAGAIN",
@@ -507,7 +527,7 @@ static bool submit_special(struct blk_queue *q, struct blk_bio *bio)
 		bio_fail_now(q, bio, -EAGAIN);
 		return true;
 	}
-	if (!rq || q->wait_head)
+	if (!rq)
 		return bio_wait(q, bio);
 	q->free = rq->free_next;
 	request_init(q, rq, bio);
@@ -527,7 +547,7 @@ bool blk_submit(struct blk_queue *q, struct blk_bio *bio)
 	if (try_merge(q, bio))
 		return true;
 	rq = q->free;
-	if (!rq || q->wait_head)
+	if (!rq)
 		return bio_wait(q, bio);
 	q->free = rq->free_next;
 	request_init_plain(q, rq, bio);
@@ -616,28 +636,55 @@ void blk_run_queue(struct blk_queue *q)
 		run_queue(q);
 }
 
-/* Free a request; a waiting submitter gets it. Returns that submitter's bio. */
-static struct blk_bio *request_free(struct blk_queue *q, struct blk_request *rq)
+/* The request's bios hear of its end (the request may already be another's). */
+static inline __attribute__((always_inline)) void bios_done(struct blk_bio *bio, int64_t dispatched,
+							    int64_t now, int error)
 {
-	struct blk_bio *bio = q->wait_head;
+	struct blk_bio *next;
 
-	if (!bio) {
-		rq->free_next = q->free;
-		q->free = rq;
-		return NULL;
+	for (; bio; bio = next) {
+		next = bio->next;
+		bio->t_dispatched = dispatched;
+		bio->t_completed = now;
+		bio->error = error;
+		bio->done(bio->owner, bio);
 	}
-	q->wait_head = bio->next;
-	if (!q->wait_head)
-		q->wait_tail = NULL;
-	q->stats.wait_ns += sim_now(q->sim) - bio->t_submit;
-	request_init(q, rq, bio);
-	return bio;
 }
 
-/* The request is finished (its tag, if any, already free): tell its bios. */
-static inline void request_done(struct blk_queue *q, struct blk_request *rq, int error)
+/*
+ * request_done() when a submitter waits for a request: it gets this one
+ * (request_init()), the queue runs, the submitter goes on, then the bios
+ * hear of their end. Out of line: at queue depth nobody waits.
+ */
+static __attribute__((noinline)) void request_done_granting(struct blk_queue *q,
+							    struct blk_request *rq, int error)
 {
-	struct blk_bio *bio = rq->bios, *next, *granted;
+	struct blk_bio *bio = rq->bios, *granted = q->wait_head;
+	int64_t now = sim_now(q->sim), dispatched = rq->t_dispatched;
+
+	SIM_ASSERT(!q->free, "a submitter waits while a request is free");
+	q->wait_head = granted->next;
+	if (!q->wait_head)
+		q->wait_tail = NULL;
+	q->stats.wait_ns += now - granted->t_submit;
+	request_init(q, rq, granted);
+	run_queue(q);
+	if (granted->accepted)
+		granted->accepted(granted->owner, granted);
+	bios_done(bio, dispatched, now, error);
+}
+
+/*
+ * The request is finished (its tag, if any, already free): back to the
+ * pool (or to a waiting submitter), then tell its bios. blk_complete()'s
+ * copy, for a request that ended well, runs the queue inline (`fast`);
+ * the others call run_queue().
+ */
+static inline __attribute__((always_inline)) void request_done(struct blk_queue *q,
+							       struct blk_request *rq, int error,
+							       const bool fast)
+{
+	struct blk_bio *bio = rq->bios;
 	int64_t now = sim_now(q->sim), dispatched = rq->t_dispatched;
 	/* op_stat_group(): discards in their own fields from 4.18, else with the writes. */
 	int sd = rq->discard && host_kernel_has(q->k.kernel, HOST_KC_DISCARD_STATS) ? 2 : rq->write;
@@ -650,21 +697,21 @@ static inline void request_done(struct blk_queue *q, struct blk_request *rq, int
 	sim_debug(q->sim, SIM_DBG_BLK, "complete lba %llu +%u%s after %.3f ms%s",
 		  (unsigned long long)rq->lba, rq->nlb, rq->nlb ? "" : " (flush)",
 		  (now - rq->t_queued) / 1e6, error ? " (error)" : "");
-	granted = request_free(q, rq);
+	if (q->wait_head) {
+		request_done_granting(q, rq, error);
+		return;
+	}
+	rq->free_next = q->free;
+	q->free = rq;
 	/*
 	 * The kernel dispatches before user space hears of the completion.
 	 * A tag was just freed, so inflight < budget: run_queue_can_act().
 	 */
-	run_queue_body(q);
-	if (granted && granted->accepted)
-		granted->accepted(granted->owner, granted);
-	for (; bio; bio = next) {
-		next = bio->next;
-		bio->t_dispatched = dispatched;
-		bio->t_completed = now;
-		bio->error = error;
-		bio->done(bio->owner, bio);
-	}
+	if (fast)
+		run_queue_body(q);
+	else
+		run_queue(q);
+	bios_done(bio, dispatched, now, error);
 }
 
 /* Give the tag back (the request stays). */
@@ -684,10 +731,10 @@ static inline struct blk_request *tag_release(struct blk_queue *q, int tag)
 	return rq;
 }
 
-void blk_complete(struct blk_queue *q, int tag, int error)
+/* blk_complete() of an error, or of a step of a request with flush steps. */
+static __attribute__((noinline)) void complete_other(struct blk_queue *q, struct blk_request *rq,
+						     int error)
 {
-	struct blk_request *rq = tag_release(q, tag);
-
 	/* A plain request (its one step, the data: seq_left stays) is done either way. */
 	if (!error && (rq->seq_left != BLK_SEQ_DATA || rq->flush)) {
 		/* The step just done: the pre-flush, the data, or the post-flush. */
@@ -701,7 +748,19 @@ void blk_complete(struct blk_queue *q, int tag, int error)
 			return;
 		}
 	}
-	request_done(q, rq, error);
+	request_done(q, rq, error, false);
+}
+
+void blk_complete(struct blk_queue *q, int tag, int error)
+{
+	struct blk_request *rq = tag_release(q, tag);
+
+	if (error || rq->seq_left != BLK_SEQ_DATA || rq->flush) {
+		complete_other(q, rq, error);
+		return;
+	}
+	/* A request whose one step, its data, ended well: the common case. */
+	request_done(q, rq, 0, true);
 }
 
 void blk_quiesce(struct blk_queue *q, bool stopped)

@@ -79,14 +79,18 @@ enum blk_cdb {
 	BLK_CDB_REFUSED,	/* no translation: ILLEGAL REQUEST */
 };
 
-/* One I/O as a submitter hands it over (a fio io_u); blk_bio_prep() fills it. */
+/*
+ * One I/O as a submitter hands it over (a fio io_u); blk_bio_prep() fills it.
+ * Its first fields, lba to ioprio, are a request's first (blk.c copies them
+ * as one block of BLK_RQ_HEAD bytes).
+ */
 struct blk_bio {
 	uint64_t lba;
 	uint32_t nlb;
 	bool write;
-	uint16_t flags;			/* BLK_PREFLUSH, BLK_FUA, ... BLK_SCSI_AT_HEAD */
 	uint8_t write_hint;		/* bi_write_hint: the write-life hint (0 none) */
 	uint16_t ioprio;		/* effective priority */
+	uint16_t flags;			/* BLK_PREFLUSH, BLK_FUA, ... BLK_SCSI_AT_HEAD */
 	int error;			/* 0, or -EIO, -EAGAIN, -EOPNOTSUPP */
 	int64_t t_submit;		/* when blk_submit() was called */
 	int64_t t_queued;		/* when it got a request (or merged) */
@@ -122,6 +126,7 @@ static inline void blk_bio_prep(struct blk_bio *b, uint64_t lba, uint32_t nlb, b
 }
 
 struct blk_request {
+	/* From its first bio: the same fields in the same places (struct blk_bio). */
 	uint64_t lba;
 	uint32_t nlb;
 	bool write;

@@ -32,6 +32,8 @@ struct blk_queue {
 	 * the debug mask is set before the queue is built (system.c).
 	 */
 	struct blk_request *(*pass)(void *data, struct blk_request *rq);
+	/* sched->completed, or NULL: none, or one for debug lines without SCHED debugging. */
+	void (*completed)(void *data, struct blk_request *rq);
 	/*
 	 * Free requests, and the submitters waiting for one: a bio waits only
 	 * while none is free, and a request freed while one waits is its, so
@@ -111,6 +113,8 @@ struct blk_queue *blk_queue_new(struct sim *sim, const struct host_knobs *k, str
 	q->sched = blk_sched_ops(k->scheduler);
 	q->merge_find = k->nomerges == 0 ? q->sched->merge_find : NULL;
 	q->pass = sim_debugging(sim, SIM_DBG_SCHED) ? NULL : q->sched->pass;
+	q->completed = !q->sched->completed_for_debug || sim_debugging(sim, SIM_DBG_SCHED) ?
+		q->sched->completed : NULL;
 	q->logical_size = 512;
 	q->budget = q->ntags = k->queue_depth;
 	q->rr_mask = ~0u;
@@ -281,8 +285,8 @@ static inline void request_fill(struct blk_queue *q, struct blk_request *rq, str
 	q->stats.requests++;
 }
 
-/* A plain read or write (no flags, some sectors): the scheduler's. */
-static inline void request_init_plain(struct blk_queue *q, struct blk_request *rq,
+/* A plain read or write's fields (no flags, some sectors): the scheduler's. */
+static inline void request_fill_plain(struct blk_queue *q, struct blk_request *rq,
 				      struct blk_bio *bio)
 {
 	request_fill(q, rq, bio, sim_now(q->sim));
@@ -292,11 +296,24 @@ static inline void request_init_plain(struct blk_queue *q, struct blk_request *r
 	rq->seq_left = BLK_SEQ_DATA;
 	rq->fua = rq->flush = false;
 	rq->bypass = false;
+}
+
+/* The request goes to the scheduler (it was made just now). */
+static inline void request_queued(struct blk_queue *q, struct blk_request *rq)
+{
 	sched_insert(q, rq);
 	q->last_merge = rq;
 	sim_debug(q->sim, SIM_DBG_BLK, "request lba %llu +%u %s prio %s/%u queued",
 		  (unsigned long long)rq->lba, rq->nlb, rq->write ? "W" : "R",
 		  ioprio_class_name(ioprio_class(rq->ioprio)), ioprio_level(rq->ioprio));
+}
+
+/* A plain read or write (no flags, some sectors): the scheduler's. */
+static inline void request_init_plain(struct blk_queue *q, struct blk_request *rq,
+				      struct blk_bio *bio)
+{
+	request_fill_plain(q, rq, bio);
+	request_queued(q, rq);
 }
 
 static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk_bio *bio)
@@ -485,7 +502,7 @@ static void bio_fail_now(struct blk_queue *q, struct blk_bio *bio, int error)
 }
 
 /* No request free: the submitter sleeps until one is (FIFO). */
-static bool bio_wait(struct blk_queue *q, struct blk_bio *bio)
+static __attribute__((noinline)) bool bio_wait(struct blk_queue *q, struct blk_bio *bio)
 {
 	bio->next = NULL;
 	if (q->wait_tail)
@@ -499,8 +516,20 @@ static bool bio_wait(struct blk_queue *q, struct blk_bio *bio)
 	return false;
 }
 
+/*
+ * Whether blk_run_queue() has anything to do: a tag and budget to dispatch
+ * with (every tag in use is in flight, and the budget is at most the
+ * tags), or 4.10's peek with the dispatch list empty. With the device full
+ * and a request already peeked — every submission at queue depth — it
+ * has not, and the call is skipped.
+ */
+static inline bool run_queue_can_act(const struct blk_queue *q)
+{
+	return q->inflight < q->budget || (q->peek_before_budget && !q->dispatch_head);
+}
+
 /* blk_submit() of a bio with flags, or an empty one (a flush). */
-static bool submit_special(struct blk_queue *q, struct blk_bio *bio)
+static __attribute__((noinline)) bool submit_special(struct blk_queue *q, struct blk_bio *bio)
 {
 	struct blk_request *rq;
 
@@ -535,15 +564,19 @@ static bool submit_special(struct blk_queue *q, struct blk_bio *bio)
 	return true;
 }
 
-bool blk_submit(struct blk_queue *q, struct blk_bio *bio)
+/* blk_submit() of a plain bio once its request is filled: into the scheduler, then the queue runs. */
+static __attribute__((noinline)) bool submit_plain_rest(struct blk_queue *q, struct blk_request *rq)
+{
+	request_queued(q, rq);
+	blk_run_queue(q);
+	return true;
+}
+
+/* blk_submit() of a plain bio while the scheduler holds requests: it may merge. */
+static __attribute__((noinline)) bool submit_plain_merging(struct blk_queue *q, struct blk_bio *bio)
 {
 	struct blk_request *rq;
 
-	bio->t_submit = sim_now(q->sim);
-	bio->error = 0;
-	if (bio->flags || !bio->nlb)
-		return submit_special(q, bio);
-	/* A plain read or write: the same steps, without the tests for flags. */
 	if (try_merge(q, bio))
 		return true;
 	rq = q->free;
@@ -555,24 +588,42 @@ bool blk_submit(struct blk_queue *q, struct blk_bio *bio)
 	return true;
 }
 
+bool blk_submit(struct blk_queue *q, struct blk_bio *bio)
+{
+	struct blk_request *rq;
+
+	bio->t_submit = sim_now(q->sim);
+	bio->error = 0;
+	if (bio->flags || !bio->nlb)
+		return submit_special(q, bio);
+	/* A plain read or write: the same steps, without the tests for flags. */
+	if (q->sched_queued)
+		return submit_plain_merging(q, bio);
+	rq = q->free;
+	if (!rq)
+		return bio_wait(q, bio);
+	q->free = rq->free_next;
+	request_fill_plain(q, rq, bio);
+	/*
+	 * At queue depth: held back for pass(), no debug line, and the queue
+	 * has nothing to do (the device full, a request peeked). Anything that
+	 * calls out is in submit_plain_rest(), a tail call, so that this path
+	 * saves no registers.
+	 */
+	if (!q->pass || sim_debugging(q->sim, SIM_DBG_BLK) || run_queue_can_act(q))
+		return submit_plain_rest(q, rq);
+	q->sched_queued = 1;
+	q->lone = rq;
+	q->last_merge = rq;
+	return true;
+}
+
 /* The next request to send: the dispatch list first, then the scheduler. */
 static struct blk_request *next_request(struct blk_queue *q)
 {
 	struct blk_request *rq = dispatch_take(q);
 
 	return rq ? rq : sched_take(q);
-}
-
-/*
- * Whether blk_run_queue() has anything to do: a tag and budget to dispatch
- * with (every tag in use is in flight, and the budget is at most the
- * tags), or 4.10's peek with the dispatch list empty. With the device full
- * and a request already peeked — every submission at queue depth — it
- * has not, and the call is skipped.
- */
-static inline bool run_queue_can_act(const struct blk_queue *q)
-{
-	return q->inflight < q->budget || (q->peek_before_budget && !q->dispatch_head);
 }
 
 static inline __attribute__((always_inline)) void run_queue_body(struct blk_queue *q)
@@ -692,8 +743,8 @@ static inline __attribute__((always_inline)) void request_done(struct blk_queue 
 	q->stats.completed++;
 	q->stats.ios[sd]++;
 	q->stats.ticks_ns[sd] += now - rq->t_queued;
-	if (!rq->bypass)
-		q->sched->completed(q->sched_data, rq);
+	if (q->completed && !rq->bypass)
+		q->completed(q->sched_data, rq);
 	sim_debug(q->sim, SIM_DBG_BLK, "complete lba %llu +%u%s after %.3f ms%s",
 		  (unsigned long long)rq->lba, rq->nlb, rq->nlb ? "" : " (flush)",
 		  (now - rq->t_queued) / 1e6, error ? " (error)" : "");

@@ -206,7 +206,14 @@ struct sched_ops {
 	void (*exit)(void *data);
 	void (*insert)(void *data, struct blk_request *rq);
 	struct blk_request *(*dispatch)(void *data);
+	/*
+	 * Optional: a request the scheduler had (not one that bypassed it)
+	 * is finished. With completed_for_debug, it only keeps a count for
+	 * the scheduler's debug lines (4.10's deadline): called only with
+	 * SCHED debugging on.
+	 */
 	void (*completed)(void *data, struct blk_request *rq);
+	bool completed_for_debug;
 	/* A queued request the bio can join, or NULL; *front set for a front merge. */
 	struct blk_request *(*merge_find)(void *data, const struct blk_bio *bio, bool *front);
 	/* The request grew at the front (its sort key changed). */
@@ -214,9 +221,11 @@ struct sched_ops {
 	/*
 	 * Optional: insert(rq) then dispatch(), into a scheduler that holds
 	 * nothing else — the request each dispatch takes at queue depth — in
-	 * one step without the sorted list and FIFO. The same result and state
-	 * as the two calls (debug messages aside: with SCHED debugging on,
-	 * the block layer calls those instead).
+	 * one step without the sorted list and FIFO. The same result and the
+	 * same scheduler state as the two calls (debug messages and what only
+	 * they read aside: with SCHED debugging on, the block layer calls
+	 * those instead); of the request's own fields, those the scheduler
+	 * reads only while it holds a request (fifo_time) may be left.
 	 */
 	struct blk_request *(*pass)(void *data, struct blk_request *rq);
 };

@@ -32,6 +32,7 @@ struct blk_queue {
 	 * the debug mask is set before the queue is built (system.c).
 	 */
 	struct blk_request *(*pass)(void *data, struct blk_request *rq);
+	bool debug;			/* SIM_DBG_BLK (read with pass): blk_debug() tests this */
 	/* sched->completed, or NULL: none, or one for debug lines without SCHED debugging. */
 	void (*completed)(void *data, struct blk_request *rq);
 	/*
@@ -60,6 +61,11 @@ struct blk_queue {
 };
 
 static bool flush_insert(struct blk_queue *q, struct blk_request *rq, uint16_t flags);
+
+/* sim_debug() of SIM_DBG_BLK, one load fewer. */
+#define blk_debug(q, ...) do { \
+	if ((q)->debug) \
+		sim_debug_print((q)->sim, SIM_DBG_BLK, __VA_ARGS__); } while (0)
 
 static uint32_t all_tags(const struct blk_queue *q)
 {
@@ -113,6 +119,7 @@ struct blk_queue *blk_queue_new(struct sim *sim, const struct host_knobs *k, str
 	q->sched = blk_sched_ops(k->scheduler);
 	q->merge_find = k->nomerges == 0 ? q->sched->merge_find : NULL;
 	q->pass = sim_debugging(sim, SIM_DBG_SCHED) ? NULL : q->sched->pass;
+	q->debug = sim_debugging(sim, SIM_DBG_BLK);
 	q->completed = !q->sched->completed_for_debug || sim_debugging(sim, SIM_DBG_SCHED) ?
 		q->sched->completed : NULL;
 	q->logical_size = 512;
@@ -194,14 +201,12 @@ static void dispatch_add(struct blk_queue *q, struct blk_request *rq, bool head)
  */
 static inline struct blk_request *sched_take(struct blk_queue *q)
 {
-	struct blk_request *rq;
+	struct blk_request *rq = q->lone;
 
-	if (!q->sched_queued)
-		return NULL;
-	if (q->lone) {
-		rq = q->pass(q->sched_data, q->lone);
+	if (rq) {		/* it is counted in sched_queued */
+		rq = q->pass(q->sched_data, rq);
 		q->lone = NULL;
-	} else {
+	} else if (q->sched_queued) {
 		rq = q->sched->dispatch(q->sched_data);
 	}
 	q->sched_queued -= rq != NULL;
@@ -255,7 +260,7 @@ static void passthrough_insert(struct blk_queue *q, struct blk_request *rq, uint
 		while ((r = sched_take(q)))	/* elv_drain_elevator() */
 			dispatch_add(q, r, false);
 	dispatch_add(q, rq, head);
-	sim_debug(q->sim, SIM_DBG_BLK, "passthrough lba %llu +%u %s%s queued",
+	blk_debug(q, "passthrough lba %llu +%u %s%s queued",
 		  (unsigned long long)rq->lba, rq->nlb, rq->cdb == BLK_CDB_VERIFY ? "VERIFY" :
 		  rq->cdb == BLK_CDB_REFUSED ? "CDB" : rq->nlb ? (rq->write ? "W" : "R") : "SYNC",
 		  rq->fua ? " FUA" : "");
@@ -303,7 +308,7 @@ static inline void request_queued(struct blk_queue *q, struct blk_request *rq)
 {
 	sched_insert(q, rq);
 	q->last_merge = rq;
-	sim_debug(q->sim, SIM_DBG_BLK, "request lba %llu +%u %s prio %s/%u queued",
+	blk_debug(q, "request lba %llu +%u %s prio %s/%u queued",
 		  (unsigned long long)rq->lba, rq->nlb, rq->write ? "W" : "R",
 		  ioprio_class_name(ioprio_class(rq->ioprio)), ioprio_level(rq->ioprio));
 }
@@ -342,7 +347,7 @@ static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk
 	}
 	sched_insert(q, rq);
 	q->last_merge = rq;
-	sim_debug(q->sim, SIM_DBG_BLK, "request lba %llu +%u %s prio %s/%u queued",
+	blk_debug(q, "request lba %llu +%u %s prio %s/%u queued",
 		  (unsigned long long)rq->lba, rq->nlb, rq->write ? "W" : "R",
 		  ioprio_class_name(ioprio_class(rq->ioprio)), ioprio_level(rq->ioprio));
 }
@@ -396,7 +401,7 @@ static bool merge_into(struct blk_queue *q, struct blk_request *rq, struct blk_b
 	q->last_merge = rq;
 	q->stats.merged++;
 	q->stats.merges[bio->write]++;
-	sim_debug(q->sim, SIM_DBG_BLK, "bio lba %llu +%u %s-merged into lba %llu +%u",
+	blk_debug(q, "bio lba %llu +%u %s-merged into lba %llu +%u",
 		  (unsigned long long)bio->lba, bio->nlb, front ? "front" : "back",
 		  (unsigned long long)rq->lba, rq->nlb);
 	return true;
@@ -511,7 +516,7 @@ static __attribute__((noinline)) bool bio_wait(struct blk_queue *q, struct blk_b
 		q->wait_head = bio;
 	q->wait_tail = bio;
 	q->stats.waits++;
-	sim_debug(q->sim, SIM_DBG_BLK, "bio lba %llu waits: all %u requests in use",
+	blk_debug(q, "bio lba %llu waits: all %u requests in use",
 		  (unsigned long long)bio->lba, q->nr_requests);
 	return false;
 }
@@ -551,7 +556,7 @@ static __attribute__((noinline)) bool submit_special(struct blk_queue *q, struct
 	if (!rq && (bio->flags & BLK_NOWAIT)) {
 		/* blk_mq_get_new_requests() with BLK_MQ_REQ_NOWAIT: bio_wouldblock_error(). */
 		q->stats.nowait_again++;
-		sim_debug(q->sim, SIM_DBG_BLK, "bio lba %llu REQ_NOWAIT: no free request, EAGAIN",
+		blk_debug(q, "bio lba %llu REQ_NOWAIT: no free request, EAGAIN",
 			  (unsigned long long)bio->lba);
 		bio_fail_now(q, bio, -EAGAIN);
 		return true;
@@ -610,7 +615,7 @@ bool blk_submit(struct blk_queue *q, struct blk_bio *bio)
 	 * calls out is in submit_plain_rest(), a tail call, so that this path
 	 * saves no registers.
 	 */
-	if (!q->pass || sim_debugging(q->sim, SIM_DBG_BLK) || run_queue_can_act(q))
+	if (!q->pass || q->debug || run_queue_can_act(q))
 		return submit_plain_rest(q, rq);
 	q->sched_queued = 1;
 	q->lone = rq;
@@ -745,7 +750,7 @@ static inline __attribute__((always_inline)) void request_done(struct blk_queue 
 	q->stats.ticks_ns[sd] += now - rq->t_queued;
 	if (q->completed && !rq->bypass)
 		q->completed(q->sched_data, rq);
-	sim_debug(q->sim, SIM_DBG_BLK, "complete lba %llu +%u%s after %.3f ms%s",
+	blk_debug(q, "complete lba %llu +%u%s after %.3f ms%s",
 		  (unsigned long long)rq->lba, rq->nlb, rq->nlb ? "" : " (flush)",
 		  (now - rq->t_queued) / 1e6, error ? " (error)" : "");
 	if (q->wait_head) {
@@ -771,9 +776,12 @@ static inline struct blk_request *tag_release(struct blk_queue *q, int tag)
 	struct blk_request *rq;
 	int64_t now = sim_now(q->sim);
 
-	/* A tag that holds a request is in flight: inflight >= 1 follows. */
-	SIM_ASSERT((unsigned)tag < 32 && q->tag_rq[tag] != NULL, "completion for tag %d, which "
-		   "holds no request", tag);
+	/*
+	 * A tag that holds a request is in flight: inflight >= 1 follows.
+	 * libata's tags are bits of its 32-bit masks (0..31), so the index
+	 * is not checked; the tag's request is.
+	 */
+	SIM_ASSERT(q->tag_rq[tag] != NULL, "completion for tag %d, which holds no request", tag);
 	rq = q->tag_rq[tag];
 	q->tag_rq[tag] = NULL;
 	q->free_tags |= 1u << tag;

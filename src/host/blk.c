@@ -28,8 +28,10 @@ struct blk_queue {
 	struct blk_request *lone;
 	/*
 	 * sched->pass, or NULL when requests are never held back: a scheduler
-	 * without one, or SCHED debugging (its messages keep their order) —
-	 * the debug mask is set before the queue is built (system.c).
+	 * without one, SCHED debugging (its messages keep their order), or
+	 * BLK debugging (a submission then takes the path with its debug
+	 * line; pass() changes no result) — the debug mask is set before the
+	 * queue is built (system.c).
 	 */
 	struct blk_request *(*pass)(void *data, struct blk_request *rq);
 	bool debug;			/* SIM_DBG_BLK (read with pass): blk_debug() tests this */
@@ -118,7 +120,7 @@ struct blk_queue *blk_queue_new(struct sim *sim, const struct host_knobs *k, str
 	q->k = *k;
 	q->sched = blk_sched_ops(k->scheduler);
 	q->merge_find = k->nomerges == 0 ? q->sched->merge_find : NULL;
-	q->pass = sim_debugging(sim, SIM_DBG_SCHED) ? NULL : q->sched->pass;
+	q->pass = sim_debugging(sim, SIM_DBG_SCHED | SIM_DBG_BLK) ? NULL : q->sched->pass;
 	q->debug = sim_debugging(sim, SIM_DBG_BLK);
 	q->completed = !q->sched->completed_for_debug || sim_debugging(sim, SIM_DBG_SCHED) ?
 		q->sched->completed : NULL;
@@ -282,7 +284,6 @@ static inline void request_fill(struct blk_queue *q, struct blk_request *rq, str
 				int64_t now)
 {
 	memcpy(rq, bio, BLK_RQ_HEAD);
-	rq->retries = 0;
 	rq->t_queued = now;
 	rq->bios = rq->bios_tail = bio;
 	bio->next = NULL;
@@ -295,12 +296,13 @@ static inline void request_fill_plain(struct blk_queue *q, struct blk_request *r
 				      struct blk_bio *bio)
 {
 	request_fill(q, rq, bio, sim_now(q->sim));
+	/* flush_insert() for a plain request: no flush steps (one store, in field order). */
+	rq->seq_left = BLK_SEQ_DATA;
+	rq->flush = rq->fua = false;
 	rq->discard = rq->passthrough = false;
 	rq->cdb = BLK_CDB_RW;
-	/* flush_insert() for a plain request: no flush steps. */
-	rq->seq_left = BLK_SEQ_DATA;
-	rq->fua = rq->flush = false;
 	rq->bypass = false;
+	rq->retries = 0;
 }
 
 /* The request goes to the scheduler (it was made just now). */
@@ -328,6 +330,7 @@ static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk
 		return;
 	}
 	request_fill(q, rq, bio, sim_now(q->sim));
+	rq->retries = 0;
 	rq->discard = (bio->flags & BLK_DISCARD) != 0;
 	rq->passthrough = (bio->flags & BLK_PASSTHROUGH) != 0;
 	rq->cdb = BLK_CDB_RW;		/* passthrough_insert() says otherwise */
@@ -610,12 +613,13 @@ bool blk_submit(struct blk_queue *q, struct blk_bio *bio)
 	q->free = rq->free_next;
 	request_fill_plain(q, rq, bio);
 	/*
-	 * At queue depth: held back for pass(), no debug line, and the queue
-	 * has nothing to do (the device full, a request peeked). Anything that
+	 * At queue depth: held back for pass() (never with BLK debugging, so
+	 * no debug line is due), and the queue has nothing to do (the device
+	 * full, a request peeked). Anything that
 	 * calls out is in submit_plain_rest(), a tail call, so that this path
 	 * saves no registers.
 	 */
-	if (!q->pass || q->debug || run_queue_can_act(q))
+	if (!q->pass || run_queue_can_act(q))
 		return submit_plain_rest(q, rq);
 	q->sched_queued = 1;
 	q->lone = rq;
@@ -631,9 +635,11 @@ static struct blk_request *next_request(struct blk_queue *q)
 	return rq ? rq : sched_take(q);
 }
 
-static inline __attribute__((always_inline)) void run_queue_body(struct blk_queue *q)
+/* `attached`: the caller knows libata is there (a completion came from it). */
+static inline __attribute__((always_inline)) void run_queue_body(struct blk_queue *q,
+								 const bool attached)
 {
-	if (q->running || q->stopped || !q->ata)
+	if (q->running || q->stopped || (!attached && !q->ata))
 		return;
 	q->running = true;
 	/* The device's budget (scsi_mq_get_budget) and a free tag. */
@@ -683,7 +689,7 @@ static inline __attribute__((always_inline)) void run_queue_body(struct blk_queu
 
 static void run_queue(struct blk_queue *q)
 {
-	run_queue_body(q);
+	run_queue_body(q, false);
 }
 
 void blk_run_queue(struct blk_queue *q)
@@ -764,7 +770,7 @@ static inline __attribute__((always_inline)) void request_done(struct blk_queue 
 	 * A tag was just freed, so inflight < budget: run_queue_can_act().
 	 */
 	if (fast)
-		run_queue_body(q);
+		run_queue_body(q, true);
 	else
 		run_queue(q);
 	bios_done(bio, dispatched, now, error);

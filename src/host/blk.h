@@ -143,9 +143,10 @@ struct blk_request {
 	struct treap_node sort;		/* the scheduler's sector-sorted list */
 	struct blk_request *fifo_prev, *fifo_next;
 	struct blk_request *free_next;
-	uint8_t sched_class;		/* the scheduler's class index */
-	bool in_sched;
 	/*
+	 * seq_left to retries: eight bytes together, which a plain request's
+	 * fill writes as one store.
+	 *
 	 * The flush machinery (block/blk-flush.c): the steps still to do, in
 	 * order PREFLUSH, DATA, POSTFLUSH; `flush` says the step on the wire
 	 * is FLUSH CACHE EXT. A plain request has just BLK_SEQ_DATA.
@@ -157,6 +158,8 @@ struct blk_request {
 	uint8_t cdb;			/* enum blk_cdb: BLK_CDB_RW but for some passthrough ones */
 	bool bypass;			/* never went through the scheduler */
 	uint8_t retries;		/* times error handling sent it again */
+	uint8_t sched_class;		/* the scheduler's class index */
+	bool in_sched;
 	struct blk_request *dispatch_next;	/* in the dispatch list (set as it goes in) */
 };
 

@@ -698,19 +698,42 @@ void blk_run_queue(struct blk_queue *q)
 		run_queue(q);
 }
 
-/* The request's bios hear of its end (the request may already be another's). */
-static inline __attribute__((always_inline)) void bios_done(struct blk_bio *bio, int64_t dispatched,
-							    int64_t now, int error)
+/*
+ * A request's end is written into its first bio as it finishes
+ * (bio_end()), and its bios hear of it after the queue has run
+ * (bios_done()): nothing else has to outlive the run. Nobody reads a bio
+ * before its done() (its submitter waits for that), and by then the
+ * request may be another's.
+ */
+static inline __attribute__((always_inline)) void bio_end(struct blk_bio *bio, int64_t dispatched,
+							  int64_t now, int error)
 {
+	bio->t_dispatched = dispatched;
+	bio->t_completed = now;
+	bio->error = error;
+}
+
+/* bios_done() of a request that has more than one bio (merged): each gets the first's end. */
+static __attribute__((noinline)) void bios_done_merged(struct blk_bio *bio)
+{
+	int64_t dispatched = bio->t_dispatched, now = bio->t_completed;
+	int error = bio->error;
 	struct blk_bio *next;
 
 	for (; bio; bio = next) {
 		next = bio->next;
-		bio->t_dispatched = dispatched;
-		bio->t_completed = now;
-		bio->error = error;
+		bio_end(bio, dispatched, now, error);
 		bio->done(bio->owner, bio);
 	}
+}
+
+/* The usual request has one bio: its done() is a tail call. */
+static inline __attribute__((always_inline)) void bios_done(struct blk_bio *bio)
+{
+	if (bio->next)
+		bios_done_merged(bio);
+	else
+		bio->done(bio->owner, bio);
 }
 
 /*
@@ -722,8 +745,9 @@ static __attribute__((noinline)) void request_done_granting(struct blk_queue *q,
 							    struct blk_request *rq, int error)
 {
 	struct blk_bio *bio = rq->bios, *granted = q->wait_head;
-	int64_t now = sim_now(q->sim), dispatched = rq->t_dispatched;
+	int64_t now = sim_now(q->sim);
 
+	bio_end(bio, rq->t_dispatched, now, error);
 	SIM_ASSERT(!q->free, "a submitter waits while a request is free");
 	q->wait_head = granted->next;
 	if (!q->wait_head)
@@ -733,7 +757,7 @@ static __attribute__((noinline)) void request_done_granting(struct blk_queue *q,
 	run_queue(q);
 	if (granted->accepted)
 		granted->accepted(granted->owner, granted);
-	bios_done(bio, dispatched, now, error);
+	bios_done(bio);
 }
 
 /*
@@ -747,7 +771,7 @@ static inline __attribute__((always_inline)) void request_done(struct blk_queue 
 							       const bool fast)
 {
 	struct blk_bio *bio = rq->bios;
-	int64_t now = sim_now(q->sim), dispatched = rq->t_dispatched;
+	int64_t now = sim_now(q->sim);
 	/* op_stat_group(): discards in their own fields from 4.18, else with the writes. */
 	int sd = rq->discard && host_kernel_has(q->k.kernel, HOST_KC_DISCARD_STATS) ? 2 : rq->write;
 
@@ -763,6 +787,7 @@ static inline __attribute__((always_inline)) void request_done(struct blk_queue 
 		request_done_granting(q, rq, error);
 		return;
 	}
+	bio_end(bio, rq->t_dispatched, now, error);
 	rq->free_next = q->free;
 	q->free = rq;
 	/*
@@ -773,7 +798,7 @@ static inline __attribute__((always_inline)) void request_done(struct blk_queue 
 		run_queue_body(q, true);
 	else
 		run_queue(q);
-	bios_done(bio, dispatched, now, error);
+	bios_done(bio);
 }
 
 /* Give the tag back (the request stays). */

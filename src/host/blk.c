@@ -44,7 +44,12 @@ struct blk_queue {
 	 */
 	struct blk_request *pool, *free;
 	struct blk_bio *wait_head, *wait_tail;
-	struct blk_request *last_merge;	/* nomerges = 1: the one-hit cache */
+	/*
+	 * nomerges = 1: the one-hit cache, the last request inserted or
+	 * merged into. It may have left the scheduler since (it is not
+	 * cleared at dispatch): can_merge() refuses a request not in_sched.
+	 */
+	struct blk_request *last_merge;
 	/* queue/nomerges = 0 with a scheduler that merges: its lookup (else NULL). */
 	struct blk_request *(*merge_find)(void *data, const struct blk_bio *bio, bool *front);
 	uint32_t free_tags;
@@ -52,6 +57,7 @@ struct blk_queue {
 	struct libata *ata;
 	bool running, stopped;
 	bool peek_before_budget;	/* 4.10's request function (below) */
+	bool peek;			/* peek_before_budget and not stopped */
 	/*
 	 * hctx->dispatch: flushes, deferred and requeued requests, before the
 	 * scheduler; dispatch_tail is the last only while the list is not empty.
@@ -165,6 +171,7 @@ void blk_queue_attach(struct blk_queue *q, struct libata *ata)
 	q->write_cache = libata_write_cache(ata);
 	q->fua = q->write_cache && host_kernel_has(q->k.kernel, HOST_KC_FUA);
 	q->peek_before_budget = !host_kernel_has(q->k.kernel, HOST_KC_BUDGET_FIRST);
+	q->peek = q->peek_before_budget && !q->stopped;
 	/*
 	 * Every tag in use is a command in flight, and the budget is at most
 	 * the tags: "a tag and budget free" is inflight < budget.
@@ -183,8 +190,10 @@ struct sim *blk_queue_sim(const struct blk_queue *q)
 	return q->sim;
 }
 
-const struct blk_stats *blk_get_stats(const struct blk_queue *q)
+const struct blk_stats *blk_get_stats(struct blk_queue *q)
 {
+	/* Every completion counts once in ios[]: the total is their sum, not a count of its own. */
+	q->stats.completed = q->stats.ios[0] + q->stats.ios[1] + q->stats.ios[2];
 	return &q->stats;
 }
 
@@ -533,7 +542,7 @@ static __attribute__((noinline)) bool bio_wait(struct blk_queue *q, struct blk_b
  */
 static inline bool run_queue_can_act(const struct blk_queue *q)
 {
-	return q->inflight < q->budget || (q->peek_before_budget && !q->dispatch_head);
+	return q->inflight < q->budget || (q->peek && !q->dispatch_head);
 }
 
 /* blk_submit() of a bio with flags, or an empty one (a flush). */
@@ -652,8 +661,6 @@ static inline __attribute__((always_inline)) void run_queue_body(struct blk_queu
 			break;
 		tag = tag_alloc(q);
 		rq->t_dispatched = sim_now(q->sim);
-		if (q->last_merge == rq)
-			q->last_merge = NULL;
 		q->tag_rq[tag] = rq;
 		if (libata_issue(q->ata, rq, tag)) {
 			/*
@@ -678,7 +685,7 @@ static inline __attribute__((always_inline)) void run_queue_body(struct blk_queu
 	 * with the device full, the scheduler's next choice is made now, not
 	 * when a tag frees, and nothing overtakes it.
 	 */
-	if (q->peek_before_budget && !q->dispatch_head && !q->stopped) {
+	if (q->peek && !q->dispatch_head) {
 		struct blk_request *rq = sched_take(q);
 
 		if (rq)
@@ -775,7 +782,6 @@ static inline __attribute__((always_inline)) void request_done(struct blk_queue 
 	/* op_stat_group(): discards in their own fields from 4.18, else with the writes. */
 	int sd = rq->discard && host_kernel_has(q->k.kernel, HOST_KC_DISCARD_STATS) ? 2 : rq->write;
 
-	q->stats.completed++;
 	q->stats.ios[sd]++;
 	q->stats.ticks_ns[sd] += now - rq->t_queued;
 	if (q->completed && !rq->bypass)
@@ -856,6 +862,7 @@ void blk_complete(struct blk_queue *q, int tag, int error)
 void blk_quiesce(struct blk_queue *q, bool stopped)
 {
 	q->stopped = stopped;
+	q->peek = q->peek_before_budget && !stopped;
 	if (!stopped)
 		blk_run_queue(q);
 }

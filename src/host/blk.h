@@ -276,7 +276,8 @@ void blk_quiesce(struct blk_queue *q, bool stopped);
 void blk_requeue(struct blk_queue *q, int tag, bool counts);
 struct blk_request *blk_tag_request(const struct blk_queue *q, int tag);
 
-const struct blk_stats *blk_get_stats(const struct blk_queue *q);
+/* The counts so far (`completed` is summed as they are asked for). */
+const struct blk_stats *blk_get_stats(struct blk_queue *q);
 /*
  * The queue's max_discard_sectors (logical sectors, 0: no discard): sd's
  * WRITE SAME(16) limit from libata's VPD page B0h when the drive has TRIM.

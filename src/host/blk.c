@@ -644,15 +644,20 @@ static struct blk_request *next_request(struct blk_queue *q)
 	return rq ? rq : sched_take(q);
 }
 
-/* `attached`: the caller knows libata is there (a completion came from it). */
+/*
+ * `completing`: the caller is a completion, which came from libata (it is
+ * attached) and has just freed a tag (inflight < budget).
+ */
 static inline __attribute__((always_inline)) void run_queue_body(struct blk_queue *q,
-								 const bool attached)
+								 const bool completing)
 {
-	if (q->running || q->stopped || (!attached && !q->ata))
+	bool room;
+
+	if (q->running || q->stopped || (!completing && !q->ata))
 		return;
 	q->running = true;
 	/* The device's budget (scsi_mq_get_budget) and a free tag. */
-	while (q->inflight < q->budget) {
+	for (room = completing || q->inflight < q->budget; room; room = q->inflight < q->budget) {
 		struct blk_request *rq = next_request(q);
 		uint32_t rr_mask = q->rr_mask;
 		unsigned tag;
@@ -688,8 +693,11 @@ static inline __attribute__((always_inline)) void run_queue_body(struct blk_queu
 	if (q->peek && !q->dispatch_head) {
 		struct blk_request *rq = sched_take(q);
 
-		if (rq)
-			dispatch_add(q, rq, false);
+		/* Into the empty dispatch list (a scheduler cannot reach it). */
+		if (rq) {
+			rq->dispatch_next = NULL;
+			q->dispatch_head = q->dispatch_tail = rq;
+		}
 	}
 	q->running = false;
 }

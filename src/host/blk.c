@@ -16,6 +16,7 @@ struct blk_queue {
 	unsigned budget;		/* device/queue_depth: commands outstanding at most */
 	unsigned ntags, inflight;	/* ATA tags 0..ntags-1; how many are out */
 	uint32_t rr_mask;		/* round-robin allocation starts at the lowest tag here */
+	unsigned issuing;		/* the tag of the command libata_issue() is given */
 	const struct sched_ops *sched;
 	void *sched_data;
 	unsigned sched_queued;		/* requests inserted into the scheduler, not yet dispatched */
@@ -93,8 +94,13 @@ static inline unsigned tag_alloc(struct blk_queue *q)
 
 	bit &= -bit;
 	q->free_tags ^= bit;
-	q->rr_mask = ~((bit << 1) - 1);
 	return (unsigned)__builtin_ctz(bit);
+}
+
+/* The tag's command is out: the round robin moves past it (a deferred one leaves it). */
+static inline void tag_given(struct blk_queue *q, unsigned tag)
+{
+	q->rr_mask = ~((2u << tag) - 1);	/* none after tag 31 */
 }
 
 static const struct plugin *const builtin_schedulers[] = {
@@ -645,6 +651,23 @@ static struct blk_request *next_request(struct blk_queue *q)
 }
 
 /*
+ * Deferred (ata_std_qc_defer: a non-NCQ command waits for the NCQ queue
+ * to drain, NCQ commands for it): the tag is free again, and the request
+ * goes back to the head of the dispatch list; nothing behind it goes
+ * either.
+ */
+static __attribute__((noinline)) void issue_deferred(struct blk_queue *q)
+{
+	unsigned tag = q->issuing;
+	struct blk_request *rq = q->tag_rq[tag];
+
+	q->tag_rq[tag] = NULL;
+	q->free_tags |= 1u << tag;
+	dispatch_add(q, rq, true);
+	q->stats.deferred++;
+}
+
+/*
  * `completing`: the caller is a completion, which came from libata (it is
  * attached) and has just freed a tag (inflight < budget).
  */
@@ -659,7 +682,6 @@ static inline __attribute__((always_inline)) void run_queue_body(struct blk_queu
 	/* The device's budget (scsi_mq_get_budget) and a free tag. */
 	for (room = completing || q->inflight < q->budget; room; room = q->inflight < q->budget) {
 		struct blk_request *rq = next_request(q);
-		uint32_t rr_mask = q->rr_mask;
 		unsigned tag;
 
 		if (!rq)
@@ -667,22 +689,18 @@ static inline __attribute__((always_inline)) void run_queue_body(struct blk_queu
 		tag = tag_alloc(q);
 		rq->t_dispatched = sim_now(q->sim);
 		q->tag_rq[tag] = rq;
+		/*
+		 * The tag is kept in the queue across the call, not in a
+		 * register: what follows needs nothing else of this dispatch.
+		 */
+		q->issuing = tag;
 		if (libata_issue(q->ata, rq, tag)) {
-			/*
-			 * Deferred (ata_std_qc_defer: a non-NCQ command waits for
-			 * the NCQ queue to drain, NCQ commands for it): back to
-			 * the head of the dispatch list, and nothing behind it
-			 * goes either.
-			 */
-			q->tag_rq[tag] = NULL;
-			q->free_tags |= 1u << tag;
-			q->rr_mask = rr_mask;
-			dispatch_add(q, rq, true);
-			q->stats.deferred++;
+			issue_deferred(q);
 			break;
 		}
+		tag_given(q, q->issuing);
 		if (q->inflight++ == 0)
-			q->busy_since = rq->t_dispatched;	/* the first in flight */
+			q->busy_since = sim_now(q->sim);	/* the first in flight */
 	}
 	/*
 	 * 4.10's scsi_request_fn() peeks a request (the elevator moves it to

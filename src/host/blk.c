@@ -100,7 +100,7 @@ static inline unsigned tag_alloc(struct blk_queue *q)
 /* The tag's command is out: the round robin moves past it (a deferred one leaves it). */
 static inline void tag_given(struct blk_queue *q, unsigned tag)
 {
-	q->rr_mask = ~((2u << tag) - 1);	/* none after tag 31 */
+	q->rr_mask = ~1u << tag;	/* the tags above it: none above tag 31 */
 }
 
 static const struct plugin *const builtin_schedulers[] = {

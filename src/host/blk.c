@@ -587,7 +587,7 @@ static __attribute__((noinline)) bool submit_special(struct blk_queue *q, struct
 	return true;
 }
 
-/* blk_submit() of a plain bio once its request is filled: into the scheduler, then the queue runs. */
+/* blk_submit() of a plain bio, its request filled: into the scheduler, then the queue runs. */
 static __attribute__((noinline)) bool submit_plain_rest(struct blk_queue *q, struct blk_request *rq)
 {
 	request_queued(q, rq);
@@ -630,9 +630,10 @@ bool blk_submit(struct blk_queue *q, struct blk_bio *bio)
 	/*
 	 * At queue depth: held back for pass() (never with BLK debugging, so
 	 * no debug line is due), and the queue has nothing to do (the device
-	 * full, a request peeked). Anything that
-	 * calls out is in submit_plain_rest(), a tail call, so that this path
-	 * saves no registers.
+	 * full, a request peeked). Anything that calls out is in
+	 * submit_plain_rest(), a tail call, so that this path saves no
+	 * registers. What follows is request_queued() into the empty
+	 * scheduler.
 	 */
 	if (!q->pass || run_queue_can_act(q))
 		return submit_plain_rest(q, rq);

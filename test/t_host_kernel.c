@@ -284,7 +284,7 @@ static void order_insert(struct order *o, uint64_t lba, uint16_t prio)
 	rq->lba = lba;
 	rq->nlb = 8;
 	rq->ioprio = prio;
-	rq->seq = o->n++;
+	o->n++;
 	o->ops->insert(o->data, rq);
 }
 

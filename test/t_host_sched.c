@@ -19,7 +19,6 @@ struct bench {
 	void *data;
 	struct blk_request rq[64];
 	unsigned n;
-	uint64_t seq;
 };
 
 static void setup(struct bench *b, const char *scheduler, unsigned fifo_batch)
@@ -66,7 +65,6 @@ static struct blk_request *insert(struct bench *b, uint64_t lba, bool write, uin
 	rq->nlb = 8;
 	rq->write = write;
 	rq->ioprio = prio;
-	rq->seq = b->seq++;
 	rq->t_queued = sim_now(&b->sim);	/* the block layer inserts a request when it starts */
 	b->ops->insert(b->data, rq);
 	return rq;
@@ -82,7 +80,6 @@ static uint64_t lone(struct bench *b, uint64_t lba, bool write, bool pass)
 	rq->nlb = 8;
 	rq->write = write;
 	rq->ioprio = BE;
-	rq->seq = b->seq++;
 	rq->t_queued = sim_now(&b->sim);
 	if (pass) {
 		rq = b->ops->pass(b->data, rq);

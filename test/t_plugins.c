@@ -33,6 +33,7 @@ struct lifo {
 	struct blk_request *top;	/* a stack through fifo_next */
 	unsigned depth, max_batch;
 	uint64_t dispatched, not_newest;
+	int64_t inserts;		/* numbers each request in fifo_time, a scheduler's own field */
 };
 
 static struct lifo *last_lifo;	/* for the checks below (one queue at a time) */
@@ -59,6 +60,7 @@ static void lifo_insert(void *data, struct blk_request *rq)
 	struct lifo *l = data;
 
 	rq->in_sched = true;
+	rq->fifo_time = l->inserts++;
 	rq->fifo_next = l->top;
 	l->top = rq;
 	l->depth++;
@@ -72,7 +74,7 @@ static struct blk_request *lifo_dispatch(void *data)
 	if (!rq)
 		return NULL;
 	for (o = rq->fifo_next; o; o = o->fifo_next)
-		l->not_newest += o->seq > rq->seq;
+		l->not_newest += o->fifo_time > rq->fifo_time;
 	l->top = rq->fifo_next;
 	l->depth--;
 	l->dispatched++;

@@ -5,6 +5,7 @@
 #include "host/libata.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,7 @@ struct blk_queue {
 	unsigned budget;		/* device/queue_depth: commands outstanding at most */
 	unsigned ntags, inflight;	/* ATA tags 0..ntags-1; how many are out */
 	uint32_t rr_mask;		/* round-robin allocation starts at the lowest tag here */
+	unsigned issuing;		/* the tag of the command libata_issue() is given */
 	const struct sched_ops *sched;
 	void *sched_data;
 	unsigned sched_queued;		/* requests inserted into the scheduler, not yet dispatched */
@@ -25,18 +27,42 @@ struct blk_queue {
 	 * scheduler inserts it first (sched_settle()).
 	 */
 	struct blk_request *lone;
+	/*
+	 * sched->pass, or NULL when requests are never held back: a scheduler
+	 * without one, SCHED debugging (its messages keep their order), or
+	 * BLK debugging (a submission then takes the path with its debug
+	 * line; pass() changes no result) — the debug mask is set before the
+	 * queue is built (system.c).
+	 */
+	struct blk_request *(*pass)(void *data, struct blk_request *rq);
+	bool debug;			/* SIM_DBG_BLK (read with pass): blk_debug() tests this */
+	/* sched->completed, or NULL: none, or one for debug lines without SCHED debugging. */
+	void (*completed)(void *data, struct blk_request *rq);
+	/*
+	 * Free requests, and the submitters waiting for one: a bio waits only
+	 * while none is free, and a request freed while one waits is its, so
+	 * while anything is free nothing waits (asserted as one is handed on).
+	 */
 	struct blk_request *pool, *free;
 	struct blk_bio *wait_head, *wait_tail;
-	struct blk_request *last_merge;	/* nomerges = 1: the one-hit cache */
+	/*
+	 * nomerges = 1: the one-hit cache, the last request inserted or
+	 * merged into. It may have left the scheduler since (it is not
+	 * cleared at dispatch): can_merge() refuses a request not in_sched.
+	 */
+	struct blk_request *last_merge;
 	/* queue/nomerges = 0 with a scheduler that merges: its lookup (else NULL). */
 	struct blk_request *(*merge_find)(void *data, const struct blk_bio *bio, bool *front);
 	uint32_t free_tags;
 	struct blk_request *tag_rq[32];
 	struct libata *ata;
-	uint64_t seq;
 	bool running, stopped;
 	bool peek_before_budget;	/* 4.10's request function (below) */
-	/* hctx->dispatch: flushes, deferred and requeued requests, before the scheduler. */
+	bool peek;			/* peek_before_budget and not stopped */
+	/*
+	 * hctx->dispatch: flushes, deferred and requeued requests, before the
+	 * scheduler; dispatch_tail is the last only while the list is not empty.
+	 */
 	struct blk_request *dispatch_head, *dispatch_tail;
 	bool write_cache, fua;		/* the drive's volatile cache; FUA usable (libata.fua) */
 	int64_t busy_since;		/* when in-flight went from 0 to 1 */
@@ -44,6 +70,11 @@ struct blk_queue {
 };
 
 static bool flush_insert(struct blk_queue *q, struct blk_request *rq, uint16_t flags);
+
+/* sim_debug() of SIM_DBG_BLK, one load fewer. */
+#define blk_debug(q, ...) do { \
+	if ((q)->debug) \
+		sim_debug_print((q)->sim, SIM_DBG_BLK, __VA_ARGS__); } while (0)
 
 static uint32_t all_tags(const struct blk_queue *q)
 {
@@ -63,8 +94,13 @@ static inline unsigned tag_alloc(struct blk_queue *q)
 
 	bit &= -bit;
 	q->free_tags ^= bit;
-	q->rr_mask = ~((bit << 1) - 1);
 	return (unsigned)__builtin_ctz(bit);
+}
+
+/* The tag's command is out: the round robin moves past it (a deferred one leaves it). */
+static inline void tag_given(struct blk_queue *q, unsigned tag)
+{
+	q->rr_mask = ~1u << tag;	/* the tags above it: none above tag 31 */
 }
 
 static const struct plugin *const builtin_schedulers[] = {
@@ -96,6 +132,10 @@ struct blk_queue *blk_queue_new(struct sim *sim, const struct host_knobs *k, str
 	q->k = *k;
 	q->sched = blk_sched_ops(k->scheduler);
 	q->merge_find = k->nomerges == 0 ? q->sched->merge_find : NULL;
+	q->pass = sim_debugging(sim, SIM_DBG_SCHED | SIM_DBG_BLK) ? NULL : q->sched->pass;
+	q->debug = sim_debugging(sim, SIM_DBG_BLK);
+	q->completed = !q->sched->completed_for_debug || sim_debugging(sim, SIM_DBG_SCHED) ?
+		q->sched->completed : NULL;
 	q->logical_size = 512;
 	q->budget = q->ntags = k->queue_depth;
 	q->rr_mask = ~0u;
@@ -137,6 +177,7 @@ void blk_queue_attach(struct blk_queue *q, struct libata *ata)
 	q->write_cache = libata_write_cache(ata);
 	q->fua = q->write_cache && host_kernel_has(q->k.kernel, HOST_KC_FUA);
 	q->peek_before_budget = !host_kernel_has(q->k.kernel, HOST_KC_BUDGET_FIRST);
+	q->peek = q->peek_before_budget && !q->stopped;
 	/*
 	 * Every tag in use is a command in flight, and the budget is at most
 	 * the tags: "a tag and budget free" is inflight < budget.
@@ -155,8 +196,10 @@ struct sim *blk_queue_sim(const struct blk_queue *q)
 	return q->sim;
 }
 
-const struct blk_stats *blk_get_stats(const struct blk_queue *q)
+const struct blk_stats *blk_get_stats(struct blk_queue *q)
 {
+	/* Every completion counts once in ios[]: the total is their sum, not a count of its own. */
+	q->stats.completed = q->stats.ios[0] + q->stats.ios[1] + q->stats.ios[2];
 	return &q->stats;
 }
 
@@ -175,14 +218,12 @@ static void dispatch_add(struct blk_queue *q, struct blk_request *rq, bool head)
  */
 static inline struct blk_request *sched_take(struct blk_queue *q)
 {
-	struct blk_request *rq;
+	struct blk_request *rq = q->lone;
 
-	if (!q->sched_queued)
-		return NULL;
-	if (q->lone) {
-		rq = q->sched->pass(q->sched_data, q->lone);
+	if (rq) {		/* it is counted in sched_queued */
+		rq = q->pass(q->sched_data, rq);
 		q->lone = NULL;
-	} else {
+	} else if (q->sched_queued) {
 		rq = q->sched->dispatch(q->sched_data);
 	}
 	q->sched_queued -= rq != NULL;
@@ -200,7 +241,7 @@ static inline void sched_settle(struct blk_queue *q)
 
 static inline void sched_insert(struct blk_queue *q, struct blk_request *rq)
 {
-	if (!q->sched_queued++ && q->sched->pass && !sim_debugging(q->sim, SIM_DBG_SCHED)) {
+	if (!q->sched_queued++ && q->pass) {
 		q->lone = rq;
 		return;
 	}
@@ -236,49 +277,65 @@ static void passthrough_insert(struct blk_queue *q, struct blk_request *rq, uint
 		while ((r = sched_take(q)))	/* elv_drain_elevator() */
 			dispatch_add(q, r, false);
 	dispatch_add(q, rq, head);
-	sim_debug(q->sim, SIM_DBG_BLK, "passthrough lba %llu +%u %s%s queued",
+	blk_debug(q, "passthrough lba %llu +%u %s%s queued",
 		  (unsigned long long)rq->lba, rq->nlb, rq->cdb == BLK_CDB_VERIFY ? "VERIFY" :
 		  rq->cdb == BLK_CDB_REFUSED ? "CDB" : rq->nlb ? (rq->write ? "W" : "R") : "SYNC",
 		  rq->fua ? " FUA" : "");
 }
 
+/*
+ * A request's first fields are its first bio's, in the same places: one
+ * copy of BLK_RQ_HEAD bytes (two instructions, not ten).
+ */
+#define BLK_RQ_HEAD (offsetof(struct blk_request, ioprio) + sizeof(uint16_t))
+#define BLK_RQ_HEAD_FIELD(f) (offsetof(struct blk_bio, f) == offsetof(struct blk_request, f) && \
+			      sizeof(((struct blk_bio *)0)->f) == sizeof(((struct blk_request *)0)->f))
+_Static_assert(BLK_RQ_HEAD_FIELD(lba) && BLK_RQ_HEAD_FIELD(nlb) && BLK_RQ_HEAD_FIELD(write) &&
+	       BLK_RQ_HEAD_FIELD(write_hint) && BLK_RQ_HEAD_FIELD(ioprio) && BLK_RQ_HEAD == 16,
+	       "a request does not start with its bio's lba, nlb, write, write_hint and ioprio");
+
 /* The fields every request starts with, from its first bio. */
 static inline void request_fill(struct blk_queue *q, struct blk_request *rq, struct blk_bio *bio,
 				int64_t now)
 {
-	rq->lba = bio->lba;
-	rq->nlb = bio->nlb;
-	rq->write = bio->write;
-	rq->write_hint = bio->write_hint;
-	rq->ioprio = bio->ioprio;
-	rq->tag = -1;
-	rq->retries = 0;
-	rq->dispatch_next = NULL;
+	memcpy(rq, bio, BLK_RQ_HEAD);
 	rq->t_queued = now;
-	rq->t_dispatched = 0;
 	rq->bios = rq->bios_tail = bio;
-	rq->seq = q->seq++;
 	bio->next = NULL;
 	bio->t_queued = now;
 	q->stats.requests++;
+}
+
+/* A plain read or write's fields (no flags, some sectors): the scheduler's. */
+static inline void request_fill_plain(struct blk_queue *q, struct blk_request *rq,
+				      struct blk_bio *bio)
+{
+	request_fill(q, rq, bio, sim_now(q->sim));
+	/* flush_insert() for a plain request: no flush steps (one store, in field order). */
+	rq->seq_left = BLK_SEQ_DATA;
+	rq->flush = rq->fua = false;
+	rq->discard = rq->passthrough = false;
+	rq->cdb = BLK_CDB_RW;
+	rq->bypass = false;
+	rq->retries = 0;
+}
+
+/* The request goes to the scheduler (it was made just now). */
+static inline void request_queued(struct blk_queue *q, struct blk_request *rq)
+{
+	sched_insert(q, rq);
+	q->last_merge = rq;
+	blk_debug(q, "request lba %llu +%u %s prio %s/%u queued",
+		  (unsigned long long)rq->lba, rq->nlb, rq->write ? "W" : "R",
+		  ioprio_class_name(ioprio_class(rq->ioprio)), ioprio_level(rq->ioprio));
 }
 
 /* A plain read or write (no flags, some sectors): the scheduler's. */
 static inline void request_init_plain(struct blk_queue *q, struct blk_request *rq,
 				      struct blk_bio *bio)
 {
-	request_fill(q, rq, bio, sim_now(q->sim));
-	rq->discard = rq->passthrough = false;
-	rq->cdb = BLK_CDB_RW;
-	/* flush_insert() for a plain request: no flush steps. */
-	rq->seq_left = BLK_SEQ_DATA;
-	rq->fua = rq->flush = false;
-	rq->bypass = false;
-	sched_insert(q, rq);
-	q->last_merge = rq;
-	sim_debug(q->sim, SIM_DBG_BLK, "request lba %llu +%u %s prio %s/%u queued",
-		  (unsigned long long)rq->lba, rq->nlb, rq->write ? "W" : "R",
-		  ioprio_class_name(ioprio_class(rq->ioprio)), ioprio_level(rq->ioprio));
+	request_fill_plain(q, rq, bio);
+	request_queued(q, rq);
 }
 
 static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk_bio *bio)
@@ -288,6 +345,7 @@ static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk
 		return;
 	}
 	request_fill(q, rq, bio, sim_now(q->sim));
+	rq->retries = 0;
 	rq->discard = (bio->flags & BLK_DISCARD) != 0;
 	rq->passthrough = (bio->flags & BLK_PASSTHROUGH) != 0;
 	rq->cdb = BLK_CDB_RW;		/* passthrough_insert() says otherwise */
@@ -307,7 +365,7 @@ static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk
 	}
 	sched_insert(q, rq);
 	q->last_merge = rq;
-	sim_debug(q->sim, SIM_DBG_BLK, "request lba %llu +%u %s prio %s/%u queued",
+	blk_debug(q, "request lba %llu +%u %s prio %s/%u queued",
 		  (unsigned long long)rq->lba, rq->nlb, rq->write ? "W" : "R",
 		  ioprio_class_name(ioprio_class(rq->ioprio)), ioprio_level(rq->ioprio));
 }
@@ -361,7 +419,7 @@ static bool merge_into(struct blk_queue *q, struct blk_request *rq, struct blk_b
 	q->last_merge = rq;
 	q->stats.merged++;
 	q->stats.merges[bio->write]++;
-	sim_debug(q->sim, SIM_DBG_BLK, "bio lba %llu +%u %s-merged into lba %llu +%u",
+	blk_debug(q, "bio lba %llu +%u %s-merged into lba %llu +%u",
 		  (unsigned long long)bio->lba, bio->nlb, front ? "front" : "back",
 		  (unsigned long long)rq->lba, rq->nlb);
 	return true;
@@ -411,12 +469,8 @@ static struct blk_request *dispatch_take(struct blk_queue *q)
 {
 	struct blk_request *rq = q->dispatch_head;
 
-	if (rq) {
+	if (rq)
 		q->dispatch_head = rq->dispatch_next;
-		if (!q->dispatch_head)
-			q->dispatch_tail = NULL;
-		rq->dispatch_next = NULL;
-	}
 	return rq;
 }
 
@@ -471,7 +525,7 @@ static void bio_fail_now(struct blk_queue *q, struct blk_bio *bio, int error)
 }
 
 /* No request free: the submitter sleeps until one is (FIFO). */
-static bool bio_wait(struct blk_queue *q, struct blk_bio *bio)
+static __attribute__((noinline)) bool bio_wait(struct blk_queue *q, struct blk_bio *bio)
 {
 	bio->next = NULL;
 	if (q->wait_tail)
@@ -480,13 +534,25 @@ static bool bio_wait(struct blk_queue *q, struct blk_bio *bio)
 		q->wait_head = bio;
 	q->wait_tail = bio;
 	q->stats.waits++;
-	sim_debug(q->sim, SIM_DBG_BLK, "bio lba %llu waits: all %u requests in use",
+	blk_debug(q, "bio lba %llu waits: all %u requests in use",
 		  (unsigned long long)bio->lba, q->nr_requests);
 	return false;
 }
 
+/*
+ * Whether blk_run_queue() has anything to do: a tag and budget to dispatch
+ * with (every tag in use is in flight, and the budget is at most the
+ * tags), or 4.10's peek with the dispatch list empty. With the device full
+ * and a request already peeked — every submission at queue depth — it
+ * has not, and the call is skipped.
+ */
+static inline bool run_queue_can_act(const struct blk_queue *q)
+{
+	return q->inflight < q->budget || (q->peek && !q->dispatch_head);
+}
+
 /* blk_submit() of a bio with flags, or an empty one (a flush). */
-static bool submit_special(struct blk_queue *q, struct blk_bio *bio)
+static __attribute__((noinline)) bool submit_special(struct blk_queue *q, struct blk_bio *bio)
 {
 	struct blk_request *rq;
 
@@ -505,18 +571,42 @@ static bool submit_special(struct blk_queue *q, struct blk_bio *bio)
 	if (try_merge(q, bio))
 		return true;
 	rq = q->free;
-	if ((!rq || q->wait_head) && (bio->flags & BLK_NOWAIT)) {
+	if (!rq && (bio->flags & BLK_NOWAIT)) {
 		/* blk_mq_get_new_requests() with BLK_MQ_REQ_NOWAIT: bio_wouldblock_error(). */
 		q->stats.nowait_again++;
-		sim_debug(q->sim, SIM_DBG_BLK, "bio lba %llu REQ_NOWAIT: no free request, EAGAIN",
+		blk_debug(q, "bio lba %llu REQ_NOWAIT: no free request, EAGAIN",
 			  (unsigned long long)bio->lba);
 		bio_fail_now(q, bio, -EAGAIN);
 		return true;
 	}
-	if (!rq || q->wait_head)
+	if (!rq)
 		return bio_wait(q, bio);
 	q->free = rq->free_next;
 	request_init(q, rq, bio);
+	blk_run_queue(q);
+	return true;
+}
+
+/* blk_submit() of a plain bio, its request filled: into the scheduler, then the queue runs. */
+static __attribute__((noinline)) bool submit_plain_rest(struct blk_queue *q, struct blk_request *rq)
+{
+	request_queued(q, rq);
+	blk_run_queue(q);
+	return true;
+}
+
+/* blk_submit() of a plain bio while the scheduler holds requests: it may merge. */
+static __attribute__((noinline)) bool submit_plain_merging(struct blk_queue *q, struct blk_bio *bio)
+{
+	struct blk_request *rq;
+
+	if (try_merge(q, bio))
+		return true;
+	rq = q->free;
+	if (!rq)
+		return bio_wait(q, bio);
+	q->free = rq->free_next;
+	request_init_plain(q, rq, bio);
 	blk_run_queue(q);
 	return true;
 }
@@ -527,18 +617,29 @@ bool blk_submit(struct blk_queue *q, struct blk_bio *bio)
 
 	bio->t_submit = sim_now(q->sim);
 	bio->error = 0;
-	q->stats.submitted++;
 	if (bio->flags || !bio->nlb)
 		return submit_special(q, bio);
 	/* A plain read or write: the same steps, without the tests for flags. */
-	if (try_merge(q, bio))
-		return true;
+	if (q->sched_queued)
+		return submit_plain_merging(q, bio);
 	rq = q->free;
-	if (!rq || q->wait_head)
+	if (!rq)
 		return bio_wait(q, bio);
 	q->free = rq->free_next;
-	request_init_plain(q, rq, bio);
-	blk_run_queue(q);
+	request_fill_plain(q, rq, bio);
+	/*
+	 * At queue depth: held back for pass() (never with BLK debugging, so
+	 * no debug line is due), and the queue has nothing to do (the device
+	 * full, a request peeked). Anything that calls out is in
+	 * submit_plain_rest(), a tail call, so that this path saves no
+	 * registers. What follows is request_queued() into the empty
+	 * scheduler.
+	 */
+	if (!q->pass || run_queue_can_act(q))
+		return submit_plain_rest(q, rq);
+	q->sched_queued = 1;
+	q->lone = rq;
+	q->last_merge = rq;
 	return true;
 }
 
@@ -551,55 +652,56 @@ static struct blk_request *next_request(struct blk_queue *q)
 }
 
 /*
- * Whether blk_run_queue() has anything to do: a tag and budget to dispatch
- * with (every tag in use is in flight, and the budget is at most the
- * tags), or 4.10's peek with the dispatch list empty. With the device full
- * and a request already peeked — every submission at queue depth — it
- * has not, and the call is skipped.
+ * Deferred (ata_std_qc_defer: a non-NCQ command waits for the NCQ queue
+ * to drain, NCQ commands for it): the tag is free again, and the request
+ * goes back to the head of the dispatch list; nothing behind it goes
+ * either.
  */
-static inline bool run_queue_can_act(const struct blk_queue *q)
+static __attribute__((noinline)) void issue_deferred(struct blk_queue *q)
 {
-	return q->inflight < q->budget || (q->peek_before_budget && !q->dispatch_head);
+	unsigned tag = q->issuing;
+	struct blk_request *rq = q->tag_rq[tag];
+
+	q->tag_rq[tag] = NULL;
+	q->free_tags |= 1u << tag;
+	dispatch_add(q, rq, true);
+	q->stats.deferred++;
 }
 
-static inline __attribute__((always_inline)) void run_queue_body(struct blk_queue *q)
+/*
+ * `completing`: the caller is a completion, which came from libata (it is
+ * attached) and has just freed a tag (inflight < budget).
+ */
+static inline __attribute__((always_inline)) void run_queue_body(struct blk_queue *q,
+								 const bool completing)
 {
-	if (q->running || q->stopped || !q->ata)
+	bool room;
+
+	if (q->running || q->stopped || (!completing && !q->ata))
 		return;
 	q->running = true;
 	/* The device's budget (scsi_mq_get_budget) and a free tag. */
-	while (q->inflight < q->budget) {
+	for (room = completing || q->inflight < q->budget; room; room = q->inflight < q->budget) {
 		struct blk_request *rq = next_request(q);
-		uint32_t rr_mask = q->rr_mask;
 		unsigned tag;
 
 		if (!rq)
 			break;
 		tag = tag_alloc(q);
-		rq->tag = (int)tag;
 		rq->t_dispatched = sim_now(q->sim);
-		if (q->last_merge == rq)
-			q->last_merge = NULL;
 		q->tag_rq[tag] = rq;
+		/*
+		 * The tag is kept in the queue across the call, not in a
+		 * register: what follows needs nothing else of this dispatch.
+		 */
+		q->issuing = tag;
 		if (libata_issue(q->ata, rq, tag)) {
-			/*
-			 * Deferred (ata_std_qc_defer: a non-NCQ command waits for
-			 * the NCQ queue to drain, NCQ commands for it): back to
-			 * the head of the dispatch list, and nothing behind it
-			 * goes either.
-			 */
-			q->tag_rq[tag] = NULL;
-			q->free_tags |= 1u << tag;
-			q->rr_mask = rr_mask;
-			rq->tag = -1;
-			dispatch_add(q, rq, true);
-			q->stats.deferred++;
+			issue_deferred(q);
 			break;
 		}
+		tag_given(q, q->issuing);
 		if (q->inflight++ == 0)
-			q->busy_since = rq->t_dispatched;	/* the first in flight */
-		q->stats.dispatched++;
-		q->stats.flushes += rq->flush;
+			q->busy_since = sim_now(q->sim);	/* the first in flight */
 	}
 	/*
 	 * 4.10's scsi_request_fn() peeks a request (the elevator moves it to
@@ -607,18 +709,21 @@ static inline __attribute__((always_inline)) void run_queue_body(struct blk_queu
 	 * with the device full, the scheduler's next choice is made now, not
 	 * when a tag frees, and nothing overtakes it.
 	 */
-	if (q->peek_before_budget && !q->dispatch_head && !q->stopped) {
+	if (q->peek && !q->dispatch_head) {
 		struct blk_request *rq = sched_take(q);
 
-		if (rq)
-			dispatch_add(q, rq, false);
+		/* Into the empty dispatch list (a scheduler cannot reach it). */
+		if (rq) {
+			rq->dispatch_next = NULL;
+			q->dispatch_head = q->dispatch_tail = rq;
+		}
 	}
 	q->running = false;
 }
 
 static void run_queue(struct blk_queue *q)
 {
-	run_queue_body(q);
+	run_queue_body(q, false);
 }
 
 void blk_run_queue(struct blk_queue *q)
@@ -627,56 +732,106 @@ void blk_run_queue(struct blk_queue *q)
 		run_queue(q);
 }
 
-/* Free a request; a waiting submitter gets it. Returns that submitter's bio. */
-static struct blk_bio *request_free(struct blk_queue *q, struct blk_request *rq)
+/*
+ * A request's end is written into its first bio as it finishes
+ * (bio_end()), and its bios hear of it after the queue has run
+ * (bios_done()): nothing else has to outlive the run. Nobody reads a bio
+ * before its done() (its submitter waits for that), and by then the
+ * request may be another's.
+ */
+static inline __attribute__((always_inline)) void bio_end(struct blk_bio *bio, int64_t dispatched,
+							  int64_t now, int error)
 {
-	struct blk_bio *bio = q->wait_head;
-
-	if (!bio) {
-		rq->free_next = q->free;
-		q->free = rq;
-		return NULL;
-	}
-	q->wait_head = bio->next;
-	if (!q->wait_head)
-		q->wait_tail = NULL;
-	q->stats.wait_ns += sim_now(q->sim) - bio->t_submit;
-	request_init(q, rq, bio);
-	return bio;
+	bio->t_dispatched = dispatched;
+	bio->t_completed = now;
+	bio->error = error;
 }
 
-/* The request is finished (its tag, if any, already free): tell its bios. */
-static inline void request_done(struct blk_queue *q, struct blk_request *rq, int error)
+/* bios_done() of a request that has more than one bio (merged): each gets the first's end. */
+static __attribute__((noinline)) void bios_done_merged(struct blk_bio *bio)
 {
-	struct blk_bio *bio = rq->bios, *next, *granted;
-	int64_t now = sim_now(q->sim), dispatched = rq->t_dispatched;
+	int64_t dispatched = bio->t_dispatched, now = bio->t_completed;
+	int error = bio->error;
+	struct blk_bio *next;
+
+	for (; bio; bio = next) {
+		next = bio->next;
+		bio_end(bio, dispatched, now, error);
+		bio->done(bio->owner, bio);
+	}
+}
+
+/* The usual request has one bio: its done() is a tail call. */
+static inline __attribute__((always_inline)) void bios_done(struct blk_bio *bio)
+{
+	if (bio->next)
+		bios_done_merged(bio);
+	else
+		bio->done(bio->owner, bio);
+}
+
+/*
+ * request_done() when a submitter waits for a request: it gets this one
+ * (request_init()), the queue runs, the submitter goes on, then the bios
+ * hear of their end. Out of line: at queue depth nobody waits.
+ */
+static __attribute__((noinline)) void request_done_granting(struct blk_queue *q,
+							    struct blk_request *rq, int error)
+{
+	struct blk_bio *bio = rq->bios, *granted = q->wait_head;
+	int64_t now = sim_now(q->sim);
+
+	bio_end(bio, rq->t_dispatched, now, error);
+	SIM_ASSERT(!q->free, "a submitter waits while a request is free");
+	q->wait_head = granted->next;
+	if (!q->wait_head)
+		q->wait_tail = NULL;
+	q->stats.wait_ns += now - granted->t_submit;
+	request_init(q, rq, granted);
+	run_queue(q);
+	if (granted->accepted)
+		granted->accepted(granted->owner, granted);
+	bios_done(bio);
+}
+
+/*
+ * The request is finished (its tag, if any, already free): back to the
+ * pool (or to a waiting submitter), then tell its bios. blk_complete()'s
+ * copy, for a request that ended well, runs the queue inline (`fast`);
+ * the others call run_queue().
+ */
+static inline __attribute__((always_inline)) void request_done(struct blk_queue *q,
+							       struct blk_request *rq, int error,
+							       const bool fast)
+{
+	struct blk_bio *bio = rq->bios;
+	int64_t now = sim_now(q->sim);
 	/* op_stat_group(): discards in their own fields from 4.18, else with the writes. */
 	int sd = rq->discard && host_kernel_has(q->k.kernel, HOST_KC_DISCARD_STATS) ? 2 : rq->write;
 
-	q->stats.completed++;
 	q->stats.ios[sd]++;
 	q->stats.ticks_ns[sd] += now - rq->t_queued;
-	q->stats.errors += error != 0;
-	if (!rq->bypass)
-		q->sched->completed(q->sched_data, rq);
-	sim_debug(q->sim, SIM_DBG_BLK, "complete lba %llu +%u%s after %.3f ms%s",
+	if (q->completed && !rq->bypass)
+		q->completed(q->sched_data, rq);
+	blk_debug(q, "complete lba %llu +%u%s after %.3f ms%s",
 		  (unsigned long long)rq->lba, rq->nlb, rq->nlb ? "" : " (flush)",
 		  (now - rq->t_queued) / 1e6, error ? " (error)" : "");
-	granted = request_free(q, rq);
+	if (q->wait_head) {
+		request_done_granting(q, rq, error);
+		return;
+	}
+	bio_end(bio, rq->t_dispatched, now, error);
+	rq->free_next = q->free;
+	q->free = rq;
 	/*
 	 * The kernel dispatches before user space hears of the completion.
 	 * A tag was just freed, so inflight < budget: run_queue_can_act().
 	 */
-	run_queue_body(q);
-	if (granted && granted->accepted)
-		granted->accepted(granted->owner, granted);
-	for (; bio; bio = next) {
-		next = bio->next;
-		bio->t_dispatched = dispatched;
-		bio->t_completed = now;
-		bio->error = error;
-		bio->done(bio->owner, bio);
-	}
+	if (fast)
+		run_queue_body(q, true);
+	else
+		run_queue(q);
+	bios_done(bio);
 }
 
 /* Give the tag back (the request stays). */
@@ -685,22 +840,24 @@ static inline struct blk_request *tag_release(struct blk_queue *q, int tag)
 	struct blk_request *rq;
 	int64_t now = sim_now(q->sim);
 
-	/* A tag that holds a request is in flight: inflight >= 1 follows. */
-	SIM_ASSERT((unsigned)tag < 32 && q->tag_rq[tag] != NULL, "completion for tag %d, which "
-		   "holds no request", tag);
+	/*
+	 * A tag that holds a request is in flight: inflight >= 1 follows.
+	 * libata's tags are bits of its 32-bit masks (0..31), so the index
+	 * is not checked; the tag's request is.
+	 */
+	SIM_ASSERT(q->tag_rq[tag] != NULL, "completion for tag %d, which holds no request", tag);
 	rq = q->tag_rq[tag];
 	q->tag_rq[tag] = NULL;
 	q->free_tags |= 1u << tag;
-	rq->tag = -1;
 	if (--q->inflight == 0)
 		q->stats.io_ticks_ns += now - q->busy_since;
 	return rq;
 }
 
-void blk_complete(struct blk_queue *q, int tag, int error)
+/* blk_complete() of an error, or of a step of a request with flush steps. */
+static __attribute__((noinline)) void complete_other(struct blk_queue *q, struct blk_request *rq,
+						     int error)
 {
-	struct blk_request *rq = tag_release(q, tag);
-
 	/* A plain request (its one step, the data: seq_left stays) is done either way. */
 	if (!error && (rq->seq_left != BLK_SEQ_DATA || rq->flush)) {
 		/* The step just done: the pre-flush, the data, or the post-flush. */
@@ -714,12 +871,25 @@ void blk_complete(struct blk_queue *q, int tag, int error)
 			return;
 		}
 	}
-	request_done(q, rq, error);
+	request_done(q, rq, error, false);
+}
+
+void blk_complete(struct blk_queue *q, int tag, int error)
+{
+	struct blk_request *rq = tag_release(q, tag);
+
+	if (error || rq->seq_left != BLK_SEQ_DATA || rq->flush) {
+		complete_other(q, rq, error);
+		return;
+	}
+	/* A request whose one step, its data, ended well: the common case. */
+	request_done(q, rq, 0, true);
 }
 
 void blk_quiesce(struct blk_queue *q, bool stopped)
 {
 	q->stopped = stopped;
+	q->peek = q->peek_before_budget && !stopped;
 	if (!stopped)
 		blk_run_queue(q);
 }

@@ -79,14 +79,18 @@ enum blk_cdb {
 	BLK_CDB_REFUSED,	/* no translation: ILLEGAL REQUEST */
 };
 
-/* One I/O as a submitter hands it over (a fio io_u); blk_bio_prep() fills it. */
+/*
+ * One I/O as a submitter hands it over (a fio io_u); blk_bio_prep() fills it.
+ * Its first fields, lba to ioprio, are a request's first (blk.c copies them
+ * as one block of BLK_RQ_HEAD bytes).
+ */
 struct blk_bio {
 	uint64_t lba;
 	uint32_t nlb;
 	bool write;
-	uint16_t flags;			/* BLK_PREFLUSH, BLK_FUA, ... BLK_SCSI_AT_HEAD */
 	uint8_t write_hint;		/* bi_write_hint: the write-life hint (0 none) */
 	uint16_t ioprio;		/* effective priority */
+	uint16_t flags;			/* BLK_PREFLUSH, BLK_FUA, ... BLK_SCSI_AT_HEAD */
 	int error;			/* 0, or -EIO, -EAGAIN, -EOPNOTSUPP */
 	int64_t t_submit;		/* when blk_submit() was called */
 	int64_t t_queued;		/* when it got a request (or merged) */
@@ -122,22 +126,27 @@ static inline void blk_bio_prep(struct blk_bio *b, uint64_t lba, uint32_t nlb, b
 }
 
 struct blk_request {
+	/* From its first bio: the same fields in the same places (struct blk_bio). */
 	uint64_t lba;
 	uint32_t nlb;
 	bool write;
 	uint8_t write_hint;
 	uint16_t ioprio;
-	int tag;
+	/*
+	 * t_dispatched: set at each dispatch, read at the completion (which
+	 * only a dispatched request has); its tag is where blk_tag_request()
+	 * finds it, the request does not keep it.
+	 */
 	int64_t t_queued, t_dispatched;
 	int64_t fifo_time;		/* deadline schedulers: when it expires */
 	struct blk_bio *bios, *bios_tail;
 	struct treap_node sort;		/* the scheduler's sector-sorted list */
 	struct blk_request *fifo_prev, *fifo_next;
 	struct blk_request *free_next;
-	uint64_t seq;
-	uint8_t sched_class;		/* the scheduler's class index */
-	bool in_sched;
 	/*
+	 * seq_left to retries: eight bytes together, which a plain request's
+	 * fill writes as one store.
+	 *
 	 * The flush machinery (block/blk-flush.c): the steps still to do, in
 	 * order PREFLUSH, DATA, POSTFLUSH; `flush` says the step on the wire
 	 * is FLUSH CACHE EXT. A plain request has just BLK_SEQ_DATA.
@@ -149,7 +158,9 @@ struct blk_request {
 	uint8_t cdb;			/* enum blk_cdb: BLK_CDB_RW but for some passthrough ones */
 	bool bypass;			/* never went through the scheduler */
 	uint8_t retries;		/* times error handling sent it again */
-	struct blk_request *dispatch_next;	/* in the dispatch list */
+	uint8_t sched_class;		/* the scheduler's class index */
+	bool in_sched;
+	struct blk_request *dispatch_next;	/* in the dispatch list (set as it goes in) */
 };
 
 enum {
@@ -159,11 +170,14 @@ enum {
 };
 
 struct blk_stats {
-	uint64_t submitted, merged, requests, dispatched, completed, errors;
+	/*
+	 * Only counts something reads (runner.c's report, the tests) are
+	 * kept: each costs an instruction or more per I/O.
+	 */
+	uint64_t merged, requests, completed;
 	uint64_t waits;			/* submitters that found no free request */
 	uint64_t nowait_again;		/* REQ_NOWAIT bios that found none: -EAGAIN */
 	uint64_t poll_refused;		/* REQ_POLLED bios without poll queues: -EOPNOTSUPP */
-	uint64_t flushes;		/* FLUSH CACHE EXT requests sent (pre, post, empty) */
 	uint64_t deferred;		/* dispatches libata deferred (ata_std_qc_defer) */
 	int64_t wait_ns;		/* time they spent waiting */
 	/*
@@ -195,7 +209,14 @@ struct sched_ops {
 	void (*exit)(void *data);
 	void (*insert)(void *data, struct blk_request *rq);
 	struct blk_request *(*dispatch)(void *data);
+	/*
+	 * Optional: a request the scheduler had (not one that bypassed it)
+	 * is finished. With completed_for_debug, it only keeps a count for
+	 * the scheduler's debug lines (4.10's deadline): called only with
+	 * SCHED debugging on.
+	 */
 	void (*completed)(void *data, struct blk_request *rq);
+	bool completed_for_debug;
 	/* A queued request the bio can join, or NULL; *front set for a front merge. */
 	struct blk_request *(*merge_find)(void *data, const struct blk_bio *bio, bool *front);
 	/* The request grew at the front (its sort key changed). */
@@ -203,9 +224,11 @@ struct sched_ops {
 	/*
 	 * Optional: insert(rq) then dispatch(), into a scheduler that holds
 	 * nothing else — the request each dispatch takes at queue depth — in
-	 * one step without the sorted list and FIFO. The same result and state
-	 * as the two calls (debug messages aside: with SCHED debugging on,
-	 * the block layer calls those instead).
+	 * one step without the sorted list and FIFO. The same result and the
+	 * same scheduler state as the two calls (debug messages and what only
+	 * they read aside: with SCHED debugging on, the block layer calls
+	 * those instead); of the request's own fields, those the scheduler
+	 * reads only while it holds a request (fifo_time) may be left.
 	 */
 	struct blk_request *(*pass)(void *data, struct blk_request *rq);
 };
@@ -253,7 +276,8 @@ void blk_quiesce(struct blk_queue *q, bool stopped);
 void blk_requeue(struct blk_queue *q, int tag, bool counts);
 struct blk_request *blk_tag_request(const struct blk_queue *q, int tag);
 
-const struct blk_stats *blk_get_stats(const struct blk_queue *q);
+/* The counts so far (`completed` is summed as they are asked for). */
+const struct blk_stats *blk_get_stats(struct blk_queue *q);
 /*
  * The queue's max_discard_sectors (logical sectors, 0: no discard): sd's
  * WRITE SAME(16) limit from libata's VPD page B0h when the drive has TRIM.

@@ -38,6 +38,11 @@ struct dd_class {
 	struct blk_request *fifo_head[2], *fifo_tail[2];
 	uint64_t latest_pos[2];		/* mq-deadline */
 	struct blk_request *next_rq[2];	/* deadline (4.10) */
+	/*
+	 * Requests in and out: mq-deadline's count of a class's queued or in
+	 * flight; 4.10's counts only for its debug lines (completed() is then
+	 * called only with SCHED debugging, and pass() counts nothing).
+	 */
 	uint64_t inserted, completed;
 };
 
@@ -54,6 +59,13 @@ struct dd_data {
 	int64_t fifo_expire[2], prio_aging_expire;
 	unsigned fifo_batch, writes_starved;
 	bool front_merges;
+	/*
+	 * The sorted lists' tie order among requests at one sector: the order
+	 * of insertion, which is the order the block layer made them in (it
+	 * inserts each as it makes it, a held-back one before the next), and
+	 * counted here so that a request dd_pass() takes needs none.
+	 */
+	uint64_t insert_seq;
 };
 
 /* The class set a request goes to: RT, BE or IDLE with mq-deadline's classes (none counts as BE). */
@@ -158,7 +170,7 @@ static void dd_insert(void *data, struct blk_request *rq)
 
 	rq->sched_class = (uint8_t)(c - dd->cls);
 	rq->sort.key = rq->lba;
-	rq->sort.tie = rq->seq;
+	rq->sort.tie = dd->insert_seq++;
 	treap_insert(&c->sort[dir], &rq->sort);
 	/* Every insert is at the request's start (its insert may be deferred: dd_pass()). */
 	rq->fifo_time = rq->t_queued + dd->fifo_expire[dir];
@@ -335,6 +347,14 @@ static struct blk_request *dd_dispatch(void *data)
  * mq-deadline's classes (a class in flight may hold it back) take the
  * two calls.
  */
+static inline void pass_batch_of_one(struct dd_data *dd, const struct blk_request *rq)
+{
+	if (rq->write)
+		dd->starved = 0;
+	dd->last_dir = rq->write;
+	dd->batching = 1;
+}
+
 static struct blk_request *dd_pass(void *data, struct blk_request *rq)
 {
 	struct dd_data *dd = data;
@@ -343,13 +363,21 @@ static struct blk_request *dd_pass(void *data, struct blk_request *rq)
 		dd_insert(dd, rq);
 		return dd_dispatch(dd);
 	}
+	/* mq-deadline of 5.15, whose completed() counts: its class (0) as dd_insert() sets it. */
 	rq->sched_class = 0;
-	rq->fifo_time = rq->t_queued + dd->fifo_expire[rq->write];
 	dd->cls[0].inserted++;
-	if (rq->write)
-		dd->starved = 0;
-	dd->last_dir = rq->write;
-	dd->batching = 1;
+	pass_batch_of_one(dd, rq);
+	return rq;
+}
+
+/*
+ * 4.10's deadline: the batch of one alone. Its class counts are for debug
+ * lines only, and with SCHED debugging on nothing is passed; a request out
+ * of the scheduler keeps no fifo_time (pass() in blk.h).
+ */
+static struct blk_request *deadline_pass(void *data, struct blk_request *rq)
+{
+	pass_batch_of_one(data, rq);
 	return rq;
 }
 
@@ -407,9 +435,10 @@ const struct sched_ops sched_deadline_ops = {
 	.insert = dd_insert,
 	.dispatch = deadline_dispatch,
 	.completed = dd_completed,
+	.completed_for_debug = true,
 	.merge_find = dd_merge_find,
 	.merged = dd_merged,
-	.pass = dd_pass,
+	.pass = deadline_pass,
 };
 
 const struct sched_ops sched_mq_deadline_ops = {

@@ -50,12 +50,6 @@ static struct blk_request *none_dispatch(void *data)
 	return rq;
 }
 
-static void none_completed(void *data, struct blk_request *rq)
-{
-	(void)data;
-	(void)rq;
-}
-
 const struct sched_ops sched_none_ops = {
 	.plugin = { "none", "no I/O scheduler: requests go to the drive in arrival order", NULL },
 	.pool = SCHED_POOL_TAGS,
@@ -63,5 +57,4 @@ const struct sched_ops sched_none_ops = {
 	.exit = none_exit,
 	.insert = none_insert,
 	.dispatch = none_dispatch,
-	.completed = none_completed,
 };

@@ -1050,18 +1050,24 @@ static void prepare(struct disk *d, struct fwq_cmd *c, const struct ata_rw *rw, 
 		    bool high)
 {
 	const struct disk_layout *l = &d->layout;
+	const struct disk_zone *z;
+	uint64_t ps, nps;
+	struct disk_chs where;
 
-	/* Every field set (no memset: this runs for every command). */
+	/*
+	 * Worked out in locals, then every field set (no memset: this runs
+	 * for every command): a store into *c cannot make the compiler load
+	 * the layout again, as it would were each result stored as found.
+	 */
+	disk_layout_physical(l, rw->lba, rw->sectors, &ps, &nps);
+	disk_layout_locate(l, ps, &where);
+	z = &l->zone[where.zone];
 	c->lba = rw->lba;
 	c->nlb = rw->sectors;
-	disk_layout_physical(l, rw->lba, rw->sectors, &c->ps, &c->nps);
-	disk_layout_locate(l, c->ps, &c->where);
-	{
-		const struct disk_zone *z = &l->zone[c->where.zone];
-
-		c->track_ns = c->where.sector + c->nps <= z->spt ?
-			disk_layout_sectors_ns(l, z, c->nps) : -1;
-	}
+	c->ps = ps;
+	c->nps = nps;
+	c->where = where;
+	c->track_ns = where.sector + nps <= z->spt ? disk_layout_sectors_ns(l, z, nps) : -1;
 	c->arrival = sim_now(d->sim);
 	c->tag = (uint8_t)slot;
 	c->seq = d->seq++;

@@ -77,6 +77,8 @@ struct disk_zone {
 	uint32_t slip0, nslips;		/* sorted zone-relative slips in disk_layout.marks */
 	uint64_t data_end_ps;		/* the physical sector of the zone's last LBN */
 	uint32_t data_tracks;		/* tracks up to it; 0: every track (datasheet) */
+	/* serpentine: the skew from one surface's start to the next's, (cyls - 1) * cyl_skew + head_skew */
+	uint64_t surface_skew;
 };
 
 /* What a slip does in a measured zone (see the header comment). */
@@ -104,7 +106,11 @@ struct disk_layout {
 	uint32_t cylinders;
 	int64_t rev_ns;		/* one revolution */
 	bool mapped;		/* measured: LBNs go through disk_layout_map() */
-	struct disk_zone zone[DISK_MAX_ZONES];
+	/*
+	 * The zones, then a sentinel whose first_ps (UINT64_MAX) no sector
+	 * reaches: disk_layout_zone() steps on without counting the zones.
+	 */
+	struct disk_zone zone[DISK_MAX_ZONES + 1];
 	uint32_t marks[DISK_MAX_MARKS];		/* slips: zone-relative sectors (tracks) */
 	uint32_t slip_index[DISK_MAX_MARKS];	/* DISK_SLIPS_SHIFT: the data sectors before each */
 	/*
@@ -139,11 +145,52 @@ static inline unsigned disk_layout_zone(const struct disk_layout *l, uint64_t ps
 	uint64_t i = ps >> l->zone_shift;
 	unsigned z = l->zone_at[i < DISK_LAYOUT_ZONE_INDEX ? i : DISK_LAYOUT_ZONE_INDEX - 1];
 
-	while (z + 1 < l->nzones && l->zone[z + 1].first_ps <= ps)
+	while (l->zone[z + 1].first_ps <= ps)	/* the sentinel ends it after the last zone */
 		z++;
 	return z;
 }
-void disk_layout_locate(const struct disk_layout *l, uint64_t ps, struct disk_chs *c);
+
+/* disk_layout_locate() for the track orders other than serpentine. */
+void disk_layout_locate_tracks(const struct disk_layout *l, uint64_t ps, struct disk_chs *c);
+
+/*
+ * Where physical sector ps is. Inline for the serpentine order (every
+ * datasheet drive's default), which every command runs once.
+ */
+static inline void disk_layout_locate(const struct disk_layout *l, uint64_t ps, struct disk_chs *c)
+{
+	unsigned zi;
+	const struct disk_zone *z;
+	uint64_t rel, track, t, off, pos;
+
+	if (l->order != DISK_LAYOUT_SERPENTINE) {
+		disk_layout_locate_tracks(l, ps, c);
+		return;
+	}
+	zi = disk_layout_zone(l, ps);
+	z = &l->zone[zi];
+	rel = ps - z->first_ps;
+	c->zone = zi;
+	/* A 32-bit division is several times cheaper, and zones rarely hold 2^32 sectors. */
+	if (rel >> 32) {
+		c->sector = (uint32_t)(rel % z->spt);
+		track = rel / z->spt;
+	} else {
+		c->sector = (uint32_t)rel % z->spt;
+		track = (uint32_t)rel / z->spt;
+	}
+	/*
+	 * Track t of surface `head` (counted along its direction): the
+	 * track's skew offset (disk_layout_track_offset()) without turning the
+	 * direction back and forth.
+	 */
+	t = track % z->cyls;
+	c->head = (uint32_t)(track / z->cyls);
+	c->cyl = z->first_cyl + (uint32_t)(c->head % 2 ? z->cyls - 1 - t : t);
+	off = (uint64_t)c->head * z->surface_skew + t * z->cyl_skew + z->first_offset;
+	pos = (c->sector + off) % z->spt;
+	c->angle = (int64_t)(pos * (uint64_t)l->rev_ns / z->spt);
+}
 
 /* Skew offset (in sectors) of a track within its zone. */
 uint32_t disk_layout_track_offset(const struct disk_layout *l, const struct disk_zone *z,

@@ -47,6 +47,10 @@
 #include "disk/layout.h"
 #include "util/err.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 struct disk_seek_curve {
 	double a, b, c, e, d0;
 	uint32_t d0_floor;	/* the last whole distance on the √ part */
@@ -70,6 +74,24 @@ void disk_seek_curve3(double one, double avg, double full, double n, double *b, 
 int disk_seek_fit(struct disk_seek_curve *s, int64_t t1, int64_t tavg, int64_t tfull,
 		  int64_t max_distance, const char *what, struct err *e);
 
+/*
+ * The square root of a seek distance: the same correctly rounded root as
+ * sqrt(), without the test for a negative argument that sqrt() makes to
+ * set errno (and the registers it saves around that call) — a distance is
+ * never negative.
+ */
+static inline double disk_mech_sqrt(uint32_t d)
+{
+#ifdef __SSE2__
+	/* Its upper half left undefined: nothing is moved or cleared for it. */
+	__m128d v = _mm_move_sd(_mm_undefined_pd(), _mm_set_sd((double)d));
+
+	return _mm_cvtsd_f64(_mm_sqrt_sd(v, v));
+#else
+	return __builtin_sqrt((double)d);
+#endif
+}
+
 static inline int64_t disk_seek_ns(const struct disk_seek_curve *s, uint32_t d)
 {
 	double t;
@@ -79,7 +101,7 @@ static inline int64_t disk_seek_ns(const struct disk_seek_curve *s, uint32_t d)
 	if (s->npts)
 		return disk_seek_table_ns(s, d);
 	if (d <= s->d0)
-		t = s->a + s->b * __builtin_sqrt((double)d);
+		t = s->a + s->b * disk_mech_sqrt(d);
 	else
 		t = s->c + s->e * (double)d;
 	return (int64_t)t;
@@ -148,7 +170,7 @@ struct disk_mech {
  */
 static inline int64_t disk_mech_choice_seek_ns(const struct disk_seek_curve *s, uint32_t d)
 {
-	return d <= s->d0_floor ? (int64_t)(s->a + s->b * __builtin_sqrt((double)d)) :
+	return d <= s->d0_floor ? (int64_t)(s->a + s->b * disk_mech_sqrt(d)) :
 		(int64_t)(s->c + s->e * (double)d);
 }
 

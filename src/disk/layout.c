@@ -280,6 +280,11 @@ int disk_layout_build(struct disk_layout *l, const struct disk_model *m, struct 
 	l->order = m->layout;
 	l->heads = m->heads;
 	l->lpp = m->physical_sector_size / m->logical_sector_size;
+	while (1u << l->lpp_shift < l->lpp)
+		l->lpp_shift++;
+	if (1u << l->lpp_shift != l->lpp)
+		return err_set(e, "drive '%s': %u logical sectors a physical sector: not a power of two",
+			       m->name, l->lpp);
 	l->logical_size = m->logical_sector_size;
 	l->logical_sectors = (uint64_t)m->sectors;
 	l->physical_sectors = ((uint64_t)m->sectors + l->lpp - 1) / l->lpp;

@@ -101,6 +101,7 @@ struct disk_layout {
 	int order;		/* enum disk_layout_order */
 	unsigned heads, nzones;
 	unsigned lpp;		/* logical sectors per physical sector */
+	unsigned lpp_shift;	/* lpp = 1 << lpp_shift (sector sizes are 512 or 4096) */
 	unsigned logical_size;
 	uint64_t logical_sectors, physical_sectors;
 	uint32_t cylinders;
@@ -246,8 +247,8 @@ static inline void disk_layout_physical(const struct disk_layout *l, uint64_t lb
 				(last + 1 - l->zone[disk_layout_zone(l, last)].first_ps);
 		return;
 	}
-	*first = lba / l->lpp;
-	*count = (lba + n + l->lpp - 1) / l->lpp - *first;
+	*first = lba >> l->lpp_shift;
+	*count = ((lba + n + l->lpp - 1) >> l->lpp_shift) - *first;
 }
 
 #endif

@@ -100,7 +100,7 @@ static inline int64_t disk_seek_ns(const struct disk_seek_curve *s, uint32_t d)
 		return 0;
 	if (s->npts)
 		return disk_seek_table_ns(s, d);
-	if (d <= s->d0)
+	if (d <= s->d0_floor)	/* d <= d0, without converting d for the comparison */
 		t = s->a + s->b * disk_mech_sqrt(d);
 	else
 		t = s->c + s->e * (double)d;

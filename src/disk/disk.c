@@ -8,7 +8,6 @@
 #include "disk/cache.h"
 #include "disk/dirty.h"
 #include "disk/layout.h"
-#include "util/ilist.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 #define MAX_LOG_PAGES 16
 #define STARTS_BUCKETS 256
 #define DECODING_RING 64	/* a power of two >= FWQ_SLOTS */
+#define AGE_END FWQ_SLOTS	/* both ends of the age ring (disk.age_next) */
 
 /*
  * From a soft reset's end (SRST cleared) to the device's D2H: spin-up is
@@ -46,8 +46,8 @@ struct disk {
 	 * The slots waiting for the actuator, kept two ways so that a choice
 	 * neither sorts nor scans: by cylinder band (fwq_set: SATF walks
 	 * outwards from the head; destages are appended behind the waiting
-	 * commands in its cands[] at each choice), and oldest first, a list of
-	 * slots (aging looks at its head).
+	 * commands in its cands[] at each choice), and oldest first (aging
+	 * looks at the oldest).
 	 */
 	struct fwq_set waiting;
 	unsigned nhigh;
@@ -57,7 +57,14 @@ struct disk {
 	 * commands almost never do, and every media access asks.
 	 */
 	uint8_t starts[STARTS_BUCKETS];
-	struct ilist by_age;
+	/*
+	 * The waiting slots oldest first: a ring through age_next[] and
+	 * age_prev[] whose two ends meet at AGE_END — age_next[AGE_END] is
+	 * the oldest, age_prev[AGE_END] the newest, AGE_END itself when none
+	 * waits — so that a slot goes in or out with four stores and no test
+	 * for an end (age_init(), waiting_insert(), waiting_remove()).
+	 */
+	uint8_t age_next[FWQ_SLOTS + 1], age_prev[FWQ_SLOTS + 1];
 	/*
 	 * Commands being decoded (command_overhead after arrival), oldest
 	 * first, each with the key its `decoded` event would have
@@ -716,8 +723,14 @@ static void cdl_expire(struct sim *sim, void *arg)
 	decode_wake_check(d);
 }
 
-_Static_assert(FWQ_SLOTS <= ILIST_MAX, "the age list indexes slots");
 _Static_assert(FWQ_SLOTS <= UINT8_MAX, "a starts[] bucket counts waiting slots");
+_Static_assert(AGE_END <= UINT8_MAX, "the age ring holds slots and its end in a byte");
+
+/* No slot waits: the age ring is its end alone. */
+static void age_init(struct disk *d)
+{
+	d->age_next[AGE_END] = d->age_prev[AGE_END] = AGE_END;
+}
 
 /* A slot starts waiting: into its cylinder band, onto the age list. */
 static inline __attribute__((always_inline)) void waiting_insert(struct disk *d, unsigned slot)
@@ -729,10 +742,17 @@ static inline __attribute__((always_inline)) void waiting_insert(struct disk *d,
 	d->nhigh += c->high;
 	d->starts[c->ps % STARTS_BUCKETS]++;
 	/* Arrivals come in time order; at one instant the tag decides (fwq_older). */
-	after = d->by_age.tail;
-	while (after != ILIST_NONE && fwq_older(c, &d->slot[after]))
-		after = d->by_age.prev[after];
-	ilist_insert_after(&d->by_age, slot, after);
+	after = d->age_prev[AGE_END];
+	while (after != AGE_END && fwq_older(c, &d->slot[after]))
+		after = d->age_prev[after];
+	{
+		unsigned before = d->age_next[after];
+
+		d->age_prev[slot] = (uint8_t)after;
+		d->age_next[slot] = (uint8_t)before;
+		d->age_next[after] = (uint8_t)slot;
+		d->age_prev[before] = (uint8_t)slot;
+	}
 	if (slot < FWQ_SLOTS && c->cdl)
 		cdl_arm(d, slot);
 }
@@ -744,7 +764,12 @@ static inline __attribute__((always_inline)) void waiting_remove(struct disk *d,
 
 	d->nhigh -= c->high;
 	d->starts[c->ps % STARTS_BUCKETS]--;
-	ilist_unlink(&d->by_age, c->tag);
+	{
+		unsigned older = d->age_prev[c->tag], newer = d->age_next[c->tag];
+
+		d->age_next[older] = (uint8_t)newer;
+		d->age_prev[newer] = (uint8_t)older;
+	}
 	fwq_set_remove(&d->waiting, pos);
 }
 
@@ -760,7 +785,7 @@ static inline __attribute__((always_inline)) unsigned gather(struct disk *d,
 	const struct fwq_cmd *first;
 
 	/* Aging looks at the queued commands (destages do not age); the batch at destages too. */
-	q->oldest = d->waiting.n ? &d->slot[d->by_age.head] : NULL;
+	q->oldest = d->waiting.n ? &d->slot[d->age_next[AGE_END]] : NULL;
 	first = r && (!q->oldest || fwq_older(&r->cmd, q->oldest)) ? &r->cmd : q->oldest;
 	/* Destages follow the waiting slots, oldest first. */
 	for (i = 0; r && i < FWQ_DESTAGE_WINDOW; i++, r = disk_dirty_newer(&d->dirty, r))
@@ -854,7 +879,7 @@ static void stream_start(struct disk *d, const struct fwq_cmd *const *cands, uns
  */
 static bool any_aged(const struct disk *d, int64_t now)
 {
-	return d->waiting.n && now - d->slot[d->by_age.head].arrival >= d->rules.age_limit;
+	return d->waiting.n && now - d->slot[d->age_next[AGE_END]].arrival >= d->rules.age_limit;
 }
 
 /*
@@ -1755,7 +1780,7 @@ static void reset_begin(struct disk *d)
 	abort_decoding(d);
 	fwq_set_init(&d->waiting, d->layout.cylinders);
 	d->nhigh = 0;
-	ilist_init(&d->by_age);
+	age_init(d);
 	d->tags_in_use = 0;
 	d->sdb_done = 0;
 	d->sdb_error = false;
@@ -1791,7 +1816,7 @@ static void ncq_halt(struct disk *d)
 	abort_decoding(d);
 	fwq_set_init(&d->waiting, d->layout.cylinders);
 	d->nhigh = 0;
-	ilist_init(&d->by_age);
+	age_init(d);
 	d->tags_in_use = 0;
 	d->sdb_done = 0;
 	d->front_pending -= d->room_count;	/* writes waiting for room: aborted */
@@ -1947,7 +1972,7 @@ struct disk *disk_new(struct sim *sim, const struct disk_model *m,
 		     m->cache_size / m->cache_segments) / m->physical_sector_size;
 	d->write_cache = m->write_cache;
 	d->read_ahead = m->read_ahead;
-	ilist_init(&d->by_age);
+	age_init(d);
 	fwq_set_init(&d->waiting, d->layout.cylinders);
 	for (i = 0; i < FWQ_SLOTS; i++) {
 		d->ref[i].d = d;

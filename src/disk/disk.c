@@ -110,6 +110,16 @@ struct disk {
 	bool flushing;			/* FLUSH CACHE EXT: answered once nothing is dirty */
 	bool ncq_halted;		/* an NCQ error: everything aborted until log 10h is read */
 	bool log_pending;		/* READ LOG EXT 10h, answered once the aborted work stopped */
+	/*
+	 * Set while the drive may be in one of its rare states — a reset
+	 * (in_reset, reset_ending), an NCQ error (ncq_halted), an access cut
+	 * short by a duration limit (current_abort), cached writes waiting for
+	 * room (room_count), a flush waiting (flushing) — so that the end of
+	 * a media access, every I/O's event, tests this one flag instead of
+	 * each of them (media_access_ends()). rare_update() sets it again
+	 * wherever one of them is set; clear, none of them is.
+	 */
+	bool rare;
 
 	/* The write cache's dirty ranges, each a destage (disk/dirty.h). */
 	struct disk_dirty dirty;
@@ -195,6 +205,19 @@ static void reset_try_end(struct disk *d);
 static void aborted_try_end(struct disk *d);
 static void ncq_halt(struct disk *d);
 static void flush_try_end(struct disk *d);
+
+/* Whether one of the rare states (disk.rare) holds. */
+static inline bool rare_holds(const struct disk *d)
+{
+	return d->in_reset || d->reset_ending || d->ncq_halted || d->current_abort ||
+		d->room_count || d->flushing;
+}
+
+/* disk.rare again: called wherever one of its states is set (and may be where one is cleared). */
+static inline void rare_update(struct disk *d)
+{
+	d->rare = rare_holds(d);
+}
 
 /* ---- completions ---- */
 
@@ -431,7 +454,7 @@ static void link_abort(struct disk *d)
 		d->link_free = sim_now(d->sim);
 }
 
-static bool stream_continue(struct disk *d);
+static inline __attribute__((always_inline)) bool stream_continue(struct disk *d, bool rare);
 static void room_admit(struct disk *d);
 
 /*
@@ -454,7 +477,13 @@ static inline __attribute__((always_inline)) void read_sent(struct disk *d, cons
 
 static void room_aged(struct disk *d);
 
-static void media_access_ends(struct disk *d)
+/*
+ * The access in d->current is over. `rare` is d->rare when it began: false,
+ * none of the rare states holds, and nothing below sets one before it is
+ * tested (dispatch() may set current_abort, for the access it starts), so
+ * their tests are left out (media_access_ends() has both forms).
+ */
+static inline __attribute__((always_inline)) void media_access_ends_as(struct disk *d, bool rare)
 {
 	struct fwq_cmd *c = &d->current;
 	int64_t now = sim_now(d->sim);
@@ -472,7 +501,7 @@ static void media_access_ends(struct disk *d)
 	}
 	if (c->write) {
 		disk_cache_invalidate(&d->cache, c->lba, c->nlb);
-	} else if (d->current_abort) {
+	} else if (rare && d->current_abort) {
 		was_read = false;	/* cut short by a duration limit: nothing read to keep */
 	} else {
 		if (d->current_streamed && d->cache.last_filled >= 0)
@@ -486,25 +515,37 @@ static void media_access_ends(struct disk *d)
 	if (c->destage) {
 		d->cache.dirty_bytes -= c->nlb * d->layout.logical_size;
 		room_admit(d);
-	} else if (d->in_reset || d->reset_ending || d->ncq_halted)
+	} else if (rare && (d->in_reset || d->reset_ending || d->ncq_halted))
 		;	/* a reset or NCQ error aborted it: no answer */
-	else if (d->current_abort)
+	else if (rare && d->current_abort)
 		complete_cdl_timeout(d, c, d->current_abort, true);
 	else if (c->write)
 		complete_ok(d, c->tag);
 	else
 		read_sent(d, c);
-	d->current_abort = 0;
-	if (d->in_reset || d->reset_ending || d->ncq_halted) {
-		d->reading_ahead = false;
-		aborted_try_end(d);
-		return;
+	if (rare) {
+		d->current_abort = 0;
+		rare_update(d);
+		if (d->in_reset || d->reset_ending || d->ncq_halted) {
+			d->reading_ahead = false;
+			aborted_try_end(d);
+			return;
+		}
 	}
-	if (!stream_continue(d))
+	if (!stream_continue(d, rare))
 		dispatch(d);
 	/* Idle after a read: read-ahead (ra_max sectors) until a command needs the head. */
 	d->reading_ahead = !d->busy && was_read && d->read_ahead && d->ra_max;
-	flush_try_end(d);
+	if (rare)
+		flush_try_end(d);	/* (nothing above starts a flush) */
+}
+
+static inline __attribute__((always_inline)) void media_access_ends(struct disk *d)
+{
+	if (d->rare)
+		media_access_ends_as(d, true);
+	else
+		media_access_ends_as(d, false);
 }
 
 /* The actuator's access is over; an SDB it completed goes out last (sdb_schedule()). */
@@ -915,54 +956,48 @@ static int waiting_at(const struct disk *d, uint64_t ps, bool write)
  * those. Positioning in no time, a continuation is what SATF would pick;
  * a policy whose cost is not positional (fifo) always makes its own choice.
  */
-static bool stream_continue(struct disk *d)
+/* stream_continue() past its quick tests: a waiting command at the stream's next sector. */
+static __attribute__((noinline)) bool stream_continue_queued(struct disk *d)
 {
-	int64_t now = sim_now(d->sim), done;
+	int64_t done;
 	bool write = d->current.write;
 	struct fwq_queue q;
 	struct fwq_cmd c;
-	struct disk_dirty_range *r;
 	int pos;
+
+	pos = waiting_at(d, d->stream.ps, write);
+	if (pos < 0)
+		return false;
+	c = *d->waiting.cands[pos];
+	/* A batched policy: not before the commands of the batch in progress. */
+	if (d->rules.ops->batched && c.seq >= d->batch_end && !c.high)
+		return false;
+	/* A write's data must be in the buffer before its first sector comes. */
+	done = write ? d->data_in[c.tag] : c.arrival + d->model.command_overhead +
+		interface_ns(d, read_bytes(d, &c));
+	if (write && done > d->stream.t)
+		return false;
+	d->reading_ahead = false;
+	stream_locate(d);
+	disk_mech_stream_run(&d->mech, &d->stream, c.ps + c.nps, INT64_MAX, write);
+	if (d->stream.t > done)
+		done = d->stream.t;
+	if (write)
+		d->stats.stream_writes++;
+	else
+		d->stats.stream_reads++;
+	stream_start(d, d->waiting.cands, gather(d, &q), (unsigned)pos, done);
+	waiting_remove(d, (unsigned)pos);
+	return true;
+}
+
+/* stream_continue() with no command waiting: a destage the firmware can see (FWQ_DESTAGE_WINDOW). */
+static bool stream_continue_destage(struct disk *d)
+{
+	struct fwq_queue q;
+	struct disk_dirty_range *r = disk_dirty_oldest(&d->dirty);
 	unsigned i;
 
-	if (d->busy || !d->rules.ops->positional)
-		return false;
-	if (d->room_count)
-		room_aged(d);	/* an aged write written through stops the stream */
-	if (d->waiting.n) {
-		/* The cheap test first: random commands almost never qualify. */
-		if (!d->starts[d->stream.ps % STARTS_BUCKETS] ||
-		    (d->nhigh && d->rules.prio->honours) || any_aged(d, now))
-			return false;
-		pos = waiting_at(d, d->stream.ps, write);
-		if (pos < 0)
-			return false;
-		c = *d->waiting.cands[pos];
-		/* A batched policy: not before the commands of the batch in progress. */
-		if (d->rules.ops->batched && c.seq >= d->batch_end && !c.high)
-			return false;
-		/* A write's data must be in the buffer before its first sector comes. */
-		done = write ? d->data_in[c.tag] : c.arrival + d->model.command_overhead +
-			interface_ns(d, read_bytes(d, &c));
-		if (write && done > d->stream.t)
-			return false;
-		d->reading_ahead = false;
-		stream_locate(d);
-		disk_mech_stream_run(&d->mech, &d->stream, c.ps + c.nps, INT64_MAX, write);
-		if (d->stream.t > done)
-			done = d->stream.t;
-		if (write)
-			d->stats.stream_writes++;
-		else
-			d->stats.stream_reads++;
-		stream_start(d, d->waiting.cands, gather(d, &q), (unsigned)pos, done);
-		waiting_remove(d, (unsigned)pos);
-		return true;
-	}
-	/* Destages: only those the firmware can see (FWQ_DESTAGE_WINDOW). */
-	if (!write || !d->dirty.count)
-		return false;
-	r = disk_dirty_oldest(&d->dirty);
 	for (i = 0; r && i < FWQ_DESTAGE_WINDOW; i++, r = disk_dirty_newer(&d->dirty, r)) {
 		if (r->cmd.ps != d->stream.ps || r->cmd.rmw)
 			continue;
@@ -974,6 +1009,29 @@ static bool stream_continue(struct disk *d)
 		return true;
 	}
 	return false;
+}
+
+/*
+ * Its quick tests inline: every media access's end asks, and random work
+ * almost never continues. `rare` as media_access_ends_as() has it: false,
+ * no write waits for room.
+ */
+static inline __attribute__((always_inline)) bool stream_continue(struct disk *d, bool rare)
+{
+	if (d->busy || !d->rules.ops->positional)
+		return false;
+	if (rare && d->room_count)
+		room_aged(d);	/* an aged write written through stops the stream */
+	if (d->waiting.n) {
+		/* The cheap test first: random commands almost never qualify. */
+		if (!d->starts[d->stream.ps % STARTS_BUCKETS] ||
+		    (d->nhigh && d->rules.prio->honours) || any_aged(d, sim_now(d->sim)))
+			return false;
+		return stream_continue_queued(d);
+	}
+	if (!d->current.write || !d->dirty.count)
+		return false;
+	return stream_continue_destage(d);
 }
 
 /*
@@ -1062,6 +1120,7 @@ static void dispatch(struct disk *d)
 			end = s->due > now ? s->due : now;
 			d->current_abort = s->gpol;
 		}
+		rare_update(d);
 		acc.total = end - now;
 	}
 	d->busy_until = now + acc.total;
@@ -1271,6 +1330,7 @@ static void write_decoded(struct sim *sim, void *arg)
 	} else {
 		d->room_wait[(d->room_head + d->room_count) % FWQ_SLOTS] = (uint8_t)ref->slot;
 		d->room_count++;
+		rare_update(d);
 		d->stats.room_waits++;
 		dispatch(d);
 	}
@@ -1716,6 +1776,7 @@ static void flush_try_end(struct disk *d)
 	if (!d->flushing || d->dirty.count || d->busy)
 		return;
 	d->flushing = false;
+	rare_update(d);
 	respond(d, d->model.command_overhead, ATA_STAT_DRDY, 0, 0);
 }
 
@@ -1762,6 +1823,7 @@ static void flush_command(struct disk *d)
 	d->stats.flushes++;
 	d->nonqueued_busy = true;
 	d->flushing = true;
+	rare_update(d);
 	sim_debug(d->sim, SIM_DBG_DISK, "FLUSH CACHE EXT: %u destages to write", d->dirty.count);
 	dispatch(d);
 	flush_try_end(d);
@@ -1793,6 +1855,7 @@ static void reset_begin(struct disk *d)
 	d->read_xfer[FWQ_NONQUEUED] = (uint32_t)d->layout.logical_size;
 	d->flushing = false;
 	d->ncq_halted = d->log_pending = false;	/* a reset ends an NCQ error too */
+	rare_update(d);
 	link_abort(d);
 	sim_debug(d->sim, SIM_DBG_DISK, "SRST: every command aborted");
 }
@@ -1802,6 +1865,7 @@ static void reset_try_end(struct disk *d)
 	if (!d->reset_ending || d->busy || d->front_pending)
 		return;
 	d->reset_ending = false;
+	rare_update(d);
 	respond(d, RESET_READY_NS, ATA_STAT_DRDY, 0, 0);
 }
 
@@ -1824,6 +1888,7 @@ static void ncq_halt(struct disk *d)
 	cdl_forget_all(d);
 	link_abort(d);
 	d->ncq_halted = true;
+	rare_update(d);
 	d->sdb_error = true;
 	sdb_schedule(d);
 	sim_debug(d->sim, SIM_DBG_DISK, "NCQ error: every queued command aborted");
@@ -1836,6 +1901,7 @@ static void aborted_try_end(struct disk *d)
 		return;
 	d->log_pending = false;
 	d->ncq_halted = false;
+	rare_update(d);
 	respond(d, d->model.command_overhead, ATA_STAT_DRDY, 0, ATA_LOG_PAGE_BYTES);
 }
 
@@ -1846,6 +1912,7 @@ static void control_update(struct disk *d, const struct ata_taskfile *tf)
 	} else if (d->in_reset) {
 		d->in_reset = false;
 		d->reset_ending = true;
+		rare_update(d);
 		reset_try_end(d);
 	}
 }
@@ -1999,6 +2066,8 @@ void disk_free(struct disk *d)
 
 const struct disk_stats *disk_get_stats(struct disk *d)
 {
+	/* A rare state set without rare_update() would have its media ends skip it. */
+	SIM_ASSERT(d->rare || !rare_holds(d), "the drive is in a rare state its rare flag misses");
 	d->stats.picks_aged = d->picks_by[FWQ_PICK_AGED];
 	d->stats.picks_prio = d->picks_by[FWQ_PICK_PRIO];
 	d->stats.picks_soft_normal = d->picks_by[FWQ_PICK_SOFT_NORMAL];

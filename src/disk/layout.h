@@ -141,14 +141,21 @@ uint64_t disk_layout_zone_lbns(const struct disk_zone_spec *s, int sparing, uint
 			       unsigned heads);
 
 /* The zone holding physical sector ps: the last one starting at or before it. */
-static inline unsigned disk_layout_zone(const struct disk_layout *l, uint64_t ps)
+static inline const struct disk_zone *disk_layout_zone_of(const struct disk_layout *l, uint64_t ps)
 {
 	uint64_t i = ps >> l->zone_shift;
-	unsigned z = l->zone_at[i < DISK_LAYOUT_ZONE_INDEX ? i : DISK_LAYOUT_ZONE_INDEX - 1];
+	const struct disk_zone *z = &l->zone[l->zone_at[i < DISK_LAYOUT_ZONE_INDEX ? i :
+						      DISK_LAYOUT_ZONE_INDEX - 1]];
 
-	while (l->zone[z + 1].first_ps <= ps)	/* the sentinel ends it after the last zone */
+	while (z[1].first_ps <= ps)	/* the sentinel ends it after the last zone */
 		z++;
 	return z;
+}
+
+/* Its number. */
+static inline unsigned disk_layout_zone(const struct disk_layout *l, uint64_t ps)
+{
+	return (unsigned)(disk_layout_zone_of(l, ps) - l->zone);
 }
 
 /* disk_layout_locate() for the track orders other than serpentine. */
@@ -160,7 +167,6 @@ void disk_layout_locate_tracks(const struct disk_layout *l, uint64_t ps, struct 
  */
 static inline void disk_layout_locate(const struct disk_layout *l, uint64_t ps, struct disk_chs *c)
 {
-	unsigned zi;
 	const struct disk_zone *z;
 	uint64_t rel, track, t, off, pos;
 
@@ -168,10 +174,9 @@ static inline void disk_layout_locate(const struct disk_layout *l, uint64_t ps, 
 		disk_layout_locate_tracks(l, ps, c);
 		return;
 	}
-	zi = disk_layout_zone(l, ps);
-	z = &l->zone[zi];
+	z = disk_layout_zone_of(l, ps);
 	rel = ps - z->first_ps;
-	c->zone = zi;
+	c->zone = (uint32_t)(z - l->zone);
 	/* A 32-bit division is several times cheaper, and zones rarely hold 2^32 sectors. */
 	if (rel >> 32) {
 		c->sector = (uint32_t)(rel % z->spt);

@@ -2026,7 +2026,7 @@ struct disk *disk_new(struct sim *sim, const struct disk_model *m,
 		return NULL;
 	}
 	/* The command overhead is spent taking the command in, before it queues (decoded()). */
-	d->mech.overhead = 0;
+	disk_mech_set_overhead(&d->mech, 0);
 	d->rules.ops = fwq_policy_ops(m->fw_sched);
 	d->rules.prio = fwq_prio_ops(m->prio_policy);
 	d->prio_without_cdl = d->rules.prio;

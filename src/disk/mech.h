@@ -129,9 +129,13 @@ struct disk_mech {
 	const struct disk_layout *layout;
 	struct disk_seek_curve read, write;
 	int64_t head_switch, head_switch_write;
-	int64_t overhead;		/* datasheet: every command's */
-	bool measured;			/* per-command overheads from overhead_tab */
-	int64_t overhead_tab[2][2][2];	/* [write][miss][after write], model.h DISK_OVH_* */
+	bool measured;			/* per-command overheads (a datasheet drive's are all one) */
+	/*
+	 * [write][miss][after write], model.h DISK_OVH_*: a measured drive's
+	 * from its table, a datasheet drive's its command_overhead in every
+	 * entry (disk_mech_set_overhead()), so that finding one is one load.
+	 */
+	int64_t overhead_tab[2][2][2];
 	int64_t completion[2];		/* [write] */
 	int64_t bus_sector[2];		/* [write]: host transfer per 512 bytes */
 	int64_t min_seek;		/* measured: the least positioning of a media access */
@@ -229,7 +233,18 @@ struct disk_access {
 static inline int64_t disk_mech_overhead_ns(const struct disk_mech *mc, bool write, bool miss,
 					    bool after_write)
 {
-	return mc->measured ? mc->overhead_tab[write][miss][after_write] : mc->overhead;
+	return mc->overhead_tab[write][miss][after_write];
+}
+
+/* A datasheet drive's one command overhead, in every entry of overhead_tab (a measured one keeps its table). */
+static inline void disk_mech_set_overhead(struct disk_mech *mc, int64_t overhead)
+{
+	unsigned i;
+
+	if (mc->measured)
+		return;
+	for (i = 0; i < 8; i++)
+		mc->overhead_tab[i >> 2][(i >> 1) & 1][i & 1] = overhead;
 }
 
 /* Host transfer of n 512-byte sectors. */

@@ -1144,8 +1144,7 @@ static void prepare(struct disk *d, struct fwq_cmd *c, const struct ata_rw *rw, 
 	 * the layout again, as it would were each result stored as found.
 	 */
 	disk_layout_physical(l, rw->lba, rw->sectors, &ps, &nps);
-	disk_layout_locate(l, ps, &where);
-	z = &l->zone[where.zone];
+	z = disk_layout_find(l, ps, &where);
 	c->lba = rw->lba;
 	c->nlb = rw->sectors;
 	c->ps = ps;

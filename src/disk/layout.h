@@ -162,17 +162,18 @@ static inline unsigned disk_layout_zone(const struct disk_layout *l, uint64_t ps
 void disk_layout_locate_tracks(const struct disk_layout *l, uint64_t ps, struct disk_chs *c);
 
 /*
- * Where physical sector ps is. Inline for the serpentine order (every
- * datasheet drive's default), which every command runs once.
+ * Where physical sector ps is, and its zone. Inline for the serpentine
+ * order (every datasheet drive's default), which every command runs once.
  */
-static inline void disk_layout_locate(const struct disk_layout *l, uint64_t ps, struct disk_chs *c)
+static inline const struct disk_zone *disk_layout_find(const struct disk_layout *l, uint64_t ps,
+						       struct disk_chs *c)
 {
 	const struct disk_zone *z;
 	uint64_t rel, track, t, off, pos;
 
 	if (l->order != DISK_LAYOUT_SERPENTINE) {
 		disk_layout_locate_tracks(l, ps, c);
-		return;
+		return &l->zone[c->zone];
 	}
 	z = disk_layout_zone_of(l, ps);
 	rel = ps - z->first_ps;
@@ -196,6 +197,13 @@ static inline void disk_layout_locate(const struct disk_layout *l, uint64_t ps, 
 	off = (uint64_t)c->head * z->surface_skew + t * z->cyl_skew + z->first_offset;
 	pos = (c->sector + off) % z->spt;
 	c->angle = (int64_t)(pos * (uint64_t)l->rev_ns / z->spt);
+	return z;
+}
+
+/* Where physical sector ps is. */
+static inline void disk_layout_locate(const struct disk_layout *l, uint64_t ps, struct disk_chs *c)
+{
+	(void)disk_layout_find(l, ps, c);
 }
 
 /* Skew offset (in sectors) of a track within its zone. */

@@ -293,9 +293,11 @@ int disk_layout_build(struct disk_layout *l, const struct disk_model *m, struct 
 	if (!rc) {
 		unsigned z;
 
-		for (z = 0; z < l->nzones; z++)
+		for (z = 0; z < l->nzones; z++) {
 			l->zone[z].surface_skew = (uint64_t)(l->zone[z].cyls - 1) * l->zone[z].cyl_skew +
 				l->zone[z].head_skew;
+			l->zone[z].number = z;
+		}
 		l->zone[l->nzones].first_ps = UINT64_MAX;
 		index_zones(l);
 	}

@@ -79,6 +79,7 @@ struct disk_zone {
 	uint32_t data_tracks;		/* tracks up to it; 0: every track (datasheet) */
 	/* serpentine: the skew from one surface's start to the next's, (cyls - 1) * cyl_skew + head_skew */
 	uint64_t surface_skew;
+	uint32_t number;	/* its index in disk_layout.zone (kept: a pointer difference divides) */
 };
 
 /* What a slip does in a measured zone (see the header comment). */
@@ -177,7 +178,7 @@ static inline const struct disk_zone *disk_layout_find(const struct disk_layout 
 	}
 	z = disk_layout_zone_of(l, ps);
 	rel = ps - z->first_ps;
-	c->zone = (uint32_t)(z - l->zone);
+	c->zone = z->number;
 	/* A 32-bit division is several times cheaper, and zones rarely hold 2^32 sectors. */
 	if (rel >> 32) {
 		c->sector = (uint32_t)(rel % z->spt);

@@ -189,10 +189,14 @@ static inline int64_t disk_mech_move_ns(const struct disk_mech *mc, const struct
 
 	if (d) {
 		int64_t seek = disk_seek_ns(write ? &mc->write : &mc->read, d);
-		int64_t hs = write ? mc->head_switch_write : mc->head_switch;
 
 		/* A measured drive switches heads while it seeks: the longer of the two. */
-		return mc->measured && from->head != head && hs > seek ? hs : seek;
+		if (mc->measured && from->head != head) {
+			int64_t hs = write ? mc->head_switch_write : mc->head_switch;
+
+			return hs > seek ? hs : seek;
+		}
+		return seek;
 	}
 	return from->head != head ? (write ? mc->head_switch_write : mc->head_switch) : 0;
 }

@@ -75,7 +75,6 @@ bool disk_cache_read_hit_scan(struct disk_cache *c, uint64_t lba, uint64_t n)
 		return false;
 	for (i = 0; !((lba >= c->start[i]) & (lba + n <= c->end[i])); i++)
 		;
-	c->last_use[i] = ++c->use_clock;
 	lru_move_last(c, i);
 	return true;
 }
@@ -96,12 +95,12 @@ void disk_cache_invalidate(struct disk_cache *c, uint64_t lba, uint64_t n)
 	unsigned i;
 
 	for (i = 0; i < c->nseg; i++) {
-		if (c->last_use[i] && lba < c->end[i] && lba + n > c->start[i]) {
+		if (c->held[i] && lba < c->end[i] && lba + n > c->start[i]) {
 			unsigned k, steps;
 
 			disk_cache_filter_mark(c, i, -1);
 			c->start[i] = c->end[i] = 0;
-			c->last_use[i] = 0;
+			c->held[i] = false;
 			if (c->last_filled == (int)i)
 				c->last_filled = -1;
 			if (c->nseg == 1)
@@ -113,7 +112,7 @@ void disk_cache_invalidate(struct disk_cache *c, uint64_t lba, uint64_t n)
 			 * other be one).
 			 */
 			lru_unlink(c, i);
-			for (k = c->lru_head, steps = 0; steps < c->nseg - 1 && !c->last_use[k] && k < i;
+			for (k = c->lru_head, steps = 0; steps < c->nseg - 1 && !c->held[k] && k < i;
 			     k = c->lru_next[k], steps++)
 				;
 			lru_insert_before(c, i, k);

@@ -40,9 +40,8 @@
  */
 struct disk_cache {
 	unsigned nseg;
-	uint64_t use_clock;
 	uint64_t start[DISK_CACHE_MAX_SEGMENTS], end[DISK_CACHE_MAX_SEGMENTS];
-	uint64_t last_use[DISK_CACHE_MAX_SEGMENTS];	/* 0: empty, reused first */
+	bool held[DISK_CACHE_MAX_SEGMENTS];	/* holds data (false: empty, reused first) */
 	/*
 	 * The segments least recently used first — empty ones at the front in
 	 * index order — as a ring: lru_next[] leads from the least recently
@@ -96,14 +95,14 @@ static inline void disk_cache_filter_mark(struct disk_cache *c, unsigned seg, in
 /* A media read of [lba, lba + n) has filled a segment (inline: every media read does). */
 static inline void disk_cache_fill(struct disk_cache *c, uint64_t lba, uint64_t n)
 {
-	/* The least recently used segment; an empty one (last_use 0) first. */
+	/* The least recently used segment; an empty one first. */
 	unsigned victim = c->lru_head;
 
 	disk_cache_filter_mark(c, victim, -1);
 	c->start[victim] = lba;
 	c->end[victim] = lba + n;
 	disk_cache_filter_mark(c, victim, 1);
-	c->last_use[victim] = ++c->use_clock;
+	c->held[victim] = true;
 	c->lru_head = c->lru_next[victim];	/* the victim, behind the new head, is the most recent */
 	c->last_filled = (int)victim;
 }

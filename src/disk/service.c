@@ -202,7 +202,7 @@ static void stream_advance(struct disk_service *s, int64_t now)
 
 	if (!s->streaming)
 		return;
-	if (s->cache.start[s->seg] != s->seg_start || !s->cache.last_use[s->seg]) {
+	if (s->cache.start[s->seg] != s->seg_start || !s->cache.held[s->seg]) {
 		s->streaming = false;	/* its segment was reused or invalidated */
 		return;
 	}
@@ -561,7 +561,7 @@ static uint64_t buffered_prefix(const struct disk_service *s, uint64_t lba, uint
 	unsigned i;
 
 	for (i = 0; i < c->nseg; i++)
-		if (c->last_use[i] && lba >= c->start[i] && lba < c->end[i] &&
+		if (c->held[i] && lba >= c->start[i] && lba < c->end[i] &&
 		    c->end[i] - lba > best)
 			best = c->end[i] - lba;
 	return best < n ? best : 0;

@@ -478,12 +478,12 @@ static inline __attribute__((always_inline)) void read_sent(struct disk *d, cons
 static void room_aged(struct disk *d);
 
 /*
- * The access in d->current is over. `rare` is d->rare when it began: false,
- * none of the rare states holds, and nothing below sets one before it is
- * tested (dispatch() may set current_abort, for the access it starts), so
- * their tests are left out (media_access_ends() has both forms).
+ * The access in d->current is over: the stream, the cache and its answer.
+ * Returns whether it read data. `rare` is d->rare: false, none of the
+ * rare states holds, and their tests are left out (media_access_ends()
+ * has both forms).
  */
-static inline __attribute__((always_inline)) void media_access_ends_as(struct disk *d, bool rare)
+static inline __attribute__((always_inline)) bool media_access_ends_as(struct disk *d, bool rare)
 {
 	struct fwq_cmd *c = &d->current;
 	int64_t now = sim_now(d->sim);
@@ -523,6 +523,20 @@ static inline __attribute__((always_inline)) void media_access_ends_as(struct di
 		complete_ok(d, c->tag);
 	else
 		read_sent(d, c);
+	return was_read;
+}
+
+/*
+ * After the access's answer: the head goes on (a continuation, or the next
+ * choice), read-ahead, a flush's end. `rare` as in media_access_ends_as()
+ * — asked again, as the answer to the non-queued command calls the host,
+ * which may start a reset or a flush then. Nothing here sets a rare state
+ * before it is tested (dispatch() may set current_abort, for the access it
+ * starts).
+ */
+static inline __attribute__((always_inline)) void media_access_next_as(struct disk *d,
+									bool was_read, bool rare)
+{
 	if (rare) {
 		d->current_abort = 0;
 		rare_update(d);
@@ -537,15 +551,17 @@ static inline __attribute__((always_inline)) void media_access_ends_as(struct di
 	/* Idle after a read: read-ahead (ra_max sectors) until a command needs the head. */
 	d->reading_ahead = !d->busy && was_read && d->read_ahead && d->ra_max;
 	if (rare)
-		flush_try_end(d);	/* (nothing above starts a flush) */
+		flush_try_end(d);
 }
 
 static inline __attribute__((always_inline)) void media_access_ends(struct disk *d)
 {
+	bool was_read = d->rare ? media_access_ends_as(d, true) : media_access_ends_as(d, false);
+
 	if (d->rare)
-		media_access_ends_as(d, true);
+		media_access_next_as(d, was_read, true);
 	else
-		media_access_ends_as(d, false);
+		media_access_next_as(d, was_read, false);
 }
 
 /* The actuator's access is over; an SDB it completed goes out last (sdb_schedule()). */
@@ -945,17 +961,6 @@ static int waiting_at(const struct disk *d, uint64_t ps, bool write)
 	return -1;
 }
 
-/*
- * A media access has just ended. What starts at the very next sector, in
- * the same direction, goes on without a new command's overhead or
- * rotational wait, as firmware streams a sequential run: a queued command
- * (it was decoded while the one before it ran; it completes when the head
- * has passed its last sector, or when the interface has carried it), or,
- * with no command waiting, a destage of contiguous dirty data. Not when a
- * high-priority command or an aged one waits: the firmware's choice serves
- * those. Positioning in no time, a continuation is what SATF would pick;
- * a policy whose cost is not positional (fifo) always makes its own choice.
- */
 /* stream_continue() past its quick tests: a waiting command at the stream's next sector. */
 static __attribute__((noinline)) bool stream_continue_queued(struct disk *d)
 {
@@ -1012,8 +1017,18 @@ static bool stream_continue_destage(struct disk *d)
 }
 
 /*
+ * A media access has just ended. What starts at the very next sector, in
+ * the same direction, goes on without a new command's overhead or
+ * rotational wait, as firmware streams a sequential run: a queued command
+ * (it was decoded while the one before it ran; it completes when the head
+ * has passed its last sector, or when the interface has carried it), or,
+ * with no command waiting, a destage of contiguous dirty data. Not when a
+ * high-priority command or an aged one waits: the firmware's choice serves
+ * those. Positioning in no time, a continuation is what SATF would pick;
+ * a policy whose cost is not positional (fifo) always makes its own choice.
+ *
  * Its quick tests inline: every media access's end asks, and random work
- * almost never continues. `rare` as media_access_ends_as() has it: false,
+ * almost never continues. `rare` as media_access_next_as() has it: false,
  * no write waits for room.
  */
 static inline __attribute__((always_inline)) bool stream_continue(struct disk *d, bool rare)

@@ -50,8 +50,8 @@ if command -v cg_annotate >/dev/null; then
 		}
 		if (f ~ /disk\/fwq/ && fn ~ /(satf|pick)/) return "drive: SATF pick"
 		if (f ~ /disk\/(mech|layout)\./) return "drive: layout + mechanics"
-		if (f ~ /disk\/cache\./ || (f ~ /ilist\.h$/ && fn ~ /cache/)) return "drive: cache"
-		if (f ~ /\/disk\// || f ~ /ilist\.h$/ || f ~ /memmove/) return "drive: queue, dispatch, completion"
+		if (f ~ /disk\/cache\./) return "drive: cache"
+		if (f ~ /\/disk\// || f ~ /memmove/) return "drive: queue, dispatch, completion"
 		if (f ~ /\/ata\//) return "FIS and command codecs"
 		if (f ~ /libata\.c$/) return "libata"
 		if (f ~ /(blk\.c|sched_[a-z_-]*\.c|treap\.c|ioprio\.c|kernel\.c)$/) return "block layer + scheduler"

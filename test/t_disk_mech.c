@@ -131,7 +131,7 @@ static double sequential_rate(const char *drive, int order, unsigned zi, unsigne
 	uint64_t n;
 
 	load(drive, order, &m, &l, &mc);
-	mc.overhead = 0;
+	disk_mech_set_overhead(&mc, 0);
 	z = &l.zone[zi];
 	disk_layout_locate(&l, z->first_ps, &c);
 	h.cyl = c.cyl;
@@ -190,7 +190,8 @@ static void test_positioning(void)
 	disk_layout_locate(&l, 100, &c);
 	h.cyl = c.cyl;
 	h.head = c.head;
-	disk_mech_access(&mc, &h, c.angle + 1 - mc.overhead, 100, 1, false, 0, &acc);
+	disk_mech_access(&mc, &h, c.angle + 1 - disk_mech_overhead_ns(&mc, false, true, false), 100, 1,
+			 false, 0, &acc);
 	CHECK_EQ_INT(acc.rotate, l.rev_ns - 1);
 	/* A far seek: the breakdown adds up. */
 	h.cyl = 0;

@@ -2,7 +2,42 @@
 
 #include <string.h>
 
-_Static_assert(DISK_CACHE_MAX_SEGMENTS <= ILIST_MAX, "the LRU list indexes segments");
+_Static_assert(DISK_CACHE_MAX_SEGMENTS <= UINT16_MAX, "the LRU ring indexes segments");
+
+/* Take segment i out of the LRU ring (which holds another: nseg > 1). */
+static void lru_unlink(struct disk_cache *c, unsigned i)
+{
+	unsigned p = c->lru_prev[i], n = c->lru_next[i];
+
+	c->lru_next[p] = (uint16_t)n;
+	c->lru_prev[n] = (uint16_t)p;
+	if (c->lru_head == i)
+		c->lru_head = (uint16_t)n;
+}
+
+/* Put segment i into the ring just before segment at (after the one before it). */
+static void lru_insert_before(struct disk_cache *c, unsigned i, unsigned at)
+{
+	unsigned p = c->lru_prev[at];
+
+	c->lru_next[p] = (uint16_t)i;
+	c->lru_prev[i] = (uint16_t)p;
+	c->lru_next[i] = (uint16_t)at;
+	c->lru_prev[at] = (uint16_t)i;
+}
+
+/* Segment i is the most recently used. */
+static void lru_move_last(struct disk_cache *c, unsigned i)
+{
+	if (disk_cache_mru(c) == i)
+		return;
+	if (c->lru_head == i) {
+		c->lru_head = c->lru_next[i];	/* the ring turns: i is the last */
+		return;
+	}
+	lru_unlink(c, i);
+	lru_insert_before(c, i, c->lru_head);
+}
 
 void disk_cache_init(struct disk_cache *c, unsigned segments, uint64_t write_buffer)
 {
@@ -12,9 +47,12 @@ void disk_cache_init(struct disk_cache *c, unsigned segments, uint64_t write_buf
 	c->nseg = segments > DISK_CACHE_MAX_SEGMENTS ? DISK_CACHE_MAX_SEGMENTS : segments;
 	c->last_filled = -1;
 	c->write_buffer = write_buffer;
-	ilist_init(&c->lru);
-	for (i = 0; i < c->nseg; i++)
-		ilist_insert_after(&c->lru, i, c->lru.tail);
+	/* In index order (the model has at least one segment). */
+	for (i = 0; i < c->nseg; i++) {
+		c->lru_next[i] = (uint16_t)(i + 1 < c->nseg ? i + 1 : 0);
+		c->lru_prev[i] = (uint16_t)(i ? i - 1 : c->nseg - 1);
+	}
+	c->lru_head = 0;
 }
 
 /* disk_cache_read_hit() past its filter: the segments themselves. */
@@ -37,8 +75,7 @@ bool disk_cache_read_hit_scan(struct disk_cache *c, uint64_t lba, uint64_t n)
 		return false;
 	for (i = 0; !((lba >= c->start[i]) & (lba + n <= c->end[i])); i++)
 		;
-	c->last_use[i] = ++c->use_clock;
-	ilist_move_last(&c->lru, i);
+	lru_move_last(c, i);
 	return true;
 }
 
@@ -58,20 +95,29 @@ void disk_cache_invalidate(struct disk_cache *c, uint64_t lba, uint64_t n)
 	unsigned i;
 
 	for (i = 0; i < c->nseg; i++) {
-		if (c->last_use[i] && lba < c->end[i] && lba + n > c->start[i]) {
-			unsigned after = ILIST_NONE, k;
+		if (c->held[i] && lba < c->end[i] && lba + n > c->start[i]) {
+			unsigned k, steps;
 
 			disk_cache_filter_mark(c, i, -1);
 			c->start[i] = c->end[i] = 0;
-			c->last_use[i] = 0;
+			c->held[i] = false;
 			if (c->last_filled == (int)i)
 				c->last_filled = -1;
-			/* First to be reused: among the empty ones at the front, by index. */
-			ilist_unlink(&c->lru, i);
-			for (k = c->lru.head; k != ILIST_NONE && !c->last_use[k] && k < i;
-			     k = c->lru.next[k])
-				after = k;
-			ilist_insert_after(&c->lru, i, after);
+			if (c->nseg == 1)
+				continue;	/* alone in the ring: first and last */
+			/*
+			 * First to be reused: among the empty ones at the front, by
+			 * index — before the first of the others that is not an
+			 * empty one of a lower index (after them all, should every
+			 * other be one).
+			 */
+			lru_unlink(c, i);
+			for (k = c->lru_head, steps = 0; steps < c->nseg - 1 && !c->held[k] && k < i;
+			     k = c->lru_next[k], steps++)
+				;
+			lru_insert_before(c, i, k);
+			if (!steps)
+				c->lru_head = (uint16_t)i;
 		}
 	}
 }

@@ -20,9 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "util/ilist.h"
-
-#define DISK_CACHE_MAX_SEGMENTS 256	/* <= ILIST_MAX; a multiple of 4 (the hit test reads 4 at a time) */
+#define DISK_CACHE_MAX_SEGMENTS 256	/* a multiple of 4 (the hit test reads 4 at a time) */
 /*
  * The hit filter: the logical sectors in blocks of 2^DISK_CACHE_BLOCK_SHIFT,
  * DISK_CACHE_FILTER counters (block number modulo the count), each the
@@ -42,14 +40,18 @@
  */
 struct disk_cache {
 	unsigned nseg;
-	uint64_t use_clock;
 	uint64_t start[DISK_CACHE_MAX_SEGMENTS], end[DISK_CACHE_MAX_SEGMENTS];
-	uint64_t last_use[DISK_CACHE_MAX_SEGMENTS];	/* 0: empty, reused first */
+	bool held[DISK_CACHE_MAX_SEGMENTS];	/* holds data (false: empty, reused first) */
 	/*
 	 * The segments least recently used first — empty ones at the front in
-	 * index order — so that a fill takes the first without a scan.
+	 * index order — as a ring: lru_next[] leads from the least recently
+	 * used (lru_head) to the most (lru_prev[lru_head], disk_cache_mru())
+	 * and round again. A fill takes the head without a scan, and the
+	 * segment it fills, now the most recently used, is where it was: the
+	 * ring only turns (lru_head moves on one).
 	 */
-	struct ilist lru;
+	uint16_t lru_head;
+	uint16_t lru_prev[DISK_CACHE_MAX_SEGMENTS], lru_next[DISK_CACHE_MAX_SEGMENTS];
 	int last_filled;	/* segment the last media read filled; -1 none or dropped */
 	uint64_t dirty_bytes, write_buffer;
 	uint16_t filter[DISK_CACHE_FILTER];
@@ -93,26 +95,21 @@ static inline void disk_cache_filter_mark(struct disk_cache *c, unsigned seg, in
 /* A media read of [lba, lba + n) has filled a segment (inline: every media read does). */
 static inline void disk_cache_fill(struct disk_cache *c, uint64_t lba, uint64_t n)
 {
-	/* The least recently used segment; an empty one (last_use 0) first. */
-	unsigned victim = c->lru.head;
+	/* The least recently used segment; an empty one first. */
+	unsigned victim = c->lru_head;
 
 	disk_cache_filter_mark(c, victim, -1);
 	c->start[victim] = lba;
 	c->end[victim] = lba + n;
 	disk_cache_filter_mark(c, victim, 1);
-	c->last_use[victim] = ++c->use_clock;
-	/* It goes from the LRU list's head to its tail (ilist_move_last(), without the general unlink). */
-	if (c->lru.tail != victim) {
-		unsigned next = c->lru.next[victim];
-
-		c->lru.head = (uint16_t)next;
-		c->lru.prev[next] = ILIST_NONE;
-		c->lru.prev[victim] = c->lru.tail;
-		c->lru.next[victim] = ILIST_NONE;
-		c->lru.next[c->lru.tail] = (uint16_t)victim;
-		c->lru.tail = (uint16_t)victim;
-	}
+	c->held[victim] = true;
+	c->lru_head = c->lru_next[victim];	/* the victim, behind the new head, is the most recent */
 	c->last_filled = (int)victim;
+}
+/* The most recently used segment (the one a hit or a fill has just used). */
+static inline unsigned disk_cache_mru(const struct disk_cache *c)
+{
+	return c->lru_prev[c->lru_head];
 }
 /*
  * Read-ahead has brought segment `seg` up to `end` (exclusive); its oldest

@@ -8,7 +8,6 @@
 #include "disk/cache.h"
 #include "disk/dirty.h"
 #include "disk/layout.h"
-#include "util/ilist.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 #define MAX_LOG_PAGES 16
 #define STARTS_BUCKETS 256
 #define DECODING_RING 64	/* a power of two >= FWQ_SLOTS */
+#define AGE_END FWQ_SLOTS	/* both ends of the age ring (disk.age_next) */
 
 /*
  * From a soft reset's end (SRST cleared) to the device's D2H: spin-up is
@@ -46,8 +46,8 @@ struct disk {
 	 * The slots waiting for the actuator, kept two ways so that a choice
 	 * neither sorts nor scans: by cylinder band (fwq_set: SATF walks
 	 * outwards from the head; destages are appended behind the waiting
-	 * commands in its cands[] at each choice), and oldest first, a list of
-	 * slots (aging looks at its head).
+	 * commands in its cands[] at each choice), and oldest first (aging
+	 * looks at the oldest).
 	 */
 	struct fwq_set waiting;
 	unsigned nhigh;
@@ -57,7 +57,14 @@ struct disk {
 	 * commands almost never do, and every media access asks.
 	 */
 	uint8_t starts[STARTS_BUCKETS];
-	struct ilist by_age;
+	/*
+	 * The waiting slots oldest first: a ring through age_next[] and
+	 * age_prev[] whose two ends meet at AGE_END — age_next[AGE_END] is
+	 * the oldest, age_prev[AGE_END] the newest, AGE_END itself when none
+	 * waits — so that a slot goes in or out with four stores and no test
+	 * for an end (age_init(), waiting_insert(), waiting_remove()).
+	 */
+	uint8_t age_next[FWQ_SLOTS + 1], age_prev[FWQ_SLOTS + 1];
 	/*
 	 * Commands being decoded (command_overhead after arrival), oldest
 	 * first, each with the key its `decoded` event would have
@@ -103,6 +110,16 @@ struct disk {
 	bool flushing;			/* FLUSH CACHE EXT: answered once nothing is dirty */
 	bool ncq_halted;		/* an NCQ error: everything aborted until log 10h is read */
 	bool log_pending;		/* READ LOG EXT 10h, answered once the aborted work stopped */
+	/*
+	 * Set while the drive may be in one of its rare states — a reset
+	 * (in_reset, reset_ending), an NCQ error (ncq_halted), an access cut
+	 * short by a duration limit (current_abort), cached writes waiting for
+	 * room (room_count), a flush waiting (flushing) — so that the end of
+	 * a media access, every I/O's event, tests this one flag instead of
+	 * each of them (media_access_ends()). rare_update() sets it again
+	 * wherever one of them is set; clear, none of them is.
+	 */
+	bool rare;
 
 	/* The write cache's dirty ranges, each a destage (disk/dirty.h). */
 	struct disk_dirty dirty;
@@ -188,6 +205,19 @@ static void reset_try_end(struct disk *d);
 static void aborted_try_end(struct disk *d);
 static void ncq_halt(struct disk *d);
 static void flush_try_end(struct disk *d);
+
+/* Whether one of the rare states (disk.rare) holds. */
+static inline bool rare_holds(const struct disk *d)
+{
+	return d->in_reset || d->reset_ending || d->ncq_halted || d->current_abort ||
+		d->room_count || d->flushing;
+}
+
+/* disk.rare again: called wherever one of its states is set (and may be where one is cleared). */
+static inline void rare_update(struct disk *d)
+{
+	d->rare = rare_holds(d);
+}
 
 /* ---- completions ---- */
 
@@ -424,7 +454,7 @@ static void link_abort(struct disk *d)
 		d->link_free = sim_now(d->sim);
 }
 
-static bool stream_continue(struct disk *d);
+static inline __attribute__((always_inline)) bool stream_continue(struct disk *d, bool rare);
 static void room_admit(struct disk *d);
 
 /*
@@ -447,7 +477,13 @@ static inline __attribute__((always_inline)) void read_sent(struct disk *d, cons
 
 static void room_aged(struct disk *d);
 
-static void media_access_ends(struct disk *d)
+/*
+ * The access in d->current is over: the stream, the cache and its answer.
+ * Returns whether it read data. `rare` is d->rare: false, none of the
+ * rare states holds, and their tests are left out (media_access_ends()
+ * has both forms).
+ */
+static inline __attribute__((always_inline)) bool media_access_ends_as(struct disk *d, bool rare)
 {
 	struct fwq_cmd *c = &d->current;
 	int64_t now = sim_now(d->sim);
@@ -465,7 +501,7 @@ static void media_access_ends(struct disk *d)
 	}
 	if (c->write) {
 		disk_cache_invalidate(&d->cache, c->lba, c->nlb);
-	} else if (d->current_abort) {
+	} else if (rare && d->current_abort) {
 		was_read = false;	/* cut short by a duration limit: nothing read to keep */
 	} else {
 		if (d->current_streamed && d->cache.last_filled >= 0)
@@ -479,25 +515,53 @@ static void media_access_ends(struct disk *d)
 	if (c->destage) {
 		d->cache.dirty_bytes -= c->nlb * d->layout.logical_size;
 		room_admit(d);
-	} else if (d->in_reset || d->reset_ending || d->ncq_halted)
+	} else if (rare && (d->in_reset || d->reset_ending || d->ncq_halted))
 		;	/* a reset or NCQ error aborted it: no answer */
-	else if (d->current_abort)
+	else if (rare && d->current_abort)
 		complete_cdl_timeout(d, c, d->current_abort, true);
 	else if (c->write)
 		complete_ok(d, c->tag);
 	else
 		read_sent(d, c);
-	d->current_abort = 0;
-	if (d->in_reset || d->reset_ending || d->ncq_halted) {
-		d->reading_ahead = false;
-		aborted_try_end(d);
-		return;
+	return was_read;
+}
+
+/*
+ * After the access's answer: the head goes on (a continuation, or the next
+ * choice), read-ahead, a flush's end. `rare` as in media_access_ends_as()
+ * — asked again, as the answer to the non-queued command calls the host,
+ * which may start a reset or a flush then. Nothing here sets a rare state
+ * before it is tested (dispatch() may set current_abort, for the access it
+ * starts).
+ */
+static inline __attribute__((always_inline)) void media_access_next_as(struct disk *d,
+									bool was_read, bool rare)
+{
+	if (rare) {
+		d->current_abort = 0;
+		rare_update(d);
+		if (d->in_reset || d->reset_ending || d->ncq_halted) {
+			d->reading_ahead = false;
+			aborted_try_end(d);
+			return;
+		}
 	}
-	if (!stream_continue(d))
+	if (!stream_continue(d, rare))
 		dispatch(d);
 	/* Idle after a read: read-ahead (ra_max sectors) until a command needs the head. */
 	d->reading_ahead = !d->busy && was_read && d->read_ahead && d->ra_max;
-	flush_try_end(d);
+	if (rare)
+		flush_try_end(d);
+}
+
+static inline __attribute__((always_inline)) void media_access_ends(struct disk *d)
+{
+	bool was_read = d->rare ? media_access_ends_as(d, true) : media_access_ends_as(d, false);
+
+	if (d->rare)
+		media_access_next_as(d, was_read, true);
+	else
+		media_access_next_as(d, was_read, false);
 }
 
 /* The actuator's access is over; an SDB it completed goes out last (sdb_schedule()). */
@@ -716,8 +780,14 @@ static void cdl_expire(struct sim *sim, void *arg)
 	decode_wake_check(d);
 }
 
-_Static_assert(FWQ_SLOTS <= ILIST_MAX, "the age list indexes slots");
 _Static_assert(FWQ_SLOTS <= UINT8_MAX, "a starts[] bucket counts waiting slots");
+_Static_assert(AGE_END <= UINT8_MAX, "the age ring holds slots and its end in a byte");
+
+/* No slot waits: the age ring is its end alone. */
+static void age_init(struct disk *d)
+{
+	d->age_next[AGE_END] = d->age_prev[AGE_END] = AGE_END;
+}
 
 /* A slot starts waiting: into its cylinder band, onto the age list. */
 static inline __attribute__((always_inline)) void waiting_insert(struct disk *d, unsigned slot)
@@ -729,10 +799,17 @@ static inline __attribute__((always_inline)) void waiting_insert(struct disk *d,
 	d->nhigh += c->high;
 	d->starts[c->ps % STARTS_BUCKETS]++;
 	/* Arrivals come in time order; at one instant the tag decides (fwq_older). */
-	after = d->by_age.tail;
-	while (after != ILIST_NONE && fwq_older(c, &d->slot[after]))
-		after = d->by_age.prev[after];
-	ilist_insert_after(&d->by_age, slot, after);
+	after = d->age_prev[AGE_END];
+	while (after != AGE_END && fwq_older(c, &d->slot[after]))
+		after = d->age_prev[after];
+	{
+		unsigned before = d->age_next[after];
+
+		d->age_prev[slot] = (uint8_t)after;
+		d->age_next[slot] = (uint8_t)before;
+		d->age_next[after] = (uint8_t)slot;
+		d->age_prev[before] = (uint8_t)slot;
+	}
 	if (slot < FWQ_SLOTS && c->cdl)
 		cdl_arm(d, slot);
 }
@@ -744,7 +821,12 @@ static inline __attribute__((always_inline)) void waiting_remove(struct disk *d,
 
 	d->nhigh -= c->high;
 	d->starts[c->ps % STARTS_BUCKETS]--;
-	ilist_unlink(&d->by_age, c->tag);
+	{
+		unsigned older = d->age_prev[c->tag], newer = d->age_next[c->tag];
+
+		d->age_next[older] = (uint8_t)newer;
+		d->age_prev[newer] = (uint8_t)older;
+	}
 	fwq_set_remove(&d->waiting, pos);
 }
 
@@ -760,7 +842,7 @@ static inline __attribute__((always_inline)) unsigned gather(struct disk *d,
 	const struct fwq_cmd *first;
 
 	/* Aging looks at the queued commands (destages do not age); the batch at destages too. */
-	q->oldest = d->waiting.n ? &d->slot[d->by_age.head] : NULL;
+	q->oldest = d->waiting.n ? &d->slot[d->age_next[AGE_END]] : NULL;
 	first = r && (!q->oldest || fwq_older(&r->cmd, q->oldest)) ? &r->cmd : q->oldest;
 	/* Destages follow the waiting slots, oldest first. */
 	for (i = 0; r && i < FWQ_DESTAGE_WINDOW; i++, r = disk_dirty_newer(&d->dirty, r))
@@ -854,7 +936,7 @@ static void stream_start(struct disk *d, const struct fwq_cmd *const *cands, uns
  */
 static bool any_aged(const struct disk *d, int64_t now)
 {
-	return d->waiting.n && now - d->slot[d->by_age.head].arrival >= d->rules.age_limit;
+	return d->waiting.n && now - d->slot[d->age_next[AGE_END]].arrival >= d->rules.age_limit;
 }
 
 /*
@@ -879,65 +961,48 @@ static int waiting_at(const struct disk *d, uint64_t ps, bool write)
 	return -1;
 }
 
-/*
- * A media access has just ended. What starts at the very next sector, in
- * the same direction, goes on without a new command's overhead or
- * rotational wait, as firmware streams a sequential run: a queued command
- * (it was decoded while the one before it ran; it completes when the head
- * has passed its last sector, or when the interface has carried it), or,
- * with no command waiting, a destage of contiguous dirty data. Not when a
- * high-priority command or an aged one waits: the firmware's choice serves
- * those. Positioning in no time, a continuation is what SATF would pick;
- * a policy whose cost is not positional (fifo) always makes its own choice.
- */
-static bool stream_continue(struct disk *d)
+/* stream_continue() past its quick tests: a waiting command at the stream's next sector. */
+static __attribute__((noinline)) bool stream_continue_queued(struct disk *d)
 {
-	int64_t now = sim_now(d->sim), done;
+	int64_t done;
 	bool write = d->current.write;
 	struct fwq_queue q;
 	struct fwq_cmd c;
-	struct disk_dirty_range *r;
 	int pos;
+
+	pos = waiting_at(d, d->stream.ps, write);
+	if (pos < 0)
+		return false;
+	c = *d->waiting.cands[pos];
+	/* A batched policy: not before the commands of the batch in progress. */
+	if (d->rules.ops->batched && c.seq >= d->batch_end && !c.high)
+		return false;
+	/* A write's data must be in the buffer before its first sector comes. */
+	done = write ? d->data_in[c.tag] : c.arrival + d->model.command_overhead +
+		interface_ns(d, read_bytes(d, &c));
+	if (write && done > d->stream.t)
+		return false;
+	d->reading_ahead = false;
+	stream_locate(d);
+	disk_mech_stream_run(&d->mech, &d->stream, c.ps + c.nps, INT64_MAX, write);
+	if (d->stream.t > done)
+		done = d->stream.t;
+	if (write)
+		d->stats.stream_writes++;
+	else
+		d->stats.stream_reads++;
+	stream_start(d, d->waiting.cands, gather(d, &q), (unsigned)pos, done);
+	waiting_remove(d, (unsigned)pos);
+	return true;
+}
+
+/* stream_continue() with no command waiting: a destage the firmware can see (FWQ_DESTAGE_WINDOW). */
+static bool stream_continue_destage(struct disk *d)
+{
+	struct fwq_queue q;
+	struct disk_dirty_range *r = disk_dirty_oldest(&d->dirty);
 	unsigned i;
 
-	if (d->busy || !d->rules.ops->positional)
-		return false;
-	if (d->room_count)
-		room_aged(d);	/* an aged write written through stops the stream */
-	if (d->waiting.n) {
-		/* The cheap test first: random commands almost never qualify. */
-		if (!d->starts[d->stream.ps % STARTS_BUCKETS] ||
-		    (d->nhigh && d->rules.prio->honours) || any_aged(d, now))
-			return false;
-		pos = waiting_at(d, d->stream.ps, write);
-		if (pos < 0)
-			return false;
-		c = *d->waiting.cands[pos];
-		/* A batched policy: not before the commands of the batch in progress. */
-		if (d->rules.ops->batched && c.seq >= d->batch_end && !c.high)
-			return false;
-		/* A write's data must be in the buffer before its first sector comes. */
-		done = write ? d->data_in[c.tag] : c.arrival + d->model.command_overhead +
-			interface_ns(d, read_bytes(d, &c));
-		if (write && done > d->stream.t)
-			return false;
-		d->reading_ahead = false;
-		stream_locate(d);
-		disk_mech_stream_run(&d->mech, &d->stream, c.ps + c.nps, INT64_MAX, write);
-		if (d->stream.t > done)
-			done = d->stream.t;
-		if (write)
-			d->stats.stream_writes++;
-		else
-			d->stats.stream_reads++;
-		stream_start(d, d->waiting.cands, gather(d, &q), (unsigned)pos, done);
-		waiting_remove(d, (unsigned)pos);
-		return true;
-	}
-	/* Destages: only those the firmware can see (FWQ_DESTAGE_WINDOW). */
-	if (!write || !d->dirty.count)
-		return false;
-	r = disk_dirty_oldest(&d->dirty);
 	for (i = 0; r && i < FWQ_DESTAGE_WINDOW; i++, r = disk_dirty_newer(&d->dirty, r)) {
 		if (r->cmd.ps != d->stream.ps || r->cmd.rmw)
 			continue;
@@ -949,6 +1014,39 @@ static bool stream_continue(struct disk *d)
 		return true;
 	}
 	return false;
+}
+
+/*
+ * A media access has just ended. What starts at the very next sector, in
+ * the same direction, goes on without a new command's overhead or
+ * rotational wait, as firmware streams a sequential run: a queued command
+ * (it was decoded while the one before it ran; it completes when the head
+ * has passed its last sector, or when the interface has carried it), or,
+ * with no command waiting, a destage of contiguous dirty data. Not when a
+ * high-priority command or an aged one waits: the firmware's choice serves
+ * those. Positioning in no time, a continuation is what SATF would pick;
+ * a policy whose cost is not positional (fifo) always makes its own choice.
+ *
+ * Its quick tests inline: every media access's end asks, and random work
+ * almost never continues. `rare` as media_access_next_as() has it: false,
+ * no write waits for room.
+ */
+static inline __attribute__((always_inline)) bool stream_continue(struct disk *d, bool rare)
+{
+	if (d->busy || !d->rules.ops->positional)
+		return false;
+	if (rare && d->room_count)
+		room_aged(d);	/* an aged write written through stops the stream */
+	if (d->waiting.n) {
+		/* The cheap test first: random commands almost never qualify. */
+		if (!d->starts[d->stream.ps % STARTS_BUCKETS] ||
+		    (d->nhigh && d->rules.prio->honours) || any_aged(d, sim_now(d->sim)))
+			return false;
+		return stream_continue_queued(d);
+	}
+	if (!d->current.write || !d->dirty.count)
+		return false;
+	return stream_continue_destage(d);
 }
 
 /*
@@ -1037,6 +1135,7 @@ static void dispatch(struct disk *d)
 			end = s->due > now ? s->due : now;
 			d->current_abort = s->gpol;
 		}
+		rare_update(d);
 		acc.total = end - now;
 	}
 	d->busy_until = now + acc.total;
@@ -1050,18 +1149,23 @@ static void prepare(struct disk *d, struct fwq_cmd *c, const struct ata_rw *rw, 
 		    bool high)
 {
 	const struct disk_layout *l = &d->layout;
+	const struct disk_zone *z;
+	uint64_t ps, nps;
+	struct disk_chs where;
 
-	/* Every field set (no memset: this runs for every command). */
+	/*
+	 * Worked out in locals, then every field set (no memset: this runs
+	 * for every command): a store into *c cannot make the compiler load
+	 * the layout again, as it would were each result stored as found.
+	 */
+	disk_layout_physical(l, rw->lba, rw->sectors, &ps, &nps);
+	z = disk_layout_find(l, ps, &where);
 	c->lba = rw->lba;
 	c->nlb = rw->sectors;
-	disk_layout_physical(l, rw->lba, rw->sectors, &c->ps, &c->nps);
-	disk_layout_locate(l, c->ps, &c->where);
-	{
-		const struct disk_zone *z = &l->zone[c->where.zone];
-
-		c->track_ns = c->where.sector + c->nps <= z->spt ?
-			disk_layout_sectors_ns(l, z, c->nps) : -1;
-	}
+	c->ps = ps;
+	c->nps = nps;
+	c->where = where;
+	c->track_ns = where.sector + nps <= z->spt ? disk_layout_sectors_ns(l, z, nps) : -1;
 	c->arrival = sim_now(d->sim);
 	c->tag = (uint8_t)slot;
 	c->seq = d->seq++;
@@ -1240,6 +1344,7 @@ static void write_decoded(struct sim *sim, void *arg)
 	} else {
 		d->room_wait[(d->room_head + d->room_count) % FWQ_SLOTS] = (uint8_t)ref->slot;
 		d->room_count++;
+		rare_update(d);
 		d->stats.room_waits++;
 		dispatch(d);
 	}
@@ -1685,6 +1790,7 @@ static void flush_try_end(struct disk *d)
 	if (!d->flushing || d->dirty.count || d->busy)
 		return;
 	d->flushing = false;
+	rare_update(d);
 	respond(d, d->model.command_overhead, ATA_STAT_DRDY, 0, 0);
 }
 
@@ -1731,6 +1837,7 @@ static void flush_command(struct disk *d)
 	d->stats.flushes++;
 	d->nonqueued_busy = true;
 	d->flushing = true;
+	rare_update(d);
 	sim_debug(d->sim, SIM_DBG_DISK, "FLUSH CACHE EXT: %u destages to write", d->dirty.count);
 	dispatch(d);
 	flush_try_end(d);
@@ -1749,7 +1856,7 @@ static void reset_begin(struct disk *d)
 	abort_decoding(d);
 	fwq_set_init(&d->waiting, d->layout.cylinders);
 	d->nhigh = 0;
-	ilist_init(&d->by_age);
+	age_init(d);
 	d->tags_in_use = 0;
 	d->sdb_done = 0;
 	d->sdb_error = false;
@@ -1762,6 +1869,7 @@ static void reset_begin(struct disk *d)
 	d->read_xfer[FWQ_NONQUEUED] = (uint32_t)d->layout.logical_size;
 	d->flushing = false;
 	d->ncq_halted = d->log_pending = false;	/* a reset ends an NCQ error too */
+	rare_update(d);
 	link_abort(d);
 	sim_debug(d->sim, SIM_DBG_DISK, "SRST: every command aborted");
 }
@@ -1771,6 +1879,7 @@ static void reset_try_end(struct disk *d)
 	if (!d->reset_ending || d->busy || d->front_pending)
 		return;
 	d->reset_ending = false;
+	rare_update(d);
 	respond(d, RESET_READY_NS, ATA_STAT_DRDY, 0, 0);
 }
 
@@ -1785,7 +1894,7 @@ static void ncq_halt(struct disk *d)
 	abort_decoding(d);
 	fwq_set_init(&d->waiting, d->layout.cylinders);
 	d->nhigh = 0;
-	ilist_init(&d->by_age);
+	age_init(d);
 	d->tags_in_use = 0;
 	d->sdb_done = 0;
 	d->front_pending -= d->room_count;	/* writes waiting for room: aborted */
@@ -1793,6 +1902,7 @@ static void ncq_halt(struct disk *d)
 	cdl_forget_all(d);
 	link_abort(d);
 	d->ncq_halted = true;
+	rare_update(d);
 	d->sdb_error = true;
 	sdb_schedule(d);
 	sim_debug(d->sim, SIM_DBG_DISK, "NCQ error: every queued command aborted");
@@ -1805,6 +1915,7 @@ static void aborted_try_end(struct disk *d)
 		return;
 	d->log_pending = false;
 	d->ncq_halted = false;
+	rare_update(d);
 	respond(d, d->model.command_overhead, ATA_STAT_DRDY, 0, ATA_LOG_PAGE_BYTES);
 }
 
@@ -1815,6 +1926,7 @@ static void control_update(struct disk *d, const struct ata_taskfile *tf)
 	} else if (d->in_reset) {
 		d->in_reset = false;
 		d->reset_ending = true;
+		rare_update(d);
 		reset_try_end(d);
 	}
 }
@@ -1928,7 +2040,7 @@ struct disk *disk_new(struct sim *sim, const struct disk_model *m,
 		return NULL;
 	}
 	/* The command overhead is spent taking the command in, before it queues (decoded()). */
-	d->mech.overhead = 0;
+	disk_mech_set_overhead(&d->mech, 0);
 	d->rules.ops = fwq_policy_ops(m->fw_sched);
 	d->rules.prio = fwq_prio_ops(m->prio_policy);
 	d->prio_without_cdl = d->rules.prio;
@@ -1941,7 +2053,7 @@ struct disk *disk_new(struct sim *sim, const struct disk_model *m,
 		     m->cache_size / m->cache_segments) / m->physical_sector_size;
 	d->write_cache = m->write_cache;
 	d->read_ahead = m->read_ahead;
-	ilist_init(&d->by_age);
+	age_init(d);
 	fwq_set_init(&d->waiting, d->layout.cylinders);
 	for (i = 0; i < FWQ_SLOTS; i++) {
 		d->ref[i].d = d;
@@ -1968,6 +2080,8 @@ void disk_free(struct disk *d)
 
 const struct disk_stats *disk_get_stats(struct disk *d)
 {
+	/* A rare state set without rare_update() would have its media ends skip it. */
+	SIM_ASSERT(d->rare || !rare_holds(d), "the drive is in a rare state its rare flag misses");
 	d->stats.picks_aged = d->picks_by[FWQ_PICK_AGED];
 	d->stats.picks_prio = d->picks_by[FWQ_PICK_PRIO];
 	d->stats.picks_soft_normal = d->picks_by[FWQ_PICK_SOFT_NORMAL];

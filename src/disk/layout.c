@@ -280,13 +280,27 @@ int disk_layout_build(struct disk_layout *l, const struct disk_model *m, struct 
 	l->order = m->layout;
 	l->heads = m->heads;
 	l->lpp = m->physical_sector_size / m->logical_sector_size;
+	while (1u << l->lpp_shift < l->lpp)
+		l->lpp_shift++;
+	if (1u << l->lpp_shift != l->lpp)
+		return err_set(e, "drive '%s': %u logical sectors a physical sector: not a power of two",
+			       m->name, l->lpp);
 	l->logical_size = m->logical_sector_size;
 	l->logical_sectors = (uint64_t)m->sectors;
 	l->physical_sectors = ((uint64_t)m->sectors + l->lpp - 1) / l->lpp;
 	l->rev_ns = (int64_t)llround(60e9 / m->rpm);
 	rc = m->form == DISK_FORM_MEASURED ? build_measured(l, m, e) : build_datasheet(l, m, e);
-	if (!rc)
+	if (!rc) {
+		unsigned z;
+
+		for (z = 0; z < l->nzones; z++) {
+			l->zone[z].surface_skew = (uint64_t)(l->zone[z].cyls - 1) * l->zone[z].cyl_skew +
+				l->zone[z].head_skew;
+			l->zone[z].number = z;
+		}
+		l->zone[l->nzones].first_ps = UINT64_MAX;
 		index_zones(l);
+	}
 	return rc;
 }
 
@@ -393,14 +407,14 @@ uint32_t disk_layout_track_offset(const struct disk_layout *l, const struct disk
 	return track_offset(l, z, cyl, head);
 }
 
-void disk_layout_locate(const struct disk_layout *l, uint64_t ps, struct disk_chs *c)
+void disk_layout_locate_tracks(const struct disk_layout *l, uint64_t ps, struct disk_chs *c)
 {
 	unsigned zi = disk_layout_zone(l, ps);
 	const struct disk_zone *z = &l->zone[zi];
-	uint64_t rel = ps - z->first_ps, track, pos;
+	uint64_t rel = ps - z->first_ps, track, rel_cyl, pos;
+	uint32_t slot;
 
 	c->zone = zi;
-	/* A 32-bit division is several times cheaper, and zones rarely hold 2^32 sectors. */
 	if (rel >> 32) {
 		c->sector = (uint32_t)(rel % z->spt);
 		track = rel / z->spt;
@@ -408,28 +422,12 @@ void disk_layout_locate(const struct disk_layout *l, uint64_t ps, struct disk_ch
 		c->sector = (uint32_t)rel % z->spt;
 		track = (uint32_t)rel / z->spt;
 	}
-	if (l->order != DISK_LAYOUT_SERPENTINE) {
-		uint64_t rel_cyl = track / l->heads;
-		uint32_t slot = (uint32_t)(track % l->heads);
-
-		c->cyl = z->first_cyl + (uint32_t)rel_cyl;
-		c->head = slot;
-		if (l->order != DISK_LAYOUT_CYLINDER && disk_layout_reversed(l, z, c->cyl))
-			c->head = l->heads - 1 - slot;
-		pos = (c->sector + slot_offset(l, z, rel_cyl, slot)) % z->spt;
-	} else {
-		/*
-		 * Track t of surface `head` (counted along its direction):
-		 * track_offset() of its cylinder, without turning the
-		 * direction back and forth.
-		 */
-		uint64_t t = track % z->cyls, off;
-
-		c->head = (uint32_t)(track / z->cyls);
-		c->cyl = z->first_cyl + (uint32_t)(c->head % 2 ? z->cyls - 1 - t : t);
-		off = (uint64_t)c->head * ((uint64_t)(z->cyls - 1) * z->cyl_skew + z->head_skew) +
-			t * z->cyl_skew + z->first_offset;
-		pos = (c->sector + off) % z->spt;
-	}
+	rel_cyl = track / l->heads;
+	slot = (uint32_t)(track % l->heads);
+	c->cyl = z->first_cyl + (uint32_t)rel_cyl;
+	c->head = slot;
+	if (l->order != DISK_LAYOUT_CYLINDER && disk_layout_reversed(l, z, c->cyl))
+		c->head = l->heads - 1 - slot;
+	pos = (c->sector + slot_offset(l, z, rel_cyl, slot)) % z->spt;
 	c->angle = (int64_t)(pos * (uint64_t)l->rev_ns / z->spt);
 }

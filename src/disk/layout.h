@@ -77,6 +77,9 @@ struct disk_zone {
 	uint32_t slip0, nslips;		/* sorted zone-relative slips in disk_layout.marks */
 	uint64_t data_end_ps;		/* the physical sector of the zone's last LBN */
 	uint32_t data_tracks;		/* tracks up to it; 0: every track (datasheet) */
+	/* serpentine: the skew from one surface's start to the next's, (cyls - 1) * cyl_skew + head_skew */
+	uint64_t surface_skew;
+	uint32_t number;	/* its index in disk_layout.zone (kept: a pointer difference divides) */
 };
 
 /* What a slip does in a measured zone (see the header comment). */
@@ -99,12 +102,17 @@ struct disk_layout {
 	int order;		/* enum disk_layout_order */
 	unsigned heads, nzones;
 	unsigned lpp;		/* logical sectors per physical sector */
+	unsigned lpp_shift;	/* lpp = 1 << lpp_shift (sector sizes are 512 or 4096) */
 	unsigned logical_size;
 	uint64_t logical_sectors, physical_sectors;
 	uint32_t cylinders;
 	int64_t rev_ns;		/* one revolution */
 	bool mapped;		/* measured: LBNs go through disk_layout_map() */
-	struct disk_zone zone[DISK_MAX_ZONES];
+	/*
+	 * The zones, then a sentinel whose first_ps (UINT64_MAX) no sector
+	 * reaches: disk_layout_zone() steps on without counting the zones.
+	 */
+	struct disk_zone zone[DISK_MAX_ZONES + 1];
 	uint32_t marks[DISK_MAX_MARKS];		/* slips: zone-relative sectors (tracks) */
 	uint32_t slip_index[DISK_MAX_MARKS];	/* DISK_SLIPS_SHIFT: the data sectors before each */
 	/*
@@ -134,16 +142,70 @@ uint64_t disk_layout_zone_lbns(const struct disk_zone_spec *s, int sparing, uint
 			       unsigned heads);
 
 /* The zone holding physical sector ps: the last one starting at or before it. */
-static inline unsigned disk_layout_zone(const struct disk_layout *l, uint64_t ps)
+static inline const struct disk_zone *disk_layout_zone_of(const struct disk_layout *l, uint64_t ps)
 {
 	uint64_t i = ps >> l->zone_shift;
-	unsigned z = l->zone_at[i < DISK_LAYOUT_ZONE_INDEX ? i : DISK_LAYOUT_ZONE_INDEX - 1];
+	const struct disk_zone *z = &l->zone[l->zone_at[i < DISK_LAYOUT_ZONE_INDEX ? i :
+						      DISK_LAYOUT_ZONE_INDEX - 1]];
 
-	while (z + 1 < l->nzones && l->zone[z + 1].first_ps <= ps)
+	while (z[1].first_ps <= ps)	/* the sentinel ends it after the last zone */
 		z++;
 	return z;
 }
-void disk_layout_locate(const struct disk_layout *l, uint64_t ps, struct disk_chs *c);
+
+/* Its number. */
+static inline unsigned disk_layout_zone(const struct disk_layout *l, uint64_t ps)
+{
+	return (unsigned)(disk_layout_zone_of(l, ps) - l->zone);
+}
+
+/* disk_layout_locate() for the track orders other than serpentine. */
+void disk_layout_locate_tracks(const struct disk_layout *l, uint64_t ps, struct disk_chs *c);
+
+/*
+ * Where physical sector ps is, and its zone. Inline for the serpentine
+ * order (every datasheet drive's default), which every command runs once.
+ */
+static inline const struct disk_zone *disk_layout_find(const struct disk_layout *l, uint64_t ps,
+						       struct disk_chs *c)
+{
+	const struct disk_zone *z;
+	uint64_t rel, track, t, off, pos;
+
+	if (l->order != DISK_LAYOUT_SERPENTINE) {
+		disk_layout_locate_tracks(l, ps, c);
+		return &l->zone[c->zone];
+	}
+	z = disk_layout_zone_of(l, ps);
+	rel = ps - z->first_ps;
+	c->zone = z->number;
+	/* A 32-bit division is several times cheaper, and zones rarely hold 2^32 sectors. */
+	if (rel >> 32) {
+		c->sector = (uint32_t)(rel % z->spt);
+		track = rel / z->spt;
+	} else {
+		c->sector = (uint32_t)rel % z->spt;
+		track = (uint32_t)rel / z->spt;
+	}
+	/*
+	 * Track t of surface `head` (counted along its direction): the
+	 * track's skew offset (disk_layout_track_offset()) without turning the
+	 * direction back and forth.
+	 */
+	t = track % z->cyls;
+	c->head = (uint32_t)(track / z->cyls);
+	c->cyl = z->first_cyl + (uint32_t)(c->head % 2 ? z->cyls - 1 - t : t);
+	off = (uint64_t)c->head * z->surface_skew + t * z->cyl_skew + z->first_offset;
+	pos = (c->sector + off) % z->spt;
+	c->angle = (int64_t)(pos * (uint64_t)l->rev_ns / z->spt);
+	return z;
+}
+
+/* Where physical sector ps is. */
+static inline void disk_layout_locate(const struct disk_layout *l, uint64_t ps, struct disk_chs *c)
+{
+	(void)disk_layout_find(l, ps, c);
+}
 
 /* Skew offset (in sectors) of a track within its zone. */
 uint32_t disk_layout_track_offset(const struct disk_layout *l, const struct disk_zone *z,
@@ -199,8 +261,8 @@ static inline void disk_layout_physical(const struct disk_layout *l, uint64_t lb
 				(last + 1 - l->zone[disk_layout_zone(l, last)].first_ps);
 		return;
 	}
-	*first = lba / l->lpp;
-	*count = (lba + n + l->lpp - 1) / l->lpp - *first;
+	*first = lba >> l->lpp_shift;
+	*count = ((lba + n + l->lpp - 1) >> l->lpp_shift) - *first;
 }
 
 #endif

@@ -291,8 +291,8 @@ int disk_mech_init(struct disk_mech *mc, const struct disk_layout *l,
 
 	mc->layout = l;
 	mc->head_switch = mc->head_switch_write = m->head_switch;
-	mc->overhead = m->command_overhead;
 	mc->measured = false;
+	disk_mech_set_overhead(mc, m->command_overhead);
 	mc->min_seek = 0;
 	mc->pos_floor[0] = mc->pos_floor[1] = 0;
 	mc->const_seek[0] = mc->const_seek[1] = 0;

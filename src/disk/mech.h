@@ -47,6 +47,10 @@
 #include "disk/layout.h"
 #include "util/err.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 struct disk_seek_curve {
 	double a, b, c, e, d0;
 	uint32_t d0_floor;	/* the last whole distance on the √ part */
@@ -70,6 +74,24 @@ void disk_seek_curve3(double one, double avg, double full, double n, double *b, 
 int disk_seek_fit(struct disk_seek_curve *s, int64_t t1, int64_t tavg, int64_t tfull,
 		  int64_t max_distance, const char *what, struct err *e);
 
+/*
+ * The square root of a seek distance: the same correctly rounded root as
+ * sqrt(), without the test for a negative argument that sqrt() makes to
+ * set errno (and the registers it saves around that call) — a distance is
+ * never negative.
+ */
+static inline double disk_mech_sqrt(uint32_t d)
+{
+#ifdef __SSE2__
+	/* Its upper half left undefined: nothing is moved or cleared for it. */
+	__m128d v = _mm_move_sd(_mm_undefined_pd(), _mm_set_sd((double)d));
+
+	return _mm_cvtsd_f64(_mm_sqrt_sd(v, v));
+#else
+	return __builtin_sqrt((double)d);
+#endif
+}
+
 static inline int64_t disk_seek_ns(const struct disk_seek_curve *s, uint32_t d)
 {
 	double t;
@@ -78,8 +100,8 @@ static inline int64_t disk_seek_ns(const struct disk_seek_curve *s, uint32_t d)
 		return 0;
 	if (s->npts)
 		return disk_seek_table_ns(s, d);
-	if (d <= s->d0)
-		t = s->a + s->b * __builtin_sqrt((double)d);
+	if (d <= s->d0_floor)	/* d <= d0, without converting d for the comparison */
+		t = s->a + s->b * disk_mech_sqrt(d);
 	else
 		t = s->c + s->e * (double)d;
 	return (int64_t)t;
@@ -107,9 +129,13 @@ struct disk_mech {
 	const struct disk_layout *layout;
 	struct disk_seek_curve read, write;
 	int64_t head_switch, head_switch_write;
-	int64_t overhead;		/* datasheet: every command's */
-	bool measured;			/* per-command overheads from overhead_tab */
-	int64_t overhead_tab[2][2][2];	/* [write][miss][after write], model.h DISK_OVH_* */
+	bool measured;			/* per-command overheads (a datasheet drive's are all one) */
+	/*
+	 * [write][miss][after write], model.h DISK_OVH_*: a measured drive's
+	 * from its table, a datasheet drive's its command_overhead in every
+	 * entry (disk_mech_set_overhead()), so that finding one is one load.
+	 */
+	int64_t overhead_tab[2][2][2];
 	int64_t completion[2];		/* [write] */
 	int64_t bus_sector[2];		/* [write]: host transfer per 512 bytes */
 	int64_t min_seek;		/* measured: the least positioning of a media access */
@@ -148,7 +174,7 @@ struct disk_mech {
  */
 static inline int64_t disk_mech_choice_seek_ns(const struct disk_seek_curve *s, uint32_t d)
 {
-	return d <= s->d0_floor ? (int64_t)(s->a + s->b * __builtin_sqrt((double)d)) :
+	return d <= s->d0_floor ? (int64_t)(s->a + s->b * disk_mech_sqrt(d)) :
 		(int64_t)(s->c + s->e * (double)d);
 }
 
@@ -163,10 +189,14 @@ static inline int64_t disk_mech_move_ns(const struct disk_mech *mc, const struct
 
 	if (d) {
 		int64_t seek = disk_seek_ns(write ? &mc->write : &mc->read, d);
-		int64_t hs = write ? mc->head_switch_write : mc->head_switch;
 
 		/* A measured drive switches heads while it seeks: the longer of the two. */
-		return mc->measured && from->head != head && hs > seek ? hs : seek;
+		if (mc->measured && from->head != head) {
+			int64_t hs = write ? mc->head_switch_write : mc->head_switch;
+
+			return hs > seek ? hs : seek;
+		}
+		return seek;
 	}
 	return from->head != head ? (write ? mc->head_switch_write : mc->head_switch) : 0;
 }
@@ -207,7 +237,18 @@ struct disk_access {
 static inline int64_t disk_mech_overhead_ns(const struct disk_mech *mc, bool write, bool miss,
 					    bool after_write)
 {
-	return mc->measured ? mc->overhead_tab[write][miss][after_write] : mc->overhead;
+	return mc->overhead_tab[write][miss][after_write];
+}
+
+/* A datasheet drive's one command overhead, in every entry of overhead_tab (a measured one keeps its table). */
+static inline void disk_mech_set_overhead(struct disk_mech *mc, int64_t overhead)
+{
+	unsigned i;
+
+	if (mc->measured)
+		return;
+	for (i = 0; i < 8; i++)
+		mc->overhead_tab[i >> 2][(i >> 1) & 1][i & 1] = overhead;
 }
 
 /* Host transfer of n 512-byte sectors. */

@@ -202,7 +202,7 @@ static void stream_advance(struct disk_service *s, int64_t now)
 
 	if (!s->streaming)
 		return;
-	if (s->cache.start[s->seg] != s->seg_start || !s->cache.last_use[s->seg]) {
+	if (s->cache.start[s->seg] != s->seg_start || !s->cache.held[s->seg]) {
 		s->streaming = false;	/* its segment was reused or invalidated */
 		return;
 	}
@@ -516,7 +516,7 @@ static int64_t send_read(const struct disk_service *s, const struct arrival *a, 
  */
 static void read_ahead_after_hit(struct disk_service *s, int64_t at, uint64_t lba, uint64_t n)
 {
-	int seg = (int)s->cache.lru.tail;	/* the segment that served the hit */
+	int seg = (int)disk_cache_mru(&s->cache);	/* the segment that served the hit */
 	uint64_t from = s->cache.end[seg], limit;
 	struct media md;
 
@@ -561,7 +561,7 @@ static uint64_t buffered_prefix(const struct disk_service *s, uint64_t lba, uint
 	unsigned i;
 
 	for (i = 0; i < c->nseg; i++)
-		if (c->last_use[i] && lba >= c->start[i] && lba < c->end[i] &&
+		if (c->held[i] && lba >= c->start[i] && lba < c->end[i] &&
 		    c->end[i] - lba > best)
 			best = c->end[i] - lba;
 	return best < n ? best : 0;
@@ -586,7 +586,7 @@ static int64_t read_command(struct disk_service *s, int64_t now, uint64_t lba, u
 		hit = HIT_WHOLE;
 		*kind = DISK_SERVED_HIT;
 		s->head.last_write = false;
-		if (s->streaming && s->cache.lru.tail == (unsigned)s->seg &&
+		if (s->streaming && disk_cache_mru(&s->cache) == (unsigned)s->seg &&
 		    s->cache.end[s->seg] < s->ra_limit)
 			extend_read_ahead(s, lba, n);	/* its read-ahead still runs */
 		if (s->streaming && s->cache.end[s->seg] >= s->ra_limit)
@@ -627,7 +627,7 @@ static int64_t read_command(struct disk_service *s, int64_t now, uint64_t lba, u
 		if (prefix) {
 			/* Marks the segment used (it is then the LRU list's last) and grows it. */
 			disk_cache_read_hit(&s->cache, lba, prefix);
-			seg = (int)s->cache.lru.tail;
+			seg = (int)disk_cache_mru(&s->cache);
 			disk_cache_extend(&s->cache, (unsigned)seg, lba + n, s->seg_sectors);
 		} else {
 			disk_cache_fill(&s->cache, lba, n);

@@ -185,6 +185,9 @@ void fwq_set_init(struct fwq_set *s, uint32_t cylinders)
 	s->prev[FWQ_RIGHT] = FWQ_LEFT;
 	s->prev[FWQ_LEFT] = FWQ_LEFT;
 	s->next[FWQ_RIGHT] = FWQ_RIGHT;
+	/* No head is on cylinder -1: the first node (none yet) is its node. */
+	s->at_cyl = -1;
+	s->at_node = FWQ_RIGHT;
 }
 
 /*
@@ -336,7 +339,7 @@ static inline __attribute__((always_inline)) bool one_walk(const struct fwq_ctx 
 							   struct fwq_best *out)
 {
 	struct walk w;
-	unsigned right = fwq_set_at(s, (int32_t)ctx->head.cyl), left = s->prev[right];
+	unsigned right = fwq_set_from(s, (int32_t)ctx->head.cyl), left = s->prev[right];
 	struct one_best b = { INT64_MAX, 0 };
 
 	walk_init(&w, ctx, s, batch_end);

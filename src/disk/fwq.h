@@ -163,7 +163,12 @@ static inline bool fwq_older(const struct fwq_cmd *a, const struct fwq_cmd *b)
  *                (b + 1) << band_shift), `occupied` has bit b when one of
  *                its commands waits, and first[b] is the first of them in
  *                the list. A band is about a two-hundredth of the stroke:
- *                the place is a step or two from a band's first.
+ *                the place is a step or two from a band's first. And
+ *                where the last command to leave was, at_cyl, the walk
+ *                finds its start at once: at_node is the first node at
+ *                or past it, kept so by joining and leaving — the head is
+ *                there at the next choice, unless the access ended on
+ *                another cylinder or served a destage.
  * Joining and leaving are a few instructions each; nothing moves in memory.
  */
 #define FWQ_BANDS	256
@@ -185,6 +190,8 @@ struct fwq_set {
 	unsigned band_shift;
 	uint64_t occupied[FWQ_BAND_WORDS];
 	uint8_t first[FWQ_BANDS];
+	int32_t at_cyl;		/* -1 before any command has left */
+	uint8_t at_node;	/* always fwq_set_at(at_cyl) */
 };
 
 /* Empty, for a drive of `cylinders` cylinders (at most FWQ_MAX_CYLINDERS). */
@@ -222,6 +229,12 @@ static inline unsigned fwq_set_at(const struct fwq_set *s, int32_t cyl)
 	return b < 0 ? FWQ_RIGHT : s->first[b];
 }
 
+/* fwq_set_at(), in one step for the cylinder the last command to leave was on. */
+static inline unsigned fwq_set_from(const struct fwq_set *s, int32_t cyl)
+{
+	return cyl == s->at_cyl ? s->at_node : fwq_set_at(s, cyl);
+}
+
 /*
  * Command c (of slot c->tag) starts waiting; inline, as its leaving: each
  * runs once per command in the drive's hot path.
@@ -256,6 +269,13 @@ static inline void fwq_set_add(struct fwq_set *s, const struct fwq_cmd *c)
 	s->prev[x] = s->prev[y];
 	s->next[s->prev[y]] = (uint8_t)x;
 	s->prev[y] = (uint8_t)x;
+	/*
+	 * Before y, whose predecessor was short of at_cyl when y was at_node
+	 * (and at_node unchanged when it was not: it was then before x, or
+	 * x short of at_cyl).
+	 */
+	if (y == s->at_node && cyl >= s->at_cyl)
+		s->at_node = (uint8_t)x;
 }
 
 /* cands[pos] stops waiting; the last takes its place. */
@@ -263,10 +283,15 @@ static inline void fwq_set_remove(struct fwq_set *s, unsigned pos)
 {
 	const struct fwq_cmd *last = s->cands[s->n - 1];
 	unsigned x = s->cands[pos]->tag, b = (uint32_t)s->cyl[x] >> s->band_shift;
-	unsigned nx = s->next[x];
+	unsigned nx = s->next[x], at = nx, p;
 
 	s->next[s->prev[x]] = (uint8_t)nx;
 	s->prev[nx] = s->prev[x];
+	/* The head goes where x is: the first node left at or past its cylinder. */
+	for (p = s->prev[x]; s->cyl[p] == s->cyl[x]; p = s->prev[p])
+		at = p;
+	s->at_cyl = s->cyl[x];
+	s->at_node = (uint8_t)at;
 	if (s->first[b] == x) {
 		if (nx != FWQ_RIGHT && (uint32_t)s->cyl[nx] >> s->band_shift == b)
 			s->first[b] = (uint8_t)nx;

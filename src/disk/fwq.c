@@ -241,17 +241,19 @@ static inline __attribute__((always_inline)) void walk_init(struct walk *w,
 }
 
 /*
- * The exact positioning time of a command d > 0 cylinders away whose
+ * The exact positioning time of a command off the head's cylinder whose
  * rotational floor `floor_pass` the floor entry's longest seek may miss:
  * the seek, then the first pass after it (as fwq_positioning_ns() times
- * it). Out of line: one choice in three needs it, and inlined it would
- * take registers from the walk.
+ * it). Out of line, its distance found again from the command: one choice
+ * in three needs it, and inlined, or handed the distance, it would take
+ * registers from the walk.
  */
 static __attribute__((noinline)) int64_t after_seek(const struct fwq_ctx *ctx,
-						    const struct fwq_cmd *c, uint32_t d,
-						    int64_t floor_pass)
+						    const struct fwq_cmd *c, int64_t floor_pass)
 {
 	const struct disk_mech *mc = ctx->mech;
+	uint32_t d = c->where.cyl > ctx->head.cyl ? c->where.cyl - ctx->head.cyl :
+		ctx->head.cyl - c->where.cyl;
 	int64_t earliest = disk_mech_choice_seek_ns(c->write ? &mc->write : &mc->read, d) +
 		mc->guard_eff;
 
@@ -316,7 +318,7 @@ static inline __attribute__((always_inline)) void one_side(const struct walk *w,
 		 * longest seek of the floor's distances makes it.
 		 */
 		if (fl->ceil_guarded > cost)
-			cost = after_seek(w->ctx, c, (uint32_t)d, cost);
+			cost = after_seek(w->ctx, c, cost);
 		if (cost < best || (cost == best && fwq_older(c, s->cmd[best_slot]))) {
 			best = cost;
 			best_slot = x;

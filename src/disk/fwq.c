@@ -185,7 +185,7 @@ void fwq_set_init(struct fwq_set *s, uint32_t cylinders)
 	s->prev[FWQ_RIGHT] = FWQ_LEFT;
 	s->prev[FWQ_LEFT] = FWQ_LEFT;
 	s->next[FWQ_RIGHT] = FWQ_RIGHT;
-	/* No head is on cylinder -1: the first node (none yet) is its node. */
+	/* No head is on cylinder -1; the right sentinel is past it. */
 	s->at_cyl = -1;
 	s->at_node = FWQ_RIGHT;
 }

@@ -165,10 +165,11 @@ static inline bool fwq_older(const struct fwq_cmd *a, const struct fwq_cmd *b)
  *                the list. A band is about a two-hundredth of the stroke:
  *                the place is a step or two from a band's first. And
  *                where the last command to leave was, at_cyl, the walk
- *                finds its start at once: at_node is the first node at
- *                or past it, kept so by joining and leaving — the head is
- *                there at the next choice, unless the access ended on
- *                another cylinder or served a destage.
+ *                finds its start at once: at_node, the node after it,
+ *                is at or past at_cyl, and only a command that joined
+ *                since can stand between — the head is there at the next
+ *                choice, unless the access ended on another cylinder or
+ *                served a destage.
  * Joining and leaving are a few instructions each; nothing moves in memory.
  */
 #define FWQ_BANDS	256
@@ -191,7 +192,7 @@ struct fwq_set {
 	uint64_t occupied[FWQ_BAND_WORDS];
 	uint8_t first[FWQ_BANDS];
 	int32_t at_cyl;		/* -1 before any command has left */
-	uint8_t at_node;	/* always fwq_set_at(at_cyl) */
+	uint8_t at_node;	/* a node at or past at_cyl; fwq_set_at(at_cyl) is it or before it */
 };
 
 /* Empty, for a drive of `cylinders` cylinders (at most FWQ_MAX_CYLINDERS). */
@@ -229,10 +230,20 @@ static inline unsigned fwq_set_at(const struct fwq_set *s, int32_t cyl)
 	return b < 0 ? FWQ_RIGHT : s->first[b];
 }
 
-/* fwq_set_at(), in one step for the cylinder the last command to leave was on. */
+/*
+ * fwq_set_at(), in a step or two for the cylinder the last command to
+ * leave was on: back from at_node over the commands that joined before it
+ * since (the left sentinel's cylinder is short of any).
+ */
 static inline unsigned fwq_set_from(const struct fwq_set *s, int32_t cyl)
 {
-	return cyl == s->at_cyl ? s->at_node : fwq_set_at(s, cyl);
+	unsigned x = s->at_node;
+
+	if (cyl != s->at_cyl)
+		return fwq_set_at(s, cyl);
+	while (s->cyl[s->prev[x]] >= cyl)
+		x = s->prev[x];
+	return x;
 }
 
 /*
@@ -269,13 +280,6 @@ static inline void fwq_set_add(struct fwq_set *s, const struct fwq_cmd *c)
 	s->prev[x] = s->prev[y];
 	s->next[s->prev[y]] = (uint8_t)x;
 	s->prev[y] = (uint8_t)x;
-	/*
-	 * Before y, whose predecessor was short of at_cyl when y was at_node
-	 * (and at_node unchanged when it was not: it was then before x, or
-	 * x short of at_cyl).
-	 */
-	if (y == s->at_node && cyl >= s->at_cyl)
-		s->at_node = (uint8_t)x;
 }
 
 /* cands[pos] stops waiting; the last takes its place. */
@@ -283,15 +287,13 @@ static inline void fwq_set_remove(struct fwq_set *s, unsigned pos)
 {
 	const struct fwq_cmd *last = s->cands[s->n - 1];
 	unsigned x = s->cands[pos]->tag, b = (uint32_t)s->cyl[x] >> s->band_shift;
-	unsigned nx = s->next[x], at = nx, p;
+	unsigned nx = s->next[x];
 
 	s->next[s->prev[x]] = (uint8_t)nx;
 	s->prev[nx] = s->prev[x];
-	/* The head goes where x is: the first node left at or past its cylinder. */
-	for (p = s->prev[x]; s->cyl[p] == s->cyl[x]; p = s->prev[p])
-		at = p;
+	/* The head goes where x is (nodes of its cylinder may be before nx). */
 	s->at_cyl = s->cyl[x];
-	s->at_node = (uint8_t)at;
+	s->at_node = (uint8_t)nx;
 	if (s->first[b] == x) {
 		if (nx != FWQ_RIGHT && (uint32_t)s->cyl[nx] >> s->band_shift == b)
 			s->first[b] = (uint8_t)nx;

@@ -272,16 +272,18 @@ static __attribute__((noinline)) int64_t price_here(const struct fwq_ctx *ctx,
  * One side of the head, nearest first from node x, every node of it at
  * least a cylinder from the head: to_right and batched are constants at
  * each call. Stops at the first seek floor past the best (or at the
- * sentinel, farther than any stroke).
+ * sentinel, farther than any stroke). Nodes are a word wide here: as
+ * index registers they then need no widening copy at each step.
  */
-static inline __attribute__((always_inline)) void one_side(const struct walk *w, unsigned x,
+static inline __attribute__((always_inline)) void one_side(const struct walk *w, size_t x,
 							   bool to_right, bool batched,
 							   struct one_best *b)
 {
 	const struct fwq_set *s = w->s;
 	const struct disk_floor *floors = w->floors;
 	int64_t head = w->cyl, phase = w->phase, rev = w->rev, best = b->cost;
-	unsigned shift = w->shift, best_slot = b->slot;
+	unsigned shift = w->shift;
+	size_t best_slot = b->slot;
 
 	for (;; x = to_right ? s->next[x] : s->prev[x]) {
 		const struct disk_floor *fl;
@@ -326,7 +328,7 @@ static inline __attribute__((always_inline)) void one_side(const struct walk *w,
 	}
 done:
 	b->cost = best;
-	b->slot = best_slot;
+	b->slot = (unsigned)best_slot;
 }
 
 /*

@@ -295,7 +295,8 @@ static inline void fwq_set_remove(struct fwq_set *s, unsigned pos)
 	s->at_cyl = s->cyl[x];
 	s->at_node = (uint8_t)nx;
 	if (s->first[b] == x) {
-		if (nx != FWQ_RIGHT && (uint32_t)s->cyl[nx] >> s->band_shift == b)
+		/* The right sentinel's band is past FWQ_BANDS (FWQ_MAX_CYLINDERS): never b. */
+		if ((uint32_t)s->cyl[nx] >> s->band_shift == b)
 			s->first[b] = (uint8_t)nx;
 		else
 			s->occupied[b >> 6] &= ~(1ull << (b & 63));

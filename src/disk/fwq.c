@@ -1,6 +1,7 @@
 #include "disk/fwq.h"
 
 #include "disk/model.h"
+#include "sim/sim.h"
 
 #include <string.h>
 
@@ -172,6 +173,8 @@ void fwq_set_init(struct fwq_set *s, uint32_t cylinders)
 {
 	unsigned i;
 
+	/* The sentinels' distances, and the right one's band past FWQ_BANDS, rest on it. */
+	SIM_ASSERT(cylinders <= FWQ_MAX_CYLINDERS, "%u cylinders", cylinders);
 	s->n = 0;
 	s->band_shift = 0;
 	while (cylinders > 1 && ((cylinders - 1) >> s->band_shift) >= FWQ_BANDS)

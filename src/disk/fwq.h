@@ -162,8 +162,10 @@ static inline bool fwq_older(const struct fwq_cmd *a, const struct fwq_cmd *b)
  *                cylinder bands: band b holds cylinders [b << band_shift,
  *                (b + 1) << band_shift), `occupied` has bit b when one of
  *                its commands waits, and first[b] is the first of them in
- *                the list. A band is about a two-hundredth of the stroke:
- *                the place is a step or two from a band's first. And
+ *                the list. A band is about a sixty-fourth of the stroke,
+ *                so that `occupied` is one word (the next occupied band
+ *                one bit scan): with at most 33 commands the place is a
+ *                step or two from a band's first. And
  *                where the last command to leave was, at_cyl, the walk
  *                finds its start at once: at_node, the node after it,
  *                is at or past at_cyl, and only a command that joined
@@ -172,7 +174,7 @@ static inline bool fwq_older(const struct fwq_cmd *a, const struct fwq_cmd *b)
  *                served a destage.
  * Joining and leaving are a few instructions each; nothing moves in memory.
  */
-#define FWQ_BANDS	256
+#define FWQ_BANDS	64
 #define FWQ_BAND_WORDS	(FWQ_BANDS / 64)
 #define FWQ_LEFT	FWQ_SLOTS
 #define FWQ_RIGHT	(FWQ_SLOTS + 1)

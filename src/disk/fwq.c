@@ -209,7 +209,7 @@ void fwq_set_init(struct fwq_set *s, uint32_t cylinders)
 /* What one class's walk carries: in registers once inlined. */
 struct one_best {
 	int64_t cost;
-	unsigned slot;
+	size_t slot;
 };
 
 /*
@@ -331,7 +331,7 @@ static inline __attribute__((always_inline)) void one_side(const struct walk *w,
 	}
 done:
 	b->cost = best;
-	b->slot = (unsigned)best_slot;
+	b->slot = best_slot;
 }
 
 /*

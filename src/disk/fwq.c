@@ -171,16 +171,13 @@ static inline int64_t floor_of(const struct fwq_ctx *ctx, const struct fwq_cmd *
 
 void fwq_set_init(struct fwq_set *s, uint32_t cylinders)
 {
-	unsigned i;
-
 	/* The sentinels' distances, and the right one's band past FWQ_BANDS, rest on it. */
 	SIM_ASSERT(cylinders <= FWQ_MAX_CYLINDERS, "%u cylinders", cylinders);
 	s->n = 0;
 	s->band_shift = 0;
 	while (cylinders > 1 && ((cylinders - 1) >> s->band_shift) >= FWQ_BANDS)
 		s->band_shift++;
-	for (i = 0; i < FWQ_BAND_WORDS; i++)
-		s->occupied[i] = 0;
+	s->occupied = 0;
 	s->cyl[FWQ_LEFT] = INT32_MIN;
 	s->cyl[FWQ_RIGHT] = INT32_MAX;
 	s->angle[FWQ_LEFT] = s->angle[FWQ_RIGHT] = 0;

@@ -175,7 +175,7 @@ static inline bool fwq_older(const struct fwq_cmd *a, const struct fwq_cmd *b)
  * Joining and leaving are a few instructions each; nothing moves in memory.
  */
 #define FWQ_BANDS	64
-#define FWQ_BAND_WORDS	(FWQ_BANDS / 64)
+_Static_assert(FWQ_BANDS <= 64, "fwq_set.occupied is one word");
 #define FWQ_LEFT	FWQ_SLOTS
 #define FWQ_RIGHT	(FWQ_SLOTS + 1)
 #define FWQ_NODES	(FWQ_SLOTS + 2)
@@ -191,7 +191,7 @@ struct fwq_set {
 	int64_t angle[FWQ_NODES];
 	uint8_t next[FWQ_NODES], prev[FWQ_NODES];
 	unsigned band_shift;
-	uint64_t occupied[FWQ_BAND_WORDS];
+	uint64_t occupied;			/* bit b: band b holds a command */
 	uint8_t first[FWQ_BANDS];
 	int32_t at_cyl;		/* -1 before any command has left */
 	uint8_t at_node;	/* a node at or past at_cyl; fwq_set_at(at_cyl) is it or before it */
@@ -203,18 +203,9 @@ void fwq_set_init(struct fwq_set *s, uint32_t cylinders);
 /* The first occupied band after b, or -1. */
 static inline int fwq_band_after(const struct fwq_set *s, int b)
 {
-	unsigned i = (unsigned)(b + 1) >> 6;
-	uint64_t m;
+	uint64_t m = b + 1 < FWQ_BANDS ? s->occupied & (~0ull << (b + 1)) : 0;
 
-	if (i >= FWQ_BAND_WORDS)
-		return -1;
-	m = s->occupied[i] & (~0ull << ((unsigned)(b + 1) & 63));
-	while (!m) {
-		if (++i >= FWQ_BAND_WORDS)
-			return -1;
-		m = s->occupied[i];
-	}
-	return (int)(i << 6 | (unsigned)__builtin_ctzll(m));
+	return m ? __builtin_ctzll(m) : -1;
 }
 
 /* The first node (FWQ_RIGHT past the last) with a cylinder >= cyl. */
@@ -223,7 +214,7 @@ static inline unsigned fwq_set_at(const struct fwq_set *s, int32_t cyl)
 	int b = cyl < 0 ? 0 : (int)((uint32_t)cyl >> s->band_shift);
 	unsigned x;
 
-	if (b < FWQ_BANDS && s->occupied[b >> 6] >> (b & 63) & 1) {
+	if (b < FWQ_BANDS && s->occupied >> b & 1) {
 		for (x = s->first[b]; s->cyl[x] < cyl; x = s->next[x])
 			;
 		return x;
@@ -263,7 +254,7 @@ static inline void fwq_set_add(struct fwq_set *s, const struct fwq_cmd *c)
 	s->cyl[x] = cyl;
 	s->angle[x] = c->where.angle;
 	/* y: the node it goes before — after every node of its cylinder or less. */
-	if (s->occupied[b >> 6] >> (b & 63) & 1) {
+	if (s->occupied >> b & 1) {
 		y = s->first[b];
 		if (s->cyl[y] <= cyl) {
 			while (s->cyl[y] <= cyl)
@@ -276,7 +267,7 @@ static inline void fwq_set_add(struct fwq_set *s, const struct fwq_cmd *c)
 
 		y = after < 0 ? FWQ_RIGHT : s->first[after];
 		s->first[b] = (uint8_t)x;
-		s->occupied[b >> 6] |= 1ull << (b & 63);
+		s->occupied |= 1ull << b;
 	}
 	s->next[x] = (uint8_t)y;
 	s->prev[x] = s->prev[y];
@@ -301,7 +292,7 @@ static inline void fwq_set_remove(struct fwq_set *s, unsigned pos)
 		if ((uint32_t)s->cyl[nx] >> s->band_shift == b)
 			s->first[b] = (uint8_t)nx;
 		else
-			s->occupied[b >> 6] &= ~(1ull << (b & 63));
+			s->occupied &= ~(1ull << b);
 	}
 	s->cands[pos] = last;
 	s->pos[last->tag] = (uint8_t)pos;

@@ -269,6 +269,16 @@ static __attribute__((noinline)) int64_t price_here(const struct fwq_ctx *ctx,
 }
 
 /*
+ * The walk's start when the head is not where the last command to leave
+ * was (its access ended on another cylinder, or it was a destage): out of
+ * line, the seed's run never takes it.
+ */
+static __attribute__((noinline)) unsigned set_at_elsewhere(const struct fwq_set *s, int32_t cyl)
+{
+	return fwq_set_at(s, cyl);
+}
+
+/*
  * One side of the head, nearest first from node x, every node of it at
  * least a cylinder from the head: to_right and batched are constants at
  * each call. Stops at the first seek floor past the best (or at the
@@ -343,7 +353,8 @@ static inline __attribute__((always_inline)) bool one_walk(const struct fwq_ctx 
 							   struct fwq_best *out)
 {
 	struct walk w;
-	unsigned right = fwq_set_from(s, (int32_t)ctx->head.cyl), left = s->prev[right];
+	unsigned right = (int32_t)ctx->head.cyl == s->at_cyl ? fwq_set_at_last(s) :
+		set_at_elsewhere(s, (int32_t)ctx->head.cyl), left = s->prev[right];
 	struct one_best b = { INT64_MAX, 0 };
 
 	walk_init(&w, ctx, s, batch_end);

@@ -224,17 +224,15 @@ static inline unsigned fwq_set_at(const struct fwq_set *s, int32_t cyl)
 }
 
 /*
- * fwq_set_at(), in a step or two for the cylinder the last command to
- * leave was on: back from at_node over the commands that joined before it
- * since (the left sentinel's cylinder is short of any).
+ * fwq_set_at(s, s->at_cyl), the cylinder the last command to leave was on,
+ * in a step or two: back from at_node over the commands that joined before
+ * it since (the left sentinel's cylinder is short of any).
  */
-static inline unsigned fwq_set_from(const struct fwq_set *s, int32_t cyl)
+static inline unsigned fwq_set_at_last(const struct fwq_set *s)
 {
 	unsigned x = s->at_node;
 
-	if (cyl != s->at_cyl)
-		return fwq_set_at(s, cyl);
-	while (s->cyl[s->prev[x]] >= cyl)
+	while (s->cyl[s->prev[x]] >= s->at_cyl)
 		x = s->prev[x];
 	return x;
 }

@@ -1,6 +1,7 @@
 #include "disk/fwq.h"
 
 #include "disk/model.h"
+#include "sim/sim.h"
 
 #include <string.h>
 
@@ -170,14 +171,13 @@ static inline int64_t floor_of(const struct fwq_ctx *ctx, const struct fwq_cmd *
 
 void fwq_set_init(struct fwq_set *s, uint32_t cylinders)
 {
-	unsigned i;
-
+	/* The sentinels' distances, and the right one's band past FWQ_BANDS, rest on it. */
+	SIM_ASSERT(cylinders <= FWQ_MAX_CYLINDERS, "%u cylinders", cylinders);
 	s->n = 0;
 	s->band_shift = 0;
 	while (cylinders > 1 && ((cylinders - 1) >> s->band_shift) >= FWQ_BANDS)
 		s->band_shift++;
-	for (i = 0; i < FWQ_BAND_WORDS; i++)
-		s->occupied[i] = 0;
+	s->occupied = 0;
 	s->cyl[FWQ_LEFT] = INT32_MIN;
 	s->cyl[FWQ_RIGHT] = INT32_MAX;
 	s->angle[FWQ_LEFT] = s->angle[FWQ_RIGHT] = 0;
@@ -185,6 +185,9 @@ void fwq_set_init(struct fwq_set *s, uint32_t cylinders)
 	s->prev[FWQ_RIGHT] = FWQ_LEFT;
 	s->prev[FWQ_LEFT] = FWQ_LEFT;
 	s->next[FWQ_RIGHT] = FWQ_RIGHT;
+	/* No head is on cylinder -1; the right sentinel is past it. */
+	s->at_cyl = -1;
+	s->at_node = FWQ_RIGHT;
 }
 
 /*
@@ -203,94 +206,176 @@ void fwq_set_init(struct fwq_set *s, uint32_t cylinders)
 /* What one class's walk carries: in registers once inlined. */
 struct one_best {
 	int64_t cost;
-	unsigned slot;
+	size_t slot;
 };
 
 /*
- * One side of the head, nearest first from node x: to_right and batched
- * are constants at each call. Stops at the first seek floor past the best
- * (or at the sentinel, farther than any stroke).
+ * What every step of a walk reads, loaded once per choice: the loop then
+ * keeps it in registers instead of loading it again at each node (the
+ * compiler may not hoist a load past the loop's exits on its own).
  */
-static inline __attribute__((always_inline)) void one_side(const struct fwq_ctx *ctx,
-							   const struct fwq_set *s, unsigned x,
-							   bool to_right, uint32_t batch_end,
-							   bool batched, struct one_best *b)
+struct walk {
+	const struct fwq_ctx *ctx;
+	const struct fwq_set *s;
+	const struct disk_floor *floors;
+	int64_t cyl, phase, rev;
+	unsigned shift;
+	uint32_t batch_end;
+};
+
+static inline __attribute__((always_inline)) void walk_init(struct walk *w,
+							    const struct fwq_ctx *ctx,
+							    const struct fwq_set *s,
+							    uint32_t batch_end)
 {
 	const struct disk_mech *mc = ctx->mech;
-	int64_t cyl = ctx->head.cyl, best = b->cost;
-	unsigned best_slot = b->slot;
+
+	w->ctx = ctx;
+	w->s = s;
+	w->floors = mc->floors;
+	w->cyl = ctx->head.cyl;
+	w->phase = ctx->phase;
+	w->rev = mc->layout->rev_ns;
+	w->shift = mc->seek_floor_shift;
+	w->batch_end = batch_end;
+}
+
+/*
+ * The exact positioning time of a command off the head's cylinder whose
+ * rotational floor `floor_pass` the floor entry's longest seek may miss:
+ * the seek, then the first pass after it (as fwq_positioning_ns() times
+ * it). Out of line, its distance found again from the command: one choice
+ * in three needs it, and inlined, or handed the distance, it would take
+ * registers from the walk.
+ */
+static __attribute__((noinline)) int64_t after_seek(const struct fwq_ctx *ctx,
+						    const struct fwq_cmd *c, int64_t floor_pass)
+{
+	const struct disk_mech *mc = ctx->mech;
+	uint32_t d = c->where.cyl > ctx->head.cyl ? c->where.cyl - ctx->head.cyl :
+		ctx->head.cyl - c->where.cyl;
+	int64_t earliest = disk_mech_choice_seek_ns(c->write ? &mc->write : &mc->read, d) +
+		mc->guard_eff;
+
+	return floor_pass < earliest ? earliest + fwq_mod_rev(ctx, floor_pass - earliest) :
+		floor_pass;
+}
+
+/* A command on the head's cylinder: out of line, the walk seldom meets one. */
+static __attribute__((noinline)) int64_t price_here(const struct fwq_ctx *ctx,
+						    const struct fwq_cmd *c)
+{
+	return fwq_positioning_ns(ctx, c);
+}
+
+/*
+ * The walk's start when the head is not where the last command to leave
+ * was (its access ended on another cylinder, or it was a destage): out of
+ * line, the seed's run never takes it.
+ */
+static __attribute__((noinline)) unsigned set_at_elsewhere(const struct fwq_set *s, int32_t cyl)
+{
+	return fwq_set_at(s, cyl);
+}
+
+/*
+ * One side of the head, nearest first from node x, every node of it at
+ * least a cylinder from the head: to_right and batched are constants at
+ * each call. Stops at the first seek floor past the best (or at the
+ * sentinel, farther than any stroke). Nodes are a word wide here: as
+ * index registers they then need no widening copy at each step.
+ */
+static inline __attribute__((always_inline)) void one_side(const struct walk *w, size_t x,
+							   bool to_right, bool batched,
+							   struct one_best *b)
+{
+	const struct fwq_set *s = w->s;
+	const struct disk_floor *floors = w->floors;
+	int64_t head = w->cyl, phase = w->phase, rev = w->rev, best = b->cost;
+	unsigned shift = w->shift;
+	size_t best_slot = b->slot;
 
 	for (;; x = to_right ? s->next[x] : s->prev[x]) {
-		int64_t d = to_right ? s->cyl[x] - cyl : cyl - s->cyl[x], cost;
+		const struct disk_floor *fl;
 		const struct fwq_cmd *c;
+		int64_t d, cost;
 
-		if (d >= FWQ_MAX_CYLINDERS)
-			break;		/* the sentinel */
-		if (!to_right || d) {
-			const struct disk_floor *fl = &mc->floors[(unsigned)d >> mc->seek_floor_shift];
-			const struct disk_seek_curve *sc;
-			int64_t rev = mc->layout->rev_ns, move, earliest;
-
+		/*
+		 * Over the commands whose rotational floor is past the best (most
+		 * of them): best does not change in this loop.
+		 */
+		for (;; x = to_right ? s->next[x] : s->prev[x]) {
+			d = to_right ? s->cyl[x] - head : head - s->cyl[x];
+			if (d >= FWQ_MAX_CYLINDERS)
+				goto done;	/* the sentinel */
+			fl = &floors[(uint32_t)d >> shift];
 			if (fl->guarded > best)
-				break;		/* nothing further can win */
+				goto done;	/* nothing further can win */
 			/* The rotational floor. */
-			cost = s->angle[x] - ctx->phase;
-			cost += rev & -(int64_t)(cost < 0);
+			cost = s->angle[x] - phase;
+			if (cost < 0)
+				cost += rev;
 			cost -= fl->turn;
-			cost += rev & -(int64_t)(cost < 0);
+			if (cost < 0)
+				cost += rev;
 			cost += fl->guarded;
-			if (cost > best)
-				continue;
-			c = s->cmd[x];
-			if (batched && c->seq >= batch_end)
-				continue;
-			/*
-			 * The floor's pass is the first after the seek (as
-			 * fwq_positioning_ns() times it) when even the longest
-			 * seek of the floor's distances makes it; else the seek,
-			 * then the first pass after it.
-			 */
-			if (fl->ceil_guarded > cost) {
-				sc = c->write ? &mc->write : &mc->read;
-				move = disk_mech_choice_seek_ns(sc, (uint32_t)d);
-				earliest = move + mc->guard_eff;
-				if (cost < earliest)
-					cost = earliest + fwq_mod_rev(ctx, cost - earliest);
-			}
-		} else {
-			c = s->cmd[x];
-			if (batched && c->seq >= batch_end)
-				continue;
-			cost = fwq_positioning_ns(ctx, c);	/* no seek: no floor, no guard */
+			if (cost <= best)
+				break;
 		}
+		c = s->cmd[x];
+		if (batched && c->seq >= w->batch_end)
+			continue;
+		/*
+		 * The floor's pass is the first after the seek when even the
+		 * longest seek of the floor's distances makes it.
+		 */
+		if (fl->ceil_guarded > cost)
+			cost = after_seek(w->ctx, c, cost);
 		if (cost < best || (cost == best && fwq_older(c, s->cmd[best_slot]))) {
 			best = cost;
 			best_slot = x;
 		}
 	}
+done:
 	b->cost = best;
 	b->slot = best_slot;
 }
 
 /*
  * One class competes (no high-priority command is told apart): the common
- * case — every choice without PRIO. The side towards the head's nearer
- * neighbour first, so that the other starts with a good best.
+ * case — every choice without PRIO. The commands on the head's cylinder
+ * first (no seek: no floor, no guard), then the side of the head's nearer
+ * neighbour, so that the other starts with a good best.
  */
 static inline __attribute__((always_inline)) bool one_walk(const struct fwq_ctx *ctx,
 							   const struct fwq_set *s,
 							   uint32_t batch_end, bool batched,
 							   struct fwq_best *out)
 {
-	unsigned right = fwq_set_at(s, (int32_t)ctx->head.cyl), left = s->prev[right];
+	struct walk w;
+	unsigned right = (int32_t)ctx->head.cyl == s->at_cyl ? fwq_set_at_last(s) :
+		set_at_elsewhere(s, (int32_t)ctx->head.cyl), left = s->prev[right];
 	struct one_best b = { INT64_MAX, 0 };
 
-	if ((int64_t)s->cyl[right] - ctx->head.cyl <= (int64_t)ctx->head.cyl - s->cyl[left]) {
-		one_side(ctx, s, right, true, batch_end, batched, &b);
-		one_side(ctx, s, left, false, batch_end, batched, &b);
+	walk_init(&w, ctx, s, batch_end);
+	for (; s->cyl[right] == (int32_t)ctx->head.cyl; right = s->next[right]) {
+		const struct fwq_cmd *c = s->cmd[right];
+		int64_t cost;
+
+		if (batched && c->seq >= batch_end)
+			continue;
+		cost = price_here(ctx, c);
+		if (cost < b.cost || (cost == b.cost && fwq_older(c, s->cmd[b.slot]))) {
+			b.cost = cost;
+			b.slot = right;
+		}
+	}
+	if ((int64_t)s->cyl[right] - w.cyl <= w.cyl - s->cyl[left]) {
+		one_side(&w, right, true, batched, &b);
+		one_side(&w, left, false, batched, &b);
 	} else {
-		one_side(ctx, s, left, false, batch_end, batched, &b);
-		one_side(ctx, s, right, true, batch_end, batched, &b);
+		one_side(&w, left, false, batched, &b);
+		one_side(&w, right, true, batched, &b);
 	}
 	out->any = b.cost != INT64_MAX;
 	out->cost = b.cost;
@@ -373,10 +458,8 @@ static inline __attribute__((always_inline)) unsigned satf_walk_pick(const struc
 
 	if (r->prio->honours && q->nhigh)
 		two_walk(ctx, q->set, q->nhigh, q->batch_end, batched, best);
-	else if (batched)
-		one_walk(ctx, q->set, q->batch_end, true, &best[0]);
 	else
-		one_walk(ctx, q->set, 0, false, &best[0]);
+		one_walk(ctx, q->set, q->batch_end, batched, &best[0]);
 	/* Destages (never high): each on its own floor. */
 	for (i = q->nsorted; i < q->n; i++) {
 		if (batched && q->cands[i]->seq >= q->batch_end)
@@ -387,17 +470,56 @@ static inline __attribute__((always_inline)) unsigned satf_walk_pick(const struc
 	return fwq_decide(r, q, now, &best[1], &best[0], reason);
 }
 
+static __attribute__((noinline)) unsigned satf_any(const struct fwq_rules *r,
+						 const struct fwq_ctx *ctx,
+						 const struct fwq_queue *q, int64_t now,
+						 enum fwq_reason *reason)
+{
+	return satf_walk_pick(r, ctx, q, now, false, reason);
+}
+
+static __attribute__((noinline)) unsigned satf_batch_any(const struct fwq_rules *r,
+						       const struct fwq_ctx *ctx,
+						       const struct fwq_queue *q, int64_t now,
+						       enum fwq_reason *reason)
+{
+	return satf_walk_pick(r, ctx, q, now, true, reason);
+}
+
+/*
+ * The common choice: no destage among the candidates, no high-priority
+ * command told apart and none aged — the walk's best is the pick, without
+ * fwq_decide(). Anything else takes satf_walk_pick() out of line, so that
+ * this function is little more than the walk's loop.
+ */
+static inline __attribute__((always_inline)) unsigned satf_pick(const struct fwq_rules *r,
+								const struct fwq_ctx *ctx,
+								const struct fwq_queue *q,
+								int64_t now, bool batched,
+								enum fwq_reason *reason)
+{
+	struct fwq_best best;
+
+	if (q->n != q->nsorted || (q->nhigh && r->prio->honours) ||
+	    (q->oldest && now - q->oldest->arrival >= r->age_limit))
+		return batched ? satf_batch_any(r, ctx, q, now, reason) :
+			satf_any(r, ctx, q, now, reason);
+	one_walk(ctx, q->set, q->batch_end, batched, &best);
+	*reason = FWQ_PICK_POLICY;
+	return best.index;
+}
+
 static unsigned pick_satf(const struct fwq_rules *r, const struct fwq_ctx *ctx,
 			  const struct fwq_queue *q, int64_t now, enum fwq_reason *reason)
 {
-	return satf_walk_pick(r, ctx, q, now, false, reason);
+	return satf_pick(r, ctx, q, now, false, reason);
 }
 
 /* satf_batch: the same walk, passing over normal commands of a later batch. */
 static unsigned pick_satf_batch(const struct fwq_rules *r, const struct fwq_ctx *ctx,
 				const struct fwq_queue *q, int64_t now, enum fwq_reason *reason)
 {
-	return satf_walk_pick(r, ctx, q, now, true, reason);
+	return satf_pick(r, ctx, q, now, true, reason);
 }
 
 static const struct fwq_policy_ops policy_fifo = {

@@ -162,12 +162,20 @@ static inline bool fwq_older(const struct fwq_cmd *a, const struct fwq_cmd *b)
  *                cylinder bands: band b holds cylinders [b << band_shift,
  *                (b + 1) << band_shift), `occupied` has bit b when one of
  *                its commands waits, and first[b] is the first of them in
- *                the list. A band is about a two-hundredth of the stroke:
- *                the place is a step or two from a band's first.
+ *                the list. A band is about a sixty-fourth of the stroke,
+ *                so that `occupied` is one word (the next occupied band
+ *                one bit scan): with at most 33 commands the place is a
+ *                step or two from a band's first. And
+ *                where the last command to leave was, at_cyl, the walk
+ *                finds its start at once: at_node, the node after it,
+ *                is at or past at_cyl, and only a command that joined
+ *                since can stand between — the head is there at the next
+ *                choice, unless the access ended on another cylinder or
+ *                served a destage.
  * Joining and leaving are a few instructions each; nothing moves in memory.
  */
-#define FWQ_BANDS	256
-#define FWQ_BAND_WORDS	(FWQ_BANDS / 64)
+#define FWQ_BANDS	64
+_Static_assert(FWQ_BANDS <= 64, "fwq_set.occupied is one word");
 #define FWQ_LEFT	FWQ_SLOTS
 #define FWQ_RIGHT	(FWQ_SLOTS + 1)
 #define FWQ_NODES	(FWQ_SLOTS + 2)
@@ -183,8 +191,10 @@ struct fwq_set {
 	int64_t angle[FWQ_NODES];
 	uint8_t next[FWQ_NODES], prev[FWQ_NODES];
 	unsigned band_shift;
-	uint64_t occupied[FWQ_BAND_WORDS];
+	uint64_t occupied;			/* bit b: band b holds a command */
 	uint8_t first[FWQ_BANDS];
+	int32_t at_cyl;		/* -1 before any command has left */
+	uint8_t at_node;	/* a node at or past at_cyl; fwq_set_at(at_cyl) is it or before it */
 };
 
 /* Empty, for a drive of `cylinders` cylinders (at most FWQ_MAX_CYLINDERS). */
@@ -193,18 +203,9 @@ void fwq_set_init(struct fwq_set *s, uint32_t cylinders);
 /* The first occupied band after b, or -1. */
 static inline int fwq_band_after(const struct fwq_set *s, int b)
 {
-	unsigned i = (unsigned)(b + 1) >> 6;
-	uint64_t m;
+	uint64_t m = b + 1 < FWQ_BANDS ? s->occupied & (~0ull << (b + 1)) : 0;
 
-	if (i >= FWQ_BAND_WORDS)
-		return -1;
-	m = s->occupied[i] & (~0ull << ((unsigned)(b + 1) & 63));
-	while (!m) {
-		if (++i >= FWQ_BAND_WORDS)
-			return -1;
-		m = s->occupied[i];
-	}
-	return (int)(i << 6 | (unsigned)__builtin_ctzll(m));
+	return m ? __builtin_ctzll(m) : -1;
 }
 
 /* The first node (FWQ_RIGHT past the last) with a cylinder >= cyl. */
@@ -213,13 +214,27 @@ static inline unsigned fwq_set_at(const struct fwq_set *s, int32_t cyl)
 	int b = cyl < 0 ? 0 : (int)((uint32_t)cyl >> s->band_shift);
 	unsigned x;
 
-	if (b < FWQ_BANDS && s->occupied[b >> 6] >> (b & 63) & 1) {
+	if (b < FWQ_BANDS && s->occupied >> b & 1) {
 		for (x = s->first[b]; s->cyl[x] < cyl; x = s->next[x])
 			;
 		return x;
 	}
 	b = fwq_band_after(s, b);
 	return b < 0 ? FWQ_RIGHT : s->first[b];
+}
+
+/*
+ * fwq_set_at(s, s->at_cyl), the cylinder the last command to leave was on,
+ * in a step or two: back from at_node over the commands that joined before
+ * it since (the left sentinel's cylinder is short of any).
+ */
+static inline unsigned fwq_set_at_last(const struct fwq_set *s)
+{
+	unsigned x = s->at_node;
+
+	while (s->cyl[s->prev[x]] >= s->at_cyl)
+		x = s->prev[x];
+	return x;
 }
 
 /*
@@ -237,7 +252,7 @@ static inline void fwq_set_add(struct fwq_set *s, const struct fwq_cmd *c)
 	s->cyl[x] = cyl;
 	s->angle[x] = c->where.angle;
 	/* y: the node it goes before — after every node of its cylinder or less. */
-	if (s->occupied[b >> 6] >> (b & 63) & 1) {
+	if (s->occupied >> b & 1) {
 		y = s->first[b];
 		if (s->cyl[y] <= cyl) {
 			while (s->cyl[y] <= cyl)
@@ -250,7 +265,7 @@ static inline void fwq_set_add(struct fwq_set *s, const struct fwq_cmd *c)
 
 		y = after < 0 ? FWQ_RIGHT : s->first[after];
 		s->first[b] = (uint8_t)x;
-		s->occupied[b >> 6] |= 1ull << (b & 63);
+		s->occupied |= 1ull << b;
 	}
 	s->next[x] = (uint8_t)y;
 	s->prev[x] = s->prev[y];
@@ -267,11 +282,15 @@ static inline void fwq_set_remove(struct fwq_set *s, unsigned pos)
 
 	s->next[s->prev[x]] = (uint8_t)nx;
 	s->prev[nx] = s->prev[x];
+	/* The head goes where x is (nodes of its cylinder may be before nx). */
+	s->at_cyl = s->cyl[x];
+	s->at_node = (uint8_t)nx;
 	if (s->first[b] == x) {
-		if (nx != FWQ_RIGHT && (uint32_t)s->cyl[nx] >> s->band_shift == b)
+		/* The right sentinel's band is past FWQ_BANDS (FWQ_MAX_CYLINDERS): never b. */
+		if ((uint32_t)s->cyl[nx] >> s->band_shift == b)
 			s->first[b] = (uint8_t)nx;
 		else
-			s->occupied[b >> 6] &= ~(1ull << (b & 63));
+			s->occupied &= ~(1ull << b);
 	}
 	s->cands[pos] = last;
 	s->pos[last->tag] = (uint8_t)pos;

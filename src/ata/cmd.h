@@ -160,41 +160,62 @@ int ata_rw_fis_refused(bool ncq, bool write, bool fua, uint8_t tag, enum ata_pri
 		       uint32_t sectors, uint64_t lba, uint8_t cdl);
 
 /*
- * The FIS bytes of the taskfile fields (fis.c, Register H2D): 0 type 27h,
- * 1 C bit, 2 command, 3 FEATURE 7:0, 4-6 LBA 23:0, 7 DEVICE, 8-10 LBA 47:24,
- * 11 FEATURE 15:8, 12-13 COUNT, 14 ICC, 15 CONTROL, 16-19 AUXILIARY. Every
- * limit ata_rw_build() checks is tested at once (bitwise, no branch per
- * field); which one failed is ata_rw_fis_refused()'s business.
+ * Whether ata_rw_fis_build() refuses `rw`: every limit ata_rw_build()
+ * checks, tested at once (bitwise, no branch per field); which one failed
+ * is ata_rw_fis_refused()'s business.
  */
-static inline __attribute__((always_inline)) int
-ata_rw_fis_build(const struct ata_rw *rw, uint8_t fis[ATA_FIS_H2D_LEN])
+static inline __attribute__((always_inline)) bool ata_rw_fis_refuses(const struct ata_rw *rw)
 {
-	uint64_t features, count, command, device = ATA_DEVICE_LBA, aux = 0;
 	bool bad = (rw->sectors - 1u > 65535u) | (rw->lba > ATA_LBA48_LIMIT - rw->sectors) |
 		(rw->cdl > 7);
 
-	if (rw->ncq) {
+	if (rw->ncq)
 		bad |= (rw->tag >= ATA_MAX_TAGS) | (rw->prio > ATA_PRIO_HIGH);
-		command = rw->write ? ATA_CMD_FPDMA_WRITE : ATA_CMD_FPDMA_READ;
+	else
+		bad |= (rw->prio != ATA_PRIO_NORMAL) | (rw->fua && !rw->write);
+	return bad;
+}
+
+/*
+ * The FIS bytes of the taskfile fields (fis.c, Register H2D): 0 type 27h,
+ * 1 C bit, 2 command, 3 FEATURE 7:0, 4-6 LBA 23:0, 7 DEVICE, 8-10 LBA 47:24,
+ * 11 FEATURE 15:8, 12-13 COUNT, 14 ICC, 15 CONTROL, 16-19 AUXILIARY, of a
+ * read/write that ata_rw_fis_refuses() passed (a caller that has tested
+ * it itself, and need not test it twice).
+ */
+static inline __attribute__((always_inline)) void
+ata_rw_fis_encode(const struct ata_rw *rw, uint8_t fis[ATA_FIS_H2D_LEN])
+{
+	uint64_t features, count, command, device = ATA_DEVICE_LBA, aux = 0;
+
+	if (rw->ncq) {
+		command = ATA_CMD_FPDMA_READ | (uint64_t)rw->write;	/* 60h, 61h */
 		features = rw->sectors & 0xffff;
 		count = (uint64_t)rw->tag << 3 | (uint64_t)rw->prio << 14;
 		device |= rw->fua ? ATA_DEVICE_FUA : 0;
 		aux = rw->cdl;
 	} else {
-		bad |= (rw->prio != ATA_PRIO_NORMAL) | (rw->fua && !rw->write);
 		command = rw->write ? (rw->fua ? ATA_CMD_WRITE_DMA_FUA_EXT : ATA_CMD_WRITE_DMA_EXT) :
 			ATA_CMD_READ_DMA_EXT;
 		count = rw->sectors & 0xffff;
 		features = rw->cdl;
 	}
-	if (bad)
-		return ata_rw_fis_refused(rw->ncq, rw->write, rw->fua, rw->tag, rw->prio, rw->sectors,
-					  rw->lba, rw->cdl);
-	ata_put_le64(fis, ATA_FIS_REG_H2D | 0x80u << 8 | command << 16 | (features & 0xff) << 24 |
-		     (rw->lba & 0xffffff) << 32 | device << 56);
-	ata_put_le64(fis + 8, rw->lba >> 24 | (features >> 8) << 24 | count << 32 |
+	/* Each field shifted into place with its bits cut as few times as the compiler needs. */
+	ata_put_le64(fis, ATA_FIS_REG_H2D | 0x80u << 8 | command << 16 |
+		     (uint64_t)(uint8_t)features << 24 | rw->lba << 40 >> 8 | device << 56);
+	ata_put_le64(fis + 8, rw->lba >> 24 | (features & 0xff00) << 16 | count << 32 |
 		     (uint64_t)rw->icc << 48);
 	ata_put_le32(fis + 16, (uint32_t)aux);
+}
+
+/* ata_rw_fis_refuses(), then ata_rw_fis_refused() or ata_rw_fis_encode(). */
+static inline __attribute__((always_inline)) int
+ata_rw_fis_build(const struct ata_rw *rw, uint8_t fis[ATA_FIS_H2D_LEN])
+{
+	if (ata_rw_fis_refuses(rw))
+		return ata_rw_fis_refused(rw->ncq, rw->write, rw->fua, rw->tag, rw->prio, rw->sectors,
+					  rw->lba, rw->cdl);
+	ata_rw_fis_encode(rw, fis);
 	return ATA_OK;
 }
 

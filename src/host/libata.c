@@ -564,18 +564,38 @@ static bool rw_untranslatable(const struct libata *la, const struct blk_request 
 }
 
 /*
- * A read or write as READ/WRITE FPDMA QUEUED on `tag`: every I/O's
- * command, inline in libata_issue().
+ * A command ata_rw_fis_build() refuses: a bug above libata (out of line,
+ * with `rw` by value, so that the caller keeps nothing live for it).
  */
-static inline void ncq_issue(struct libata *la, const struct blk_request *rq, unsigned tag)
+static __attribute__((noinline, noreturn, cold)) void ncq_unbuildable(const struct blk_request *rq,
+								     struct ata_rw rw)
+{
+	int rc = ata_rw_fis_refused(rw.ncq, rw.write, rw.fua, rw.tag, rw.prio, rw.sectors, rw.lba,
+				    rw.cdl);
+
+	SIM_ASSERT(rc == ATA_OK, "cannot build a command for lba %llu +%u: %s",
+		   (unsigned long long)rq->lba, rq->nlb, ata_strerror(rc));
+	sim_assert_fail(__FILE__, __LINE__, "!ata_rw_fis_refuses(&rw)",
+			"ata_rw_fis_refuses() and ata_rw_fis_refused() disagree");
+}
+
+/*
+ * A read or write as READ/WRITE FPDMA QUEUED on `tag`: every I/O's
+ * command, inline in libata_issue() with `prio_cdl` false (neither
+ * device/ncq_prio_enable nor device/cdl_enable on), out of line in
+ * ncq_issue_prio_cdl() with it true, so that the common case keeps
+ * nothing but `la` live across its calls.
+ */
+static inline __attribute__((always_inline)) void ncq_issue(struct libata *la,
+							    const struct blk_request *rq,
+							    unsigned tag, bool prio_cdl)
 {
 	struct ata_rw rw = { .write = rq->write, .ncq = true, .tag = (uint8_t)tag,
 		.sectors = rq->nlb, .lba = rq->lba, .fua = rq->fua };
 	uint8_t fis[ATA_FIS_H2D_LEN];
-	int rc;
 
 	/* ata_build_rw_tf(): only the RT class sets PRIO, whatever its level. */
-	if (la->prio_enabled && ioprio_class(rq->ioprio) == IOPRIO_CLASS_RT) {
+	if (prio_cdl && la->prio_enabled && ioprio_class(rq->ioprio) == IOPRIO_CLASS_RT) {
 		rw.prio = ATA_PRIO_HIGH;
 		la->stats.prio_high_cmds++;
 	}
@@ -591,7 +611,7 @@ static inline void ncq_issue(struct libata *la, const struct blk_request *rq, un
 	 * in AUXILIARY (NCQ) or FEATURE (non-NCQ) bits 2:0. cdl_tags stays 0
 	 * with it off.
 	 */
-	if (la->cdl_enabled) {
+	if (prio_cdl && la->cdl_enabled) {
 		la->cdl_tags &= ~(1u << tag);
 		if (ioprio_hint(rq->ioprio) >= 1 && ioprio_hint(rq->ioprio) <= 7) {
 			rw.cdl = (uint8_t)ioprio_hint(rq->ioprio);
@@ -600,13 +620,29 @@ static inline void ncq_issue(struct libata *la, const struct blk_request *rq, un
 		}
 	}
 	/* The FIS built straight from the fields (ata_rw_fis_build: ata_rw_build's, encoded). */
-	rc = ata_rw_fis_build(&rw, fis);
-	SIM_ASSERT(rc == ATA_OK, "cannot build a command for lba %llu +%u: %s",
-		   (unsigned long long)rq->lba, rq->nlb, ata_strerror(rc));
+	if (ata_rw_fis_refuses(&rw))
+		ncq_unbuildable(rq, rw);
+	ata_rw_fis_encode(&rw, fis);
+	/*
+	 * timer_start() split around the send, so that nothing but `la` is
+	 * live across the calls: the deadline before (as blk_mq_start_request()
+	 * sets it before queue_rq()), the timer after, as before (its event's
+	 * place among the drive's depends on it). The send does not move the
+	 * clock, so the deadline is the same `now + timeout` after it.
+	 */
+	la->deadline[tag] = sim_now(la->sim) + la->timeout;
 	if (sim_debugging(la->sim, SIM_DBG_ATA))
 		debug_issue(la, fis, tag);
 	la->ops->send(la->link, fis, sizeof(fis));
-	timer_start(la, tag);
+	if (!la->timer_armed)
+		timer_arm(la, sim_now(la->sim) + la->timeout);
+}
+
+static __attribute__((noinline)) void ncq_issue_prio_cdl(struct libata *la,
+							 const struct blk_request *rq,
+							 unsigned tag)
+{
+	ncq_issue(la, rq, tag, true);
 }
 
 /* libata_issue() of anything but an NCQ read or write (out of line). */
@@ -677,7 +713,10 @@ int libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
 	/* ata_std_qc_defer(): an NCQ command waits while a non-NCQ one is active (and during EH). */
 	if (la->eh != EH_IDLE || la->nonqueued_tag >= 0)
 		return -EBUSY;
-	ncq_issue(la, rq, tag);
+	if (la->prio_enabled || la->cdl_enabled)
+		ncq_issue_prio_cdl(la, rq, tag);
+	else
+		ncq_issue(la, rq, tag, false);
 	return 0;
 }
 

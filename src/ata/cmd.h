@@ -135,6 +135,17 @@ static inline uint64_t ata_get_le64(const uint8_t *p)
 	return v;
 }
 
+static inline uint32_t ata_get_le32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap32(v);
+#endif
+	return v;
+}
+
 static inline void ata_put_le64(uint8_t *p, uint64_t v)
 {
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -222,29 +233,48 @@ ata_rw_fis_build(const struct ata_rw *rw, uint8_t fis[ATA_FIS_H2D_LEN])
 /* Any FIS but a READ/WRITE FPDMA QUEUED command, for ata_rw_fis_parse(). */
 int ata_rw_fis_parse_other(const uint8_t *fis, size_t len, struct ata_rw *rw);
 
+/*
+ * The fields of a READ/WRITE FPDMA QUEUED command FIS (type 27h, C = 1,
+ * any PM port, command 60h or 61h), for a caller that tests their limits
+ * itself together with its own: false for any other FIS, leaving `rw`
+ * unset (ata_rw_fis_parse() says what it is); true with every field of
+ * `rw` set as ata_rw_fis_parse() sets it, which then returns ATA_E_PRIO
+ * if rw->prio > ATA_PRIO_HIGH, ATA_E_LBA if rw->lba + rw->sectors >
+ * 2^48, else ATA_OK. rw->lba < 2^48 and rw->sectors <= 65536: the sum
+ * cannot wrap.
+ */
+static inline __attribute__((always_inline)) bool
+ata_fpdma_fis_fields(const uint8_t *fis, size_t len, struct ata_rw *rw)
+{
+	uint32_t features;
+
+	if (len != ATA_FIS_H2D_LEN)
+		return false;
+	if ((ata_get_le32(fis) & 0xfe80ff) != (ATA_FIS_REG_H2D | 0x80u << 8 | ATA_CMD_FPDMA_READ << 16))
+		return false;
+	/* Byte by byte where a field is one (a load each); LBA from two words. */
+	rw->lba = ata_get_le64(fis) << 8 >> 40 | ata_get_le64(fis + 8) << 40 >> 16;
+	rw->icc = fis[14];
+	rw->ncq = true;
+	rw->write = fis[2] & 1;
+	/* FEATURE 15:0, 0 meaning 65536: one less, cut to 16 bits, one more. */
+	features = (uint32_t)fis[3] | (uint32_t)fis[11] << 8;
+	rw->sectors = ((features - 1) & 0xffff) + 1;
+	rw->tag = fis[12] >> 3;
+	rw->prio = (enum ata_prio)(fis[13] >> 6);
+	rw->fua = fis[7] >> 7;
+	rw->cdl = fis[16] & 7;
+	return true;
+}
+
 /* READ/WRITE FPDMA QUEUED inline; the rest out of line. */
 static inline __attribute__((always_inline)) int
 ata_rw_fis_parse(const uint8_t *fis, size_t len, struct ata_rw *rw)
 {
-	uint64_t w0, w1;
-
 	if (len != ATA_FIS_H2D_LEN)
 		return ATA_E_LENGTH;
-	w0 = ata_get_le64(fis);
-	/* Type 27h, C = 1 (any PM port), command 60h or 61h. */
-	if ((w0 & 0xfe80ff) != (ATA_FIS_REG_H2D | 0x80u << 8 | ATA_CMD_FPDMA_READ << 16))
+	if (!ata_fpdma_fis_fields(fis, len, rw))
 		return ata_rw_fis_parse_other(fis, len, rw);
-	w1 = ata_get_le64(fis + 8);
-	rw->lba = (w0 >> 32 & 0xffffff) | (w1 & 0xffffff) << 24;
-	rw->icc = (uint8_t)(w1 >> 48);
-	rw->ncq = true;
-	rw->write = (w0 >> 16 & 1) != 0;
-	rw->sectors = (uint32_t)((w0 >> 24 & 0xff) | (w1 >> 16 & 0xff00));
-	rw->sectors += rw->sectors ? 0 : 65536;
-	rw->tag = (uint8_t)(w1 >> 35 & 0x1f);
-	rw->prio = (enum ata_prio)(w1 >> 46 & 3);
-	rw->fua = (w0 >> 56 & ATA_DEVICE_FUA) != 0;
-	rw->cdl = fis[16] & 7;
 	if (rw->prio > ATA_PRIO_HIGH)
 		return ATA_E_PRIO;
 	return rw->lba + rw->sectors > ATA_LBA48_LIMIT ? ATA_E_LBA : ATA_OK;

@@ -1881,16 +1881,18 @@ void disk_submit_data(struct disk *d, const uint8_t *fis, size_t len, const uint
 	}
 }
 
-void disk_submit(struct disk *d, const uint8_t *fis, size_t len)
+/*
+ * disk_submit() of anything but a READ/WRITE FPDMA QUEUED the drive
+ * queues at once, or of one that arrives when a decoding is due (out of
+ * line): the frame read again, every check in its order with its own
+ * message.
+ */
+static __attribute__((noinline)) void submit_checked(struct disk *d, const uint8_t *fis,
+						     size_t len)
 {
 	struct ata_rw rw;
 
 	decode_due(d);
-	/*
-	 * Every I/O's command, READ/WRITE FPDMA QUEUED, is read straight from
-	 * the bytes into its fields (ata_rw_fis_parse: what submit() gets
-	 * through the taskfile); anything else goes through submit().
-	 */
 	if (ata_rw_fis_parse(fis, len, &rw) == ATA_OK && rw.ncq && d->model.ncq) {
 		d->stats.commands++;
 		SIM_ASSERT(!d->in_reset && !d->reset_ending, "host sent a command during a reset");
@@ -1899,6 +1901,36 @@ void disk_submit(struct disk *d, const uint8_t *fis, size_t len)
 		submit(d, fis, len);
 	}
 	decode_wake_check(d);
+}
+
+void disk_submit(struct disk *d, const uint8_t *fis, size_t len)
+{
+	struct ata_rw rw;
+
+	/*
+	 * Every I/O's command, READ/WRITE FPDMA QUEUED, is read straight from
+	 * the bytes into its fields (ata_fpdma_fis_fields), and queued when
+	 * none of the tests submit_checked() makes would stop it: the frame's
+	 * own (PRIO 11b; the range past 2^48, implied by the range past the
+	 * drive's end, as logical_sectors < 2^48: disk_new()), the drive's
+	 * (NCQ on; in the range) and its assertions on the host (no reset;
+	 * the tag within the queue depth and free; no non-queued command
+	 * out; no NCQ error unread). When no decoding is due, decode_due()
+	 * would do nothing, so the tests read what they would read after it.
+	 * Whatever fails one takes submit_checked(), which reads the frame
+	 * again and tests each in its order.
+	 */
+	if (!decode_passed(d) && d->model.ncq && !(d->in_reset | d->reset_ending) &&
+	    !d->nonqueued_busy && !d->ncq_halted && ata_fpdma_fis_fields(fis, len, &rw) &&
+	    rw.prio != 3 && rw.lba + rw.sectors <= d->layout.logical_sectors &&
+	    rw.tag < d->model.queue_depth && !((d->tags_in_use | d->sdb_done) & (1u << rw.tag))) {
+		d->stats.commands++;
+		d->tags_in_use |= 1u << rw.tag;
+		queue_rw(d, &rw, rw.tag, rw.prio == ATA_PRIO_HIGH);
+		decode_wake_check(d);
+		return;
+	}
+	submit_checked(d, fis, len);
 }
 
 /* ---- life cycle ---- */
@@ -1921,6 +1953,9 @@ struct disk *disk_new(struct sim *sim, const struct disk_model *m,
 		free(d);
 		return NULL;
 	}
+	/* disk_submit() relies on it (the model's `sectors` option allows at most 2^48 - 1). */
+	SIM_ASSERT(d->layout.logical_sectors < ATA_LBA48_LIMIT, "%llu sectors: past LBA48",
+		   (unsigned long long)d->layout.logical_sectors);
 	if (d->layout.cylinders > FWQ_MAX_CYLINDERS) {
 		err_set(e, "drive '%s': %u cylinders; at most %u are modelled", m->name,
 			d->layout.cylinders, FWQ_MAX_CYLINDERS);

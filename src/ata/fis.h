@@ -64,6 +64,23 @@ static inline void ata_sdb_encode_done(uint32_t sactive, uint8_t status,
 	fis[7] = (uint8_t)(sactive >> 24);
 }
 
+/*
+ * Whether `fis` is an SDB that ata_sdb_decode() takes (length, type) with
+ * neither ERR nor SENSE DATA AVAILABLE in its status, and its SActive
+ * bits if so: a host's every good completion, in three tests; for anything
+ * else (an error, sense data, a malformed frame) the caller decodes it in
+ * full.
+ */
+static inline bool ata_sdb_decode_good(const uint8_t *fis, size_t len, uint32_t *sactive)
+{
+	if (len != ATA_FIS_SDB_LEN || fis[0] != ATA_FIS_SDB ||
+	    (fis[2] & (ATA_STAT_ERR | ATA_STAT_SENSE)))
+		return false;
+	*sactive = (uint32_t)fis[4] | (uint32_t)fis[5] << 8 |
+		(uint32_t)fis[6] << 16 | (uint32_t)fis[7] << 24;
+	return true;
+}
+
 /* Inline: the host decodes one for every completion. */
 static inline int ata_sdb_decode(const uint8_t *fis, size_t len, struct ata_sdb *s)
 {

@@ -43,6 +43,11 @@ struct libata {
 	bool cdl_supported;		/* ... and log 18h was read */
 	bool cdl_on_drive;		/* page 04h: CDL enabled on the drive */
 	struct ata_cdl_log cdl;		/* the descriptors (dev->cdl in the kernel) */
+	/*
+	 * Tags whose command carries a CDL index (apart from ncq_active and
+	 * failed: beside either, gcc pairs their updates in SSE registers).
+	 */
+	uint32_t cdl_tags;
 
 	bool ncq_on, prio_enabled, cdl_enabled;
 	unsigned depth;			/* device/queue_depth: the dispatch budget */
@@ -51,7 +56,6 @@ struct libata {
 	int64_t timeout;
 	int nonqueued_tag;		/* the tag of the outstanding non-queued command */
 	uint32_t ncq_active;		/* NCQ tags outstanding (link->sactive) */
-	uint32_t cdl_tags;		/* tags whose command carries a CDL index */
 	struct libata_stats stats;
 
 	/* Timeouts and error handling. */
@@ -918,31 +922,52 @@ static __attribute__((noinline)) void sdb_exception(struct libata *la, const str
 		eh_maybe_start(la);
 }
 
-void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
+/*
+ * libata_receive_sdb() of anything but good completions, or with
+ * --debug=ata (out of line): -1 when it has dealt with the SDB, else the
+ * tags it completes.
+ */
+static __attribute__((noinline)) int64_t sdb_not_plain(struct libata *la, const uint8_t *fis,
+						       size_t len)
 {
 	struct ata_sdb s;
-	uint32_t done;
 
 	SIM_ASSERT(ata_sdb_decode(fis, len, &s) == ATA_OK, "malformed SDB FIS from the drive");
 	if (s.status & (ATA_STAT_ERR | ATA_STAT_SENSE)) {
 		sdb_exception(la, &s);
-		return;
+		return -1;
 	}
+	sim_debug(la->sim, SIM_DBG_ATA, "SDB sactive %08x status %02x error %02x", s.sactive,
+		  s.status, s.error);
+	return s.sactive;
+}
+
+void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
+{
+	uint32_t done;
+
 	/*
 	 * Every I/O's completion: good status, so neither a CDL abort nor
 	 * sense data, nor an NCQ error: the tags complete (as sdb_exception()
-	 * would complete them, without its tests).
+	 * would complete them, without its tests). An SDB that is not one, and
+	 * the debug line, go through sdb_not_plain(), which decodes it whole.
 	 */
-	sim_debug(la->sim, SIM_DBG_ATA, "SDB sactive %08x status %02x error %02x", s.sactive,
-		  s.status, s.error);
-	for (done = s.sactive; done; done &= done - 1) {
-		unsigned tag = (unsigned)__builtin_ctz(done);
+	if (!ata_sdb_decode_good(fis, len, &done) || sim_debugging(la->sim, SIM_DBG_ATA)) {
+		int64_t tags = sdb_not_plain(la, fis, len);
 
-		if (la->cdl_enabled)	/* cdl_tags stays 0 without */
-			la->cdl_tags &= ~(1u << tag);
-		la->ncq_active &= ~(1u << tag);
-		la->failed &= ~(1u << tag);
-		blk_complete(la->q, (int)tag, 0);
+		if (tags < 0)
+			return;
+		done = (uint32_t)tags;
+	}
+	while (done) {
+		/* The lowest tag as its bit: no shift, no constant kept across the call. */
+		uint32_t bit = done & -done;
+
+		done &= ~bit;
+		la->cdl_tags &= ~bit;	/* stays 0 without CDL */
+		la->ncq_active &= ~bit;
+		la->failed &= ~bit;
+		blk_complete(la->q, __builtin_ctz(bit), 0);
 	}
 	timer_idle(la);
 	if (la->eh == EH_WAIT)

@@ -121,47 +121,9 @@ int ata_libata_line(const struct ata_taskfile *tf, unsigned tag, char *buf, size
 /*
  * ata_rw_fis_build() and ata_rw_fis_parse() are inline: every I/O's
  * command is built by the host and read by the drive, and as a call each
- * cost more than the bytes. A FIS as little-endian words: bytes 8k.. are
- * bits 0.. of word k (one load or store each).
+ * cost more than the bytes. A FIS as little-endian words (fis.h's
+ * ata_get_le64() and friends).
  */
-static inline uint64_t ata_get_le64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	v = __builtin_bswap64(v);
-#endif
-	return v;
-}
-
-static inline uint32_t ata_get_le32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	v = __builtin_bswap32(v);
-#endif
-	return v;
-}
-
-static inline void ata_put_le64(uint8_t *p, uint64_t v)
-{
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	v = __builtin_bswap64(v);
-#endif
-	memcpy(p, &v, sizeof(v));
-}
-
-static inline void ata_put_le32(uint8_t *p, uint32_t v)
-{
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	v = __builtin_bswap32(v);
-#endif
-	memcpy(p, &v, sizeof(v));
-}
-
 /*
  * The error of a read/write ata_rw_fis_build() refuses (out of line: it
  * never happens in a run). Its fields by value, so that the caller's

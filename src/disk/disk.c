@@ -233,7 +233,7 @@ static inline __attribute__((always_inline)) void sdb_send(struct disk *d)
 	uint32_t done;
 
 	d->sdb_scheduled = false;
-	if (d->sdb_error || d->sdb_aborted || d->sdb_sense)
+	if (d->sdb_aborted | d->sdb_sense | d->sdb_error)	/* one test for the three */
 		sdb_flush_errors(d);
 	if ((done = d->sdb_done)) {
 		uint8_t fis[ATA_FIS_SDB_LEN];

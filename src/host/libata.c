@@ -440,6 +440,15 @@ static __attribute__((noinline)) void debug_issue(struct libata *la, const uint8
 	sim_debug_print(la->sim, SIM_DBG_ATA, "issue %s", line);
 }
 
+/* debug_issue(), then the send: one call, so that the FIS's address need not outlive it. */
+static __attribute__((noinline)) void debug_issue_send(struct libata *la,
+						       const uint8_t fis[ATA_FIS_H2D_LEN],
+						       unsigned tag)
+{
+	debug_issue(la, fis, tag);
+	la->ops->send(la->link, fis, ATA_FIS_H2D_LEN);
+}
+
 static void timed_out(struct sim *sim, void *arg);
 
 /* blk_add_timer(): the timer goes off at a deadline rounded up to a whole second. */
@@ -636,8 +645,9 @@ static inline __attribute__((always_inline)) void ncq_issue(struct libata *la,
 	 */
 	la->deadline[tag] = sim_now(la->sim) + la->timeout;
 	if (sim_debugging(la->sim, SIM_DBG_ATA))
-		debug_issue(la, fis, tag);
-	la->ops->send(la->link, fis, sizeof(fis));
+		debug_issue_send(la, fis, tag);
+	else
+		la->ops->send(la->link, fis, sizeof(fis));
 	if (!la->timer_armed)
 		timer_arm(la, sim_now(la->sim) + la->timeout);
 }
@@ -714,8 +724,13 @@ int libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
 {
 	if (!la->ncq_on || rq->flush || rq->discard || rq->cdb)
 		return issue_nonqueued(la, rq, tag);
-	/* ata_std_qc_defer(): an NCQ command waits while a non-NCQ one is active (and during EH). */
-	if (la->eh != EH_IDLE || la->nonqueued_tag >= 0)
+	/*
+	 * ata_std_qc_defer(): an NCQ command waits while a non-NCQ one is
+	 * active (and during EH): la->eh != EH_IDLE or la->nonqueued_tag >= 0,
+	 * in one test (EH_IDLE is 0; nonqueued_tag is a tag or -1, none, whose
+	 * complement alone is 0).
+	 */
+	if ((unsigned)la->eh | ~(unsigned)la->nonqueued_tag)
 		return -EBUSY;
 	if (la->prio_enabled || la->cdl_enabled)
 		ncq_issue_prio_cdl(la, rq, tag);

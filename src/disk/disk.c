@@ -1920,10 +1920,10 @@ void disk_submit(struct disk *d, const uint8_t *fis, size_t len)
 	 * Whatever fails one takes submit_checked(), which reads the frame
 	 * again and tests each in its order.
 	 */
-	if (!decode_passed(d) && d->model.ncq && !(d->in_reset | d->reset_ending) &&
-	    !d->nonqueued_busy && !d->ncq_halted && ata_fpdma_fis_fields(fis, len, &rw) &&
+	if (!decode_passed(d) && d->model.ncq && !(d->in_reset | d->reset_ending | d->ncq_halted) &&
+	    !d->nonqueued_busy && ata_fpdma_fis_fields(fis, len, &rw) &&
 	    rw.prio != 3 && rw.lba + rw.sectors <= d->layout.logical_sectors &&
-	    rw.tag < d->model.queue_depth && !((d->tags_in_use | d->sdb_done) & (1u << rw.tag))) {
+	    rw.tag < d->model.queue_depth && !((d->tags_in_use | d->sdb_done) >> rw.tag & 1)) {
 		d->stats.commands++;
 		d->tags_in_use |= 1u << rw.tag;
 		queue_rw(d, &rw, rw.tag, rw.prio == ATA_PRIO_HIGH);

@@ -159,13 +159,13 @@ static inline __attribute__((always_inline)) bool ata_rw_fis_refuses(const struc
 static inline __attribute__((always_inline)) void
 ata_rw_fis_encode(const struct ata_rw *rw, uint8_t fis[ATA_FIS_H2D_LEN])
 {
-	uint64_t features, count, command, device = ATA_DEVICE_LBA, aux = 0;
+	uint32_t features, count, command, device = ATA_DEVICE_LBA, aux = 0;
 
 	if (rw->ncq) {
-		command = ATA_CMD_FPDMA_READ | (uint64_t)rw->write;	/* 60h, 61h */
-		features = rw->sectors & 0xffff;
-		count = (uint64_t)rw->tag << 3 | (uint64_t)rw->prio << 14;
-		device |= rw->fua ? ATA_DEVICE_FUA : 0;
+		command = ATA_CMD_FPDMA_READ | (uint32_t)rw->write;	/* 60h, 61h */
+		features = rw->sectors;		/* 65536 as 0: only bits 15:0 travel */
+		count = (uint32_t)rw->tag << 3 | (uint32_t)rw->prio << 14;
+		device |= (uint32_t)rw->fua << 7;	/* ATA_DEVICE_FUA */
 		aux = rw->cdl;
 	} else {
 		command = rw->write ? (rw->fua ? ATA_CMD_WRITE_DMA_FUA_EXT : ATA_CMD_WRITE_DMA_EXT) :
@@ -173,12 +173,17 @@ ata_rw_fis_encode(const struct ata_rw *rw, uint8_t fis[ATA_FIS_H2D_LEN])
 		count = rw->sectors & 0xffff;
 		features = rw->cdl;
 	}
-	/* Each field shifted into place with its bits cut as few times as the compiler needs. */
-	ata_put_le64(fis, ATA_FIS_REG_H2D | 0x80u << 8 | command << 16 |
-		     (uint64_t)(uint8_t)features << 24 | rw->lba << 40 >> 8 | device << 56);
-	ata_put_le64(fis + 8, rw->lba >> 24 | (features & 0xff00) << 16 | count << 32 |
-		     (uint64_t)rw->icc << 48);
-	ata_put_le32(fis + 16, (uint32_t)aux);
+	/*
+	 * Two 64-bit words and a 32-bit one, each field shifted into place;
+	 * FEATURE's halves shifted within 32 bits, which cuts the bits above
+	 * them without a mask. rw->lba < 2^48: LBA 47:24 fits below FEATURE
+	 * 15:8.
+	 */
+	ata_put_le64(fis, ATA_FIS_REG_H2D | 0x80u << 8 | command << 16 | features << 24 |
+		     rw->lba << 40 >> 8 | (uint64_t)device << 56);
+	ata_put_le64(fis + 8, rw->lba >> 24 | (features & 0xff00) << 16 |
+		     (uint64_t)count << 32 | (uint64_t)rw->icc << 48);
+	ata_put_le32(fis + 16, aux);
 }
 
 /* ata_rw_fis_refuses(), then ata_rw_fis_refused() or ata_rw_fis_encode(). */

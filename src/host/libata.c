@@ -50,6 +50,7 @@ struct libata {
 	uint32_t cdl_tags;
 
 	bool ncq_on, prio_enabled, cdl_enabled;
+	bool ncq_plain;			/* ncq_on without either: libata_issue()'s one test */
 	unsigned depth;			/* device/queue_depth: the dispatch budget */
 	unsigned host_tags;		/* tags the host hands out: ATA tags 0..host_tags-1 */
 	int kernel;
@@ -384,6 +385,7 @@ int libata_configure(struct libata *la, struct host_knobs *k, struct err *e)
 	la->ncq_on = la->id.ncq && depth > 1;
 	la->prio_enabled = k->ncq_prio_enable;
 	la->cdl_enabled = k->cdl_enable;
+	la->ncq_plain = la->ncq_on && !la->prio_enabled && !la->cdl_enabled;
 	return 0;
 }
 
@@ -596,8 +598,8 @@ static __attribute__((noinline, noreturn, cold)) void ncq_unbuildable(const stru
  * A read or write as READ/WRITE FPDMA QUEUED on `tag`: every I/O's
  * command, inline in libata_issue() with `prio_cdl` false (neither
  * device/ncq_prio_enable nor device/cdl_enable on), out of line in
- * ncq_issue_prio_cdl() with it true, so that the common case keeps
- * nothing but `la` live across its calls.
+ * issue_other() with it true, so that the common case keeps nothing but
+ * `la` live across its calls.
  */
 static inline __attribute__((always_inline)) void ncq_issue(struct libata *la,
 							    const struct blk_request *rq,
@@ -650,13 +652,6 @@ static inline __attribute__((always_inline)) void ncq_issue(struct libata *la,
 		la->ops->send(la->link, fis, sizeof(fis));
 	if (!la->timer_armed)
 		timer_arm(la, sim_now(la->sim) + la->timeout);
-}
-
-static __attribute__((noinline)) void ncq_issue_prio_cdl(struct libata *la,
-							 const struct blk_request *rq,
-							 unsigned tag)
-{
-	ncq_issue(la, rq, tag, true);
 }
 
 /* libata_issue() of anything but an NCQ read or write (out of line). */
@@ -720,23 +715,35 @@ static __attribute__((noinline)) int issue_nonqueued(struct libata *la, struct b
 	return 0;
 }
 
-int libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
+/* libata_issue() of all but a plain NCQ read or write when it can go (out of line). */
+static __attribute__((noinline)) int issue_other(struct libata *la, struct blk_request *rq,
+						 unsigned tag)
 {
 	if (!la->ncq_on || rq->flush || rq->discard || rq->cdb)
 		return issue_nonqueued(la, rq, tag);
-	/*
-	 * ata_std_qc_defer(): an NCQ command waits while a non-NCQ one is
-	 * active (and during EH): la->eh != EH_IDLE or la->nonqueued_tag >= 0,
-	 * in one test (EH_IDLE is 0; nonqueued_tag is a tag or -1, none, whose
-	 * complement alone is 0).
-	 */
-	if ((unsigned)la->eh | ~(unsigned)la->nonqueued_tag)
+	/* ata_std_qc_defer(): an NCQ command waits while a non-NCQ one is active (and during EH). */
+	if (la->eh != EH_IDLE || la->nonqueued_tag >= 0)
 		return -EBUSY;
-	if (la->prio_enabled || la->cdl_enabled)
-		ncq_issue_prio_cdl(la, rq, tag);
-	else
-		ncq_issue(la, rq, tag, false);
+	/* Neither deferred nor plain: PRIO or CDL is on. */
+	ncq_issue(la, rq, tag, true);
 	return 0;
+}
+
+int libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
+{
+	/*
+	 * Every I/O's command: an NCQ read or write with neither PRIO nor CDL
+	 * on, and nothing to defer it (ata_std_qc_defer(): la->eh != EH_IDLE
+	 * or la->nonqueued_tag >= 0, in one test: EH_IDLE is 0, and
+	 * nonqueued_tag is a tag or -1, none, whose complement alone is 0).
+	 * All else is issue_other()'s, in the order of its tests.
+	 */
+	if (la->ncq_plain && !(rq->flush | rq->discard | rq->cdb) &&
+	    !((unsigned)la->eh | ~(unsigned)la->nonqueued_tag)) {
+		ncq_issue(la, rq, tag, false);
+		return 0;
+	}
+	return issue_other(la, rq, tag);
 }
 
 /* ---- error handling (libata-eh.c, after the SCSI midlayer's rules) ---- */

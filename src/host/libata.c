@@ -964,6 +964,21 @@ static __attribute__((noinline)) int64_t sdb_not_plain(struct libata *la, const 
 	return s.sactive;
 }
 
+/* The good completion of the tags in `done`, lowest first (out of line: two or more). */
+static __attribute__((noinline)) void sdb_complete_tags(struct libata *la, uint32_t done)
+{
+	while (done) {
+		/* The lowest tag as its bit: no shift, no constant kept across the call. */
+		uint32_t bit = done & -done;
+
+		done &= ~bit;
+		la->cdl_tags &= ~bit;	/* stays 0 without CDL */
+		la->ncq_active &= ~bit;
+		la->failed &= ~bit;
+		blk_complete(la->q, __builtin_ctz(bit), 0);
+	}
+}
+
 void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
 {
 	uint32_t done;
@@ -981,15 +996,14 @@ void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
 			return;
 		done = (uint32_t)tags;
 	}
-	while (done) {
-		/* The lowest tag as its bit: no shift, no constant kept across the call. */
-		uint32_t bit = done & -done;
-
-		done &= ~bit;
-		la->cdl_tags &= ~bit;	/* stays 0 without CDL */
-		la->ncq_active &= ~bit;
-		la->failed &= ~bit;
-		blk_complete(la->q, __builtin_ctz(bit), 0);
+	/* One tag (the usual SDB) inline, keeping only `la` across the call; more in a loop. */
+	if (done & (done - 1)) {
+		sdb_complete_tags(la, done);
+	} else if (done) {
+		la->cdl_tags &= ~done;	/* stays 0 without CDL */
+		la->ncq_active &= ~done;
+		la->failed &= ~done;
+		blk_complete(la->q, __builtin_ctz(done), 0);
 	}
 	timer_idle(la);
 	if (la->eh == EH_WAIT)

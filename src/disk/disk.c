@@ -37,6 +37,8 @@ struct disk {
 	struct fwq_rules rules;
 	struct disk_cache cache;
 	const struct disk_host_ops *ops;
+	/* ops->sdb, copied: every completion's call then loads one pointer, not two. */
+	void (*sdb)(void *host, const uint8_t *fis, size_t len);
 	void *host;
 
 	struct disk_head head;
@@ -136,7 +138,11 @@ struct disk {
 
 	/* Completions batched into one SDB per instant. */
 	uint32_t sdb_done;
-	bool sdb_error;			/* an NCQ error to report (SDB with ERR) */
+	/*
+	 * An NCQ error to report (SDB with ERR): 1 or 0, a word, so that
+	 * sdb_send() tests it with sdb_aborted and sdb_sense in one OR.
+	 */
+	uint32_t sdb_error;
 	bool sdb_scheduled;
 	/*
 	 * media_done() is running (sdb_at_return may be set), and it will send
@@ -203,7 +209,7 @@ static __attribute__((noinline)) void sdb_flush_errors(struct disk *d)
 
 		d->sdb_error = false;
 		ata_sdb_encode(&f, fis);
-		d->ops->sdb(d->host, fis, sizeof(fis));
+		d->sdb(d->host, fis, sizeof(fis));
 	}
 	if (d->sdb_aborted) {
 		/* CDL policy 0xF: aborted; sense ABORTED COMMAND, COMMAND TIMEOUT in log 10h. */
@@ -213,7 +219,7 @@ static __attribute__((noinline)) void sdb_flush_errors(struct disk *d)
 		d->tags_in_use &= ~d->sdb_aborted;
 		d->sdb_aborted = 0;
 		ata_sdb_encode(&f, fis);
-		d->ops->sdb(d->host, fis, sizeof(fis));
+		d->sdb(d->host, fis, sizeof(fis));
 	}
 	if (d->sdb_sense) {
 		/* CDL policy 0xD: good status, no data, SENSE DATA AVAILABLE. */
@@ -223,7 +229,7 @@ static __attribute__((noinline)) void sdb_flush_errors(struct disk *d)
 		d->tags_in_use &= ~d->sdb_sense;
 		d->sdb_sense = 0;
 		ata_sdb_encode(&f, fis);
-		d->ops->sdb(d->host, fis, sizeof(fis));
+		d->sdb(d->host, fis, sizeof(fis));
 	}
 }
 
@@ -241,7 +247,7 @@ static inline __attribute__((always_inline)) void sdb_send(struct disk *d)
 		d->tags_in_use &= ~done;
 		d->sdb_done = 0;
 		ata_sdb_encode_done(done, ATA_STAT_DRDY, fis);
-		d->ops->sdb(d->host, fis, sizeof(fis));
+		d->sdb(d->host, fis, sizeof(fis));
 	}
 }
 
@@ -1948,6 +1954,7 @@ struct disk *disk_new(struct sim *sim, const struct disk_model *m,
 	d->sim = sim;
 	d->model = *m;
 	d->ops = ops;
+	d->sdb = ops->sdb;
 	d->host = host;
 	if (disk_layout_build(&d->layout, m, e) || disk_mech_init(&d->mech, &d->layout, m, e)) {
 		free(d);

@@ -28,6 +28,8 @@ enum probe_step {
 struct libata {
 	struct sim *sim;
 	const struct libata_link_ops *ops;
+	/* ops->send, copied: every command's call then loads one pointer, not two. */
+	void (*send)(void *link, const uint8_t *fis, size_t len);
 	void *link;
 	struct blk_queue *q;
 
@@ -82,6 +84,7 @@ struct libata *libata_new(struct sim *sim, const struct libata_link_ops *ops, vo
 		return NULL;
 	la->sim = sim;
 	la->ops = ops;
+	la->send = ops->send;
 	la->link = link;
 	la->depth = 1;
 	la->nonqueued_tag = -1;
@@ -649,7 +652,7 @@ static inline __attribute__((always_inline)) void ncq_issue(struct libata *la,
 	if (sim_debugging(la->sim, SIM_DBG_ATA))
 		debug_issue_send(la, fis, tag);
 	else
-		la->ops->send(la->link, fis, sizeof(fis));
+		la->send(la->link, fis, sizeof(fis));
 	if (!la->timer_armed)
 		timer_arm(la, sim_now(la->sim) + la->timeout);
 }

@@ -213,22 +213,29 @@ int ata_rw_fis_parse_other(const uint8_t *fis, size_t len, struct ata_rw *rw);
 static inline __attribute__((always_inline)) bool
 ata_fpdma_fis_fields(const uint8_t *fis, size_t len, struct ata_rw *rw)
 {
+	uint64_t w0, w1;
 	uint32_t features;
 
 	if (len != ATA_FIS_H2D_LEN)
 		return false;
 	if ((ata_get_le32(fis) & 0xfe80ff) != (ATA_FIS_REG_H2D | 0x80u << 8 | ATA_CMD_FPDMA_READ << 16))
 		return false;
-	/* Byte by byte where a field is one (a load each); LBA from two words. */
-	rw->lba = ata_get_le64(fis) << 8 >> 40 | ata_get_le64(fis + 8) << 40 >> 16;
-	rw->icc = fis[14];
+	/*
+	 * Most fields cut from the two words, a few (one load and one
+	 * operation each) from their bytes: a load per field keeps a register
+	 * per field, and the drive's fast path has none to spare.
+	 */
+	w0 = ata_get_le64(fis);
+	w1 = ata_get_le64(fis + 8);
+	rw->lba = w0 << 8 >> 40 | w1 << 40 >> 16;
+	rw->icc = (uint8_t)(w1 >> 48);
+	/* FEATURE 15:0, 0 meaning 65536: one less, cut to 16 bits, one more. */
+	features = (uint32_t)w0 >> 24 | ((uint32_t)(w1 >> 16) & 0xff00);
+	rw->sectors = ((features - 1) & 0xffff) + 1;
+	rw->tag = (uint8_t)((uint32_t)(w1 >> 32) >> 3 & 0x1f);
+	rw->prio = (enum ata_prio)((uint32_t)(w1 >> 32) >> 14 & 3);
 	rw->ncq = true;
 	rw->write = fis[2] & 1;
-	/* FEATURE 15:0, 0 meaning 65536: one less, cut to 16 bits, one more. */
-	features = (uint32_t)fis[3] | (uint32_t)fis[11] << 8;
-	rw->sectors = ((features - 1) & 0xffff) + 1;
-	rw->tag = fis[12] >> 3;
-	rw->prio = (enum ata_prio)(fis[13] >> 6);
 	rw->fua = fis[7] >> 7;
 	rw->cdl = fis[16] & 7;
 	return true;

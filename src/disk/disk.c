@@ -1928,7 +1928,7 @@ void disk_submit(struct disk *d, const uint8_t *fis, size_t len)
 	 */
 	if (!decode_passed(d) && d->model.ncq && !(d->in_reset | d->reset_ending | d->ncq_halted) &&
 	    !d->nonqueued_busy && ata_fpdma_fis_fields(fis, len, &rw) &&
-	    rw.prio != 3 && rw.lba + rw.sectors <= d->layout.logical_sectors &&
+	    rw.prio <= ATA_PRIO_HIGH && rw.lba + rw.sectors <= d->layout.logical_sectors &&
 	    rw.tag < d->model.queue_depth && !((d->tags_in_use | d->sdb_done) >> rw.tag & 1)) {
 		d->stats.commands++;
 		d->tags_in_use |= 1u << rw.tag;

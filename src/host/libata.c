@@ -52,7 +52,11 @@ struct libata {
 	uint32_t cdl_tags;
 
 	bool ncq_on, prio_enabled, cdl_enabled;
-	bool ncq_plain;			/* ncq_on without either: libata_issue()'s one test */
+	/*
+	 * ncq_on with neither of the other two: libata_issue()'s one test (all
+	 * three are set by libata_configure() alone).
+	 */
+	bool ncq_plain;
 	unsigned depth;			/* device/queue_depth: the dispatch budget */
 	unsigned host_tags;		/* tags the host hands out: ATA tags 0..host_tags-1 */
 	int kernel;
@@ -451,7 +455,7 @@ static __attribute__((noinline)) void debug_issue_send(struct libata *la,
 						       unsigned tag)
 {
 	debug_issue(la, fis, tag);
-	la->ops->send(la->link, fis, ATA_FIS_H2D_LEN);
+	la->send(la->link, fis, ATA_FIS_H2D_LEN);
 }
 
 static void timed_out(struct sim *sim, void *arg);

@@ -407,6 +407,35 @@ static void test_ncq(void)
 	stop(&h);
 }
 
+/*
+ * READ FPDMA QUEUED with PRIO 11b (reserved) on a free tag: the frame is
+ * refused (ABRT), not queued, and the tag stays free for the same command
+ * with PRIO normal.
+ */
+static void test_ncq_reserved_prio(void)
+{
+	struct disk_model m;
+	struct err e;
+	struct host h;
+	struct ata_taskfile tf;
+	struct ata_rw rw = { .ncq = true, .sectors = 8, .lba = 4096, .tag = 4 };
+
+	CHECK(disk_model_load("he8", &m, &e) == 0);
+	start(&h, &m);
+	ata_rw_build(&rw, &tf);
+	tf.count |= 3u << 14;
+	command(&h, &tf);
+	CHECK(h.last_d2h.error & ATA_ERR_ABRT);
+	CHECK_EQ_INT(h.sdbs, 0);
+	CHECK_EQ_U64(disk_get_stats(h.disk)->aborted, 1);
+	ata_rw_build(&rw, &tf);
+	send(&h, &tf);
+	sim_run(&h.sim, SIM_FOREVER);
+	CHECK_EQ_INT(h.sdbs, 1);
+	CHECK_EQ_U64(h.last_sactive, 1u << 4);
+	stop(&h);
+}
+
 /* A host that reuses an outstanding tag is a bug: the simulation aborts. */
 static void test_tag_reuse_asserts(void)
 {
@@ -441,6 +470,7 @@ int main(void)
 	test_trim();
 	test_read_verify();
 	test_ncq();
+	test_ncq_reserved_prio();
 	test_tag_reuse_asserts();
 	return test_done();
 }

@@ -121,36 +121,9 @@ int ata_libata_line(const struct ata_taskfile *tf, unsigned tag, char *buf, size
 /*
  * ata_rw_fis_build() and ata_rw_fis_parse() are inline: every I/O's
  * command is built by the host and read by the drive, and as a call each
- * cost more than the bytes. A FIS as little-endian words: bytes 8k.. are
- * bits 0.. of word k (one load or store each).
+ * cost more than the bytes. A FIS as little-endian words (fis.h's
+ * ata_get_le64() and friends).
  */
-static inline uint64_t ata_get_le64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	v = __builtin_bswap64(v);
-#endif
-	return v;
-}
-
-static inline void ata_put_le64(uint8_t *p, uint64_t v)
-{
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	v = __builtin_bswap64(v);
-#endif
-	memcpy(p, &v, sizeof(v));
-}
-
-static inline void ata_put_le32(uint8_t *p, uint32_t v)
-{
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	v = __builtin_bswap32(v);
-#endif
-	memcpy(p, &v, sizeof(v));
-}
-
 /*
  * The error of a read/write ata_rw_fis_build() refuses (out of line: it
  * never happens in a run). Its fields by value, so that the caller's
@@ -160,70 +133,122 @@ int ata_rw_fis_refused(bool ncq, bool write, bool fua, uint8_t tag, enum ata_pri
 		       uint32_t sectors, uint64_t lba, uint8_t cdl);
 
 /*
- * The FIS bytes of the taskfile fields (fis.c, Register H2D): 0 type 27h,
- * 1 C bit, 2 command, 3 FEATURE 7:0, 4-6 LBA 23:0, 7 DEVICE, 8-10 LBA 47:24,
- * 11 FEATURE 15:8, 12-13 COUNT, 14 ICC, 15 CONTROL, 16-19 AUXILIARY. Every
- * limit ata_rw_build() checks is tested at once (bitwise, no branch per
- * field); which one failed is ata_rw_fis_refused()'s business.
+ * Whether ata_rw_fis_build() refuses `rw`: every limit ata_rw_build()
+ * checks, tested at once (bitwise, no branch per field); which one failed
+ * is ata_rw_fis_refused()'s business.
  */
-static inline __attribute__((always_inline)) int
-ata_rw_fis_build(const struct ata_rw *rw, uint8_t fis[ATA_FIS_H2D_LEN])
+static inline __attribute__((always_inline)) bool ata_rw_fis_refuses(const struct ata_rw *rw)
 {
-	uint64_t features, count, command, device = ATA_DEVICE_LBA, aux = 0;
 	bool bad = (rw->sectors - 1u > 65535u) | (rw->lba > ATA_LBA48_LIMIT - rw->sectors) |
 		(rw->cdl > 7);
 
-	if (rw->ncq) {
+	if (rw->ncq)
 		bad |= (rw->tag >= ATA_MAX_TAGS) | (rw->prio > ATA_PRIO_HIGH);
-		command = rw->write ? ATA_CMD_FPDMA_WRITE : ATA_CMD_FPDMA_READ;
-		features = rw->sectors & 0xffff;
-		count = (uint64_t)rw->tag << 3 | (uint64_t)rw->prio << 14;
-		device |= rw->fua ? ATA_DEVICE_FUA : 0;
+	else
+		bad |= (rw->prio != ATA_PRIO_NORMAL) | (rw->fua && !rw->write);
+	return bad;
+}
+
+/*
+ * The FIS bytes of the taskfile fields (fis.c, Register H2D): 0 type 27h,
+ * 1 C bit, 2 command, 3 FEATURE 7:0, 4-6 LBA 23:0, 7 DEVICE, 8-10 LBA 47:24,
+ * 11 FEATURE 15:8, 12-13 COUNT, 14 ICC, 15 CONTROL, 16-19 AUXILIARY, of a
+ * read/write that ata_rw_fis_refuses() passed (a caller that has tested
+ * it itself, and need not test it twice).
+ */
+static inline __attribute__((always_inline)) void
+ata_rw_fis_encode(const struct ata_rw *rw, uint8_t fis[ATA_FIS_H2D_LEN])
+{
+	uint32_t features, count, command, device = ATA_DEVICE_LBA, aux = 0;
+
+	if (rw->ncq) {
+		command = ATA_CMD_FPDMA_READ | (uint32_t)rw->write;	/* 60h, 61h */
+		features = rw->sectors;		/* 65536 as 0: only bits 15:0 travel */
+		count = (uint32_t)rw->tag << 3 | (uint32_t)rw->prio << 14;
+		device |= (uint32_t)rw->fua << 7;	/* ATA_DEVICE_FUA */
 		aux = rw->cdl;
 	} else {
-		bad |= (rw->prio != ATA_PRIO_NORMAL) | (rw->fua && !rw->write);
 		command = rw->write ? (rw->fua ? ATA_CMD_WRITE_DMA_FUA_EXT : ATA_CMD_WRITE_DMA_EXT) :
 			ATA_CMD_READ_DMA_EXT;
 		count = rw->sectors & 0xffff;
 		features = rw->cdl;
 	}
-	if (bad)
+	/*
+	 * Two 64-bit words and a 32-bit one, each field shifted into place;
+	 * FEATURE's halves shifted within 32 bits, which cuts the bits above
+	 * them without a mask. rw->lba < 2^48: LBA 47:24 fits below FEATURE
+	 * 15:8.
+	 */
+	ata_put_le64(fis, ATA_FIS_REG_H2D | 0x80u << 8 | command << 16 | features << 24 |
+		     rw->lba << 40 >> 8 | (uint64_t)device << 56);
+	ata_put_le64(fis + 8, rw->lba >> 24 | (features & 0xff00) << 16 |
+		     (uint64_t)count << 32 | (uint64_t)rw->icc << 48);
+	ata_put_le32(fis + 16, aux);
+}
+
+/* ata_rw_fis_refuses(), then ata_rw_fis_refused() or ata_rw_fis_encode(). */
+static inline __attribute__((always_inline)) int
+ata_rw_fis_build(const struct ata_rw *rw, uint8_t fis[ATA_FIS_H2D_LEN])
+{
+	if (ata_rw_fis_refuses(rw))
 		return ata_rw_fis_refused(rw->ncq, rw->write, rw->fua, rw->tag, rw->prio, rw->sectors,
 					  rw->lba, rw->cdl);
-	ata_put_le64(fis, ATA_FIS_REG_H2D | 0x80u << 8 | command << 16 | (features & 0xff) << 24 |
-		     (rw->lba & 0xffffff) << 32 | device << 56);
-	ata_put_le64(fis + 8, rw->lba >> 24 | (features >> 8) << 24 | count << 32 |
-		     (uint64_t)rw->icc << 48);
-	ata_put_le32(fis + 16, (uint32_t)aux);
+	ata_rw_fis_encode(rw, fis);
 	return ATA_OK;
 }
 
 /* Any FIS but a READ/WRITE FPDMA QUEUED command, for ata_rw_fis_parse(). */
 int ata_rw_fis_parse_other(const uint8_t *fis, size_t len, struct ata_rw *rw);
 
+/*
+ * The fields of a READ/WRITE FPDMA QUEUED command FIS (type 27h, C = 1,
+ * any PM port, command 60h or 61h), for a caller that tests their limits
+ * itself together with its own: false for any other FIS, leaving `rw`
+ * unset (ata_rw_fis_parse() says what it is); true with every field of
+ * `rw` set as ata_rw_fis_parse() sets it, which then returns ATA_E_PRIO
+ * if rw->prio > ATA_PRIO_HIGH, ATA_E_LBA if rw->lba + rw->sectors >
+ * 2^48, else ATA_OK. rw->lba < 2^48 and rw->sectors <= 65536: the sum
+ * cannot wrap.
+ */
+static inline __attribute__((always_inline)) bool
+ata_fpdma_fis_fields(const uint8_t *fis, size_t len, struct ata_rw *rw)
+{
+	uint64_t w0, w1;
+	uint32_t features;
+
+	if (len != ATA_FIS_H2D_LEN)
+		return false;
+	if ((ata_get_le32(fis) & 0xfe80ff) != (ATA_FIS_REG_H2D | 0x80u << 8 | ATA_CMD_FPDMA_READ << 16))
+		return false;
+	/*
+	 * Most fields cut from the two words, a few (one load and one
+	 * operation each) from their bytes: a load per field keeps a register
+	 * per field, and the drive's fast path has none to spare.
+	 */
+	w0 = ata_get_le64(fis);
+	w1 = ata_get_le64(fis + 8);
+	rw->lba = w0 << 8 >> 40 | w1 << 40 >> 16;
+	rw->icc = (uint8_t)(w1 >> 48);
+	/* FEATURE 15:0, 0 meaning 65536: one less, cut to 16 bits, one more. */
+	features = (uint32_t)w0 >> 24 | ((uint32_t)(w1 >> 16) & 0xff00);
+	rw->sectors = ((features - 1) & 0xffff) + 1;
+	rw->tag = (uint8_t)((uint32_t)(w1 >> 32) >> 3 & 0x1f);
+	rw->prio = (enum ata_prio)((uint32_t)(w1 >> 32) >> 14 & 3);
+	rw->ncq = true;
+	rw->write = fis[2] & 1;
+	rw->fua = fis[7] >> 7;
+	rw->cdl = fis[16] & 7;
+	return true;
+}
+
 /* READ/WRITE FPDMA QUEUED inline; the rest out of line. */
 static inline __attribute__((always_inline)) int
 ata_rw_fis_parse(const uint8_t *fis, size_t len, struct ata_rw *rw)
 {
-	uint64_t w0, w1;
-
 	if (len != ATA_FIS_H2D_LEN)
 		return ATA_E_LENGTH;
-	w0 = ata_get_le64(fis);
-	/* Type 27h, C = 1 (any PM port), command 60h or 61h. */
-	if ((w0 & 0xfe80ff) != (ATA_FIS_REG_H2D | 0x80u << 8 | ATA_CMD_FPDMA_READ << 16))
+	if (!ata_fpdma_fis_fields(fis, len, rw))
 		return ata_rw_fis_parse_other(fis, len, rw);
-	w1 = ata_get_le64(fis + 8);
-	rw->lba = (w0 >> 32 & 0xffffff) | (w1 & 0xffffff) << 24;
-	rw->icc = (uint8_t)(w1 >> 48);
-	rw->ncq = true;
-	rw->write = (w0 >> 16 & 1) != 0;
-	rw->sectors = (uint32_t)((w0 >> 24 & 0xff) | (w1 >> 16 & 0xff00));
-	rw->sectors += rw->sectors ? 0 : 65536;
-	rw->tag = (uint8_t)(w1 >> 35 & 0x1f);
-	rw->prio = (enum ata_prio)(w1 >> 46 & 3);
-	rw->fua = (w0 >> 56 & ATA_DEVICE_FUA) != 0;
-	rw->cdl = fis[16] & 7;
 	if (rw->prio > ATA_PRIO_HIGH)
 		return ATA_E_PRIO;
 	return rw->lba + rw->sectors > ATA_LBA48_LIMIT ? ATA_E_LBA : ATA_OK;

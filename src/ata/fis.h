@@ -13,6 +13,50 @@
 
 #include "ata/ata.h"
 
+#include <string.h>
+
+/*
+ * A FIS as little-endian words: bytes 4k.. or 8k.. are bits 0.. of word k
+ * (one load or store each), for the codecs inline on every I/O's path.
+ */
+static inline uint64_t ata_get_le64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
+
+static inline uint32_t ata_get_le32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap32(v);
+#endif
+	return v;
+}
+
+static inline void ata_put_le64(uint8_t *p, uint64_t v)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	memcpy(p, &v, sizeof(v));
+}
+
+static inline void ata_put_le32(uint8_t *p, uint32_t v)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap32(v);
+#endif
+	memcpy(p, &v, sizeof(v));
+}
+
 enum {
 	ATA_FIS_REG_H2D	= 0x27,
 	ATA_FIS_REG_D2H	= 0x34,
@@ -54,14 +98,24 @@ int ata_sdb_encode(const struct ata_sdb *s, uint8_t fis[ATA_FIS_SDB_LEN]);
 static inline void ata_sdb_encode_done(uint32_t sactive, uint8_t status,
 				       uint8_t fis[ATA_FIS_SDB_LEN])
 {
-	fis[0] = ATA_FIS_SDB;
-	fis[1] = 0x40;
-	fis[2] = status & 0x77;
-	fis[3] = 0;
-	fis[4] = (uint8_t)sactive;
-	fis[5] = (uint8_t)(sactive >> 8);
-	fis[6] = (uint8_t)(sactive >> 16);
-	fis[7] = (uint8_t)(sactive >> 24);
+	ata_put_le32(fis, ATA_FIS_SDB | 0x40u << 8 | (uint32_t)(status & 0x77) << 16);
+	ata_put_le32(fis + 4, sactive);
+}
+
+/*
+ * Whether `fis` is an SDB that ata_sdb_decode() takes (length, type) with
+ * neither ERR nor SENSE DATA AVAILABLE in its status, and its SActive
+ * bits if so: a host's every good completion, in three tests; for anything
+ * else (an error, sense data, a malformed frame) the caller decodes it in
+ * full.
+ */
+static inline bool ata_sdb_decode_good(const uint8_t *fis, size_t len, uint32_t *sactive)
+{
+	if (len != ATA_FIS_SDB_LEN || fis[0] != ATA_FIS_SDB ||
+	    (fis[2] & (ATA_STAT_ERR | ATA_STAT_SENSE)))
+		return false;
+	*sactive = ata_get_le32(fis + 4);
+	return true;
 }
 
 /* Inline: the host decodes one for every completion. */

@@ -37,6 +37,8 @@ struct disk {
 	struct fwq_rules rules;
 	struct disk_cache cache;
 	const struct disk_host_ops *ops;
+	/* ops->sdb, copied: every completion's call then loads one pointer, not two. */
+	void (*sdb)(void *host, const uint8_t *fis, size_t len);
 	void *host;
 
 	struct disk_head head;
@@ -153,7 +155,11 @@ struct disk {
 
 	/* Completions batched into one SDB per instant. */
 	uint32_t sdb_done;
-	bool sdb_error;			/* an NCQ error to report (SDB with ERR) */
+	/*
+	 * An NCQ error to report (SDB with ERR): 1 or 0, a word, so that
+	 * sdb_send() tests it with sdb_aborted and sdb_sense in one OR.
+	 */
+	uint32_t sdb_error;
 	bool sdb_scheduled;
 	/*
 	 * media_done() is running (sdb_at_return may be set), and it will send
@@ -233,7 +239,7 @@ static __attribute__((noinline)) void sdb_flush_errors(struct disk *d)
 
 		d->sdb_error = false;
 		ata_sdb_encode(&f, fis);
-		d->ops->sdb(d->host, fis, sizeof(fis));
+		d->sdb(d->host, fis, sizeof(fis));
 	}
 	if (d->sdb_aborted) {
 		/* CDL policy 0xF: aborted; sense ABORTED COMMAND, COMMAND TIMEOUT in log 10h. */
@@ -243,7 +249,7 @@ static __attribute__((noinline)) void sdb_flush_errors(struct disk *d)
 		d->tags_in_use &= ~d->sdb_aborted;
 		d->sdb_aborted = 0;
 		ata_sdb_encode(&f, fis);
-		d->ops->sdb(d->host, fis, sizeof(fis));
+		d->sdb(d->host, fis, sizeof(fis));
 	}
 	if (d->sdb_sense) {
 		/* CDL policy 0xD: good status, no data, SENSE DATA AVAILABLE. */
@@ -253,7 +259,7 @@ static __attribute__((noinline)) void sdb_flush_errors(struct disk *d)
 		d->tags_in_use &= ~d->sdb_sense;
 		d->sdb_sense = 0;
 		ata_sdb_encode(&f, fis);
-		d->ops->sdb(d->host, fis, sizeof(fis));
+		d->sdb(d->host, fis, sizeof(fis));
 	}
 }
 
@@ -263,7 +269,7 @@ static inline __attribute__((always_inline)) void sdb_send(struct disk *d)
 	uint32_t done;
 
 	d->sdb_scheduled = false;
-	if (d->sdb_error || d->sdb_aborted || d->sdb_sense)
+	if (d->sdb_aborted | d->sdb_sense | d->sdb_error)	/* one test for the three */
 		sdb_flush_errors(d);
 	if ((done = d->sdb_done)) {
 		uint8_t fis[ATA_FIS_SDB_LEN];
@@ -271,7 +277,7 @@ static inline __attribute__((always_inline)) void sdb_send(struct disk *d)
 		d->tags_in_use &= ~done;
 		d->sdb_done = 0;
 		ata_sdb_encode_done(done, ATA_STAT_DRDY, fis);
-		d->ops->sdb(d->host, fis, sizeof(fis));
+		d->sdb(d->host, fis, sizeof(fis));
 	}
 }
 
@@ -1993,16 +1999,18 @@ void disk_submit_data(struct disk *d, const uint8_t *fis, size_t len, const uint
 	}
 }
 
-void disk_submit(struct disk *d, const uint8_t *fis, size_t len)
+/*
+ * disk_submit() of anything but a READ/WRITE FPDMA QUEUED the drive
+ * queues at once, or of one that arrives when a decoding is due (out of
+ * line): the frame read again, every check in its order with its own
+ * message.
+ */
+static __attribute__((noinline)) void submit_checked(struct disk *d, const uint8_t *fis,
+						     size_t len)
 {
 	struct ata_rw rw;
 
 	decode_due(d);
-	/*
-	 * Every I/O's command, READ/WRITE FPDMA QUEUED, is read straight from
-	 * the bytes into its fields (ata_rw_fis_parse: what submit() gets
-	 * through the taskfile); anything else goes through submit().
-	 */
 	if (ata_rw_fis_parse(fis, len, &rw) == ATA_OK && rw.ncq && d->model.ncq) {
 		d->stats.commands++;
 		SIM_ASSERT(!d->in_reset && !d->reset_ending, "host sent a command during a reset");
@@ -2011,6 +2019,36 @@ void disk_submit(struct disk *d, const uint8_t *fis, size_t len)
 		submit(d, fis, len);
 	}
 	decode_wake_check(d);
+}
+
+void disk_submit(struct disk *d, const uint8_t *fis, size_t len)
+{
+	struct ata_rw rw;
+
+	/*
+	 * Every I/O's command, READ/WRITE FPDMA QUEUED, is read straight from
+	 * the bytes into its fields (ata_fpdma_fis_fields), and queued when
+	 * none of the tests submit_checked() makes would stop it: the frame's
+	 * own (PRIO 11b; the range past 2^48, implied by the range past the
+	 * drive's end, as logical_sectors < 2^48: disk_new()), the drive's
+	 * (NCQ on; in the range) and its assertions on the host (no reset;
+	 * the tag within the queue depth and free; no non-queued command
+	 * out; no NCQ error unread). When no decoding is due, decode_due()
+	 * would do nothing, so the tests read what they would read after it.
+	 * Whatever fails one takes submit_checked(), which reads the frame
+	 * again and tests each in its order.
+	 */
+	if (!decode_passed(d) && d->model.ncq && !(d->in_reset | d->reset_ending | d->ncq_halted) &&
+	    !d->nonqueued_busy && ata_fpdma_fis_fields(fis, len, &rw) &&
+	    rw.prio <= ATA_PRIO_HIGH && rw.lba + rw.sectors <= d->layout.logical_sectors &&
+	    rw.tag < d->model.queue_depth && !((d->tags_in_use | d->sdb_done) >> rw.tag & 1)) {
+		d->stats.commands++;
+		d->tags_in_use |= 1u << rw.tag;
+		queue_rw(d, &rw, rw.tag, rw.prio == ATA_PRIO_HIGH);
+		decode_wake_check(d);
+		return;
+	}
+	submit_checked(d, fis, len);
 }
 
 /* ---- life cycle ---- */
@@ -2028,11 +2066,15 @@ struct disk *disk_new(struct sim *sim, const struct disk_model *m,
 	d->sim = sim;
 	d->model = *m;
 	d->ops = ops;
+	d->sdb = ops->sdb;
 	d->host = host;
 	if (disk_layout_build(&d->layout, m, e) || disk_mech_init(&d->mech, &d->layout, m, e)) {
 		free(d);
 		return NULL;
 	}
+	/* disk_submit() relies on it (the model's `sectors` option allows at most 2^48 - 1). */
+	SIM_ASSERT(d->layout.logical_sectors < ATA_LBA48_LIMIT, "%llu sectors: past LBA48",
+		   (unsigned long long)d->layout.logical_sectors);
 	if (d->layout.cylinders > FWQ_MAX_CYLINDERS) {
 		err_set(e, "drive '%s': %u cylinders; at most %u are modelled", m->name,
 			d->layout.cylinders, FWQ_MAX_CYLINDERS);

@@ -28,6 +28,8 @@ enum probe_step {
 struct libata {
 	struct sim *sim;
 	const struct libata_link_ops *ops;
+	/* ops->send, copied: every command's call then loads one pointer, not two. */
+	void (*send)(void *link, const uint8_t *fis, size_t len);
 	void *link;
 	struct blk_queue *q;
 
@@ -43,15 +45,24 @@ struct libata {
 	bool cdl_supported;		/* ... and log 18h was read */
 	bool cdl_on_drive;		/* page 04h: CDL enabled on the drive */
 	struct ata_cdl_log cdl;		/* the descriptors (dev->cdl in the kernel) */
+	/*
+	 * Tags whose command carries a CDL index (apart from ncq_active and
+	 * failed: beside either, gcc pairs their updates in SSE registers).
+	 */
+	uint32_t cdl_tags;
 
 	bool ncq_on, prio_enabled, cdl_enabled;
+	/*
+	 * ncq_on with neither of the other two: libata_issue()'s one test (all
+	 * three are set by libata_configure() alone).
+	 */
+	bool ncq_plain;
 	unsigned depth;			/* device/queue_depth: the dispatch budget */
 	unsigned host_tags;		/* tags the host hands out: ATA tags 0..host_tags-1 */
 	int kernel;
 	int64_t timeout;
 	int nonqueued_tag;		/* the tag of the outstanding non-queued command */
 	uint32_t ncq_active;		/* NCQ tags outstanding (link->sactive) */
-	uint32_t cdl_tags;		/* tags whose command carries a CDL index */
 	struct libata_stats stats;
 
 	/* Timeouts and error handling. */
@@ -77,6 +88,7 @@ struct libata *libata_new(struct sim *sim, const struct libata_link_ops *ops, vo
 		return NULL;
 	la->sim = sim;
 	la->ops = ops;
+	la->send = ops->send;
 	la->link = link;
 	la->depth = 1;
 	la->nonqueued_tag = -1;
@@ -380,6 +392,7 @@ int libata_configure(struct libata *la, struct host_knobs *k, struct err *e)
 	la->ncq_on = la->id.ncq && depth > 1;
 	la->prio_enabled = k->ncq_prio_enable;
 	la->cdl_enabled = k->cdl_enable;
+	la->ncq_plain = la->ncq_on && !la->prio_enabled && !la->cdl_enabled;
 	return 0;
 }
 
@@ -434,6 +447,15 @@ static __attribute__((noinline)) void debug_issue(struct libata *la, const uint8
 	ata_h2d_decode(fis, ATA_FIS_H2D_LEN, &tf);
 	ata_libata_line(&tf, tag, line, sizeof(line));
 	sim_debug_print(la->sim, SIM_DBG_ATA, "issue %s", line);
+}
+
+/* debug_issue(), then the send: one call, so that the FIS's address need not outlive it. */
+static __attribute__((noinline)) void debug_issue_send(struct libata *la,
+						       const uint8_t fis[ATA_FIS_H2D_LEN],
+						       unsigned tag)
+{
+	debug_issue(la, fis, tag);
+	la->send(la->link, fis, ATA_FIS_H2D_LEN);
 }
 
 static void timed_out(struct sim *sim, void *arg);
@@ -564,18 +586,38 @@ static bool rw_untranslatable(const struct libata *la, const struct blk_request 
 }
 
 /*
- * A read or write as READ/WRITE FPDMA QUEUED on `tag`: every I/O's
- * command, inline in libata_issue().
+ * A command ata_rw_fis_build() refuses: a bug above libata (out of line,
+ * with `rw` by value, so that the caller keeps nothing live for it).
  */
-static inline void ncq_issue(struct libata *la, const struct blk_request *rq, unsigned tag)
+static __attribute__((noinline, noreturn, cold)) void ncq_unbuildable(const struct blk_request *rq,
+								     struct ata_rw rw)
+{
+	int rc = ata_rw_fis_refused(rw.ncq, rw.write, rw.fua, rw.tag, rw.prio, rw.sectors, rw.lba,
+				    rw.cdl);
+
+	SIM_ASSERT(rc == ATA_OK, "cannot build a command for lba %llu +%u: %s",
+		   (unsigned long long)rq->lba, rq->nlb, ata_strerror(rc));
+	sim_assert_fail(__FILE__, __LINE__, "!ata_rw_fis_refuses(&rw)",
+			"ata_rw_fis_refuses() and ata_rw_fis_refused() disagree");
+}
+
+/*
+ * A read or write as READ/WRITE FPDMA QUEUED on `tag`: every I/O's
+ * command, inline in libata_issue() with `prio_cdl` false (neither
+ * device/ncq_prio_enable nor device/cdl_enable on), out of line in
+ * issue_other() with it true, so that the common case keeps nothing but
+ * `la` live across its calls.
+ */
+static inline __attribute__((always_inline)) void ncq_issue(struct libata *la,
+							    const struct blk_request *rq,
+							    unsigned tag, bool prio_cdl)
 {
 	struct ata_rw rw = { .write = rq->write, .ncq = true, .tag = (uint8_t)tag,
 		.sectors = rq->nlb, .lba = rq->lba, .fua = rq->fua };
 	uint8_t fis[ATA_FIS_H2D_LEN];
-	int rc;
 
 	/* ata_build_rw_tf(): only the RT class sets PRIO, whatever its level. */
-	if (la->prio_enabled && ioprio_class(rq->ioprio) == IOPRIO_CLASS_RT) {
+	if (prio_cdl && la->prio_enabled && ioprio_class(rq->ioprio) == IOPRIO_CLASS_RT) {
 		rw.prio = ATA_PRIO_HIGH;
 		la->stats.prio_high_cmds++;
 	}
@@ -591,7 +633,7 @@ static inline void ncq_issue(struct libata *la, const struct blk_request *rq, un
 	 * in AUXILIARY (NCQ) or FEATURE (non-NCQ) bits 2:0. cdl_tags stays 0
 	 * with it off.
 	 */
-	if (la->cdl_enabled) {
+	if (prio_cdl && la->cdl_enabled) {
 		la->cdl_tags &= ~(1u << tag);
 		if (ioprio_hint(rq->ioprio) >= 1 && ioprio_hint(rq->ioprio) <= 7) {
 			rw.cdl = (uint8_t)ioprio_hint(rq->ioprio);
@@ -600,13 +642,23 @@ static inline void ncq_issue(struct libata *la, const struct blk_request *rq, un
 		}
 	}
 	/* The FIS built straight from the fields (ata_rw_fis_build: ata_rw_build's, encoded). */
-	rc = ata_rw_fis_build(&rw, fis);
-	SIM_ASSERT(rc == ATA_OK, "cannot build a command for lba %llu +%u: %s",
-		   (unsigned long long)rq->lba, rq->nlb, ata_strerror(rc));
+	if (ata_rw_fis_refuses(&rw))
+		ncq_unbuildable(rq, rw);
+	ata_rw_fis_encode(&rw, fis);
+	/*
+	 * timer_start() split around the send, so that nothing but `la` is
+	 * live across the calls: the deadline before (as blk_mq_start_request()
+	 * sets it before queue_rq()), the timer after, as before (its event's
+	 * place among the drive's depends on it). The send does not move the
+	 * clock, so the deadline is the same `now + timeout` after it.
+	 */
+	la->deadline[tag] = sim_now(la->sim) + la->timeout;
 	if (sim_debugging(la->sim, SIM_DBG_ATA))
-		debug_issue(la, fis, tag);
-	la->ops->send(la->link, fis, sizeof(fis));
-	timer_start(la, tag);
+		debug_issue_send(la, fis, tag);
+	else
+		la->send(la->link, fis, sizeof(fis));
+	if (!la->timer_armed)
+		timer_arm(la, sim_now(la->sim) + la->timeout);
 }
 
 /* libata_issue() of anything but an NCQ read or write (out of line). */
@@ -670,15 +722,35 @@ static __attribute__((noinline)) int issue_nonqueued(struct libata *la, struct b
 	return 0;
 }
 
-int libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
+/* libata_issue() of all but a plain NCQ read or write when it can go (out of line). */
+static __attribute__((noinline)) int issue_other(struct libata *la, struct blk_request *rq,
+						 unsigned tag)
 {
 	if (!la->ncq_on || rq->flush || rq->discard || rq->cdb)
 		return issue_nonqueued(la, rq, tag);
 	/* ata_std_qc_defer(): an NCQ command waits while a non-NCQ one is active (and during EH). */
 	if (la->eh != EH_IDLE || la->nonqueued_tag >= 0)
 		return -EBUSY;
-	ncq_issue(la, rq, tag);
+	/* Neither deferred nor plain: PRIO or CDL is on. */
+	ncq_issue(la, rq, tag, true);
 	return 0;
+}
+
+int libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
+{
+	/*
+	 * Every I/O's command: an NCQ read or write with neither PRIO nor CDL
+	 * on, and nothing to defer it (ata_std_qc_defer(): la->eh != EH_IDLE
+	 * or la->nonqueued_tag >= 0, in one test: EH_IDLE is 0, and
+	 * nonqueued_tag is a tag or -1, none, whose complement alone is 0).
+	 * All else is issue_other()'s, in the order of its tests.
+	 */
+	if (la->ncq_plain && !(rq->flush | rq->discard | rq->cdb) &&
+	    !((unsigned)la->eh | ~(unsigned)la->nonqueued_tag)) {
+		ncq_issue(la, rq, tag, false);
+		return 0;
+	}
+	return issue_other(la, rq, tag);
 }
 
 /* ---- error handling (libata-eh.c, after the SCSI midlayer's rules) ---- */
@@ -879,31 +951,66 @@ static __attribute__((noinline)) void sdb_exception(struct libata *la, const str
 		eh_maybe_start(la);
 }
 
-void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
+/*
+ * libata_receive_sdb() of anything but good completions, or with
+ * --debug=ata (out of line): -1 when it has dealt with the SDB, else the
+ * tags it completes.
+ */
+static __attribute__((noinline)) int64_t sdb_not_plain(struct libata *la, const uint8_t *fis,
+						       size_t len)
 {
 	struct ata_sdb s;
-	uint32_t done;
 
 	SIM_ASSERT(ata_sdb_decode(fis, len, &s) == ATA_OK, "malformed SDB FIS from the drive");
 	if (s.status & (ATA_STAT_ERR | ATA_STAT_SENSE)) {
 		sdb_exception(la, &s);
-		return;
+		return -1;
 	}
+	sim_debug(la->sim, SIM_DBG_ATA, "SDB sactive %08x status %02x error %02x", s.sactive,
+		  s.status, s.error);
+	return s.sactive;
+}
+
+/* The good completion of the tags in `done`, lowest first (out of line: two or more). */
+static __attribute__((noinline)) void sdb_complete_tags(struct libata *la, uint32_t done)
+{
+	while (done) {
+		/* The lowest tag as its bit: no shift, no constant kept across the call. */
+		uint32_t bit = done & -done;
+
+		done &= ~bit;
+		la->cdl_tags &= ~bit;	/* stays 0 without CDL */
+		la->ncq_active &= ~bit;
+		la->failed &= ~bit;
+		blk_complete(la->q, __builtin_ctz(bit), 0);
+	}
+}
+
+void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
+{
+	uint32_t done;
+
 	/*
 	 * Every I/O's completion: good status, so neither a CDL abort nor
 	 * sense data, nor an NCQ error: the tags complete (as sdb_exception()
-	 * would complete them, without its tests).
+	 * would complete them, without its tests). An SDB that is not one, and
+	 * the debug line, go through sdb_not_plain(), which decodes it whole.
 	 */
-	sim_debug(la->sim, SIM_DBG_ATA, "SDB sactive %08x status %02x error %02x", s.sactive,
-		  s.status, s.error);
-	for (done = s.sactive; done; done &= done - 1) {
-		unsigned tag = (unsigned)__builtin_ctz(done);
+	if (!ata_sdb_decode_good(fis, len, &done) || sim_debugging(la->sim, SIM_DBG_ATA)) {
+		int64_t tags = sdb_not_plain(la, fis, len);
 
-		if (la->cdl_enabled)	/* cdl_tags stays 0 without */
-			la->cdl_tags &= ~(1u << tag);
-		la->ncq_active &= ~(1u << tag);
-		la->failed &= ~(1u << tag);
-		blk_complete(la->q, (int)tag, 0);
+		if (tags < 0)
+			return;
+		done = (uint32_t)tags;
+	}
+	/* One tag (the usual SDB) inline, keeping only `la` across the call; more in a loop. */
+	if (done & (done - 1)) {
+		sdb_complete_tags(la, done);
+	} else if (done) {
+		la->cdl_tags &= ~done;	/* stays 0 without CDL */
+		la->ncq_active &= ~done;
+		la->failed &= ~done;
+		blk_complete(la->q, __builtin_ctz(done), 0);
 	}
 	timer_idle(la);
 	if (la->eh == EH_WAIT)

@@ -129,7 +129,7 @@ int runner_run(const struct workload *w, const struct host_config *cfg,
 		cfg = &job_cfg;
 	else if (e->msg[0])
 		return RUNNER_REFUSED;
-	if (system_init(&sys, cfg, NULL, ro->debug_mask, ro->debug_out, e)) {
+	if (system_init(&sys, cfg, ro->model, ro->debug_mask, ro->debug_out, e)) {
 		/* A scheduler the kernel lacks: name the job that asked for it. */
 		if (sched_job && !strncmp(e->msg, "knob 'queue/scheduler'", 22)) {
 			struct err why = *e;

@@ -154,22 +154,51 @@ void json_string(struct json_writer *w, const char *key, const char *value)
 	json_write_escaped(w->out, value ? value : "");
 }
 
+/*
+ * printf's %llu (after a '-' for %lld), digits written by hand: the report
+ * is mostly numbers, and this is a fraction of vfprintf's work. `tail` (a
+ * %f's ".000000") follows in the same fwrite().
+ */
+static void write_decimal(FILE *out, bool negative, unsigned long long v, const char *tail)
+{
+	char buf[48], *p = buf + 24;
+	size_t n = strlen(tail);
+
+	memcpy(p, tail, n);
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (negative)
+		*--p = '-';
+	fwrite(p, 1, (size_t)(buf + 24 + n - p), out);
+}
+
 void json_int(struct json_writer *w, const char *key, long long value)
 {
 	member(w, key);
-	fprintf(w->out, "%lld", value);
+	write_decimal(w->out, value < 0,
+		      value < 0 ? 0ULL - (unsigned long long)value : (unsigned long long)value, "");
 }
 
 void json_uint(struct json_writer *w, const char *key, unsigned long long value)
 {
 	member(w, key);
-	fprintf(w->out, "%llu", value);
+	write_decimal(w->out, false, value, "");
 }
 
 void json_double(struct json_writer *w, const char *key, double value)
 {
 	member(w, key);
-	if (isfinite(value))
+	/*
+	 * A whole number below 2^53 is exact in a double and %f prints it as
+	 * its digits and ".000000"; a negative zero, a fraction or a larger
+	 * value go to printf.
+	 */
+	if (value >= 0 && value < 9007199254740992.0 && !signbit(value) &&
+	    (double)(unsigned long long)value == value)
+		write_decimal(w->out, false, (unsigned long long)value, ".000000");
+	else if (isfinite(value))
 		fprintf(w->out, "%f", value);
 	else
 		fputs("null", w->out);

@@ -351,6 +351,7 @@ int cli_common_finish(struct cli_common *c)
 			cli_error("%s", e.msg);
 			return -1;
 		}
+		c->model = &m;
 	}
 	return 0;
 }
@@ -416,6 +417,8 @@ int cli_run_report(const char *cmd, const struct cli_common *c, const struct wor
 	ro->progress = show_progress;
 	ro->progress_ctx = &prog;
 	ro->stop = &cli_interrupted;
+	/* c->cfg is the configuration cli_common_finish() loaded its drive from. */
+	ro->model = c->model;
 	cli_catch_interrupts();
 	rc = runner_run(w, &c->cfg, ro, &res, &e);
 	if (prog.shown)

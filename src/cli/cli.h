@@ -44,6 +44,8 @@ int cli_output_formats(const char *list, unsigned allowed, unsigned *formats);
  */
 #define CLI_MAX_SETS 128
 
+struct disk_model;
+
 struct cli_common {
 	struct host_config cfg;
 	const char *system_file;
@@ -59,6 +61,7 @@ struct cli_common {
 	bool quiet;
 	int eta;			/* 0 auto, 1 always, 2 never */
 	double eta_interval;		/* seconds between progress lines (--eta-interval) */
+	const struct disk_model *model;	/* cfg's drive, loaded by cli_common_finish() */
 };
 
 enum {

@@ -1,6 +1,7 @@
 #include "disk/layout.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 static uint32_t skew_sectors(int64_t switch_ns, int64_t rev_ns, uint32_t spt)
@@ -272,11 +273,26 @@ static void index_zones(struct disk_layout *l)
 
 static int build_datasheet(struct disk_layout *l, const struct disk_model *m, struct err *e);
 
+/* disk_layout_build() leaves out of its zeroing just the two arrays, side by side. */
+_Static_assert(offsetof(struct disk_layout, slip_index) ==
+	       offsetof(struct disk_layout, marks) + sizeof(((struct disk_layout *)0)->marks) &&
+	       offsetof(struct disk_layout, zone_shift) ==
+	       offsetof(struct disk_layout, slip_index) +
+	       sizeof(((struct disk_layout *)0)->slip_index),
+	       "struct disk_layout: marks[], slip_index[], zone_shift in this order");
+
 int disk_layout_build(struct disk_layout *l, const struct disk_model *m, struct err *e)
 {
 	int rc;
 
-	memset(l, 0, sizeof(*l));
+	/*
+	 * Zeroed all but marks[] and slip_index[] (32 KB of the 70): those are
+	 * read only at a zone's slip0 .. slip0 + nslips, which build_measured
+	 * fills (marks from the model's, slip_index for the DISK_SLIPS_SHIFT
+	 * zones that read it) and a datasheet layout, without slips, never reads.
+	 */
+	memset(l, 0, offsetof(struct disk_layout, marks));
+	memset(&l->zone_shift, 0, sizeof(*l) - offsetof(struct disk_layout, zone_shift));
 	l->order = m->layout;
 	l->heads = m->heads;
 	l->lpp = m->physical_sector_size / m->logical_sector_size;

@@ -4,6 +4,7 @@
 #include "util/clock.h"
 #include "util/parse.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -108,6 +109,11 @@ static int run_start_ms(int64_t *ms, struct err *e)
 	return 0;
 }
 
+/* runner_run() zeroes the members before the model and from disk on: nothing between. */
+_Static_assert(offsetof(struct runner_result, disk) ==
+	       offsetof(struct runner_result, model) + sizeof(((struct runner_result *)0)->model),
+	       "struct runner_result: disk right after model");
+
 int runner_run(const struct workload *w, const struct host_config *cfg,
 	       const struct runner_opts *ro, struct runner_result *res, struct err *e)
 {
@@ -119,7 +125,13 @@ int runner_run(const struct workload *w, const struct host_config *cfg,
 	double cpu0 = clock_thread_cpu();
 	int rc;
 
-	memset(res, 0, sizeof(*res));
+	/*
+	 * All but the model zeroed: a run that succeeds copies it whole
+	 * (res->model = sys.model below), and a failed one's result holds
+	 * nothing the callers read.
+	 */
+	memset(res, 0, offsetof(struct runner_result, model));
+	memset(&res->disk, 0, sizeof(*res) - offsetof(struct runner_result, disk));
 	e->msg[0] = '\0';
 	if (run_start_ms(&res->report.wall_ms, e))
 		return RUNNER_REFUSED;
@@ -129,7 +141,7 @@ int runner_run(const struct workload *w, const struct host_config *cfg,
 		cfg = &job_cfg;
 	else if (e->msg[0])
 		return RUNNER_REFUSED;
-	if (system_init(&sys, cfg, NULL, ro->debug_mask, ro->debug_out, e)) {
+	if (system_init(&sys, cfg, ro->model, ro->debug_mask, ro->debug_out, e)) {
 		/* A scheduler the kernel lacks: name the job that asked for it. */
 		if (sched_job && !strncmp(e->msg, "knob 'queue/scheduler'", 22)) {
 			struct err why = *e;

@@ -44,6 +44,12 @@ struct runner_opts {
 	const volatile sig_atomic_t *stop;	/* workload_run_opts.stop */
 	/* Sources other than fio's generator (a trace); NULL: read_iolog's, for jobs that ask. */
 	const struct job_source_factory *sources;
+	/*
+	 * The drive cfg names, already loaded with its drive.KEYs
+	 * (system_load_model(cfg)), so a run does not parse and check it again;
+	 * NULL: runner_run loads it.
+	 */
+	const struct disk_model *model;
 };
 
 /*

@@ -1,5 +1,6 @@
 #include "run/system.h"
 
+#include <stddef.h>
 #include <string.h>
 
 static __attribute__((noinline)) void link_send_observed(struct system *s, const uint8_t *fis,
@@ -74,13 +75,23 @@ int system_load_model(const struct host_config *cfg, struct disk_model *m, struc
 	return 0;
 }
 
+/* system_init() zeroes the members before the model and from disk on: nothing between. */
+_Static_assert(offsetof(struct system, disk) ==
+	       offsetof(struct system, model) + sizeof(((struct system *)0)->model),
+	       "struct system: disk right after model");
+
 int system_init(struct system *s, const struct host_config *cfg,
 		const struct disk_model *model, unsigned debug_mask, FILE *debug_out,
 		struct err *e)
 {
 	struct probe_wait w = { 0, 0 };
 
-	memset(s, 0, sizeof(*s));
+	/*
+	 * All but the model zeroed: it is written whole below, copied or
+	 * loaded (disk_model_parse() zeroes it first), before anything reads it.
+	 */
+	memset(s, 0, offsetof(struct system, model));
+	memset(&s->disk, 0, sizeof(*s) - offsetof(struct system, disk));
 	if (host_config_check(cfg, e))
 		return -1;
 	sim_init(&s->sim);

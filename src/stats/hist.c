@@ -120,6 +120,7 @@ unsigned hist_percentiles(const struct hist *h, const double *plist, unsigned le
 	double list[HIST_MAX_PERCENTILES];
 	uint64_t total = 0, sum = 0;
 	unsigned i, j = 0;
+	long double at;
 
 	if (len > HIST_MAX_PERCENTILES)
 		len = HIST_MAX_PERCENTILES;
@@ -133,13 +134,22 @@ unsigned hist_percentiles(const struct hist *h, const double *plist, unsigned le
 		return 0;
 	/*
 	 * As fio: compare the running count with p/100 · N in long double, so
-	 * a boundary sample falls on the same side as in fio.
+	 * a boundary sample falls on the same side as in fio. The bound is
+	 * computed once per percentile (the same expression, so the same
+	 * value), and an empty bucket after the first is passed over: the
+	 * count has not grown since the last comparison came out below.
 	 */
-	for (i = 0; i < h->top && j < len; i++) {
+	at = (long double)list[0] / 100.0 * (long double)total;
+	for (i = 0; i < h->top; i++) {
+		if (!h->count[i] && i)
+			continue;
 		sum += h->count[i];
-		while (j < len && (long double)sum >=
-		       (long double)list[j] / 100.0 * (long double)total)
+		while ((long double)sum >= at) {
 			out[j++] = hist_bucket_value(i);
+			if (j == len)
+				return len;
+			at = (long double)list[j] / 100.0 * (long double)total;
+		}
 	}
 	/* Only a percentile above 100 can be left over: give it the maximum. */
 	for (; j < len; j++)

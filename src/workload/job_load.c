@@ -8,6 +8,7 @@
 
 #include "workload/jobfile.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -331,8 +332,12 @@ static int check_engine_options(const struct job_options *o, const struct jobfil
 	return 0;
 }
 
-/* The defs grow geometrically: a file of many sections loads in linear time. */
-static int add_def(struct workload *w, size_t *cap, const struct job_def *d, struct err *e)
+/*
+ * Room for one more def, which build() fills in place and counts once it
+ * is valid. The defs grow geometrically: a file of many sections loads in
+ * linear time.
+ */
+static int reserve_def(struct workload *w, size_t *cap, struct err *e)
 {
 	if (w->ndefs == *cap) {
 		size_t ncap = *cap ? 2 * *cap : 8;
@@ -343,7 +348,6 @@ static int add_def(struct workload *w, size_t *cap, const struct job_def *d, str
 		w->defs = nd;
 		*cap = ncap;
 	}
-	w->defs[w->ndefs++] = *d;
 	return 0;
 }
 
@@ -386,6 +390,9 @@ static bool section_wanted(const struct section_filter *f, const char *name)
 	return false;
 }
 
+/* build() copies a job's options over its first bytes and zeroes only the rest. */
+_Static_assert(offsetof(struct job_def, o) == 0, "struct job_def starts with its options");
+
 static int build(struct workload *w, const struct jobfile *jf, const struct section_filter *only,
 		 FILE *warn, struct err *e)
 {
@@ -400,11 +407,8 @@ static int build(struct workload *w, const struct jobfile *jf, const struct sect
 	if (count_jobs(jf, e))
 		return -1;
 
-	d = malloc(sizeof(*d));
 	tmpl = malloc(sizeof(*tmpl));
-	if (!d || !tmpl) {
-		free(d);
-		free(tmpl);
+	if (!tmpl) {
 		return err_set(e, "out of memory");
 	}
 	job_options_defaults(tmpl);
@@ -433,8 +437,12 @@ static int build(struct workload *w, const struct jobfile *jf, const struct sect
 		}
 		if (!section_wanted(only, sec->name))
 			continue;
-		memset(d, 0, sizeof(*d));
+		if (reserve_def(w, &cap, e))
+			goto fail;
+		d = &w->defs[w->ndefs];
+		/* The options from the template, the rest (after them: see build's assert) zeroed. */
 		d->o = *tmpl;
+		memset((char *)d + sizeof(d->o), 0, sizeof(*d) - sizeof(d->o));
 		/* fio names a job after its section; a name= in [global] does not rename it. */
 		snprintf(d->o.name, sizeof(d->o.name), "%s", sec->name);
 		snprintf(d->file, sizeof(d->file), "%s", sec->file);
@@ -458,8 +466,9 @@ static int build(struct workload *w, const struct jobfile *jf, const struct sect
 		for (i = 0; i < w->ndefs; i++)
 			d->occurrence += !strcmp(w->defs[i].o.name, d->o.name);
 		sg_node_setup(&d->o);
-		if (validate(d, e) || add_def(w, &cap, d, e))
+		if (validate(d, e))
 			goto fail;
+		w->ndefs++;
 		w->njobs += d->o.numjobs;
 		if (w->njobs > WORKLOAD_MAX_JOBS) {
 			err_set(e, "%s:%d: job '%s': %u jobs counting numjobs clones; ncqsim runs at "
@@ -468,7 +477,6 @@ static int build(struct workload *w, const struct jobfile *jf, const struct sect
 		}
 	}
 	free(tmpl);
-	free(d);
 	if (!w->ndefs)
 		return err_set(e, "%s: no jobs (only [global] sections, or nothing at all)",
 			       jf->nfiles ? jf->files[0] : "job file");
@@ -487,7 +495,6 @@ static int build(struct workload *w, const struct jobfile *jf, const struct sect
 	return 0;
 fail:
 	free(tmpl);
-	free(d);
 	workload_free(w);
 	return -1;
 }

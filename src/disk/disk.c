@@ -873,8 +873,21 @@ static void destage_remove(struct disk *d, const struct fwq_cmd *c)
 	d->stats.destages++;
 }
 
-static void account_pick(struct disk *d, enum fwq_reason reason, const struct disk_access *acc,
-			 unsigned n)
+/* Out of line and cold: the print's arguments would make the pick's path save registers. */
+static __attribute__((noinline, cold)) void debug_pick(struct disk *d, enum fwq_reason reason,
+							 const struct disk_access *acc, unsigned n)
+{
+	sim_debug_print(d->sim, SIM_DBG_DISK, "pick %s%u of %u (%s%s) cyl %u head %u: seek %.3f "
+			"rot %.3f xfer %.3f ms, done at +%.3f ms",
+			d->current.destage ? "destage " : "tag ",
+			d->current.destage ? 0 : d->current.tag, n, d->current.high ? "high, " : "",
+			fwq_reason_name(&d->rules, reason), d->current.where.cyl,
+			d->current.where.head, acc->seek / 1e6, acc->rotate / 1e6,
+			(acc->transfer + acc->extra) / 1e6, acc->total / 1e6);
+}
+
+static inline void account_pick(struct disk *d, enum fwq_reason reason,
+				const struct disk_access *acc, unsigned n)
 {
 	d->picks_by[reason]++;
 	d->media_by[d->current.write]++;
@@ -882,12 +895,8 @@ static void account_pick(struct disk *d, enum fwq_reason reason, const struct di
 	d->stats.seek_ns += acc->seek;
 	d->stats.rotate_ns += acc->rotate;
 	d->stats.transfer_ns += acc->transfer + acc->extra;
-	sim_debug(d->sim, SIM_DBG_DISK, "pick %s%u of %u (%s%s) cyl %u head %u: seek %.3f rot %.3f "
-		  "xfer %.3f ms, done at +%.3f ms",
-		  d->current.destage ? "destage " : "tag ", d->current.destage ? 0 : d->current.tag,
-		  n, d->current.high ? "high, " : "", fwq_reason_name(&d->rules, reason),
-		  d->current.where.cyl, d->current.where.head, acc->seek / 1e6, acc->rotate / 1e6,
-		  (acc->transfer + acc->extra) / 1e6, acc->total / 1e6);
+	if (sim_debugging(d->sim, SIM_DBG_DISK))
+		debug_pick(d, reason, acc, n);
 }
 
 /*

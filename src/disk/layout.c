@@ -431,13 +431,7 @@ void disk_layout_locate_tracks(const struct disk_layout *l, uint64_t ps, struct 
 	uint32_t slot;
 
 	c->zone = zi;
-	if (rel >> 32) {
-		c->sector = (uint32_t)(rel % z->spt);
-		track = rel / z->spt;
-	} else {
-		c->sector = (uint32_t)rel % z->spt;
-		track = (uint32_t)rel / z->spt;
-	}
+	track = disk_zone_track_of(z, rel, &c->sector);
 	rel_cyl = track / l->heads;
 	slot = (uint32_t)(track % l->heads);
 	c->cyl = z->first_cyl + (uint32_t)rel_cyl;

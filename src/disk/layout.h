@@ -159,6 +159,22 @@ static inline unsigned disk_layout_zone(const struct disk_layout *l, uint64_t ps
 	return (unsigned)(disk_layout_zone_of(l, ps) - l->zone);
 }
 
+/*
+ * Sector rel of zone z as its track (counted from the zone's first) and
+ * its sector on that track. A 32-bit division is several times cheaper,
+ * and zones rarely hold 2^32 sectors.
+ */
+static inline uint64_t disk_zone_track_of(const struct disk_zone *z, uint64_t rel,
+					  uint32_t *sector)
+{
+	if (rel >> 32) {
+		*sector = (uint32_t)(rel % z->spt);
+		return rel / z->spt;
+	}
+	*sector = (uint32_t)rel % z->spt;
+	return (uint32_t)rel / z->spt;
+}
+
 /* disk_layout_locate() for the track orders other than serpentine. */
 void disk_layout_locate_tracks(const struct disk_layout *l, uint64_t ps, struct disk_chs *c);
 
@@ -179,14 +195,7 @@ static inline const struct disk_zone *disk_layout_find(const struct disk_layout 
 	z = disk_layout_zone_of(l, ps);
 	rel = ps - z->first_ps;
 	c->zone = z->number;
-	/* A 32-bit division is several times cheaper, and zones rarely hold 2^32 sectors. */
-	if (rel >> 32) {
-		c->sector = (uint32_t)(rel % z->spt);
-		track = rel / z->spt;
-	} else {
-		c->sector = (uint32_t)rel % z->spt;
-		track = (uint32_t)rel / z->spt;
-	}
+	track = disk_zone_track_of(z, rel, &c->sector);
 	/*
 	 * Track t of surface `head` (counted along its direction): the
 	 * track's skew offset (disk_layout_track_offset()) without turning the

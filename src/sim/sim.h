@@ -40,6 +40,22 @@ typedef void (*sim_fn)(struct sim *sim, void *arg);
 /* No slot: sim->running between events, and once sim_again() has taken it back. */
 #define SIM_NO_SLOT	UINT32_MAX
 
+/*
+ * struct sim's `solo`: the commonest cycle (one drive event re-arming
+ * itself) in one field, so its checks are one compare each (sim.c).
+ * SIM_SOLO_RUNNING: an event is running whose root is vacant in a near
+ * heap that holds nothing else, and it still holds its slot (vacant ==
+ * &near, near.len == 1, running != SIM_NO_SLOT). SIM_SOLO_AGAIN: that
+ * event has since been put back into its root by sim_again(), and nothing
+ * has touched the near heap or cancelled an event since. SIM_SOLO_NONE:
+ * anything else (a cache of a condition: clearing it is always safe).
+ */
+enum sim_solo {
+	SIM_SOLO_NONE,
+	SIM_SOLO_RUNNING,
+	SIM_SOLO_AGAIN,
+};
+
 /* (generation << 32 | slot + 1); 0 is "no event". */
 typedef uint64_t sim_handle_t;
 
@@ -115,6 +131,7 @@ struct sim {
 	 */
 	sim_time_t far_first;
 	struct sim_heap *vacant;	/* its root is the event being run: see sim.c */
+	uint32_t solo;			/* enum sim_solo */
 };
 
 int sim_init(struct sim *sim);
@@ -154,9 +171,10 @@ static inline sim_handle_t sim_again(struct sim *sim, sim_time_t when)
 	struct sim_heap_entry *root = sim->near.e;
 	uint32_t slot = sim->running;
 
-	if (sim->vacant != &sim->near || sim->near.len != 1 || slot == SIM_NO_SLOT ||
+	if (sim->solo != SIM_SOLO_RUNNING ||
 	    (uint64_t)when - (uint64_t)sim->now > (uint64_t)SIM_NEAR_SPAN)
 		return sim_again_any(sim, when);
+	sim->solo = SIM_SOLO_AGAIN;
 	sim->running = SIM_NO_SLOT;
 	sim->live_events++;
 	sim->vacant = NULL;
@@ -200,7 +218,7 @@ uint32_t sim_pending_count(const struct sim *sim);
 sim_time_t sim_next_time_any(struct sim *sim);
 static inline sim_time_t sim_next_time(struct sim *sim)
 {
-	if (sim->vacant == &sim->near && sim->near.len == 1 && !sim->dead_entries)
+	if (sim->solo == SIM_SOLO_RUNNING && !sim->dead_entries)
 		return sim->far_first;
 	return sim_next_time_any(sim);
 }

@@ -211,6 +211,22 @@ static inline void far_first_update(struct sim *sim)
 	sim->far_first = sim->far.len ? entry_when(&sim->far.e[0]) : SIM_FOREVER;
 }
 
+/*
+ * What sim_again() left for later (SIM_SOLO_AGAIN, sim.h): the event is
+ * back in the queue, no longer running, its root no longer vacant. Every
+ * entry point that reads `running`, `vacant` or `live_events` and can be
+ * reached in that state calls this first.
+ */
+static inline void solo_settle(struct sim *sim)
+{
+	if (sim->solo == SIM_SOLO_AGAIN) {
+		sim->solo = SIM_SOLO_NONE;
+		sim->running = SIM_NO_SLOT;
+		sim->vacant = NULL;
+		sim->live_events++;
+	}
+}
+
 /* Drop cancelled entries from the top of a heap. */
 static void heap_purge(struct sim *sim, struct sim_heap *hp)
 {
@@ -306,6 +322,7 @@ static inline __attribute__((always_inline)) sim_handle_t schedule(struct sim *s
 static __attribute__((noinline)) sim_handle_t schedule_any(struct sim *sim, sim_time_t when,
 							     uint64_t seq, sim_fn fn, void *arg)
 {
+	solo_settle(sim);
 	return schedule(sim, when, seq, fn, arg);
 }
 
@@ -344,8 +361,10 @@ sim_handle_t sim_at(struct sim *sim, sim_time_t when, sim_fn fn, void *arg)
 /* sim_again() past its inline case: a check of the call, then wherever the event goes. */
 sim_handle_t sim_again_any(struct sim *sim, sim_time_t when)
 {
-	uint32_t slot = sim->running;
+	uint32_t slot;
 
+	solo_settle(sim);
+	slot = sim->running;
 	SIM_ASSERT(slot != SIM_NO_SLOT, "sim_again() outside an event, or twice in one");
 	SIM_ASSERT(when >= sim->now,
 		   "event scheduled in the past (at %lld ns, now %lld ns)",
@@ -360,6 +379,7 @@ sim_handle_t sim_at_key(struct sim *sim, sim_time_t when, uint64_t seq, sim_fn f
 	SIM_ASSERT(!sim_key_passed(sim, when, seq) && seq < sim->next_seq,
 		   "event keyed (%lld ns, %llu) scheduled after its place (now %lld ns)",
 		   (long long)when, (unsigned long long)seq, (long long)sim->now);
+	solo_settle(sim);
 	return schedule(sim, when, seq, fn, arg);
 }
 
@@ -369,6 +389,7 @@ bool sim_cancel(struct sim *sim, sim_handle_t h)
 
 	if (slot == UINT32_MAX)
 		return false;
+	solo_settle(sim);
 	slot_put(sim, slot);	/* its heap entry is now dead */
 	sim->solo = SIM_SOLO_NONE;	/* (it may be the root sim_again() refilled) */
 	sim->live_events--;
@@ -400,6 +421,7 @@ sim_time_t sim_next_time_any(struct sim *sim)
 {
 	struct sim_heap *hp;
 
+	solo_settle(sim);
 	if (sim->vacant && !sim->dead_entries) {
 		/*
 		 * Asked from inside an event (a drive checking whether anything
@@ -420,7 +442,8 @@ sim_time_t sim_next_time_any(struct sim *sim)
 
 uint32_t sim_pending_count(const struct sim *sim)
 {
-	return sim->live_events;
+	/* (the event sim_again() put back is not counted yet: enum sim_solo) */
+	return sim->live_events + (sim->solo == SIM_SOLO_AGAIN);
 }
 
 /* The event in `slot` at hp's root (key top) begins: the root stays vacant meanwhile. */
@@ -440,6 +463,7 @@ static inline void begin_event(struct sim *sim, struct sim_heap *hp, uint32_t sl
 /* After an event's callback: not scheduled again (sim_again()), its slot is free. */
 static inline void end_event(struct sim *sim)
 {
+	solo_settle(sim);
 	sim->solo = SIM_SOLO_NONE;
 	if (sim->running != SIM_NO_SLOT) {
 		slot_release(sim, sim->running);
@@ -496,7 +520,16 @@ void sim_run(struct sim *sim, sim_time_t until)
 			root = sim->near.e;
 			if (entry_when(root) >= sim->far_first || entry_when(root) > until)
 				break;
-			begin_event(sim, &sim->near, slot, root);
+			/*
+			 * begin_event() for it: vacant, running and live_events
+			 * already read so (enum sim_solo), and the near heap
+			 * holds only it.
+			 */
+			sim->solo = SIM_SOLO_RUNNING;
+			sim->slots[slot].gen++;
+			sim->now = entry_when(root);
+			sim->run_seq_end = root->seq + 1;
+			sim->events_run++;
 			fn(sim, arg);
 		}
 		end_event(sim);

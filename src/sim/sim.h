@@ -47,8 +47,11 @@ typedef void (*sim_fn)(struct sim *sim, void *arg);
  * heap that holds nothing else, and it still holds its slot (vacant ==
  * &near, near.len == 1, running != SIM_NO_SLOT). SIM_SOLO_AGAIN: that
  * event has since been put back into its root by sim_again(), and nothing
- * has touched the near heap or cancelled an event since. SIM_SOLO_NONE:
- * anything else (a cache of a condition: clearing it is always safe).
+ * has touched the near heap or cancelled an event since; `running`,
+ * `vacant` and `live_events` still read as before that call, for sim_run()
+ * to run the event again without storing them twice — sim.c brings them
+ * up to date (solo_settle()) before anything else reads them.
+ * SIM_SOLO_NONE: anything else.
  */
 enum sim_solo {
 	SIM_SOLO_NONE,
@@ -131,7 +134,7 @@ struct sim {
 	 */
 	sim_time_t far_first;
 	struct sim_heap *vacant;	/* its root is the event being run: see sim.c */
-	uint32_t solo;			/* enum sim_solo */
+	uint32_t solo;			/* enum sim_solo: running, vacant, live_events may lag */
 };
 
 int sim_init(struct sim *sim);
@@ -174,10 +177,7 @@ static inline sim_handle_t sim_again(struct sim *sim, sim_time_t when)
 	if (sim->solo != SIM_SOLO_RUNNING ||
 	    (uint64_t)when - (uint64_t)sim->now > (uint64_t)SIM_NEAR_SPAN)
 		return sim_again_any(sim, when);
-	sim->solo = SIM_SOLO_AGAIN;
-	sim->running = SIM_NO_SLOT;
-	sim->live_events++;
-	sim->vacant = NULL;
+	sim->solo = SIM_SOLO_AGAIN;	/* running, vacant, live_events: see enum sim_solo */
 	root->when = (uint64_t)when;
 	root->seq = sim->next_seq++;
 	root->gen++;		/* as its slot's did when the event began */

@@ -205,9 +205,25 @@ static inline void heap_push(struct sim_heap *hp, const struct sim_heap_entry *e
 	sift_up(hp, hp->len - 1);
 }
 
-/* After the far heap's root changed (never while it is vacant). */
+/* Drop cancelled entries from the top of a heap. */
+static void heap_purge(struct sim *sim, struct sim_heap *hp)
+{
+	while (hp->len && entry_dead(sim, &hp->e[0])) {
+		heap_pop(hp);
+		sim->dead_entries--;
+	}
+}
+
+/*
+ * After the far heap's root changed or an event was cancelled (never while
+ * the far root is vacant): cancelled entries off its top first, so that
+ * far_first is the earliest live far event's time — all sim_next_time()
+ * reads when the near heap holds only the running event.
+ */
 static inline void far_first_update(struct sim *sim)
 {
+	if (sim->dead_entries)
+		heap_purge(sim, &sim->far);
 	sim->far_first = sim->far.len ? entry_when(&sim->far.e[0]) : SIM_FOREVER;
 }
 
@@ -224,15 +240,6 @@ static inline void solo_settle(struct sim *sim)
 		sim->running = SIM_NO_SLOT;
 		sim->vacant = NULL;
 		sim->live_events++;
-	}
-}
-
-/* Drop cancelled entries from the top of a heap. */
-static void heap_purge(struct sim *sim, struct sim_heap *hp)
-{
-	while (hp->len && entry_dead(sim, &hp->e[0])) {
-		heap_pop(hp);
-		sim->dead_entries--;
 	}
 }
 
@@ -394,6 +401,8 @@ bool sim_cancel(struct sim *sim, sim_handle_t h)
 	sim->solo = SIM_SOLO_NONE;	/* (it may be the root sim_again() refilled) */
 	sim->live_events--;
 	sim->dead_entries++;
+	if (sim->vacant != &sim->far)
+		far_first_update(sim);	/* (it may have been the far root) */
 	return true;
 }
 

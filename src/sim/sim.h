@@ -129,8 +129,9 @@ struct sim {
 	uint32_t running;
 	/*
 	 * The far heap root's time, SIM_FOREVER when the far heap is empty
-	 * (kept while the root is not vacant): what is due next, and whether
-	 * the near root comes first, without reading the far heap.
+	 * (kept while the root is not vacant, and that root is then never a
+	 * cancelled entry): what is due next, and whether the near root comes
+	 * first, without reading the far heap.
 	 */
 	sim_time_t far_first;
 	struct sim_heap *vacant;	/* its root is the event being run: see sim.c */
@@ -218,8 +219,8 @@ uint32_t sim_pending_count(const struct sim *sim);
 sim_time_t sim_next_time_any(struct sim *sim);
 static inline sim_time_t sim_next_time(struct sim *sim)
 {
-	if (sim->solo == SIM_SOLO_RUNNING && !sim->dead_entries)
-		return sim->far_first;
+	if (sim->solo == SIM_SOLO_RUNNING)
+		return sim->far_first;	/* the earliest live far event's (sim.c) */
 	return sim_next_time_any(sim);
 }
 

@@ -205,18 +205,41 @@ static inline void heap_push(struct sim_heap *hp, const struct sim_heap_entry *e
 	sift_up(hp, hp->len - 1);
 }
 
-/* After the far heap's root changed (never while it is vacant). */
-static inline void far_first_update(struct sim *sim)
-{
-	sim->far_first = sim->far.len ? entry_when(&sim->far.e[0]) : SIM_FOREVER;
-}
-
 /* Drop cancelled entries from the top of a heap. */
 static void heap_purge(struct sim *sim, struct sim_heap *hp)
 {
 	while (hp->len && entry_dead(sim, &hp->e[0])) {
 		heap_pop(hp);
 		sim->dead_entries--;
+	}
+}
+
+/*
+ * After the far heap's root changed or an event was cancelled (never while
+ * the far root is vacant): cancelled entries off its top first, so that
+ * far_first is the earliest live far event's time — all sim_next_time()
+ * reads when the near heap holds only the running event.
+ */
+static inline void far_first_update(struct sim *sim)
+{
+	if (sim->dead_entries)
+		heap_purge(sim, &sim->far);
+	sim->far_first = sim->far.len ? entry_when(&sim->far.e[0]) : SIM_FOREVER;
+}
+
+/*
+ * What sim_again() left for later (SIM_SOLO_AGAIN, sim.h): the event is
+ * back in the queue, no longer running, its root no longer vacant. Every
+ * entry point that reads `running`, `vacant` or `live_events` and can be
+ * reached in that state calls this first.
+ */
+static inline void solo_settle(struct sim *sim)
+{
+	if (sim->solo == SIM_SOLO_AGAIN) {
+		sim->solo = SIM_SOLO_NONE;
+		sim->running = SIM_NO_SLOT;
+		sim->vacant = NULL;
+		sim->live_events++;
 	}
 }
 
@@ -232,6 +255,7 @@ static inline struct sim_heap *next_live(struct sim *sim)
 		if (sim->vacant == &sim->far)
 			far_first_update(sim);
 		sim->vacant = NULL;
+		sim->solo = SIM_SOLO_NONE;
 	}
 	if (sim->dead_entries) {
 		heap_purge(sim, &sim->near);
@@ -273,6 +297,9 @@ static inline __attribute__((always_inline)) sim_handle_t place(struct sim *sim,
 	e.gen = sim->slots[slot].gen;
 	sim->live_events++;
 	hp = when - sim->now <= SIM_NEAR_SPAN ? &sim->near : &sim->far;
+	/* (a far event leaves the near heap, and so `solo`, as it was) */
+	if (hp == &sim->near)
+		sim->solo = SIM_SOLO_NONE;
 	if (sim->vacant == hp) {
 		/* The new event is no earlier than the one just run: sift it down. */
 		sim->vacant = NULL;
@@ -302,6 +329,7 @@ static inline __attribute__((always_inline)) sim_handle_t schedule(struct sim *s
 static __attribute__((noinline)) sim_handle_t schedule_any(struct sim *sim, sim_time_t when,
 							     uint64_t seq, sim_fn fn, void *arg)
 {
+	solo_settle(sim);
 	return schedule(sim, when, seq, fn, arg);
 }
 
@@ -315,7 +343,7 @@ sim_handle_t sim_at(struct sim *sim, sim_time_t when, sim_fn fn, void *arg)
 	SIM_ASSERT(when >= sim->now,
 		   "event scheduled in the past (at %lld ns, now %lld ns)",
 		   (long long)when, (long long)sim->now);
-	if (sim->vacant != hp || hp->len != 1 || when - sim->now > SIM_NEAR_SPAN ||
+	if (sim->solo != SIM_SOLO_RUNNING || when - sim->now > SIM_NEAR_SPAN ||
 	    slot == SIM_SLOT_FREE || !fn)
 		return schedule_any(sim, when, sim->next_seq++, fn, arg);
 	/*
@@ -323,6 +351,7 @@ sim_handle_t sim_at(struct sim *sim, sim_time_t when, sim_fn fn, void *arg)
 	 * near follow-up, in a near heap that holds nothing else. It takes
 	 * the vacant root; no sifting, no call.
 	 */
+	sim->solo = SIM_SOLO_NONE;	/* the root is another event's now */
 	sim->free_head = sim->slots[slot].next_free;
 	sim->slots[slot].fn = fn;
 	sim->slots[slot].arg = arg;
@@ -339,13 +368,16 @@ sim_handle_t sim_at(struct sim *sim, sim_time_t when, sim_fn fn, void *arg)
 /* sim_again() past its inline case: a check of the call, then wherever the event goes. */
 sim_handle_t sim_again_any(struct sim *sim, sim_time_t when)
 {
-	uint32_t slot = sim->running;
+	uint32_t slot;
 
+	solo_settle(sim);
+	slot = sim->running;
 	SIM_ASSERT(slot != SIM_NO_SLOT, "sim_again() outside an event, or twice in one");
 	SIM_ASSERT(when >= sim->now,
 		   "event scheduled in the past (at %lld ns, now %lld ns)",
 		   (long long)when, (long long)sim->now);
 	sim->running = SIM_NO_SLOT;
+	sim->solo = SIM_SOLO_NONE;
 	return place(sim, when, sim->next_seq++, slot);
 }
 
@@ -354,6 +386,7 @@ sim_handle_t sim_at_key(struct sim *sim, sim_time_t when, uint64_t seq, sim_fn f
 	SIM_ASSERT(!sim_key_passed(sim, when, seq) && seq < sim->next_seq,
 		   "event keyed (%lld ns, %llu) scheduled after its place (now %lld ns)",
 		   (long long)when, (unsigned long long)seq, (long long)sim->now);
+	solo_settle(sim);
 	return schedule(sim, when, seq, fn, arg);
 }
 
@@ -363,9 +396,13 @@ bool sim_cancel(struct sim *sim, sim_handle_t h)
 
 	if (slot == UINT32_MAX)
 		return false;
+	solo_settle(sim);
 	slot_put(sim, slot);	/* its heap entry is now dead */
+	sim->solo = SIM_SOLO_NONE;	/* (it may be the root sim_again() refilled) */
 	sim->live_events--;
 	sim->dead_entries++;
+	if (sim->vacant != &sim->far)
+		far_first_update(sim);	/* (it may have been the far root) */
 	return true;
 }
 
@@ -393,6 +430,7 @@ sim_time_t sim_next_time_any(struct sim *sim)
 {
 	struct sim_heap *hp;
 
+	solo_settle(sim);
 	if (sim->vacant && !sim->dead_entries) {
 		/*
 		 * Asked from inside an event (a drive checking whether anything
@@ -413,29 +451,29 @@ sim_time_t sim_next_time_any(struct sim *sim)
 
 uint32_t sim_pending_count(const struct sim *sim)
 {
-	return sim->live_events;
+	/* (the event sim_again() put back is not counted yet: enum sim_solo) */
+	return sim->live_events + (sim->solo == SIM_SOLO_AGAIN);
 }
 
-/* Run the event at hp's root, leaving the root vacant meanwhile. */
-static inline void run_root(struct sim *sim, struct sim_heap *hp)
+/* The event in `slot` at hp's root (key top) begins: the root stays vacant meanwhile. */
+static inline void begin_event(struct sim *sim, struct sim_heap *hp, uint32_t slot,
+			       const struct sim_heap_entry *top)
 {
-	struct sim_heap_entry top = hp->e[0];
-	sim_fn fn;
-	void *arg;
-
-	SIM_ASSERT(entry_when(&top) >= sim->now, "time went backwards (%lld < %lld)",
-		   (long long)entry_when(&top), (long long)sim->now);
 	sim->vacant = hp;
-	fn = sim->slots[top.slot].fn;
-	arg = sim->slots[top.slot].arg;
-	sim->slots[top.slot].gen++;	/* its handle is stale from now on */
-	sim->running = top.slot;
+	sim->solo = hp == &sim->near && hp->len == 1 ? SIM_SOLO_RUNNING : SIM_SOLO_NONE;
+	sim->slots[slot].gen++;	/* its handle is stale from now on */
+	sim->running = slot;
 	sim->live_events--;
-	sim->now = entry_when(&top);
-	sim->run_seq_end = top.seq + 1;
+	sim->now = entry_when(top);
+	sim->run_seq_end = top->seq + 1;
 	sim->events_run++;
-	fn(sim, arg);
-	/* Not scheduled again (sim_again()): the slot is free. */
+}
+
+/* After an event's callback: not scheduled again (sim_again()), its slot is free. */
+static inline void end_event(struct sim *sim)
+{
+	solo_settle(sim);
+	sim->solo = SIM_SOLO_NONE;
 	if (sim->running != SIM_NO_SLOT) {
 		slot_release(sim, sim->running);
 		sim->running = SIM_NO_SLOT;
@@ -445,10 +483,18 @@ static inline void run_root(struct sim *sim, struct sim_heap *hp)
 bool sim_step(struct sim *sim)
 {
 	struct sim_heap *hp = next_live(sim);
+	struct sim_heap_entry top;
+	struct sim_slot *s;
 
 	if (!hp)
 		return false;
-	run_root(sim, hp);
+	top = hp->e[0];
+	SIM_ASSERT(entry_when(&top) >= sim->now, "time went backwards (%lld < %lld)",
+		   (long long)entry_when(&top), (long long)sim->now);
+	s = &sim->slots[top.slot];
+	begin_event(sim, hp, top.slot, &top);
+	s->fn(sim, s->arg);
+	end_event(sim);
 	return true;
 }
 
@@ -456,10 +502,46 @@ void sim_run(struct sim *sim, sim_time_t until)
 {
 	for (;;) {
 		struct sim_heap *hp = next_live(sim);
+		struct sim_heap_entry *root;
+		uint32_t slot;
+		sim_fn fn;
+		void *arg;
 
 		if (!hp || entry_when(&hp->e[0]) > until)
 			break;
-		run_root(sim, hp);
+		root = &hp->e[0];
+		SIM_ASSERT(entry_when(root) >= sim->now, "time went backwards (%lld < %lld)",
+			   (long long)entry_when(root), (long long)sim->now);
+		slot = root->slot;
+		fn = sim->slots[slot].fn;
+		arg = sim->slots[slot].arg;
+		begin_event(sim, hp, slot, root);
+		fn(sim, arg);
+		/*
+		 * The event put itself back into its root, the only near entry
+		 * (SIM_SOLO_AGAIN): it is next if it is due before the far root
+		 * (a tie needs the sequences: the general path) — even with
+		 * cancelled far entries, which only make far_first earlier. Same
+		 * slot, so same callback and argument; sim_again() checked that
+		 * it is not in the past. Run it without next_live().
+		 */
+		while (sim->solo == SIM_SOLO_AGAIN) {
+			root = sim->near.e;
+			if (entry_when(root) >= sim->far_first || entry_when(root) > until)
+				break;
+			/*
+			 * begin_event() for it: vacant, running and live_events
+			 * already read so (enum sim_solo), and the near heap
+			 * holds only it.
+			 */
+			sim->solo = SIM_SOLO_RUNNING;
+			sim->slots[slot].gen++;
+			sim->now = entry_when(root);
+			sim->run_seq_end = root->seq + 1;
+			sim->events_run++;
+			fn(sim, arg);
+		}
+		end_event(sim);
 	}
 	if (until != SIM_FOREVER && sim->now < until) {
 		sim->now = until;

@@ -40,6 +40,25 @@ typedef void (*sim_fn)(struct sim *sim, void *arg);
 /* No slot: sim->running between events, and once sim_again() has taken it back. */
 #define SIM_NO_SLOT	UINT32_MAX
 
+/*
+ * struct sim's `solo`: the commonest cycle (one drive event re-arming
+ * itself) in one field, so its checks are one compare each (sim.c).
+ * SIM_SOLO_RUNNING: an event is running whose root is vacant in a near
+ * heap that holds nothing else, and it still holds its slot (vacant ==
+ * &near, near.len == 1, running != SIM_NO_SLOT). SIM_SOLO_AGAIN: that
+ * event has since been put back into its root by sim_again(), and nothing
+ * has touched the near heap or cancelled an event since; `running`,
+ * `vacant` and `live_events` still read as before that call, for sim_run()
+ * to run the event again without storing them twice — sim.c brings them
+ * up to date (solo_settle()) before anything else reads them.
+ * SIM_SOLO_NONE: anything else.
+ */
+enum sim_solo {
+	SIM_SOLO_NONE,
+	SIM_SOLO_RUNNING,
+	SIM_SOLO_AGAIN,
+};
+
 /* (generation << 32 | slot + 1); 0 is "no event". */
 typedef uint64_t sim_handle_t;
 
@@ -110,11 +129,13 @@ struct sim {
 	uint32_t running;
 	/*
 	 * The far heap root's time, SIM_FOREVER when the far heap is empty
-	 * (kept while the root is not vacant): what is due next, and whether
-	 * the near root comes first, without reading the far heap.
+	 * (kept while the root is not vacant, and that root is then never a
+	 * cancelled entry): what is due next, and whether the near root comes
+	 * first, without reading the far heap.
 	 */
 	sim_time_t far_first;
 	struct sim_heap *vacant;	/* its root is the event being run: see sim.c */
+	uint32_t solo;			/* enum sim_solo: running, vacant, live_events may lag */
 };
 
 int sim_init(struct sim *sim);
@@ -154,12 +175,10 @@ static inline sim_handle_t sim_again(struct sim *sim, sim_time_t when)
 	struct sim_heap_entry *root = sim->near.e;
 	uint32_t slot = sim->running;
 
-	if (sim->vacant != &sim->near || sim->near.len != 1 || slot == SIM_NO_SLOT ||
+	if (sim->solo != SIM_SOLO_RUNNING ||
 	    (uint64_t)when - (uint64_t)sim->now > (uint64_t)SIM_NEAR_SPAN)
 		return sim_again_any(sim, when);
-	sim->running = SIM_NO_SLOT;
-	sim->live_events++;
-	sim->vacant = NULL;
+	sim->solo = SIM_SOLO_AGAIN;	/* running, vacant, live_events: see enum sim_solo */
 	root->when = (uint64_t)when;
 	root->seq = sim->next_seq++;
 	root->gen++;		/* as its slot's did when the event began */
@@ -200,8 +219,8 @@ uint32_t sim_pending_count(const struct sim *sim);
 sim_time_t sim_next_time_any(struct sim *sim);
 static inline sim_time_t sim_next_time(struct sim *sim)
 {
-	if (sim->vacant == &sim->near && sim->near.len == 1 && !sim->dead_entries)
-		return sim->far_first;
+	if (sim->solo == SIM_SOLO_RUNNING)
+		return sim->far_first;	/* the earliest live far event's (sim.c) */
 	return sim_next_time_any(sim);
 }
 

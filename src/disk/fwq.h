@@ -104,7 +104,7 @@ static inline int64_t fwq_positioning_ns(const struct fwq_ctx *ctx, const struct
 	uint32_t d = c->where.cyl > ctx->head.cyl ? c->where.cyl - ctx->head.cyl :
 		ctx->head.cyl - c->where.cyl;
 	double dd = (double)d;
-	int64_t sq = (int64_t)(s->a + s->b * __builtin_sqrt(dd)), lin = (int64_t)(s->c + s->e * dd);
+	int64_t sq = (int64_t)(s->a + s->b * disk_mech_sqrt(d)), lin = (int64_t)(s->c + s->e * dd);
 
 	/* All-ones masks, so the compiler cannot turn the selects back into branches. */
 	on_sqrt = -(int64_t)(d <= s->d0_floor);

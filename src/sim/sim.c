@@ -520,8 +520,9 @@ void sim_run(struct sim *sim, sim_time_t until)
 		/*
 		 * The event put itself back into its root, the only near entry
 		 * (SIM_SOLO_AGAIN): it is next if it is due before the far root
-		 * (a tie needs the sequences: the general path) — even with
-		 * cancelled far entries, which only make far_first earlier. Same
+		 * (a tie needs the sequences: the general path); far_first is
+		 * never later than the earliest live far event (a dead far root
+		 * only makes it earlier, and the general path then decides). Same
 		 * slot, so same callback and argument; sim_again() checked that
 		 * it is not in the past. Run it without next_live().
 		 */

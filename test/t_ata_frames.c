@@ -438,6 +438,43 @@ static void test_rw_direct(void)
 		     ATA_E_LENGTH);
 }
 
+/*
+ * The SDB's fast paths against the full codecs: ata_sdb_encode_done()
+ * writes what ata_sdb_encode() writes for a good completion, and
+ * ata_sdb_decode_good() takes exactly the frames ata_sdb_decode() takes
+ * whose status has neither ERR nor SENSE, with the same SActive — and
+ * refuses the short, the mistyped and the failed ones.
+ */
+static void test_sdb_fast_paths(void)
+{
+	static const uint8_t statuses[] = { 0x40, 0x50, 0x41, 0x42, 0x43, 0xff, 0x00 };
+	uint8_t full[ATA_FIS_SDB_LEN], fast[ATA_FIS_SDB_LEN];
+	uint32_t sactive = 0;
+	unsigned i, k;
+
+	for (i = 0; i < sizeof(statuses); i++) {
+		struct ata_sdb s = { .status = statuses[i], .sactive = 0x80000005u << (i % 4),
+			.interrupt = true }, d = { 0 };
+
+		CHECK_EQ_INT(ata_sdb_encode(&s, full), ATA_OK);
+		ata_sdb_encode_done(s.sactive, s.status, fast);
+		CHECK(!memcmp(full, fast, sizeof(full)));
+		CHECK_EQ_INT(ata_sdb_decode(fast, sizeof(fast), &d), ATA_OK);
+		CHECK_EQ_INT(ata_sdb_decode_good(fast, sizeof(fast), &sactive),
+			     !(d.status & (ATA_STAT_ERR | ATA_STAT_SENSE)));
+		if (!(d.status & (ATA_STAT_ERR | ATA_STAT_SENSE)))
+			CHECK_EQ_U64(sactive, s.sactive);
+	}
+	ata_sdb_encode_done(1u << 7, 0x40, fast);
+	CHECK(ata_sdb_decode_good(fast, sizeof(fast), &sactive) && sactive == 1u << 7);
+	for (k = 0; k < sizeof(fast); k++)	/* every short length */
+		CHECK(!ata_sdb_decode_good(fast, k, &sactive));
+	CHECK(!ata_sdb_decode_good(fast, sizeof(fast) + 1, &sactive));
+	fast[0] = ATA_FIS_REG_D2H;
+	CHECK(!ata_sdb_decode_good(fast, sizeof(fast), &sactive));
+	CHECK(ata_sdb_decode(fast, sizeof(fast), &(struct ata_sdb){ 0 }) != ATA_OK);
+}
+
 int main(void)
 {
 	test_fis_layout();
@@ -447,5 +484,6 @@ int main(void)
 	test_rw_direct();
 	test_other_commands();
 	test_fis_codecs();
+	test_sdb_fast_paths();
 	return test_done();
 }

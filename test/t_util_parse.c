@@ -7,6 +7,7 @@
 #include "util/opt.h"
 #include "util/parse.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -242,6 +243,63 @@ static void test_json_writer(void)
 	free(text);
 }
 
+/* One number member as the writer writes it, without the object around it. */
+static const char *json_number(int kind, long long i, unsigned long long u, double d)
+{
+	static char out[512];
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct json_writer w;
+
+	json_writer_init(&w, f);
+	if (kind == 'i')
+		json_int(&w, NULL, i);
+	else if (kind == 'u')
+		json_uint(&w, NULL, u);
+	else
+		json_double(&w, NULL, d);
+	fclose(f);
+	snprintf(out, sizeof(out), "%s", text);
+	free(text);
+	return out;
+}
+
+/*
+ * Integers and whole doubles are written by hand, not by printf: the same
+ * text as %lld, %llu and %f at their edges (the sign, 0, the limits, 2^53
+ * and past it, negative zero, fractions, NaN and infinities).
+ */
+static void test_json_numbers(void)
+{
+	static const long long ints[] = { 0, 1, -1, 9, 10, -10, 1234567890123LL, LLONG_MAX,
+		LLONG_MIN, LLONG_MIN + 1 };
+	static const unsigned long long uints[] = { 0, 1, 10, 99, 100, 4294967296ULL,
+		ULLONG_MAX, ULLONG_MAX - 1 };
+	static const double doubles[] = { 0.0, -0.0, 1.0, -1.0, 0.5, 1e-7, 2.5e-7, 99.9999995,
+		4503599627370495.5, 9007199254740991.0, 9007199254740992.0, 9007199254740994.0,
+		18446744073709551616.0, 1e300, -1e300, 123456.0, 0.1 + 0.2 };
+	char want[512];
+	unsigned k;
+
+	for (k = 0; k < sizeof(ints) / sizeof(ints[0]); k++) {
+		snprintf(want, sizeof(want), "%lld", ints[k]);
+		CHECK_EQ_STR(json_number('i', ints[k], 0, 0), want);
+	}
+	for (k = 0; k < sizeof(uints) / sizeof(uints[0]); k++) {
+		snprintf(want, sizeof(want), "%llu", uints[k]);
+		CHECK_EQ_STR(json_number('u', 0, uints[k], 0), want);
+	}
+	for (k = 0; k < sizeof(doubles) / sizeof(doubles[0]); k++) {
+		snprintf(want, sizeof(want), "%f", doubles[k]);
+		CHECK_EQ_STR(json_number('d', 0, 0, doubles[k]), want);
+	}
+	CHECK_EQ_STR(json_number('d', 0, 0, -0.0), "-0.000000");
+	CHECK_EQ_STR(json_number('d', 0, 0, 1.0 / 0.0), "null");
+	CHECK_EQ_STR(json_number('d', 0, 0, -1.0 / 0.0), "null");
+	CHECK_EQ_STR(json_number('d', 0, 0, 0.0 / 0.0), "null");
+}
+
 /* Every field of a separated list, joined with '|' so empty fields show. */
 static const char *fields(const char *s)
 {
@@ -354,6 +412,7 @@ int main(void)
 	test_scalars();
 	test_opt_table();
 	test_json_writer();
+	test_json_numbers();
 	test_json_reader();
 	return test_done();
 }

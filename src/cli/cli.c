@@ -160,7 +160,8 @@ const struct cmd_opt cli_common_opts[] = {
 	{ "--quiet", NULL, "no progress line (--eta=never)" },
 	{ "--eta", "=WHEN", "progress on stderr: auto (on a terminal), always (a line\n"
 	  "every --eta-interval when not a terminal), never" },
-	{ "--eta-interval", "=TIME", "time between progress lines (default 10s)" },
+	{ "--eta-interval", "=TIME", "time between progress lines (default 10s; on a\n"
+	  "terminal the line shows after 1 s, or this if shorter)" },
 	CMD_OPT_END,
 };
 
@@ -384,7 +385,8 @@ static void show_progress(void *ctx, double sim_s, uint64_t ios)
 	if (p->style == CLI_PROGRESS_NONE)
 		return;
 	elapsed = clock_wall() - p->wall0;
-	if (p->style == CLI_PROGRESS_TERMINAL && elapsed >= 1.0) {
+	/* A terminal's line from the first second on, or --eta-interval if shorter. */
+	if (p->style == CLI_PROGRESS_TERMINAL && elapsed >= (p->every < 1.0 ? p->every : 1.0)) {
 		progress_text(p, sim_s, ios, elapsed, "");
 		p->shown = true;
 	} else if (p->style == CLI_PROGRESS_LINES && elapsed - p->last >= p->every) {

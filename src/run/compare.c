@@ -136,11 +136,17 @@ static const char *dir_name(int ddir)
 static void show(struct pool *p)
 {
 	double elapsed = clock_wall() - p->wall0, sim = p->sim_total, frac;
+	/*
+	 * A terminal's line: from the first second on (or --eta-interval, if
+	 * shorter), rewritten every quarter second (or that interval).
+	 */
+	double first = p->c->progress_every < 1.0 ? p->c->progress_every : 1.0;
+	double every = p->c->progress == 2 ? p->c->progress_every :
+		p->c->progress_every < 0.25 ? p->c->progress_every : 0.25;
 	uint64_t ios = p->ios_total;
 	unsigned i;
 
-	if (!p->c->progress || elapsed < 1.0 ||
-	    elapsed - p->last_shown < (p->c->progress == 2 ? p->c->progress_every : 0.25))
+	if (!p->c->progress || elapsed < first || elapsed - p->last_shown < every)
 		return;
 	for (i = 0; i < p->nworkers; i++) {
 		sim += p->sim_now[i];

@@ -100,7 +100,21 @@ static void test_layout(void)
 
 		CHECK_EQ_U64(hist_bucket_index(v), i);
 		CHECK_EQ_U64(hist_bucket_index(lo), i);
+		/* The double's bits give the same index, each side of every bucket's edges. */
+		CHECK_EQ_U64(hist_bucket_index_as(lo, (double)lo), i);
+		CHECK_EQ_U64(hist_bucket_index_as(lo - 1, (double)(lo - 1)), i - 1);
+		CHECK_EQ_U64(hist_bucket_index_as(v, (double)v), i);
 		CHECK((double)(v - lo) / (double)lo <= 1.0 / 128.0);
+	}
+	for (i = 0; i < 128; i++)
+		CHECK_EQ_U64(hist_bucket_index_as(i, (double)i), i);
+	/* Past 2^53 the conversion rounds: the bit scan's index, not the double's. */
+	{
+		uint64_t big[] = { (1ULL << 53) - 1, 1ULL << 53, (1ULL << 54) - 1, UINT64_MAX };
+
+		for (i = 0; i < sizeof(big) / sizeof(big[0]); i++)
+			CHECK_EQ_U64(hist_bucket_index_as(big[i], (double)big[i]),
+				     hist_bucket_index(big[i]));
 	}
 }
 

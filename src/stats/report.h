@@ -64,7 +64,13 @@ struct report_job {
 	struct report_dir dir[REPORT_DIRS];
 	/* fio's total_submit and total_complete are the sums of the last two. */
 	uint64_t io_u_map[7], io_u_submit[7], io_u_complete[7];
-	uint64_t lat_n[10], lat_u[10], lat_m[12];
+	/* fio's latency buckets; lat_all: the three as one row, for an index worked out once. */
+	union {
+		struct {
+			uint64_t lat_n[10], lat_u[10], lat_m[12];
+		};
+		uint64_t lat_all[32];
+	};
 	struct hist_summary sync_lat;	/* fsync/fdatasync calls: fio's "sync" */
 	int64_t run_time_ms;		/* job_runtime */
 	double elapsed_s;

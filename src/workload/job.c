@@ -1196,31 +1196,72 @@ static const uint8_t lat_edge[1000] = {
 	[50 ... 99] = 5, [100 ... 249] = 6, [250 ... 499] = 7, [500 ... 749] = 8, [750 ... 999] = 9,
 };
 
-static inline __attribute__((always_inline)) void mark_latency(struct report_job *r,
-								 uint64_t ns)
+/* mark_latency()'s counter, as an index into lat_all (lat_n, then lat_u, then lat_m). */
+#define LAT_U	10u
+#define LAT_M	20u
+static inline __attribute__((always_inline)) unsigned lat_slot(uint64_t ns)
 {
 	uint64_t v;
 
 	/* A hard drive's latencies are milliseconds: that range first, in one unsigned test. */
-	if (ns - 1000000 < 999000000) {
-		r->lat_m[lat_edge[ns / 1000000]]++;
-		return;
-	}
-	if (ns < 1000) {
-		r->lat_n[lat_edge[ns]]++;
-		return;
-	}
-	if (ns < 1000000) {
-		r->lat_u[lat_edge[ns / 1000]]++;
-		return;
-	}
+	if (ns - 1000000 < 999000000)
+		return LAT_M + lat_edge[ns / 1000000];
+	if (ns < 1000)
+		return lat_edge[ns];
+	if (ns < 1000000)
+		return LAT_U + lat_edge[ns / 1000];
 	v = ns / 1000000;
 	if (v >= 2000)
-		r->lat_m[11]++;
-	else if (v >= 1000)
-		r->lat_m[10]++;
-	else
-		r->lat_m[lat_edge[v]]++;
+		return LAT_M + 11;
+	return v >= 1000 ? LAT_M + 10 : LAT_M + lat_edge[v];
+}
+
+static inline __attribute__((always_inline)) void mark_latency(struct report_job *r,
+								 uint64_t ns)
+{
+	r->lat_all[lat_slot(ns)]++;
+}
+
+/*
+ * Per clat histogram bucket, its samples' lat_slot() when the whole bucket
+ * has one (LAT_SLOT_SPLIT: an edge of fio's lat buckets cuts it), so that a
+ * sample whose bucket is known needs no division (mark_latency_in()).
+ */
+#define LAT_SLOT_SPLIT	0xffu
+static uint8_t lat_slot_of_bucket[HIST_NR];
+
+static void lat_slots_init(void)
+{
+	static bool done;
+	unsigned idx;
+
+	if (done)
+		return;
+	done = true;
+	for (idx = 0; idx < HIST_NR; idx++) {
+		uint64_t lo = idx, hi = idx;
+
+		if (idx >= 2u * HIST_PLAT_VAL) {
+			unsigned error_bits = (idx >> HIST_PLAT_BITS) - 1;
+
+			lo = (uint64_t)(idx % HIST_PLAT_VAL + HIST_PLAT_VAL) << error_bits;
+			hi = lo + (((uint64_t)1 << error_bits) - 1);
+		}
+		/* lat_slot() never falls as ns grows: equal at both ends, equal between. */
+		lat_slot_of_bucket[idx] = lat_slot(lo) == lat_slot(hi) ? (uint8_t)lat_slot(lo) :
+			(uint8_t)LAT_SLOT_SPLIT;
+	}
+}
+
+/* mark_latency() of a sample whose clat histogram bucket is `idx`. */
+static inline __attribute__((always_inline)) void mark_latency_in(struct report_job *r,
+								    uint64_t ns, unsigned idx)
+{
+	unsigned slot = lat_slot_of_bucket[idx];
+
+	if (__builtin_expect(slot == LAT_SLOT_SPLIT, 0))
+		slot = lat_slot(ns);
+	r->lat_all[slot]++;
 }
 
 /*
@@ -2014,7 +2055,8 @@ static inline __attribute__((always_inline)) void io_reaped_plain_as(struct job 
 	int64_t now = sim_now(j->t->sim);
 	uint64_t clat = (uint64_t)(now - io->t_issue), lat = (uint64_t)(now - io->t_start);
 	int64_t slat = io->t_issue - io->t_start;
-	double next;
+	double next, clat_val;
+	unsigned clat_idx;
 
 	__asm__("" : "+r"(rd));	/* as in io_reaped() */
 	if (!read_loop) {
@@ -2038,8 +2080,12 @@ static inline __attribute__((always_inline)) void io_reaped_plain_as(struct job 
 		hist_summary_add_next(&rd->slat.sum, (uint64_t)slat, (double)slat, next);
 		hist_summary_add_next(&rd->lat.sum, lat, (double)(int64_t)lat, next);
 	}
-	hist_count(&rd->clat, clat);
-	hist_summary_add_next(&rd->clat.sum, clat, (double)(int64_t)clat, next);
+	clat_val = (double)(int64_t)clat;
+	clat_idx = hist_bucket_index_as(clat, clat_val);
+	rd->clat.count[clat_idx]++;
+	if (clat_idx >= rd->clat.top)
+		rd->clat.top = clat_idx + 1;
+	hist_summary_add_next(&rd->clat.sum, clat, clat_val, next);
 	hist_summary_add_next(&rd->host_queue, (uint64_t)(dispatched - io->t_issue),
 			      (double)(dispatched - io->t_issue), next);
 	hist_summary_add_next(&rd->drive, (uint64_t)(now - dispatched),
@@ -2048,7 +2094,7 @@ static inline __attribute__((always_inline)) void io_reaped_plain_as(struct job 
 	rd->total_ios++;
 	j->bw_s.acc[d] += len;
 	j->iops_s.acc[d]++;
-	mark_latency(r, clat);
+	mark_latency_in(r, clat, clat_idx);
 	r->io_u_complete[batch_bucket(1)]++;
 	j->done_bytes[d] += len;
 	j->done_ios[d]++;
@@ -4329,6 +4375,8 @@ static void report_setup(struct job *j)
 		!o->latency_target && !(j->t->logical_size & (j->t->logical_size - 1)) &&
 		(o->loops == 1 || o->time_based);	/* a loop's passes end in fio_next() */
 	j->lba_shift = j->read_loop ? (uint8_t)__builtin_ctz(j->t->logical_size) : 0;
+	if (j->reap_plain)
+		lat_slots_init();	/* io_reaped_plain_as()'s mark_latency_in() */
 	/* read_loop_next() leaves out next_io()'s clamp to the region's end: it cannot apply. */
 	SIM_ASSERT(!j->read_loop || (j->zone_base == j->start && j->start +
 		   (j->plain_lastb[DDIR_READ] - 1) * j->align[DDIR_READ] + j->min_bs[DDIR_READ] <=

@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int compared;
 
@@ -147,10 +148,49 @@ static void test_summary_and_merge(void)
 	CHECK_REL((double)hist_percentile(&a, 100.0), 40e9, 1.0 / 128);
 }
 
+/* A pair's two summaries hold the bits two struct hist_summary would, merged too. */
+static void test_summary_pair(void)
+{
+	struct hist_summary one[2][2], got;
+	struct hist_summary_pair pair[2];
+	uint64_t x = 88172645463325252ULL, i;
+	unsigned p, k;
+
+	for (p = 0; p < 2; p++) {
+		hist_summary_pair_init(&pair[p]);
+		hist_summary_init(&one[p][0]);
+		hist_summary_init(&one[p][1]);
+		for (i = 0; i < 1000 + 77 * p; i++) {
+			int64_t a, b;
+
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			a = (int64_t)(x % 50000000);
+			b = (int64_t)((x >> 20) % 3000);
+			hist_summary_pair_add_spans(&pair[p], a, b);
+			hist_summary_add_span(&one[p][0], a);
+			hist_summary_add_span(&one[p][1], b);
+		}
+	}
+	hist_summary_pair_merge(&pair[0], &pair[1]);
+	hist_summary_merge(&one[0][0], &one[1][0]);
+	hist_summary_merge(&one[0][1], &one[1][1]);
+	for (k = 0; k < 2; k++) {
+		got = hist_summary_pair_get(&pair[0], k);
+		CHECK_EQ_U64(got.n, one[0][k].n);
+		CHECK_EQ_U64(got.min, one[0][k].min);
+		CHECK_EQ_U64(got.max, one[0][k].max);
+		CHECK(!memcmp(&got.mean, &one[0][k].mean, sizeof(double)));
+		CHECK(!memcmp(&got.S, &one[0][k].S, sizeof(double)));
+	}
+}
+
 int main(void)
 {
 	test_layout();
 	test_summary_and_merge();
+	test_summary_pair();
 	check_file("fio-samples/a_randread_psync.jsonplus.json");
 	check_file("fio-samples/c_cmdprio_io_uring.jsonplus.json");
 	CHECK_MSG(compared >= 17 * 4, "only %d percentiles compared", compared);

@@ -72,6 +72,46 @@ void hist_summary_merge(struct hist_summary *dst, const struct hist_summary *src
 	dst->S = S;
 }
 
+void hist_summary_pair_init(struct hist_summary_pair *p)
+{
+	unsigned k;
+
+	p->n = 0;
+	for (k = 0; k < 2; k++) {
+		p->min[k] = UINT64_MAX;
+		p->max[k] = 0;
+		p->mean[k] = 0.0;
+		p->S[k] = 0.0;
+	}
+}
+
+struct hist_summary hist_summary_pair_get(const struct hist_summary_pair *p, unsigned k)
+{
+	struct hist_summary s = {
+		.n = p->n, .min = p->min[k], .max = p->max[k], .mean = p->mean[k], .S = p->S[k],
+	};
+
+	return s;
+}
+
+void hist_summary_pair_merge(struct hist_summary_pair *dst, const struct hist_summary_pair *src)
+{
+	unsigned k;
+
+	for (k = 0; k < 2; k++) {
+		struct hist_summary d = hist_summary_pair_get(dst, k);
+		struct hist_summary s = hist_summary_pair_get(src, k);
+
+		hist_summary_merge(&d, &s);
+		dst->min[k] = d.min;
+		dst->max[k] = d.max;
+		dst->mean[k] = d.mean;
+		dst->S[k] = d.S;
+		if (k)
+			dst->n = d.n;	/* both counts are n: the same sum */
+	}
+}
+
 double hist_summary_stddev(const struct hist_summary *s)
 {
 	return s->n > 1 ? sqrt(s->S / ((double)s->n - 1.0)) : 0.0;

@@ -137,6 +137,64 @@ static inline void hist_summary_add_span(struct hist_summary *s, int64_t ns)
 	hist_summary_add_as(s, (uint64_t)ns, (double)ns);
 }
 void hist_summary_merge(struct hist_summary *dst, const struct hist_summary *src);
+
+/*
+ * Two running summaries always fed together, one sample each (ncqsim's
+ * split of clat into host queue and drive): one count, and each field's
+ * two side by side, so that each step of the two Welford updates is one
+ * two-lane vector operation. Lane by lane these are the IEEE operations
+ * of hist_summary_add_next() on the same values (division and the rest
+ * are exact per lane; -ffp-contract=off keeps them unfused), so each
+ * summary's bits are what two struct hist_summary would hold.
+ */
+struct hist_summary_pair {
+	uint64_t n;
+	uint64_t min[2], max[2];
+	double mean[2], S[2];
+};
+typedef double hist_v2df __attribute__((vector_size(16)));
+
+void hist_summary_pair_init(struct hist_summary_pair *p);
+/* Summary k (0 or 1) of the pair, as a struct hist_summary. */
+struct hist_summary hist_summary_pair_get(const struct hist_summary_pair *p, unsigned k);
+/* hist_summary_merge() of each of src's two into dst's. */
+void hist_summary_pair_merge(struct hist_summary_pair *dst, const struct hist_summary_pair *src);
+
+/* hist_summary_add_next() of v0 into the first summary and v1 into the second (val_k == v_k). */
+static inline void hist_summary_pair_add_next(struct hist_summary_pair *p, uint64_t v0,
+					      double val0, uint64_t v1, double val1, double next)
+{
+	hist_v2df val = { val0, val1 }, count = { next, next }, mean, S, delta;
+
+	if (v0 > p->max[0])
+		p->max[0] = v0;
+	if (v0 < p->min[0])
+		p->min[0] = v0;
+	if (v1 > p->max[1])
+		p->max[1] = v1;
+	if (v1 < p->min[1])
+		p->min[1] = v1;
+	/* Unaligned loads and stores: a report need not be 16-byte aligned. */
+	memcpy(&mean, p->mean, sizeof(mean));
+	memcpy(&S, p->S, sizeof(S));
+	delta = val - mean;
+	mean += delta / count;
+	S += delta * (val - mean);
+	memcpy(p->mean, &mean, sizeof(mean));
+	memcpy(p->S, &S, sizeof(S));
+	p->n++;
+}
+static inline double hist_summary_pair_next(const struct hist_summary_pair *p)
+{
+	return (double)(int64_t)p->n + 1.0;	/* as hist_summary_next() */
+}
+/* Two time spans (ns, never negative). */
+static inline void hist_summary_pair_add_spans(struct hist_summary_pair *p, int64_t ns0,
+					       int64_t ns1)
+{
+	hist_summary_pair_add_next(p, (uint64_t)ns0, (double)ns0, (uint64_t)ns1, (double)ns1,
+				   hist_summary_pair_next(p));
+}
 double hist_summary_stddev(const struct hist_summary *s);
 
 static inline void hist_count(struct hist *h, uint64_t v)

@@ -34,6 +34,9 @@ struct report_prio {
 	struct hist h;		/* clat, or lat with lat_percentiles */
 };
 
+#define REPORT_HOST_QUEUE	0
+#define REPORT_DRIVE		1
+
 struct report_dir {
 	uint64_t io_bytes, total_ios, short_ios, drop_ios;
 	uint64_t runtime_ms;
@@ -41,7 +44,8 @@ struct report_dir {
 	struct report_prio *prios;
 	unsigned nprios;
 	struct hist_summary bw, iops;		/* per-interval samples: KiB/s and IOPS */
-	struct hist_summary host_queue, drive;	/* ncqsim: clat split, ns */
+	/* ncqsim: clat split, ns: [REPORT_HOST_QUEUE] then [REPORT_DRIVE], fed together. */
+	struct hist_summary_pair split;
 };
 
 struct report_job {

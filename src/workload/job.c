@@ -1991,8 +1991,8 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 		/* fio's per-priority samples come with the clat (or, for lat_percentiles, lat) ones. */
 		if (io->prio_index >= 0 && !(r->lat_percentiles ? o->disable_lat : o->disable_clat))
 			hist_add(&rd->prios[io->prio_index].h, r->lat_percentiles ? lat : clat);
-		hist_summary_add_span(&rd->host_queue, io->t_dispatch - io->t_issue);
-		hist_summary_add_span(&rd->drive, now - io->t_dispatch);
+		hist_summary_pair_add_spans(&rd->split, io->t_dispatch - io->t_issue,
+					    now - io->t_dispatch);
 		rd->io_bytes += io->len;
 		rd->total_ios++;
 		if (!j->per_io_samples) {	/* the usual: windows only */
@@ -2070,9 +2070,9 @@ static inline __attribute__((always_inline)) void io_reaped_plain_as(struct job 
 	/*
 	 * A reap_plain job samples slat, clat, lat, host_queue and drive
 	 * together, here and in io_reaped(), and report_job_reset() clears them
-	 * together: their counts are one, converted once (the drive's).
+	 * together: their counts are one, converted once (the split's).
 	 */
-	next = hist_summary_next(&rd->drive);
+	next = hist_summary_pair_next(&rd->split);
 	/* Each summary's own sequence of updates is what its bits depend on, not their order. */
 	if (__builtin_expect(slat || !j->lat_is_clat[d], 0)) {
 		if (j->lat_is_clat[d])
@@ -2086,10 +2086,9 @@ static inline __attribute__((always_inline)) void io_reaped_plain_as(struct job 
 	if (clat_idx >= rd->clat.top)
 		rd->clat.top = clat_idx + 1;
 	hist_summary_add_next(&rd->clat.sum, clat, clat_val, next);
-	hist_summary_add_next(&rd->host_queue, (uint64_t)(dispatched - io->t_issue),
-			      (double)(dispatched - io->t_issue), next);
-	hist_summary_add_next(&rd->drive, (uint64_t)(now - dispatched),
-			      (double)(now - dispatched), next);
+	hist_summary_pair_add_next(&rd->split, (uint64_t)(dispatched - io->t_issue),
+				   (double)(dispatched - io->t_issue), (uint64_t)(now - dispatched),
+				   (double)(now - dispatched), next);
 	rd->io_bytes += len;
 	rd->total_ios++;
 	j->bw_s.acc[d] += len;
@@ -3633,13 +3632,13 @@ static void job_finish(struct job *j)
 	/* io_reaped_plain_as() converts one count for the five summaries: check they kept one. */
 	for (d = DDIR_READ; j->reap_plain && d <= DDIR_WRITE; d++) {
 		const struct report_dir *rd = &j->rep->dir[d];
-		uint64_t n = rd->drive.n;
+		uint64_t n = rd->split.n;
 
 		if (j->lat_is_clat[d])
 			slat_lat_settle(j, d);	/* the report reads them from here on */
 
-		SIM_ASSERT(rd->slat.sum.n == n && rd->clat.sum.n == n && rd->lat.sum.n == n &&
-			   rd->host_queue.n == n, "job %s, %s: the plain reap's summaries hold "
+		SIM_ASSERT(rd->slat.sum.n == n && rd->clat.sum.n == n && rd->lat.sum.n == n,
+			   "job %s, %s: the plain reap's summaries hold "
 			   "different counts", j->o->name, d ? "write" : "read");
 	}
 	if (j->verify_on)

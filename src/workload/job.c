@@ -188,6 +188,16 @@ struct job {
 	uint8_t lba_shift;			/* read_loop: log2 of the logical block size */
 	bool read_limited;			/* read_loop: a size or number_ios ends it */
 	/*
+	 * read_loop and none of what its loop tests for each read: no size or
+	 * number_ios limit, no write hint rule, no submit batching (nothing is
+	 * ever held), no batched reaping, a depth of at most 64 (its own
+	 * loop_depth_count bucket: the depth never changes without a
+	 * latency_target, which read_loop rules out). read_done() then runs
+	 * fill_reads() without those tests, and without job_fill_tail(),
+	 * which has nothing to do.
+	 */
+	bool read_lean;
+	/*
 	 * read_loop: its reads' io_u_map and io_u_submit counts kept by the
 	 * depth each was issued at (the last: 64 and over, one bucket),
 	 * added to the report by loop_depths_fold() before anything reads or
@@ -2261,7 +2271,7 @@ static void commit(struct job *j)
 
 static inline void account_issue(struct job *j, const struct job_io *io);
 static inline void account_issue_as(struct job *j, const struct job_io *io, int d, bool read_back,
-				    uint64_t len, bool read_loop);
+				    uint64_t len, bool read_loop, bool lean);
 
 /* Where the kernel's bios take bi_write_hint from (docs/FIO.md, write_hint). */
 enum hint_rule {
@@ -2372,10 +2382,11 @@ static __attribute__((noinline)) void read_prepare(struct job *j, struct job_io 
  * false, with nothing drawn, when a limit is reached (the source's own
  * call then ends the job). blk_submit() sets every bio field it gives
  * back (times, error, link), so only the offset and the write hint
- * (which may change as jobs start) are written per read.
+ * (which may change as jobs start) are written per read. `lean`: the
+ * job's read_lean, known to the caller.
  */
 static inline __attribute__((always_inline)) bool read_loop_next(struct job *j,
-								   int64_t now)
+								   int64_t now, bool lean)
 {
 	const int d = DDIR_READ;
 	struct job_io *io;
@@ -2383,7 +2394,7 @@ static inline __attribute__((always_inline)) bool read_loop_next(struct job *j,
 	uint64_t off;
 
 	/* fio_next()'s limits (no random map or verify log here to run out of memory). */
-	if (j->read_limited && ((j->size_limit && j->issued_bytes >= j->size_limit) ||
+	if (!lean && j->read_limited && ((j->size_limit && j->issued_bytes >= j->size_limit) ||
 				(j->ios_limit && j->issued_ios >= j->ios_limit)))
 		return false;
 	/*
@@ -2408,10 +2419,10 @@ static inline __attribute__((always_inline)) bool read_loop_next(struct job *j,
 	io->t_start = io->t_dispatch = now;
 	io->left = 1;
 	b->lba = off >> j->lba_shift;
-	if (j->hint_rule != HINT_NONE)
+	if (!lean && j->hint_rule != HINT_NONE)
 		b->write_hint = bio_write_hint(j);
 	j->inflight++;
-	account_issue_as(j, io, d, false, j->min_bs[d], true);
+	account_issue_as(j, io, d, false, j->min_bs[d], true, lean);
 	/* No in_flight: only serialize_overlap reads it, which issue_plain rules out. */
 	if (!blk_submit(j->t->q, b))
 		j->blocked_io = io;
@@ -2619,7 +2630,7 @@ static unsigned sg_bio(struct job *j, struct job_io *io)
 static inline __attribute__((always_inline)) void account_issue(struct job *j,
 								    const struct job_io *io)
 {
-	account_issue_as(j, io, io->ddir, io->read_back, io->len, false);
+	account_issue_as(j, io, io->ddir, io->read_back, io->len, false, false);
 }
 
 /*
@@ -2630,7 +2641,7 @@ static inline __attribute__((always_inline)) void account_issue(struct job *j,
 static inline __attribute__((always_inline)) void account_issue_as(struct job *j,
 								       const struct job_io *io, int d,
 								       bool read_back, uint64_t len,
-								       bool read_loop)
+								       bool read_loop, bool lean)
 {
 	int64_t now = sim_now(j->t->sim);
 	uint64_t off = io->offset;
@@ -2653,7 +2664,9 @@ static inline __attribute__((always_inline)) void account_issue_as(struct job *j
 	}
 	if (!read_loop)
 		j->think_issued++;	/* a read_loop job thinks not */
-	if (read_loop && j->submit_batch <= 1) {
+	if (lean) {
+		j->loop_depth_count[j->inflight]++;	/* read_lean: at most 64 in flight */
+	} else if (read_loop && j->submit_batch <= 1) {
 		j->loop_depth_count[j->inflight < 64 ? j->inflight : 64]++;	/* ramp too */
 	} else if (!j->in_ramp && j->submit_batch <= 1) {
 		/* In offload mode each worker has one I/O in flight: fio counts depth 1. */
@@ -3105,9 +3118,11 @@ static inline void paced_after_io(struct job *j, int ddir)
 /*
  * job_fill_queue()'s loop as it runs for a read_loop job: no think time,
  * latency target, parked I/O, verify, sync or trim to wait for. False
- * when a limit is reached: the general path (the source) ends the job.
+ * when a limit is reached: the general path (the source) ends the job
+ * (never with `lean`, the job's read_lean: it has no limit).
  */
-static inline __attribute__((always_inline)) bool fill_reads(struct job *j, int64_t now)
+static inline __attribute__((always_inline)) bool fill_reads(struct job *j, int64_t now,
+							       bool lean)
 {
 	/* Never syncing: reads only, no fsync or verify (fill_plain), so no end_fsync either. */
 	while (j->inflight < j->qd && !j->blocked_io && !j->issuing_done) {
@@ -3115,7 +3130,7 @@ static inline __attribute__((always_inline)) bool fill_reads(struct job *j, int6
 			j->issuing_done = true;
 			break;
 		}
-		if (!read_loop_next(j, now))
+		if (!read_loop_next(j, now, lean))
 			return false;
 	}
 	if (j->issuing_done)
@@ -3131,7 +3146,7 @@ static void job_fill_queue(struct job *j)
 
 	if (j->finished)
 		return;
-	if (j->read_loop && fill_reads(j, now))
+	if (j->read_loop && fill_reads(j, now, false))
 		return;
 	fill_general(j, now);
 }
@@ -3256,7 +3271,12 @@ static void read_done(void *owner, struct blk_bio *bio)
 			   bio->t_dispatched > io->t_dispatch ? bio->t_dispatched : io->t_dispatch,
 			   true);
 	/* Not finished: this read was in flight until now, and job_finish() needs none. */
-	if (!fill_reads(j, sim_now(j->t->sim)))
+	if (j->read_lean) {
+		/* Nothing held, no batched reaping: job_fill_tail() has nothing to do. */
+		fill_reads(j, sim_now(j->t->sim), true);
+		return;
+	}
+	if (!fill_reads(j, sim_now(j->t->sim), false))
 		fill_general(j, sim_now(j->t->sim));
 	job_fill_tail(j);
 }
@@ -3641,6 +3661,8 @@ static void job_finish(struct job *j)
 			   "job %s, %s: the plain reap's summaries hold "
 			   "different counts", j->o->name, d ? "write" : "read");
 	}
+	SIM_ASSERT(!j->read_lean || (!j->held && j->qd <= 64), "job %s: read_lean, yet a read "
+		   "was held or the depth grew past 64", j->o->name);
 	if (j->verify_on)
 		phase_end(j, j->t_finish, false);
 	/*
@@ -4381,6 +4403,8 @@ static void report_setup(struct job *j)
 		   (j->plain_lastb[DDIR_READ] - 1) * j->align[DDIR_READ] + j->min_bs[DDIR_READ] <=
 		   j->end), "job %s: a read_loop start past the region's end", j->o->name);
 	j->read_limited = j->size_limit || j->ios_limit;
+	j->read_lean = j->read_loop && !j->read_limited && j->hint_rule == HINT_NONE &&
+		j->submit_batch <= 1 && !j->reap_batches && j->qd <= 64;
 	snprintf(r->rw, sizeof(r->rw), "%s", rw_names[o->rw]);
 	snprintf(r->ioengine, sizeof(r->ioengine), "%s", o->ioengine);
 	/* The header's (R), (W), (T): fio's trim takes the last value given. */

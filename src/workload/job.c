@@ -2053,16 +2053,18 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
  * io_reaped_plain() with the direction and length as the caller knows them;
  * `read_loop`: a read_loop job's, whose in_flight, think and last_ddir
  * nothing reads (no serialize_overlap, think time or verify; its reads
- * leave last_ddir at the DDIR_READ it starts with).
+ * leave last_ddir at the DDIR_READ it starts with). `now`: the
+ * simulation's time; `keep`: the caller reuses io at once, so it does
+ * not go back to the free list.
  */
 static inline __attribute__((always_inline)) void io_reaped_plain_as(struct job *j,
 								       struct job_io *io, int d,
 								       uint64_t len, int64_t dispatched,
-								       bool read_loop)
+								       bool read_loop, int64_t now,
+								       bool keep)
 {
 	struct report_job *r = j->rep;
 	struct report_dir *rd = &r->dir[d];
-	int64_t now = sim_now(j->t->sim);
 	uint64_t clat = (uint64_t)(now - io->t_issue), lat = (uint64_t)(now - io->t_start);
 	int64_t slat = io->t_issue - io->t_start;
 	double next, clat_val;
@@ -2107,14 +2109,17 @@ static inline __attribute__((always_inline)) void io_reaped_plain_as(struct job 
 	r->io_u_complete[batch_bucket(1)]++;
 	j->done_bytes[d] += len;
 	j->done_ios[d]++;
-	io->next = j->free_ios;
-	j->free_ios = io;
+	if (!keep) {
+		io->next = j->free_ios;
+		j->free_ios = io;
+	}
 }
 
 static inline __attribute__((always_inline)) void io_reaped_plain(struct job *j,
 								    struct job_io *io)
 {
-	io_reaped_plain_as(j, io, io->ddir, io->len, io->t_dispatch, false);
+	io_reaped_plain_as(j, io, io->ddir, io->len, io->t_dispatch, false, sim_now(j->t->sim),
+			   false);
 }
 
 /*
@@ -2383,13 +2388,19 @@ static __attribute__((noinline)) void read_prepare(struct job *j, struct job_io 
  * call then ends the job). blk_submit() sets every bio field it gives
  * back (times, error, link), so only the offset and the write hint
  * (which may change as jobs start) are written per read. `lean`: the
- * job's read_lean, known to the caller.
+ * job's read_lean, known to the caller. `reaped`: NULL, or the unit of the
+ * read read_done() has just reaped, which io_reaped_plain_as() kept off
+ * the free list: the unit the list would give (it is a stack), reused as
+ * it is. It was read_prepare()'s (only its bios call read_done()), and
+ * nothing wrote its error (0) or left (1) since its last issue: read_done()
+ * takes no bio with an error and leaves bio_done()'s count alone.
  */
 static inline __attribute__((always_inline)) bool read_loop_next(struct job *j,
-								   int64_t now, bool lean)
+								   int64_t now, bool lean,
+								   struct job_io *reaped)
 {
 	const int d = DDIR_READ;
-	struct job_io *io;
+	struct job_io *io = reaped;
 	struct blk_bio *b;
 	uint64_t off;
 
@@ -2409,15 +2420,17 @@ static inline __attribute__((always_inline)) bool read_loop_next(struct job *j,
 	 * strided paths read them, which a direction with plain_lastb never
 	 * takes (and next_io() sets them again before it would).
 	 */
-	io = j->free_ios;
-	j->free_ios = io->next;
-	if (!io->read_ready)
-		read_prepare(j, io);
+	if (!reaped) {
+		io = j->free_ios;
+		j->free_ios = io->next;
+		if (!io->read_ready)
+			read_prepare(j, io);
+		io->error = 0;
+		io->left = 1;
+	}
 	b = &io->bios[0];
 	io->offset = off;
-	io->error = 0;
 	io->t_start = io->t_dispatch = now;
-	io->left = 1;
 	b->lba = off >> j->lba_shift;
 	if (!lean && j->hint_rule != HINT_NONE)
 		b->write_hint = bio_write_hint(j);
@@ -3130,7 +3143,7 @@ static inline __attribute__((always_inline)) bool fill_reads(struct job *j, int6
 			j->issuing_done = true;
 			break;
 		}
-		if (!read_loop_next(j, now, lean))
+		if (!read_loop_next(j, now, lean, NULL))
 			return false;
 	}
 	if (j->issuing_done)
@@ -3258,26 +3271,45 @@ static void read_done(void *owner, struct blk_bio *bio)
 {
 	struct job_io *io = owner;
 	struct job *j = io->job;
+	int64_t now;
 
 	if (bio->error || j->full_wait || j->unsampled) {
 		bio_done(owner, bio);
 		return;
 	}
+	/* One time for the reap and the fill: nothing runs between them. */
+	now = sim_now(j->t->sim);
 	/*
 	 * bio_done()'s t_dispatch for its one bio, kept in a register: io's
 	 * is not read again before the next issue sets it, nor its left.
+	 * Not finished: this read was in flight until now, and job_finish()
+	 * needs none, so the fill follows.
 	 */
-	io_reaped_plain_as(j, io, DDIR_READ, j->min_bs[DDIR_READ],
-			   bio->t_dispatched > io->t_dispatch ? bio->t_dispatched : io->t_dispatch,
-			   true);
-	/* Not finished: this read was in flight until now, and job_finish() needs none. */
 	if (j->read_lean) {
+		io_reaped_plain_as(j, io, DDIR_READ, j->min_bs[DDIR_READ],
+				   bio->t_dispatched > io->t_dispatch ? bio->t_dispatched :
+				   io->t_dispatch, true, now, true);
+		/*
+		 * fill_reads()'s first read in the unit just reaped (read_lean
+		 * has no limit: read_loop_next() issues it), else the unit goes
+		 * back to the free list before anything, finish_when_idle()
+		 * too, can look; then the rest of fill_reads().
+		 */
+		if (j->inflight < j->qd && !j->blocked_io && !j->issuing_done && now < j->t_end) {
+			read_loop_next(j, now, true, io);
+		} else {
+			io->next = j->free_ios;
+			j->free_ios = io;
+		}
 		/* Nothing held, no batched reaping: job_fill_tail() has nothing to do. */
-		fill_reads(j, sim_now(j->t->sim), true);
+		fill_reads(j, now, true);
 		return;
 	}
-	if (!fill_reads(j, sim_now(j->t->sim), false))
-		fill_general(j, sim_now(j->t->sim));
+	io_reaped_plain_as(j, io, DDIR_READ, j->min_bs[DDIR_READ],
+			   bio->t_dispatched > io->t_dispatch ? bio->t_dispatched : io->t_dispatch,
+			   true, now, false);
+	if (!fill_reads(j, now, false))
+		fill_general(j, now);
 	job_fill_tail(j);
 }
 

@@ -244,9 +244,17 @@ struct job {
 	 * instructions where two plain adds do (account_issue_as()).
 	 */
 	uint64_t issued_bytes, size_limit, issued_ios, ios_limit;
+	uint64_t ios_reaped;			/* all, ramp too: the progress report's sum (ios_done()) */
 	bool map_oom;				/* the random map ran out of memory */
 	bool started, issuing_done, finished, in_ramp;
-	bool unsampled;				/* in_ramp, or stats=0: completions take no sample */
+	/* Either sends a completion to the general reap: read_done() tests both at once. */
+	union {
+		struct {
+			bool unsampled;		/* in_ramp, or stats=0: completions take no sample */
+			bool full_wait;		/* the queue filled: waiting in getevents */
+		};
+		uint16_t reap_aside;		/* nonzero: unsampled or full_wait */
+	};
 	bool timed_out;				/* its runtime ended its issuing */
 	/* Job control (i13a). */
 	bool waiting;				/* wait_for: its waitee has not finished yet */
@@ -295,7 +303,7 @@ struct job {
 	unsigned submit_batch, complete_min, complete_max, depth_low;
 	unsigned held;				/* queued since the last submit call */
 	bool reap_batches;			/* completions wait to be reaped in batches */
-	bool full_wait;				/* the queue filled: waiting in getevents */
+	/* full_wait, beside unsampled (reap_aside). */
 	unsigned reap_need, unreaped;		/* completions to wait for; completed, held */
 	struct job_io *done_head, *done_tail;	/* completed and not yet reaped, in order */
 	/* latency_target: fio's queue-depth search (io_u.c lat_target_*). */
@@ -365,7 +373,6 @@ struct workload_runner {
 	const struct job *flow_stuck;	/* held by flow control for ever: the run is refused */
 	sim_handle_t ss_tick;		/* steady-state samples, every second (fio's helper thread) */
 	bool log_oom;			/* a compressed log ran out of memory */
-	uint64_t ios_done;
 	int error;
 	struct err *e;
 	const struct job_source_factory *sources;
@@ -1924,7 +1931,7 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 	io->in_flight = false;
 	j->inflight--;
 	j->t_finish = now;
-	j->run->ios_done++;
+	j->ios_reaped++;
 	j->think_done += !io->error;	/* fio's io_blocks, ramp included (thinktime_blocks_type) */
 	if (io->ddir == DDIR_TRIM || (j->o->sg && !io->nbios))
 		j->trimming = false;
@@ -2078,7 +2085,7 @@ static inline __attribute__((always_inline)) void io_reaped_plain_as(struct job 
 	}
 	j->inflight--;
 	j->t_finish = now;
-	j->run->ios_done++;
+	j->ios_reaped++;
 	/*
 	 * A reap_plain job samples slat, clat, lat, host_queue and drive
 	 * together, here and in io_reaped(), and report_job_reset() clears them
@@ -3273,7 +3280,7 @@ static void read_done(void *owner, struct blk_bio *bio)
 	struct job *j = io->job;
 	int64_t now;
 
-	if (bio->error || j->full_wait || j->unsampled) {
+	if (bio->error || j->reap_aside) {
 		bio_done(owner, bio);
 		return;
 	}
@@ -4604,6 +4611,17 @@ static int flows_setup(struct workload_runner *run, struct err *e)
 	return 0;
 }
 
+/* I/Os reaped by every job so far (each job counts its own: no shared line per I/O). */
+static uint64_t ios_done(const struct workload_runner *run)
+{
+	uint64_t n = 0;
+	unsigned i;
+
+	for (i = 0; i < run->njobs; i++)
+		n += run->jobs[i].ios_reaped;
+	return n;
+}
+
 int workload_run(const struct workload *w, const struct job_target *t,
 		 const struct workload_run_opts *ro, struct report *out, struct err *e)
 {
@@ -4683,7 +4701,8 @@ int workload_run(const struct workload *w, const struct job_target *t,
 		if (ro->stop && *ro->stop && !run.interrupted)
 			interrupt(&run);
 		if (ro->progress)
-			ro->progress(ro->progress_ctx, (double)sim_now(t->sim) / 1e9, run.ios_done);
+			ro->progress(ro->progress_ctx, (double)sim_now(t->sim) / 1e9,
+				     ios_done(&run));
 		if (sim_next_time(t->sim) == SIM_FOREVER)
 			break;
 		next_progress += SIM_SEC;

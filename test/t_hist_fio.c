@@ -186,11 +186,42 @@ static void test_summary_pair(void)
 	}
 }
 
+/* hist_count_as() leaves top behind; hist_top(), reset and merge still see every count. */
+static void test_lazy_top(void)
+{
+	static struct hist lazy, eager, merged;
+	uint64_t v[] = { 5000, 7000000, 120, 3000000000ULL, 64, 99 };
+	unsigned i;
+
+	hist_init(&lazy);
+	hist_init(&eager);
+	hist_init(&merged);
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		hist_count_as(&lazy, v[i], (double)v[i]);
+		hist_summary_add(&lazy.sum, v[i]);
+		hist_add(&eager, v[i]);
+	}
+	CHECK_EQ_U64(lazy.top, 0);
+	CHECK_EQ_U64(hist_top(&lazy), eager.top);
+	CHECK_EQ_U64(hist_percentile(&lazy, 100.0), hist_percentile(&eager, 100.0));
+	CHECK_EQ_U64(hist_percentile(&lazy, 50.0), hist_percentile(&eager, 50.0));
+	hist_merge(&merged, &lazy);
+	CHECK_EQ_U64(merged.top, eager.top);
+	CHECK_EQ_U64(merged.count[hist_bucket_index(3000000000ULL)], 1);
+	hist_reset(&lazy);
+	for (i = 0; i < HIST_NR; i++)
+		if (lazy.count[i])
+			break;
+	CHECK_EQ_U64(i, HIST_NR);
+	CHECK_EQ_U64(hist_top(&lazy), 0);
+}
+
 int main(void)
 {
 	test_layout();
 	test_summary_and_merge();
 	test_summary_pair();
+	test_lazy_top();
 	check_file("fio-samples/a_randread_psync.jsonplus.json");
 	check_file("fio-samples/c_cmdprio_io_uring.jsonplus.json");
 	CHECK_MSG(compared >= 17 * 4, "only %d percentiles compared", compared);

@@ -28,8 +28,8 @@ void hist_init_zeroed(struct hist *h)
 
 void hist_reset(struct hist *h)
 {
+	memset(h->count, 0, hist_top(h) * sizeof(h->count[0]));	/* before sum forgets its max */
 	hist_summary_init(&h->sum);
-	memset(h->count, 0, h->top * sizeof(h->count[0]));
 	h->top = 0;
 }
 
@@ -132,12 +132,11 @@ void hist_add_bucket(struct hist *h, unsigned idx, uint64_t count)
 
 void hist_merge(struct hist *dst, const struct hist *src)
 {
-	unsigned i;
+	unsigned i, src_top = hist_top(src), dst_top = hist_top(dst);
 
-	for (i = 0; i < src->top; i++)
+	for (i = 0; i < src_top; i++)
 		dst->count[i] += src->count[i];
-	if (src->top > dst->top)
-		dst->top = src->top;
+	dst->top = src_top > dst_top ? src_top : dst_top;
 	hist_summary_merge(&dst->sum, &src->sum);
 }
 
@@ -159,7 +158,7 @@ unsigned hist_percentiles(const struct hist *h, const double *plist, unsigned le
 {
 	double list[HIST_MAX_PERCENTILES];
 	uint64_t total = 0, sum = 0;
-	unsigned i, j = 0;
+	unsigned i, j = 0, top = hist_top(h);
 	long double at;
 
 	if (len > HIST_MAX_PERCENTILES)
@@ -168,7 +167,7 @@ unsigned hist_percentiles(const struct hist *h, const double *plist, unsigned le
 	sort_doubles(list, len);
 	if (sorted)
 		memcpy(sorted, list, len * sizeof(list[0]));
-	for (i = 0; i < h->top; i++)
+	for (i = 0; i < top; i++)
 		total += h->count[i];
 	if (!len || !total)
 		return 0;
@@ -180,7 +179,7 @@ unsigned hist_percentiles(const struct hist *h, const double *plist, unsigned le
 	 * count has not grown since the last comparison came out below.
 	 */
 	at = (long double)list[0] / 100.0 * (long double)total;
-	for (i = 0; i < h->top; i++) {
+	for (i = 0; i < top; i++) {
 		if (!h->count[i] && i)
 			continue;
 		sum += h->count[i];
@@ -193,7 +192,7 @@ unsigned hist_percentiles(const struct hist *h, const double *plist, unsigned le
 	}
 	/* Only a percentile above 100 can be left over: give it the maximum. */
 	for (; j < len; j++)
-		out[j] = hist_bucket_value(h->top - 1);
+		out[j] = hist_bucket_value(top - 1);
 	return len;
 }
 

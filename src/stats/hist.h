@@ -41,7 +41,12 @@ struct hist_summary {
 
 struct hist {
 	struct hist_summary sum;
-	uint32_t top;		/* highest bucket index used, + 1 */
+	/*
+	 * The highest bucket index counted, + 1, except for samples counted
+	 * by hist_count_as(), which leaves it behind: those are in sum too,
+	 * at most sum.max. Read it through hist_top().
+	 */
+	uint32_t top;
 	uint64_t count[HIST_NR];
 };
 
@@ -196,6 +201,34 @@ static inline void hist_summary_pair_add_spans(struct hist_summary_pair *p, int6
 				   hist_summary_pair_next(p));
 }
 double hist_summary_stddev(const struct hist_summary *s);
+
+/*
+ * The highest bucket index with a count, + 1 (0 for none): top, or the
+ * highest count at or below sum.max's bucket above it.
+ */
+static inline unsigned hist_top(const struct hist *h)
+{
+	unsigned top = h->top, i;
+
+	if (!h->sum.n)
+		return top;
+	for (i = hist_bucket_index(h->sum.max) + 1; i > top; i--)
+		if (h->count[i - 1])
+			return i;
+	return top;
+}
+
+/*
+ * hist_count() of a sample the caller adds to sum as well (val == (double)v),
+ * without moving top (hist_top() finds it from sum.max): its bucket index.
+ */
+static inline unsigned hist_count_as(struct hist *h, uint64_t v, double val)
+{
+	unsigned idx = hist_bucket_index_as(v, val);
+
+	h->count[idx]++;
+	return idx;
+}
 
 static inline void hist_count(struct hist *h, uint64_t v)
 {

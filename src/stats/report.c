@@ -938,7 +938,9 @@ static void json_lat(struct json_writer *w, const char *key, const struct hist *
 		json_object_end(w);
 		if (plus) {
 			json_object_begin(w, "bins");
-			for (i = 0; i < h->top; i++) {
+			unsigned top = hist_top(h);
+
+			for (i = 0; i < top; i++) {
 				char k[32];
 
 				if (!h->count[i])

@@ -2100,10 +2100,7 @@ static inline __attribute__((always_inline)) void io_reaped_plain_as(struct job 
 		hist_summary_add_next(&rd->lat.sum, lat, (double)(int64_t)lat, next);
 	}
 	clat_val = (double)(int64_t)clat;
-	clat_idx = hist_bucket_index_as(clat, clat_val);
-	rd->clat.count[clat_idx]++;
-	if (clat_idx >= rd->clat.top)
-		rd->clat.top = clat_idx + 1;
+	clat_idx = hist_count_as(&rd->clat, clat, clat_val);
 	hist_summary_add_next(&rd->clat.sum, clat, clat_val, next);
 	hist_summary_pair_add_next(&rd->split, (uint64_t)(dispatched - io->t_issue),
 				   (double)(dispatched - io->t_issue), (uint64_t)(now - dispatched),

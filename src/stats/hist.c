@@ -76,7 +76,7 @@ void hist_summary_pair_init(struct hist_summary_pair *p)
 {
 	unsigned k;
 
-	p->n = 0;
+	p->count = 0.0;
 	for (k = 0; k < 2; k++) {
 		p->min[k] = UINT64_MAX;
 		p->max[k] = 0;
@@ -88,7 +88,7 @@ void hist_summary_pair_init(struct hist_summary_pair *p)
 struct hist_summary hist_summary_pair_get(const struct hist_summary_pair *p, unsigned k)
 {
 	struct hist_summary s = {
-		.n = p->n, .min = p->min[k], .max = p->max[k], .mean = p->mean[k], .S = p->S[k],
+		.n = hist_summary_pair_n(p), .min = p->min[k], .max = p->max[k], .mean = p->mean[k], .S = p->S[k],
 	};
 
 	return s;
@@ -108,7 +108,7 @@ void hist_summary_pair_merge(struct hist_summary_pair *dst, const struct hist_su
 		dst->mean[k] = d.mean;
 		dst->S[k] = d.S;
 		if (k)
-			dst->n = d.n;	/* both counts are n: the same sum */
+			dst->count = (double)d.n;	/* both counts are n: the same sum */
 	}
 }
 

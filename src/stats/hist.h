@@ -153,7 +153,12 @@ void hist_summary_merge(struct hist_summary *dst, const struct hist_summary *src
  * summary's bits are what two struct hist_summary would hold.
  */
 struct hist_summary_pair {
-	uint64_t n;
+	/*
+	 * The count as the double the updates divide by: exact, as a count
+	 * stays far below 2^53, so (double)n + 1.0 is count + 1.0 and no
+	 * conversion is made per sample. hist_summary_pair_n() reads it.
+	 */
+	double count;
 	uint64_t min[2], max[2];
 	double mean[2], S[2];
 };
@@ -165,7 +170,10 @@ struct hist_summary hist_summary_pair_get(const struct hist_summary_pair *p, uns
 /* hist_summary_merge() of each of src's two into dst's. */
 void hist_summary_pair_merge(struct hist_summary_pair *dst, const struct hist_summary_pair *src);
 
-/* hist_summary_add_next() of v0 into the first summary and v1 into the second (val_k == v_k). */
+/*
+ * hist_summary_add_next() of v0 into the first summary and v1 into the
+ * second (val_k == v_k); `next` is hist_summary_pair_next(p), the count after.
+ */
 static inline void hist_summary_pair_add_next(struct hist_summary_pair *p, uint64_t v0,
 					      double val0, uint64_t v1, double val1, double next)
 {
@@ -187,11 +195,15 @@ static inline void hist_summary_pair_add_next(struct hist_summary_pair *p, uint6
 	S += delta * (val - mean);
 	memcpy(p->mean, &mean, sizeof(mean));
 	memcpy(p->S, &S, sizeof(S));
-	p->n++;
+	p->count = next;
 }
 static inline double hist_summary_pair_next(const struct hist_summary_pair *p)
 {
-	return (double)(int64_t)p->n + 1.0;	/* as hist_summary_next() */
+	return p->count + 1.0;	/* hist_summary_next()'s value */
+}
+static inline uint64_t hist_summary_pair_n(const struct hist_summary_pair *p)
+{
+	return (uint64_t)p->count;
 }
 /* Two time spans (ns, never negative). */
 static inline void hist_summary_pair_add_spans(struct hist_summary_pair *p, int64_t ns0,

@@ -3688,7 +3688,7 @@ static void job_finish(struct job *j)
 	/* io_reaped_plain_as() converts one count for the five summaries: check they kept one. */
 	for (d = DDIR_READ; j->reap_plain && d <= DDIR_WRITE; d++) {
 		const struct report_dir *rd = &j->rep->dir[d];
-		uint64_t n = rd->split.n;
+		uint64_t n = hist_summary_pair_n(&rd->split);
 
 		if (j->lat_is_clat[d])
 			slat_lat_settle(j, d);	/* the report reads them from here on */

@@ -108,6 +108,12 @@ struct job {
 	struct report_job *rep;
 	const struct job_target *t;
 	struct workload_runner *run;
+	/*
+	 * t->sim, one load nearer, and whether it traces jobs (the mask is
+	 * set before any job is: the block layer keeps its own the same way).
+	 */
+	struct sim *sim;
+	bool debug;
 	unsigned number, clone;
 	uint64_t start, end;			/* region, bytes */
 	uint64_t align[JOB_BS_DIRS];
@@ -2696,10 +2702,12 @@ static inline __attribute__((always_inline)) void account_issue_as(struct job *j
 		fprintf(j->iolog, "%lld %s %s %llu %llu\n", (long long)((now - j->t_begin) / 1000),
 			j->iolog_name, ddir_name(d), (unsigned long long)off,
 			(unsigned long long)len);
-	sim_debug(j->t->sim, SIM_DBG_JOB, "job %s.%u: %s offset %llu len %llu prio %u/%u%s",
-		  j->o->name, j->clone, ddir_name(d), (unsigned long long)off,
-		  (unsigned long long)len, ioprio_class(io->prio_eff), ioprio_level(io->prio_eff),
-		  io->prio_report != j->job_prio ? " (cmdprio)" : "");
+	if (j->debug)
+		sim_debug_print(j->sim, SIM_DBG_JOB, "job %s.%u: %s offset %llu len %llu prio %u/%u%s",
+				j->o->name, j->clone, ddir_name(d), (unsigned long long)off,
+				(unsigned long long)len, ioprio_class(io->prio_eff),
+				ioprio_level(io->prio_eff),
+				io->prio_report != j->job_prio ? " (cmdprio)" : "");
 }
 
 /*
@@ -3282,7 +3290,7 @@ static void read_done(void *owner, struct blk_bio *bio)
 		return;
 	}
 	/* One time for the reap and the fill: nothing runs between them. */
-	now = sim_now(j->t->sim);
+	now = sim_now(j->sim);
 	/*
 	 * bio_done()'s t_dispatch for its one bio, kept in a register: io's
 	 * is not read again before the next issue sets it, nor its left.
@@ -4661,6 +4669,8 @@ int workload_run(const struct workload *w, const struct job_target *t,
 			j->def = &w->defs[i];
 			j->o = &opts[n];
 			j->t = t;
+			j->sim = t->sim;
+			j->debug = sim_debugging(t->sim, SIM_DBG_JOB);
 			j->run = &run;
 			j->rep = &out->jobs[n];
 			j->number = n + 1;

@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int compared;
 
@@ -100,7 +101,21 @@ static void test_layout(void)
 
 		CHECK_EQ_U64(hist_bucket_index(v), i);
 		CHECK_EQ_U64(hist_bucket_index(lo), i);
+		/* The double's bits give the same index, each side of every bucket's edges. */
+		CHECK_EQ_U64(hist_bucket_index_as(lo, (double)lo), i);
+		CHECK_EQ_U64(hist_bucket_index_as(lo - 1, (double)(lo - 1)), i - 1);
+		CHECK_EQ_U64(hist_bucket_index_as(v, (double)v), i);
 		CHECK((double)(v - lo) / (double)lo <= 1.0 / 128.0);
+	}
+	for (i = 0; i < 128; i++)
+		CHECK_EQ_U64(hist_bucket_index_as(i, (double)i), i);
+	/* Past 2^53 the conversion rounds: the bit scan's index, not the double's. */
+	{
+		uint64_t big[] = { (1ULL << 53) - 1, 1ULL << 53, (1ULL << 54) - 1, UINT64_MAX };
+
+		for (i = 0; i < sizeof(big) / sizeof(big[0]); i++)
+			CHECK_EQ_U64(hist_bucket_index_as(big[i], (double)big[i]),
+				     hist_bucket_index(big[i]));
 	}
 }
 
@@ -133,10 +148,80 @@ static void test_summary_and_merge(void)
 	CHECK_REL((double)hist_percentile(&a, 100.0), 40e9, 1.0 / 128);
 }
 
+/* A pair's two summaries hold the bits two struct hist_summary would, merged too. */
+static void test_summary_pair(void)
+{
+	struct hist_summary one[2][2], got;
+	struct hist_summary_pair pair[2];
+	uint64_t x = 88172645463325252ULL, i;
+	unsigned p, k;
+
+	for (p = 0; p < 2; p++) {
+		hist_summary_pair_init(&pair[p]);
+		hist_summary_init(&one[p][0]);
+		hist_summary_init(&one[p][1]);
+		for (i = 0; i < 1000 + 77 * p; i++) {
+			int64_t a, b;
+
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			a = (int64_t)(x % 50000000);
+			b = (int64_t)((x >> 20) % 3000);
+			hist_summary_pair_add_spans(&pair[p], a, b);
+			hist_summary_add_span(&one[p][0], a);
+			hist_summary_add_span(&one[p][1], b);
+		}
+	}
+	hist_summary_pair_merge(&pair[0], &pair[1]);
+	hist_summary_merge(&one[0][0], &one[1][0]);
+	hist_summary_merge(&one[0][1], &one[1][1]);
+	for (k = 0; k < 2; k++) {
+		got = hist_summary_pair_get(&pair[0], k);
+		CHECK_EQ_U64(got.n, one[0][k].n);
+		CHECK_EQ_U64(got.min, one[0][k].min);
+		CHECK_EQ_U64(got.max, one[0][k].max);
+		CHECK(!memcmp(&got.mean, &one[0][k].mean, sizeof(double)));
+		CHECK(!memcmp(&got.S, &one[0][k].S, sizeof(double)));
+	}
+}
+
+/* hist_count_as() leaves top behind; hist_top(), reset and merge still see every count. */
+static void test_lazy_top(void)
+{
+	static struct hist lazy, eager, merged;
+	uint64_t v[] = { 5000, 7000000, 120, 3000000000ULL, 64, 99 };
+	unsigned i;
+
+	hist_init(&lazy);
+	hist_init(&eager);
+	hist_init(&merged);
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		hist_count_as(&lazy, v[i], (double)v[i]);
+		hist_summary_add(&lazy.sum, v[i]);
+		hist_add(&eager, v[i]);
+	}
+	CHECK_EQ_U64(lazy.top, 0);
+	CHECK_EQ_U64(hist_top(&lazy), eager.top);
+	CHECK_EQ_U64(hist_percentile(&lazy, 100.0), hist_percentile(&eager, 100.0));
+	CHECK_EQ_U64(hist_percentile(&lazy, 50.0), hist_percentile(&eager, 50.0));
+	hist_merge(&merged, &lazy);
+	CHECK_EQ_U64(merged.top, eager.top);
+	CHECK_EQ_U64(merged.count[hist_bucket_index(3000000000ULL)], 1);
+	hist_reset(&lazy);
+	for (i = 0; i < HIST_NR; i++)
+		if (lazy.count[i])
+			break;
+	CHECK_EQ_U64(i, HIST_NR);
+	CHECK_EQ_U64(hist_top(&lazy), 0);
+}
+
 int main(void)
 {
 	test_layout();
 	test_summary_and_merge();
+	test_summary_pair();
+	test_lazy_top();
 	check_file("fio-samples/a_randread_psync.jsonplus.json");
 	check_file("fio-samples/c_cmdprio_io_uring.jsonplus.json");
 	CHECK_MSG(compared >= 17 * 4, "only %d percentiles compared", compared);

@@ -104,7 +104,8 @@ static void test_slat(void)
 	CHECK(res.blk.waits > 0);
 	CHECK_NEAR(rd->lat.sum.mean, rd->slat.sum.mean + rd->clat.sum.mean, 1.0);
 	/* The clat split: host queue + drive = clat. */
-	CHECK_NEAR(rd->host_queue.mean + rd->drive.mean, rd->clat.sum.mean, 1.0);
+	CHECK_NEAR(rd->split.mean[REPORT_HOST_QUEUE] + rd->split.mean[REPORT_DRIVE],
+		   rd->clat.sum.mean, 1.0);
 	runner_result_free(&res);
 
 	/* A sync engine has no slat: the wait lands in clat. */

@@ -71,7 +71,7 @@ static int row_write(void *ctx, unsigned order, const char *job, int ddir, int p
 		     const struct hist *h, uint64_t runtime_ms)
 {
 	struct json_writer *w = ctx;
-	unsigned i;
+	unsigned i, top = hist_top(h);
 
 	json_object_begin(w, NULL);
 	json_uint(w, "order", order);
@@ -85,9 +85,9 @@ static int row_write(void *ctx, unsigned order, const char *job, int ddir, int p
 	json_uint(w, "max", h->sum.max);
 	hexfloat(w, "mean", h->sum.mean);
 	hexfloat(w, "S", h->sum.S);
-	json_uint(w, "top", h->top);
+	json_uint(w, "top", top);
 	json_array_begin(w, "buckets");		/* index, count, ... for the counts above 0 */
-	for (i = 0; i < h->top; i++)
+	for (i = 0; i < top; i++)
 		if (h->count[i]) {
 			json_uint(w, NULL, i);
 			json_uint(w, NULL, h->count[i]);

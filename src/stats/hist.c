@@ -28,8 +28,8 @@ void hist_init_zeroed(struct hist *h)
 
 void hist_reset(struct hist *h)
 {
+	memset(h->count, 0, hist_top(h) * sizeof(h->count[0]));	/* before sum forgets its max */
 	hist_summary_init(&h->sum);
-	memset(h->count, 0, h->top * sizeof(h->count[0]));
 	h->top = 0;
 }
 
@@ -72,6 +72,46 @@ void hist_summary_merge(struct hist_summary *dst, const struct hist_summary *src
 	dst->S = S;
 }
 
+void hist_summary_pair_init(struct hist_summary_pair *p)
+{
+	unsigned k;
+
+	p->count = 0.0;
+	for (k = 0; k < 2; k++) {
+		p->min[k] = UINT64_MAX;
+		p->max[k] = 0;
+		p->mean[k] = 0.0;
+		p->S[k] = 0.0;
+	}
+}
+
+struct hist_summary hist_summary_pair_get(const struct hist_summary_pair *p, unsigned k)
+{
+	struct hist_summary s = {
+		.n = hist_summary_pair_n(p), .min = p->min[k], .max = p->max[k], .mean = p->mean[k], .S = p->S[k],
+	};
+
+	return s;
+}
+
+void hist_summary_pair_merge(struct hist_summary_pair *dst, const struct hist_summary_pair *src)
+{
+	unsigned k;
+
+	for (k = 0; k < 2; k++) {
+		struct hist_summary d = hist_summary_pair_get(dst, k);
+		struct hist_summary s = hist_summary_pair_get(src, k);
+
+		hist_summary_merge(&d, &s);
+		dst->min[k] = d.min;
+		dst->max[k] = d.max;
+		dst->mean[k] = d.mean;
+		dst->S[k] = d.S;
+		if (k)
+			dst->count = (double)d.n;	/* both counts are n: the same sum */
+	}
+}
+
 double hist_summary_stddev(const struct hist_summary *s)
 {
 	return s->n > 1 ? sqrt(s->S / ((double)s->n - 1.0)) : 0.0;
@@ -92,12 +132,11 @@ void hist_add_bucket(struct hist *h, unsigned idx, uint64_t count)
 
 void hist_merge(struct hist *dst, const struct hist *src)
 {
-	unsigned i;
+	unsigned i, src_top = hist_top(src), dst_top = hist_top(dst);
 
-	for (i = 0; i < src->top; i++)
+	for (i = 0; i < src_top; i++)
 		dst->count[i] += src->count[i];
-	if (src->top > dst->top)
-		dst->top = src->top;
+	dst->top = src_top > dst_top ? src_top : dst_top;
 	hist_summary_merge(&dst->sum, &src->sum);
 }
 
@@ -119,7 +158,7 @@ unsigned hist_percentiles(const struct hist *h, const double *plist, unsigned le
 {
 	double list[HIST_MAX_PERCENTILES];
 	uint64_t total = 0, sum = 0;
-	unsigned i, j = 0;
+	unsigned i, j = 0, top = hist_top(h);
 	long double at;
 
 	if (len > HIST_MAX_PERCENTILES)
@@ -128,7 +167,7 @@ unsigned hist_percentiles(const struct hist *h, const double *plist, unsigned le
 	sort_doubles(list, len);
 	if (sorted)
 		memcpy(sorted, list, len * sizeof(list[0]));
-	for (i = 0; i < h->top; i++)
+	for (i = 0; i < top; i++)
 		total += h->count[i];
 	if (!len || !total)
 		return 0;
@@ -140,7 +179,7 @@ unsigned hist_percentiles(const struct hist *h, const double *plist, unsigned le
 	 * count has not grown since the last comparison came out below.
 	 */
 	at = (long double)list[0] / 100.0 * (long double)total;
-	for (i = 0; i < h->top; i++) {
+	for (i = 0; i < top; i++) {
 		if (!h->count[i] && i)
 			continue;
 		sum += h->count[i];
@@ -153,7 +192,7 @@ unsigned hist_percentiles(const struct hist *h, const double *plist, unsigned le
 	}
 	/* Only a percentile above 100 can be left over: give it the maximum. */
 	for (; j < len; j++)
-		out[j] = hist_bucket_value(h->top - 1);
+		out[j] = hist_bucket_value(top - 1);
 	return len;
 }
 

@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define HIST_PLAT_BITS	6
 #define HIST_PLAT_VAL	(1u << HIST_PLAT_BITS)
@@ -40,7 +41,12 @@ struct hist_summary {
 
 struct hist {
 	struct hist_summary sum;
-	uint32_t top;		/* highest bucket index used, + 1 */
+	/*
+	 * The highest bucket index counted, + 1, except for samples counted
+	 * by hist_count_as(), which leaves it behind: those are in sum too,
+	 * at most sum.max. Read it through hist_top().
+	 */
+	uint32_t top;
 	uint64_t count[HIST_NR];
 };
 
@@ -67,6 +73,25 @@ static inline unsigned hist_bucket_index(uint64_t v)
 	 * already in them and the mask is not needed.
 	 */
 	return (error_bits << HIST_PLAT_BITS) + (unsigned)(v >> error_bits);
+}
+
+/*
+ * hist_bucket_index() with v also as a double (val == (double)v). From 128
+ * up to 2^53, where the conversion is exact, the double's exponent is
+ * 1023 + msb and its top 6 fraction bits are v's 6 below the msb: bits 46
+ * and up are ((1023 + msb) << 6) + those, the bucket index plus
+ * HIST_DOUBLE_BIAS. One shift instead of the bit scan's five.
+ */
+#define HIST_DOUBLE_BIAS	((1023u << HIST_PLAT_BITS) + ((HIST_PLAT_BITS - 1u) << HIST_PLAT_BITS))
+static inline unsigned hist_bucket_index_as(uint64_t v, double val)
+{
+	uint64_t bits;
+
+	if (__builtin_expect(v - (2u << HIST_PLAT_BITS) >=
+			     ((uint64_t)1 << 53) - (2u << HIST_PLAT_BITS), 0))
+		return hist_bucket_index(v);
+	memcpy(&bits, &val, sizeof(bits));
+	return (unsigned)(bits >> 46) - HIST_DOUBLE_BIAS;
 }
 
 /* The value fio reports for a bucket: its midpoint (exact below 128 ns). */
@@ -117,7 +142,105 @@ static inline void hist_summary_add_span(struct hist_summary *s, int64_t ns)
 	hist_summary_add_as(s, (uint64_t)ns, (double)ns);
 }
 void hist_summary_merge(struct hist_summary *dst, const struct hist_summary *src);
+
+/*
+ * Two running summaries always fed together, one sample each (ncqsim's
+ * split of clat into host queue and drive): one count, and each field's
+ * two side by side, so that each step of the two Welford updates is one
+ * two-lane vector operation. Lane by lane these are the IEEE operations
+ * of hist_summary_add_next() on the same values (division and the rest
+ * are exact per lane; -ffp-contract=off keeps them unfused), so each
+ * summary's bits are what two struct hist_summary would hold.
+ */
+struct hist_summary_pair {
+	/*
+	 * The count as the double the updates divide by: exact, as a count
+	 * stays far below 2^53, so (double)n + 1.0 is count + 1.0 and no
+	 * conversion is made per sample. hist_summary_pair_n() reads it.
+	 */
+	double count;
+	uint64_t min[2], max[2];
+	double mean[2], S[2];
+};
+typedef double hist_v2df __attribute__((vector_size(16)));
+
+void hist_summary_pair_init(struct hist_summary_pair *p);
+/* Summary k (0 or 1) of the pair, as a struct hist_summary. */
+struct hist_summary hist_summary_pair_get(const struct hist_summary_pair *p, unsigned k);
+/* hist_summary_merge() of each of src's two into dst's. */
+void hist_summary_pair_merge(struct hist_summary_pair *dst, const struct hist_summary_pair *src);
+
+/*
+ * hist_summary_add_next() of v0 into the first summary and v1 into the
+ * second (val_k == v_k); `next` is hist_summary_pair_next(p), the count after.
+ */
+static inline void hist_summary_pair_add_next(struct hist_summary_pair *p, uint64_t v0,
+					      double val0, uint64_t v1, double val1, double next)
+{
+	hist_v2df val = { val0, val1 }, count = { next, next }, mean, S, delta;
+
+	if (v0 > p->max[0])
+		p->max[0] = v0;
+	if (v0 < p->min[0])
+		p->min[0] = v0;
+	if (v1 > p->max[1])
+		p->max[1] = v1;
+	if (v1 < p->min[1])
+		p->min[1] = v1;
+	/* Unaligned loads and stores: a report need not be 16-byte aligned. */
+	memcpy(&mean, p->mean, sizeof(mean));
+	memcpy(&S, p->S, sizeof(S));
+	delta = val - mean;
+	mean += delta / count;
+	S += delta * (val - mean);
+	memcpy(p->mean, &mean, sizeof(mean));
+	memcpy(p->S, &S, sizeof(S));
+	p->count = next;
+}
+static inline double hist_summary_pair_next(const struct hist_summary_pair *p)
+{
+	return p->count + 1.0;	/* hist_summary_next()'s value */
+}
+static inline uint64_t hist_summary_pair_n(const struct hist_summary_pair *p)
+{
+	return (uint64_t)p->count;
+}
+/* Two time spans (ns, never negative). */
+static inline void hist_summary_pair_add_spans(struct hist_summary_pair *p, int64_t ns0,
+					       int64_t ns1)
+{
+	hist_summary_pair_add_next(p, (uint64_t)ns0, (double)ns0, (uint64_t)ns1, (double)ns1,
+				   hist_summary_pair_next(p));
+}
 double hist_summary_stddev(const struct hist_summary *s);
+
+/*
+ * The highest bucket index with a count, + 1 (0 for none): top, or the
+ * highest count at or below sum.max's bucket above it.
+ */
+static inline unsigned hist_top(const struct hist *h)
+{
+	unsigned top = h->top, i;
+
+	if (!h->sum.n)
+		return top;
+	for (i = hist_bucket_index(h->sum.max) + 1; i > top; i--)
+		if (h->count[i - 1])
+			return i;
+	return top;
+}
+
+/*
+ * hist_count() of a sample the caller adds to sum as well (val == (double)v),
+ * without moving top (hist_top() finds it from sum.max): its bucket index.
+ */
+static inline unsigned hist_count_as(struct hist *h, uint64_t v, double val)
+{
+	unsigned idx = hist_bucket_index_as(v, val);
+
+	h->count[idx]++;
+	return idx;
+}
 
 static inline void hist_count(struct hist *h, uint64_t v)
 {

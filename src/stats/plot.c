@@ -105,6 +105,7 @@ int plot_exceedance_svg(FILE *out, const char *title, const struct plot_series *
 	/* One step line per series: at each bucket, the share above it. */
 	for (i = 0; i < n; i++) {
 		const struct hist *h = s[i].h;
+		unsigned top = hist_top(h);
 		uint64_t above = h->sum.n;
 		const char *c = colours[i % (sizeof(colours) / sizeof(colours[0]))];
 		double last_y = py(1.0);
@@ -113,7 +114,7 @@ int plot_exceedance_svg(FILE *out, const char *title, const struct plot_series *
 		if (!h->sum.n)
 			continue;
 		fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", c);
-		for (k = 0; k < h->top; k++) {
+		for (k = 0; k < top; k++) {
 			double ms, x, y;
 
 			if (!h->count[k])

@@ -31,8 +31,7 @@ void report_job_init_zeroed(struct report_job *j)
 		hist_init_zeroed(&j->dir[d].lat);
 		hist_summary_init(&j->dir[d].bw);
 		hist_summary_init(&j->dir[d].iops);
-		hist_summary_init(&j->dir[d].host_queue);
-		hist_summary_init(&j->dir[d].drive);
+		hist_summary_pair_init(&j->dir[d].split);
 	}
 	hist_summary_init(&j->sync_lat);
 	j->members = 1;
@@ -70,8 +69,7 @@ void report_job_reset(struct report_job *j)
 			hist_reset(&rd->prios[p].h);
 		hist_summary_init(&rd->bw);
 		hist_summary_init(&rd->iops);
-		hist_summary_init(&rd->host_queue);
-		hist_summary_init(&rd->drive);
+		hist_summary_pair_init(&rd->split);
 	}
 	hist_summary_init(&j->sync_lat);
 	memset(j->io_u_map, 0, sizeof(j->io_u_map));
@@ -940,7 +938,9 @@ static void json_lat(struct json_writer *w, const char *key, const struct hist *
 		json_object_end(w);
 		if (plus) {
 			json_object_begin(w, "bins");
-			for (i = 0; i < h->top; i++) {
+			unsigned top = hist_top(h);
+
+			for (i = 0; i < top; i++) {
 				char k[32];
 
 				if (!h->count[i])
@@ -1196,11 +1196,15 @@ static void json_job(struct json_writer *w, const struct report_job *j,
 	/* ncqsim: where the completion latency went (clat = host queue + drive). */
 	json_object_begin(w, "ncqsim");
 	for (i = 0; i < REPORT_DIRS; i++) {
-		if (!j->dir[i].host_queue.n)
+		struct hist_summary host_queue = hist_summary_pair_get(&j->dir[i].split,
+								       REPORT_HOST_QUEUE);
+		struct hist_summary drive = hist_summary_pair_get(&j->dir[i].split, REPORT_DRIVE);
+
+		if (!host_queue.n)
 			continue;
 		json_object_begin(w, ddir_names[i]);
-		json_summary(w, "host_queue_ns", &j->dir[i].host_queue);
-		json_summary(w, "drive_ns", &j->dir[i].drive);
+		json_summary(w, "host_queue_ns", &host_queue);
+		json_summary(w, "drive_ns", &drive);
 		json_object_end(w);
 	}
 	json_object_end(w);
@@ -1327,8 +1331,7 @@ static void merge_dir_sums(struct report_dir *a, const struct report_dir *b)
 		sum_samples(&a->bw, &b->bw);
 		sum_samples(&a->iops, &b->iops);
 	}
-	hist_summary_merge(&a->host_queue, &b->host_queue);
-	hist_summary_merge(&a->drive, &b->drive);
+	hist_summary_pair_merge(&a->split, &b->split);
 	a->io_bytes += b->io_bytes;
 	a->total_ios += b->total_ios;
 	a->short_ios += b->short_ios;
@@ -1367,8 +1370,7 @@ static struct report_dir *mixed_dir(const struct report_job *j)
 	hist_init_zeroed(&d->lat);
 	hist_summary_init(&d->bw);
 	hist_summary_init(&d->iops);
-	hist_summary_init(&d->host_queue);
-	hist_summary_init(&d->drive);
+	hist_summary_pair_init(&d->split);
 	merge_dir(d, &j->dir[0]);
 	merge_dir(d, &j->dir[1]);
 	merge_dir(d, &j->dir[2]);
@@ -1399,8 +1401,7 @@ static void unify_dirs(struct report_job *j)
 			hist_reset(&w->prios[p].h);
 		hist_summary_init(&w->bw);
 		hist_summary_init(&w->iops);
-		hist_summary_init(&w->host_queue);
-		hist_summary_init(&w->drive);
+		hist_summary_pair_init(&w->split);
 	}
 }
 

@@ -34,6 +34,9 @@ struct report_prio {
 	struct hist h;		/* clat, or lat with lat_percentiles */
 };
 
+#define REPORT_HOST_QUEUE	0
+#define REPORT_DRIVE		1
+
 struct report_dir {
 	uint64_t io_bytes, total_ios, short_ios, drop_ios;
 	uint64_t runtime_ms;
@@ -41,7 +44,8 @@ struct report_dir {
 	struct report_prio *prios;
 	unsigned nprios;
 	struct hist_summary bw, iops;		/* per-interval samples: KiB/s and IOPS */
-	struct hist_summary host_queue, drive;	/* ncqsim: clat split, ns */
+	/* ncqsim: clat split, ns: [REPORT_HOST_QUEUE] then [REPORT_DRIVE], fed together. */
+	struct hist_summary_pair split;
 };
 
 struct report_job {
@@ -64,7 +68,13 @@ struct report_job {
 	struct report_dir dir[REPORT_DIRS];
 	/* fio's total_submit and total_complete are the sums of the last two. */
 	uint64_t io_u_map[7], io_u_submit[7], io_u_complete[7];
-	uint64_t lat_n[10], lat_u[10], lat_m[12];
+	/* fio's latency buckets; lat_all: the three as one row, for an index worked out once. */
+	union {
+		struct {
+			uint64_t lat_n[10], lat_u[10], lat_m[12];
+		};
+		uint64_t lat_all[32];
+	};
 	struct hist_summary sync_lat;	/* fsync/fdatasync calls: fio's "sync" */
 	int64_t run_time_ms;		/* job_runtime */
 	double elapsed_s;

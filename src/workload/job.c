@@ -108,6 +108,12 @@ struct job {
 	struct report_job *rep;
 	const struct job_target *t;
 	struct workload_runner *run;
+	/*
+	 * t->sim, one load nearer, and whether it traces jobs (the mask is
+	 * set before any job is: the block layer keeps its own the same way).
+	 */
+	struct sim *sim;
+	bool debug;
 	unsigned number, clone;
 	uint64_t start, end;			/* region, bytes */
 	uint64_t align[JOB_BS_DIRS];
@@ -188,6 +194,16 @@ struct job {
 	uint8_t lba_shift;			/* read_loop: log2 of the logical block size */
 	bool read_limited;			/* read_loop: a size or number_ios ends it */
 	/*
+	 * read_loop and none of what its loop tests for each read: no size or
+	 * number_ios limit, no write hint rule, no submit batching (nothing is
+	 * ever held), no batched reaping, a depth of at most 64 (its own
+	 * loop_depth_count bucket: the depth never changes without a
+	 * latency_target, which read_loop rules out). read_done() then runs
+	 * fill_reads() without those tests, and without job_fill_tail(),
+	 * which has nothing to do.
+	 */
+	bool read_lean;
+	/*
 	 * read_loop: its reads' io_u_map and io_u_submit counts kept by the
 	 * depth each was issued at (the last: 64 and over, one bucket),
 	 * added to the report by loop_depths_fold() before anything reads or
@@ -234,9 +250,17 @@ struct job {
 	 * instructions where two plain adds do (account_issue_as()).
 	 */
 	uint64_t issued_bytes, size_limit, issued_ios, ios_limit;
+	uint64_t ios_reaped;			/* all, ramp too: the progress report's sum (ios_done()) */
 	bool map_oom;				/* the random map ran out of memory */
 	bool started, issuing_done, finished, in_ramp;
-	bool unsampled;				/* in_ramp, or stats=0: completions take no sample */
+	/* Either sends a completion to the general reap: read_done() tests both at once. */
+	union {
+		struct {
+			bool unsampled;		/* in_ramp, or stats=0: completions take no sample */
+			bool full_wait;		/* the queue filled: waiting in getevents */
+		};
+		uint16_t reap_aside;		/* nonzero: unsampled or full_wait */
+	};
 	bool timed_out;				/* its runtime ended its issuing */
 	/* Job control (i13a). */
 	bool waiting;				/* wait_for: its waitee has not finished yet */
@@ -285,7 +309,7 @@ struct job {
 	unsigned submit_batch, complete_min, complete_max, depth_low;
 	unsigned held;				/* queued since the last submit call */
 	bool reap_batches;			/* completions wait to be reaped in batches */
-	bool full_wait;				/* the queue filled: waiting in getevents */
+	/* full_wait, beside unsampled (reap_aside). */
 	unsigned reap_need, unreaped;		/* completions to wait for; completed, held */
 	struct job_io *done_head, *done_tail;	/* completed and not yet reaped, in order */
 	/* latency_target: fio's queue-depth search (io_u.c lat_target_*). */
@@ -355,7 +379,6 @@ struct workload_runner {
 	const struct job *flow_stuck;	/* held by flow control for ever: the run is refused */
 	sim_handle_t ss_tick;		/* steady-state samples, every second (fio's helper thread) */
 	bool log_oom;			/* a compressed log ran out of memory */
-	uint64_t ios_done;
 	int error;
 	struct err *e;
 	const struct job_source_factory *sources;
@@ -1196,31 +1219,72 @@ static const uint8_t lat_edge[1000] = {
 	[50 ... 99] = 5, [100 ... 249] = 6, [250 ... 499] = 7, [500 ... 749] = 8, [750 ... 999] = 9,
 };
 
-static inline __attribute__((always_inline)) void mark_latency(struct report_job *r,
-								 uint64_t ns)
+/* mark_latency()'s counter, as an index into lat_all (lat_n, then lat_u, then lat_m). */
+#define LAT_U	10u
+#define LAT_M	20u
+static inline __attribute__((always_inline)) unsigned lat_slot(uint64_t ns)
 {
 	uint64_t v;
 
 	/* A hard drive's latencies are milliseconds: that range first, in one unsigned test. */
-	if (ns - 1000000 < 999000000) {
-		r->lat_m[lat_edge[ns / 1000000]]++;
-		return;
-	}
-	if (ns < 1000) {
-		r->lat_n[lat_edge[ns]]++;
-		return;
-	}
-	if (ns < 1000000) {
-		r->lat_u[lat_edge[ns / 1000]]++;
-		return;
-	}
+	if (ns - 1000000 < 999000000)
+		return LAT_M + lat_edge[ns / 1000000];
+	if (ns < 1000)
+		return lat_edge[ns];
+	if (ns < 1000000)
+		return LAT_U + lat_edge[ns / 1000];
 	v = ns / 1000000;
 	if (v >= 2000)
-		r->lat_m[11]++;
-	else if (v >= 1000)
-		r->lat_m[10]++;
-	else
-		r->lat_m[lat_edge[v]]++;
+		return LAT_M + 11;
+	return v >= 1000 ? LAT_M + 10 : LAT_M + lat_edge[v];
+}
+
+static inline __attribute__((always_inline)) void mark_latency(struct report_job *r,
+								 uint64_t ns)
+{
+	r->lat_all[lat_slot(ns)]++;
+}
+
+/*
+ * Per clat histogram bucket, its samples' lat_slot() when the whole bucket
+ * has one (LAT_SLOT_SPLIT: an edge of fio's lat buckets cuts it), so that a
+ * sample whose bucket is known needs no division (mark_latency_in()).
+ */
+#define LAT_SLOT_SPLIT	0xffu
+static uint8_t lat_slot_of_bucket[HIST_NR];
+
+static void lat_slots_init(void)
+{
+	static bool done;
+	unsigned idx;
+
+	if (done)
+		return;
+	done = true;
+	for (idx = 0; idx < HIST_NR; idx++) {
+		uint64_t lo = idx, hi = idx;
+
+		if (idx >= 2u * HIST_PLAT_VAL) {
+			unsigned error_bits = (idx >> HIST_PLAT_BITS) - 1;
+
+			lo = (uint64_t)(idx % HIST_PLAT_VAL + HIST_PLAT_VAL) << error_bits;
+			hi = lo + (((uint64_t)1 << error_bits) - 1);
+		}
+		/* lat_slot() never falls as ns grows: equal at both ends, equal between. */
+		lat_slot_of_bucket[idx] = lat_slot(lo) == lat_slot(hi) ? (uint8_t)lat_slot(lo) :
+			(uint8_t)LAT_SLOT_SPLIT;
+	}
+}
+
+/* mark_latency() of a sample whose clat histogram bucket is `idx`. */
+static inline __attribute__((always_inline)) void mark_latency_in(struct report_job *r,
+								    uint64_t ns, unsigned idx)
+{
+	unsigned slot = lat_slot_of_bucket[idx];
+
+	if (__builtin_expect(slot == LAT_SLOT_SPLIT, 0))
+		slot = lat_slot(ns);
+	r->lat_all[slot]++;
 }
 
 /*
@@ -1873,7 +1937,7 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 	io->in_flight = false;
 	j->inflight--;
 	j->t_finish = now;
-	j->run->ios_done++;
+	j->ios_reaped++;
 	j->think_done += !io->error;	/* fio's io_blocks, ramp included (thinktime_blocks_type) */
 	if (io->ddir == DDIR_TRIM || (j->o->sg && !io->nbios))
 		j->trimming = false;
@@ -1950,8 +2014,8 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 		/* fio's per-priority samples come with the clat (or, for lat_percentiles, lat) ones. */
 		if (io->prio_index >= 0 && !(r->lat_percentiles ? o->disable_lat : o->disable_clat))
 			hist_add(&rd->prios[io->prio_index].h, r->lat_percentiles ? lat : clat);
-		hist_summary_add_span(&rd->host_queue, io->t_dispatch - io->t_issue);
-		hist_summary_add_span(&rd->drive, now - io->t_dispatch);
+		hist_summary_pair_add_spans(&rd->split, io->t_dispatch - io->t_issue,
+					    now - io->t_dispatch);
 		rd->io_bytes += io->len;
 		rd->total_ios++;
 		if (!j->per_io_samples) {	/* the usual: windows only */
@@ -2002,19 +2066,22 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
  * io_reaped_plain() with the direction and length as the caller knows them;
  * `read_loop`: a read_loop job's, whose in_flight, think and last_ddir
  * nothing reads (no serialize_overlap, think time or verify; its reads
- * leave last_ddir at the DDIR_READ it starts with).
+ * leave last_ddir at the DDIR_READ it starts with). `now`: the
+ * simulation's time; `keep`: the caller reuses io at once, so it does
+ * not go back to the free list.
  */
 static inline __attribute__((always_inline)) void io_reaped_plain_as(struct job *j,
 								       struct job_io *io, int d,
 								       uint64_t len, int64_t dispatched,
-								       bool read_loop)
+								       bool read_loop, int64_t now,
+								       bool keep)
 {
 	struct report_job *r = j->rep;
 	struct report_dir *rd = &r->dir[d];
-	int64_t now = sim_now(j->t->sim);
 	uint64_t clat = (uint64_t)(now - io->t_issue), lat = (uint64_t)(now - io->t_start);
 	int64_t slat = io->t_issue - io->t_start;
-	double next;
+	double next, clat_val;
+	unsigned clat_idx;
 
 	__asm__("" : "+r"(rd));	/* as in io_reaped() */
 	if (!read_loop) {
@@ -2024,13 +2091,13 @@ static inline __attribute__((always_inline)) void io_reaped_plain_as(struct job 
 	}
 	j->inflight--;
 	j->t_finish = now;
-	j->run->ios_done++;
+	j->ios_reaped++;
 	/*
 	 * A reap_plain job samples slat, clat, lat, host_queue and drive
 	 * together, here and in io_reaped(), and report_job_reset() clears them
-	 * together: their counts are one, converted once (the drive's).
+	 * together: their counts are one, converted once (the split's).
 	 */
-	next = hist_summary_next(&rd->drive);
+	next = hist_summary_pair_next(&rd->split);
 	/* Each summary's own sequence of updates is what its bits depend on, not their order. */
 	if (__builtin_expect(slat || !j->lat_is_clat[d], 0)) {
 		if (j->lat_is_clat[d])
@@ -2038,28 +2105,31 @@ static inline __attribute__((always_inline)) void io_reaped_plain_as(struct job 
 		hist_summary_add_next(&rd->slat.sum, (uint64_t)slat, (double)slat, next);
 		hist_summary_add_next(&rd->lat.sum, lat, (double)(int64_t)lat, next);
 	}
-	hist_count(&rd->clat, clat);
-	hist_summary_add_next(&rd->clat.sum, clat, (double)(int64_t)clat, next);
-	hist_summary_add_next(&rd->host_queue, (uint64_t)(dispatched - io->t_issue),
-			      (double)(dispatched - io->t_issue), next);
-	hist_summary_add_next(&rd->drive, (uint64_t)(now - dispatched),
-			      (double)(now - dispatched), next);
+	clat_val = (double)(int64_t)clat;
+	clat_idx = hist_count_as(&rd->clat, clat, clat_val);
+	hist_summary_add_next(&rd->clat.sum, clat, clat_val, next);
+	hist_summary_pair_add_next(&rd->split, (uint64_t)(dispatched - io->t_issue),
+				   (double)(dispatched - io->t_issue), (uint64_t)(now - dispatched),
+				   (double)(now - dispatched), next);
 	rd->io_bytes += len;
 	rd->total_ios++;
 	j->bw_s.acc[d] += len;
 	j->iops_s.acc[d]++;
-	mark_latency(r, clat);
+	mark_latency_in(r, clat, clat_idx);
 	r->io_u_complete[batch_bucket(1)]++;
 	j->done_bytes[d] += len;
 	j->done_ios[d]++;
-	io->next = j->free_ios;
-	j->free_ios = io;
+	if (!keep) {
+		io->next = j->free_ios;
+		j->free_ios = io;
+	}
 }
 
 static inline __attribute__((always_inline)) void io_reaped_plain(struct job *j,
 								    struct job_io *io)
 {
-	io_reaped_plain_as(j, io, io->ddir, io->len, io->t_dispatch, false);
+	io_reaped_plain_as(j, io, io->ddir, io->len, io->t_dispatch, false, sim_now(j->t->sim),
+			   false);
 }
 
 /*
@@ -2216,7 +2286,7 @@ static void commit(struct job *j)
 
 static inline void account_issue(struct job *j, const struct job_io *io);
 static inline void account_issue_as(struct job *j, const struct job_io *io, int d, bool read_back,
-				    uint64_t len, bool read_loop);
+				    uint64_t len, bool read_loop, bool lean);
 
 /* Where the kernel's bios take bi_write_hint from (docs/FIO.md, write_hint). */
 enum hint_rule {
@@ -2327,18 +2397,25 @@ static __attribute__((noinline)) void read_prepare(struct job *j, struct job_io 
  * false, with nothing drawn, when a limit is reached (the source's own
  * call then ends the job). blk_submit() sets every bio field it gives
  * back (times, error, link), so only the offset and the write hint
- * (which may change as jobs start) are written per read.
+ * (which may change as jobs start) are written per read. `lean`: the
+ * job's read_lean, known to the caller. `reaped`: NULL, or the unit of the
+ * read read_done() has just reaped, which io_reaped_plain_as() kept off
+ * the free list: the unit the list would give (it is a stack), reused as
+ * it is. It was read_prepare()'s (only its bios call read_done()), and
+ * nothing wrote its error (0) or left (1) since its last issue: read_done()
+ * takes no bio with an error and leaves bio_done()'s count alone.
  */
 static inline __attribute__((always_inline)) bool read_loop_next(struct job *j,
-								   int64_t now)
+								   int64_t now, bool lean,
+								   struct job_io *reaped)
 {
 	const int d = DDIR_READ;
-	struct job_io *io;
+	struct job_io *io = reaped;
 	struct blk_bio *b;
 	uint64_t off;
 
 	/* fio_next()'s limits (no random map or verify log here to run out of memory). */
-	if (j->read_limited && ((j->size_limit && j->issued_bytes >= j->size_limit) ||
+	if (!lean && j->read_limited && ((j->size_limit && j->issued_bytes >= j->size_limit) ||
 				(j->ios_limit && j->issued_ios >= j->ios_limit)))
 		return false;
 	/*
@@ -2353,20 +2430,22 @@ static inline __attribute__((always_inline)) bool read_loop_next(struct job *j,
 	 * strided paths read them, which a direction with plain_lastb never
 	 * takes (and next_io() sets them again before it would).
 	 */
-	io = j->free_ios;
-	j->free_ios = io->next;
-	if (!io->read_ready)
-		read_prepare(j, io);
+	if (!reaped) {
+		io = j->free_ios;
+		j->free_ios = io->next;
+		if (!io->read_ready)
+			read_prepare(j, io);
+		io->error = 0;
+		io->left = 1;
+	}
 	b = &io->bios[0];
 	io->offset = off;
-	io->error = 0;
 	io->t_start = io->t_dispatch = now;
-	io->left = 1;
 	b->lba = off >> j->lba_shift;
-	if (j->hint_rule != HINT_NONE)
+	if (!lean && j->hint_rule != HINT_NONE)
 		b->write_hint = bio_write_hint(j);
 	j->inflight++;
-	account_issue_as(j, io, d, false, j->min_bs[d], true);
+	account_issue_as(j, io, d, false, j->min_bs[d], true, lean);
 	/* No in_flight: only serialize_overlap reads it, which issue_plain rules out. */
 	if (!blk_submit(j->t->q, b))
 		j->blocked_io = io;
@@ -2574,7 +2653,7 @@ static unsigned sg_bio(struct job *j, struct job_io *io)
 static inline __attribute__((always_inline)) void account_issue(struct job *j,
 								    const struct job_io *io)
 {
-	account_issue_as(j, io, io->ddir, io->read_back, io->len, false);
+	account_issue_as(j, io, io->ddir, io->read_back, io->len, false, false);
 }
 
 /*
@@ -2585,7 +2664,7 @@ static inline __attribute__((always_inline)) void account_issue(struct job *j,
 static inline __attribute__((always_inline)) void account_issue_as(struct job *j,
 								       const struct job_io *io, int d,
 								       bool read_back, uint64_t len,
-								       bool read_loop)
+								       bool read_loop, bool lean)
 {
 	int64_t now = sim_now(j->t->sim);
 	uint64_t off = io->offset;
@@ -2608,7 +2687,9 @@ static inline __attribute__((always_inline)) void account_issue_as(struct job *j
 	}
 	if (!read_loop)
 		j->think_issued++;	/* a read_loop job thinks not */
-	if (read_loop && j->submit_batch <= 1) {
+	if (lean) {
+		j->loop_depth_count[j->inflight]++;	/* read_lean: at most 64 in flight */
+	} else if (read_loop && j->submit_batch <= 1) {
 		j->loop_depth_count[j->inflight < 64 ? j->inflight : 64]++;	/* ramp too */
 	} else if (!j->in_ramp && j->submit_batch <= 1) {
 		/* In offload mode each worker has one I/O in flight: fio counts depth 1. */
@@ -2621,10 +2702,12 @@ static inline __attribute__((always_inline)) void account_issue_as(struct job *j
 		fprintf(j->iolog, "%lld %s %s %llu %llu\n", (long long)((now - j->t_begin) / 1000),
 			j->iolog_name, ddir_name(d), (unsigned long long)off,
 			(unsigned long long)len);
-	sim_debug(j->t->sim, SIM_DBG_JOB, "job %s.%u: %s offset %llu len %llu prio %u/%u%s",
-		  j->o->name, j->clone, ddir_name(d), (unsigned long long)off,
-		  (unsigned long long)len, ioprio_class(io->prio_eff), ioprio_level(io->prio_eff),
-		  io->prio_report != j->job_prio ? " (cmdprio)" : "");
+	if (j->debug)
+		sim_debug_print(j->sim, SIM_DBG_JOB, "job %s.%u: %s offset %llu len %llu prio %u/%u%s",
+				j->o->name, j->clone, ddir_name(d), (unsigned long long)off,
+				(unsigned long long)len, ioprio_class(io->prio_eff),
+				ioprio_level(io->prio_eff),
+				io->prio_report != j->job_prio ? " (cmdprio)" : "");
 }
 
 /*
@@ -3060,9 +3143,11 @@ static inline void paced_after_io(struct job *j, int ddir)
 /*
  * job_fill_queue()'s loop as it runs for a read_loop job: no think time,
  * latency target, parked I/O, verify, sync or trim to wait for. False
- * when a limit is reached: the general path (the source) ends the job.
+ * when a limit is reached: the general path (the source) ends the job
+ * (never with `lean`, the job's read_lean: it has no limit).
  */
-static inline __attribute__((always_inline)) bool fill_reads(struct job *j, int64_t now)
+static inline __attribute__((always_inline)) bool fill_reads(struct job *j, int64_t now,
+							       bool lean)
 {
 	/* Never syncing: reads only, no fsync or verify (fill_plain), so no end_fsync either. */
 	while (j->inflight < j->qd && !j->blocked_io && !j->issuing_done) {
@@ -3070,7 +3155,7 @@ static inline __attribute__((always_inline)) bool fill_reads(struct job *j, int6
 			j->issuing_done = true;
 			break;
 		}
-		if (!read_loop_next(j, now))
+		if (!read_loop_next(j, now, lean, NULL))
 			return false;
 	}
 	if (j->issuing_done)
@@ -3086,7 +3171,7 @@ static void job_fill_queue(struct job *j)
 
 	if (j->finished)
 		return;
-	if (j->read_loop && fill_reads(j, now))
+	if (j->read_loop && fill_reads(j, now, false))
 		return;
 	fill_general(j, now);
 }
@@ -3198,21 +3283,45 @@ static void read_done(void *owner, struct blk_bio *bio)
 {
 	struct job_io *io = owner;
 	struct job *j = io->job;
+	int64_t now;
 
-	if (bio->error || j->full_wait || j->unsampled) {
+	if (bio->error || j->reap_aside) {
 		bio_done(owner, bio);
 		return;
 	}
+	/* One time for the reap and the fill: nothing runs between them. */
+	now = sim_now(j->sim);
 	/*
 	 * bio_done()'s t_dispatch for its one bio, kept in a register: io's
 	 * is not read again before the next issue sets it, nor its left.
+	 * Not finished: this read was in flight until now, and job_finish()
+	 * needs none, so the fill follows.
 	 */
+	if (j->read_lean) {
+		io_reaped_plain_as(j, io, DDIR_READ, j->min_bs[DDIR_READ],
+				   bio->t_dispatched > io->t_dispatch ? bio->t_dispatched :
+				   io->t_dispatch, true, now, true);
+		/*
+		 * fill_reads()'s first read in the unit just reaped (read_lean
+		 * has no limit: read_loop_next() issues it), else the unit goes
+		 * back to the free list before anything, finish_when_idle()
+		 * too, can look; then the rest of fill_reads().
+		 */
+		if (j->inflight < j->qd && !j->blocked_io && !j->issuing_done && now < j->t_end) {
+			read_loop_next(j, now, true, io);
+		} else {
+			io->next = j->free_ios;
+			j->free_ios = io;
+		}
+		/* Nothing held, no batched reaping: job_fill_tail() has nothing to do. */
+		fill_reads(j, now, true);
+		return;
+	}
 	io_reaped_plain_as(j, io, DDIR_READ, j->min_bs[DDIR_READ],
 			   bio->t_dispatched > io->t_dispatch ? bio->t_dispatched : io->t_dispatch,
-			   true);
-	/* Not finished: this read was in flight until now, and job_finish() needs none. */
-	if (!fill_reads(j, sim_now(j->t->sim)))
-		fill_general(j, sim_now(j->t->sim));
+			   true, now, false);
+	if (!fill_reads(j, now, false))
+		fill_general(j, now);
 	job_fill_tail(j);
 }
 
@@ -3587,15 +3696,17 @@ static void job_finish(struct job *j)
 	/* io_reaped_plain_as() converts one count for the five summaries: check they kept one. */
 	for (d = DDIR_READ; j->reap_plain && d <= DDIR_WRITE; d++) {
 		const struct report_dir *rd = &j->rep->dir[d];
-		uint64_t n = rd->drive.n;
+		uint64_t n = hist_summary_pair_n(&rd->split);
 
 		if (j->lat_is_clat[d])
 			slat_lat_settle(j, d);	/* the report reads them from here on */
 
-		SIM_ASSERT(rd->slat.sum.n == n && rd->clat.sum.n == n && rd->lat.sum.n == n &&
-			   rd->host_queue.n == n, "job %s, %s: the plain reap's summaries hold "
+		SIM_ASSERT(rd->slat.sum.n == n && rd->clat.sum.n == n && rd->lat.sum.n == n,
+			   "job %s, %s: the plain reap's summaries hold "
 			   "different counts", j->o->name, d ? "write" : "read");
 	}
+	SIM_ASSERT(!j->read_lean || (!j->held && j->qd <= 64), "job %s: read_lean, yet a read "
+		   "was held or the depth grew past 64", j->o->name);
 	if (j->verify_on)
 		phase_end(j, j->t_finish, false);
 	/*
@@ -4329,11 +4440,15 @@ static void report_setup(struct job *j)
 		!o->latency_target && !(j->t->logical_size & (j->t->logical_size - 1)) &&
 		(o->loops == 1 || o->time_based);	/* a loop's passes end in fio_next() */
 	j->lba_shift = j->read_loop ? (uint8_t)__builtin_ctz(j->t->logical_size) : 0;
+	if (j->reap_plain)
+		lat_slots_init();	/* io_reaped_plain_as()'s mark_latency_in() */
 	/* read_loop_next() leaves out next_io()'s clamp to the region's end: it cannot apply. */
 	SIM_ASSERT(!j->read_loop || (j->zone_base == j->start && j->start +
 		   (j->plain_lastb[DDIR_READ] - 1) * j->align[DDIR_READ] + j->min_bs[DDIR_READ] <=
 		   j->end), "job %s: a read_loop start past the region's end", j->o->name);
 	j->read_limited = j->size_limit || j->ios_limit;
+	j->read_lean = j->read_loop && !j->read_limited && j->hint_rule == HINT_NONE &&
+		j->submit_batch <= 1 && !j->reap_batches && j->qd <= 64;
 	snprintf(r->rw, sizeof(r->rw), "%s", rw_names[o->rw]);
 	snprintf(r->ioengine, sizeof(r->ioengine), "%s", o->ioengine);
 	/* The header's (R), (W), (T): fio's trim takes the last value given. */
@@ -4501,6 +4616,17 @@ static int flows_setup(struct workload_runner *run, struct err *e)
 	return 0;
 }
 
+/* I/Os reaped by every job so far (each job counts its own: no shared line per I/O). */
+static uint64_t ios_done(const struct workload_runner *run)
+{
+	uint64_t n = 0;
+	unsigned i;
+
+	for (i = 0; i < run->njobs; i++)
+		n += run->jobs[i].ios_reaped;
+	return n;
+}
+
 int workload_run(const struct workload *w, const struct job_target *t,
 		 const struct workload_run_opts *ro, struct report *out, struct err *e)
 {
@@ -4543,6 +4669,8 @@ int workload_run(const struct workload *w, const struct job_target *t,
 			j->def = &w->defs[i];
 			j->o = &opts[n];
 			j->t = t;
+			j->sim = t->sim;
+			j->debug = sim_debugging(t->sim, SIM_DBG_JOB);
 			j->run = &run;
 			j->rep = &out->jobs[n];
 			j->number = n + 1;
@@ -4580,7 +4708,8 @@ int workload_run(const struct workload *w, const struct job_target *t,
 		if (ro->stop && *ro->stop && !run.interrupted)
 			interrupt(&run);
 		if (ro->progress)
-			ro->progress(ro->progress_ctx, (double)sim_now(t->sim) / 1e9, run.ios_done);
+			ro->progress(ro->progress_ctx, (double)sim_now(t->sim) / 1e9,
+				     ios_done(&run));
 		if (sim_next_time(t->sim) == SIM_FOREVER)
 			break;
 		next_progress += SIM_SEC;

@@ -169,17 +169,41 @@ static inline int64_t floor_of(const struct fwq_ctx *ctx, const struct fwq_cmd *
 	return ctx->mech->seek_floor[floor_entry(ctx, c)];
 }
 
-void fwq_set_init(struct fwq_set *s, uint32_t cylinders)
+void fwq_set_init(struct fwq_set *s, const struct disk_mech *mech)
 {
-	/* The sentinels' distances, and the right one's band past FWQ_BANDS, rest on it. */
+	uint32_t cylinders = mech->layout->cylinders, max = cylinders ? cylinders - 1 : 0;
+	int64_t beyond;
+	unsigned q;
+
+	/* The sentinels' cylinders fit in cyl[] and their distances index fwq_floors.guarded. */
 	SIM_ASSERT(cylinders <= FWQ_MAX_CYLINDERS, "%u cylinders", cylinders);
+	SIM_ASSERT(max >> mech->seek_floor_shift < DISK_SEEK_FLOOR_ENTRIES, "%u cylinders, shift %u",
+		   cylinders, mech->seek_floor_shift);
 	s->n = 0;
 	s->band_shift = 0;
 	while (cylinders > 1 && ((cylinders - 1) >> s->band_shift) >= FWQ_BANDS)
 		s->band_shift++;
 	s->occupied = 0;
-	s->cyl[FWQ_LEFT] = INT32_MIN;
-	s->cyl[FWQ_RIGHT] = INT32_MAX;
+	/*
+	 * From any head h in [0, max] the sentinels are beyond + h (left) and
+	 * beyond + max - h (right) away: at least `beyond`, past the stroke,
+	 * and their floor entry in [DISK_SEEK_FLOOR_ENTRIES, 2 x). The right
+	 * one's band, with beyond at least a band (max >> band_shift < 64),
+	 * is past the last command's, and past FWQ_BANDS.
+	 */
+	s->floor_shift = mech->seek_floor_shift;
+	beyond = (int64_t)DISK_SEEK_FLOOR_ENTRIES << s->floor_shift;
+	SIM_ASSERT(beyond + max <= INT32_MAX && beyond >> s->band_shift >= FWQ_BANDS,
+		   "%u cylinders", cylinders);
+	s->sentinel_d = beyond;
+	s->cyl[FWQ_LEFT] = (int32_t)-beyond;
+	s->cyl[FWQ_RIGHT] = (int32_t)(beyond + max);
+	for (q = 0; q < DISK_SEEK_FLOOR_ENTRIES; q++) {
+		s->floors.guarded[q] = mech->floors[q].guarded;
+		s->floors.turn[q] = mech->floors[q].turn;
+		s->floors.ceil_guarded[q] = mech->floors[q].ceil_guarded;
+		s->floors.guarded[DISK_SEEK_FLOOR_ENTRIES + q] = INT64_MAX;
+	}
 	s->angle[FWQ_LEFT] = s->angle[FWQ_RIGHT] = 0;
 	s->next[FWQ_LEFT] = FWQ_RIGHT;
 	s->prev[FWQ_RIGHT] = FWQ_LEFT;
@@ -217,7 +241,6 @@ struct one_best {
 struct walk {
 	const struct fwq_ctx *ctx;
 	const struct fwq_set *s;
-	const struct disk_floor *floors;
 	int64_t cyl, phase, rev;
 	unsigned shift;
 	uint32_t batch_end;
@@ -232,11 +255,10 @@ static inline __attribute__((always_inline)) void walk_init(struct walk *w,
 
 	w->ctx = ctx;
 	w->s = s;
-	w->floors = mc->floors;
 	w->cyl = ctx->head.cyl;
 	w->phase = ctx->phase;
 	w->rev = mc->layout->rev_ns;
-	w->shift = mc->seek_floor_shift;
+	w->shift = s->floor_shift;
 	w->batch_end = batch_end;
 }
 
@@ -281,24 +303,24 @@ static __attribute__((noinline)) unsigned set_at_elsewhere(const struct fwq_set 
 /*
  * One side of the head, nearest first from node x, every node of it at
  * least a cylinder from the head: to_right and batched are constants at
- * each call. Stops at the first seek floor past the best (or at the
- * sentinel, farther than any stroke). Nodes are a word wide here: as
- * index registers they then need no widening copy at each step.
+ * each call. Stops at the first seek floor past the best (the sentinel's
+ * is: fwq_floors). Nodes are a word wide here: as index registers they
+ * then need no widening copy at each step.
  */
 static inline __attribute__((always_inline)) void one_side(const struct walk *w, size_t x,
 							   bool to_right, bool batched,
 							   struct one_best *b)
 {
 	const struct fwq_set *s = w->s;
-	const struct disk_floor *floors = w->floors;
+	const struct fwq_floors *fl = &s->floors;
 	int64_t head = w->cyl, phase = w->phase, rev = w->rev, best = b->cost;
 	unsigned shift = w->shift;
 	size_t best_slot = b->slot;
 
 	for (;; x = to_right ? s->next[x] : s->prev[x]) {
-		const struct disk_floor *fl;
 		const struct fwq_cmd *c;
-		int64_t d, cost;
+		int64_t d, cost, guarded;
+		uint32_t e;
 
 		/*
 		 * Over the commands whose rotational floor is past the best (most
@@ -306,19 +328,18 @@ static inline __attribute__((always_inline)) void one_side(const struct walk *w,
 		 */
 		for (;; x = to_right ? s->next[x] : s->prev[x]) {
 			d = to_right ? s->cyl[x] - head : head - s->cyl[x];
-			if (d >= FWQ_MAX_CYLINDERS)
-				goto done;	/* the sentinel */
-			fl = &floors[(uint32_t)d >> shift];
-			if (fl->guarded > best)
-				goto done;	/* nothing further can win */
+			e = (uint32_t)d >> shift;
+			guarded = fl->guarded[e];
+			if (guarded > best)
+				goto done;	/* nothing further can win, or the sentinel */
 			/* The rotational floor. */
 			cost = s->angle[x] - phase;
 			if (cost < 0)
 				cost += rev;
-			cost -= fl->turn;
+			cost -= fl->turn[e];
 			if (cost < 0)
 				cost += rev;
-			cost += fl->guarded;
+			cost += guarded;
 			if (cost <= best)
 				break;
 		}
@@ -329,7 +350,7 @@ static inline __attribute__((always_inline)) void one_side(const struct walk *w,
 		 * The floor's pass is the first after the seek when even the
 		 * longest seek of the floor's distances makes it.
 		 */
-		if (fl->ceil_guarded > cost)
+		if (fl->ceil_guarded[e] > cost)
 			cost = after_seek(w->ctx, c, cost);
 		if (cost < best || (cost == best && fwq_older(c, s->cmd[best_slot]))) {
 			best = cost;
@@ -355,7 +376,7 @@ static inline __attribute__((always_inline)) bool one_walk(const struct fwq_ctx 
 	struct walk w;
 	unsigned right = (int32_t)ctx->head.cyl == s->at_cyl ? fwq_set_at_last(s) :
 		set_at_elsewhere(s, (int32_t)ctx->head.cyl), left = s->prev[right];
-	struct one_best b = { INT64_MAX, 0 };
+	struct one_best b = { FWQ_NO_COST, 0 };
 
 	walk_init(&w, ctx, s, batch_end);
 	for (; s->cyl[right] == (int32_t)ctx->head.cyl; right = s->next[right]) {
@@ -377,8 +398,8 @@ static inline __attribute__((always_inline)) bool one_walk(const struct fwq_ctx 
 		one_side(&w, left, false, batched, &b);
 		one_side(&w, right, true, batched, &b);
 	}
-	out->any = b.cost != INT64_MAX;
-	out->cost = b.cost;
+	out->any = b.cost != FWQ_NO_COST;
+	out->cost = out->any ? b.cost : INT64_MAX;
 	out->index = out->any ? s->pos[b.slot] : 0;
 	return out->any;
 }
@@ -391,7 +412,7 @@ static void two_walk(const struct fwq_ctx *ctx, const struct fwq_set *s, unsigne
 		     uint32_t batch_end, bool batched, struct fwq_best best[2])
 {
 	const struct disk_mech *mc = ctx->mech;
-	int64_t cyl = ctx->head.cyl, maxd = FWQ_MAX_CYLINDERS, limit, cost[2] = { INT64_MAX, INT64_MAX };
+	int64_t cyl = ctx->head.cyl, maxd = s->sentinel_d, limit, cost[2] = { INT64_MAX, INT64_MAX };
 	unsigned right = fwq_set_at(s, (int32_t)cyl), left = s->prev[right], slot[2] = { 0, 0 }, k;
 	int64_t dr = s->cyl[right] - cyl, dl = cyl - s->cyl[left];
 	bool has[2] = { s->n > nhigh, nhigh > 0 };

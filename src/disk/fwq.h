@@ -179,8 +179,25 @@ _Static_assert(FWQ_BANDS <= 64, "fwq_set.occupied is one word");
 #define FWQ_LEFT	FWQ_SLOTS
 #define FWQ_RIGHT	(FWQ_SLOTS + 1)
 #define FWQ_NODES	(FWQ_SLOTS + 2)
-/* The most cylinders a drive may have: the sentinels' distance from every head exceeds it. */
+/* The most cylinders a drive may have: the sentinels' cylinders then fit in cyl[]. */
 #define FWQ_MAX_CYLINDERS	(1u << 30)
+
+/*
+ * The walk's floors: the drive's (disk_mech.floors) a column each, so that
+ * one index off the set reaches all three, and the guarded floor twice as
+ * long. The sentinels stand DISK_SEEK_FLOOR_ENTRIES entries' worth of
+ * cylinders beyond the stroke, so from any head their distance falls in
+ * the second half, where the guarded floor is INT64_MAX: past every best
+ * (the walk's best starts at FWQ_NO_COST), it ends the walk as a far
+ * command would, and the walk tests no end.
+ */
+struct fwq_floors {
+	int64_t guarded[2 * DISK_SEEK_FLOOR_ENTRIES];
+	int64_t turn[DISK_SEEK_FLOOR_ENTRIES];
+	int64_t ceil_guarded[DISK_SEEK_FLOOR_ENTRIES];
+};
+/* The walk's best before it has priced a command: short of the sentinels' floor. */
+#define FWQ_NO_COST	(INT64_MAX - 1)
 
 struct fwq_set {
 	const struct fwq_cmd *cands[FWQ_SLOTS + FWQ_DESTAGE_WINDOW];	/* room for destages behind */
@@ -195,10 +212,13 @@ struct fwq_set {
 	uint8_t first[FWQ_BANDS];
 	int32_t at_cyl;		/* -1 before any command has left */
 	uint8_t at_node;	/* a node at or past at_cyl; fwq_set_at(at_cyl) is it or before it */
+	unsigned floor_shift;	/* disk_mech.seek_floor_shift */
+	int64_t sentinel_d;	/* no command is this far from the head; a sentinel is at least */
+	struct fwq_floors floors;
 };
 
-/* Empty, for a drive of `cylinders` cylinders (at most FWQ_MAX_CYLINDERS). */
-void fwq_set_init(struct fwq_set *s, uint32_t cylinders);
+/* Empty, for the drive `mech` moves (at most FWQ_MAX_CYLINDERS cylinders). */
+void fwq_set_init(struct fwq_set *s, const struct disk_mech *mech);
 
 /* The first occupied band after b, or -1. */
 static inline int fwq_band_after(const struct fwq_set *s, int b)
@@ -286,7 +306,7 @@ static inline void fwq_set_remove(struct fwq_set *s, unsigned pos)
 	s->at_cyl = s->cyl[x];
 	s->at_node = (uint8_t)nx;
 	if (s->first[b] == x) {
-		/* The right sentinel's band is past FWQ_BANDS (FWQ_MAX_CYLINDERS): never b. */
+		/* The right sentinel's band is past FWQ_BANDS (fwq_set_init()): never b. */
 		if ((uint32_t)s->cyl[nx] >> s->band_shift == b)
 			s->first[b] = (uint8_t)nx;
 		else

@@ -198,6 +198,10 @@ void fwq_set_init(struct fwq_set *s, const struct disk_mech *mech)
 	s->sentinel_d = beyond;
 	s->cyl[FWQ_LEFT] = (int32_t)-beyond;
 	s->cyl[FWQ_RIGHT] = (int32_t)(beyond + max);
+	/* Below 2^31 times 2^32: no overflow. */
+	s->scale = (int64_t)1 << (32 - s->floor_shift);
+	s->scaled[FWQ_LEFT] = s->cyl[FWQ_LEFT] * s->scale;
+	s->scaled[FWQ_RIGHT] = s->cyl[FWQ_RIGHT] * s->scale;
 	for (q = 0; q < DISK_SEEK_FLOOR_ENTRIES; q++) {
 		s->floors.guarded[q] = mech->floors[q].guarded;
 		s->floors.turn[q] = mech->floors[q].turn;
@@ -242,7 +246,6 @@ struct walk {
 	const struct fwq_ctx *ctx;
 	const struct fwq_set *s;
 	int64_t cyl, phase, rev;
-	unsigned shift;
 	uint32_t batch_end;
 };
 
@@ -258,7 +261,6 @@ static inline __attribute__((always_inline)) void walk_init(struct walk *w,
 	w->cyl = ctx->head.cyl;
 	w->phase = ctx->phase;
 	w->rev = mc->layout->rev_ns;
-	w->shift = s->floor_shift;
 	w->batch_end = batch_end;
 }
 
@@ -313,22 +315,21 @@ static inline __attribute__((always_inline)) void one_side(const struct walk *w,
 {
 	const struct fwq_set *s = w->s;
 	const struct fwq_floors *fl = &s->floors;
-	int64_t head = w->cyl, phase = w->phase, rev = w->rev, best = b->cost;
-	unsigned shift = w->shift;
+	int64_t head = w->cyl * s->scale, phase = w->phase, rev = w->rev, best = b->cost;
 	size_t best_slot = b->slot;
 
 	for (;; x = to_right ? s->next[x] : s->prev[x]) {
 		const struct fwq_cmd *c;
 		int64_t d, cost, guarded;
-		uint32_t e;
+		size_t e;	/* a word wide, as the nodes */
 
 		/*
 		 * Over the commands whose rotational floor is past the best (most
 		 * of them): best does not change in this loop.
 		 */
 		for (;; x = to_right ? s->next[x] : s->prev[x]) {
-			d = to_right ? s->cyl[x] - head : head - s->cyl[x];
-			e = (uint32_t)d >> shift;
+			d = to_right ? s->scaled[x] - head : head - s->scaled[x];
+			e = (uint64_t)d >> 32;
 			guarded = fl->guarded[e];
 			if (guarded > best)
 				goto done;	/* nothing further can win, or the sentinel */

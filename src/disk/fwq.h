@@ -205,6 +205,11 @@ struct fwq_set {
 	uint8_t pos[FWQ_SLOTS];			/* where each waiting slot is in cands[] */
 	const struct fwq_cmd *cmd[FWQ_SLOTS];	/* per slot, while it waits */
 	int32_t cyl[FWQ_NODES];
+	/*
+	 * cyl[] times 2^(32 - floor_shift): a distance's floor entry is then
+	 * the scaled difference's upper word, one constant shift (the walk's).
+	 */
+	int64_t scaled[FWQ_NODES];
 	int64_t angle[FWQ_NODES];
 	uint8_t next[FWQ_NODES], prev[FWQ_NODES];
 	unsigned band_shift;
@@ -213,6 +218,7 @@ struct fwq_set {
 	int32_t at_cyl;		/* -1 before any command has left */
 	uint8_t at_node;	/* a node at or past at_cyl; fwq_set_at(at_cyl) is it or before it */
 	unsigned floor_shift;	/* disk_mech.seek_floor_shift */
+	int64_t scale;		/* 2^(32 - floor_shift), for scaled[] */
 	int64_t sentinel_d;	/* no command is this far from the head; a sentinel is at least */
 	struct fwq_floors floors;
 };
@@ -270,6 +276,7 @@ static inline void fwq_set_add(struct fwq_set *s, const struct fwq_cmd *c)
 	s->cands[s->n++] = c;
 	s->cmd[x] = c;
 	s->cyl[x] = cyl;
+	s->scaled[x] = cyl * s->scale;
 	s->angle[x] = c->where.angle;
 	/* y: the node it goes before — after every node of its cylinder or less. */
 	if (s->occupied >> b & 1) {

@@ -202,6 +202,7 @@ void fwq_set_init(struct fwq_set *s, const struct disk_mech *mech)
 	s->scale = (int64_t)1 << (32 - s->floor_shift);
 	s->scaled[FWQ_LEFT] = s->cyl[FWQ_LEFT] * s->scale;
 	s->scaled[FWQ_RIGHT] = s->cyl[FWQ_RIGHT] * s->scale;
+	s->pos[FWQ_LEFT] = 0;	/* one_walk()'s index when it prices nothing */
 	for (q = 0; q < DISK_SEEK_FLOOR_ENTRIES; q++) {
 		s->floors.guarded[q] = mech->floors[q].guarded;
 		s->floors.turn[q] = mech->floors[q].turn;
@@ -245,7 +246,8 @@ struct one_best {
 struct walk {
 	const struct fwq_ctx *ctx;
 	const struct fwq_set *s;
-	int64_t cyl, phase, rev;
+	int64_t cyl;		/* the head's, scaled (fwq_set.scaled) */
+	int64_t phase, rev;
 	uint32_t batch_end;
 };
 
@@ -258,7 +260,7 @@ static inline __attribute__((always_inline)) void walk_init(struct walk *w,
 
 	w->ctx = ctx;
 	w->s = s;
-	w->cyl = ctx->head.cyl;
+	w->cyl = (int64_t)ctx->head.cyl * s->scale;
 	w->phase = ctx->phase;
 	w->rev = mc->layout->rev_ns;
 	w->batch_end = batch_end;
@@ -285,13 +287,6 @@ static __attribute__((noinline)) int64_t after_seek(const struct fwq_ctx *ctx,
 		floor_pass;
 }
 
-/* A command on the head's cylinder: out of line, the walk seldom meets one. */
-static __attribute__((noinline)) int64_t price_here(const struct fwq_ctx *ctx,
-						    const struct fwq_cmd *c)
-{
-	return fwq_positioning_ns(ctx, c);
-}
-
 /*
  * The walk's start when the head is not where the last command to leave
  * was (its access ended on another cylinder, or it was a destage): out of
@@ -315,7 +310,7 @@ static inline __attribute__((always_inline)) void one_side(const struct walk *w,
 {
 	const struct fwq_set *s = w->s;
 	const struct fwq_floors *fl = &s->floors;
-	int64_t head = w->cyl * s->scale, phase = w->phase, rev = w->rev, best = b->cost;
+	int64_t head = w->cyl, phase = w->phase, rev = w->rev, best = b->cost;
 	size_t best_slot = b->slot;
 
 	for (;; x = to_right ? s->next[x] : s->prev[x]) {
@@ -364,10 +359,36 @@ done:
 }
 
 /*
+ * The commands on the head's cylinder, from node x on (no seek: no floor,
+ * no guard), into b; returns the first node past them. Out of line: the
+ * walk seldom meets one, and its calls would cost the walk registers.
+ */
+static __attribute__((noinline)) size_t walk_here(const struct fwq_ctx *ctx,
+						  const struct fwq_set *s, size_t x,
+						  uint32_t batch_end, bool batched,
+						  struct one_best *b)
+{
+	for (; s->cyl[x] == (int32_t)ctx->head.cyl; x = s->next[x]) {
+		const struct fwq_cmd *c = s->cmd[x];
+		int64_t cost;
+
+		if (batched && c->seq >= batch_end)
+			continue;
+		cost = fwq_positioning_ns(ctx, c);
+		if (cost < b->cost || (cost == b->cost && fwq_older(c, s->cmd[b->slot]))) {
+			b->cost = cost;
+			b->slot = x;
+		}
+	}
+	return x;
+}
+
+/*
  * One class competes (no high-priority command is told apart): the common
  * case — every choice without PRIO. The commands on the head's cylinder
- * first (no seek: no floor, no guard), then the side of the head's nearer
- * neighbour, so that the other starts with a good best.
+ * first, then the side of the head's nearer neighbour, so that the other
+ * starts with a good best. The best's slot starts at the left sentinel,
+ * whose pos[] is 0: the index when nothing is priced.
  */
 static inline __attribute__((always_inline)) bool one_walk(const struct fwq_ctx *ctx,
 							   const struct fwq_set *s,
@@ -375,24 +396,20 @@ static inline __attribute__((always_inline)) bool one_walk(const struct fwq_ctx 
 							   struct fwq_best *out)
 {
 	struct walk w;
-	unsigned right = (int32_t)ctx->head.cyl == s->at_cyl ? fwq_set_at_last(s) :
-		set_at_elsewhere(s, (int32_t)ctx->head.cyl), left = s->prev[right];
-	struct one_best b = { FWQ_NO_COST, 0 };
+	int32_t here = (int32_t)ctx->head.cyl;
+	size_t right = here == s->at_cyl ? fwq_set_at_last(s) : set_at_elsewhere(s, here),
+		left = s->prev[right];
+	struct one_best b = { FWQ_NO_COST, FWQ_LEFT };
 
 	walk_init(&w, ctx, s, batch_end);
-	for (; s->cyl[right] == (int32_t)ctx->head.cyl; right = s->next[right]) {
-		const struct fwq_cmd *c = s->cmd[right];
-		int64_t cost;
+	if (s->cyl[right] == here) {
+		/* Through a copy: b itself stays in registers. */
+		struct one_best h = b;
 
-		if (batched && c->seq >= batch_end)
-			continue;
-		cost = price_here(ctx, c);
-		if (cost < b.cost || (cost == b.cost && fwq_older(c, s->cmd[b.slot]))) {
-			b.cost = cost;
-			b.slot = right;
-		}
+		right = walk_here(ctx, s, right, batch_end, batched, &h);
+		b = h;
 	}
-	if ((int64_t)s->cyl[right] - w.cyl <= w.cyl - s->cyl[left]) {
+	if (s->scaled[right] - w.cyl <= w.cyl - s->scaled[left]) {
 		one_side(&w, right, true, batched, &b);
 		one_side(&w, left, false, batched, &b);
 	} else {
@@ -401,7 +418,7 @@ static inline __attribute__((always_inline)) bool one_walk(const struct fwq_ctx 
 	}
 	out->any = b.cost != FWQ_NO_COST;
 	out->cost = out->any ? b.cost : INT64_MAX;
-	out->index = out->any ? s->pos[b.slot] : 0;
+	out->index = s->pos[b.slot];
 	return out->any;
 }
 

@@ -155,7 +155,7 @@ static inline bool fwq_older(const struct fwq_cmd *a, const struct fwq_cmd *b)
  *                each slot is);
  *   by cylinder  a list through next[] and prev[] (ties in the order they
  *                joined), which SATF walks outwards from the head, reading
- *                per node only what pricing needs first (cyl[], angle[]).
+ *                per node only what pricing needs first (scaled[], angle[]).
  *                Two sentinel nodes end it, FWQ_LEFT and FWQ_RIGHT, farther
  *                from any head than the stroke, so the walk tests no end.
  *                A command finds its place, and the walk its start, through
@@ -202,7 +202,7 @@ struct fwq_floors {
 struct fwq_set {
 	const struct fwq_cmd *cands[FWQ_SLOTS + FWQ_DESTAGE_WINDOW];	/* room for destages behind */
 	unsigned n;
-	uint8_t pos[FWQ_SLOTS];			/* where each waiting slot is in cands[] */
+	uint8_t pos[FWQ_NODES];			/* where each waiting slot is in cands[] */
 	const struct fwq_cmd *cmd[FWQ_SLOTS];	/* per slot, while it waits */
 	int32_t cyl[FWQ_NODES];
 	/*

@@ -313,6 +313,12 @@ static inline __attribute__((always_inline)) void one_side(const struct walk *w,
 	int64_t head = w->cyl, phase = w->phase, rev = w->rev, best = b->cost;
 	size_t best_slot = b->slot;
 
+	/*
+	 * x as an opaque value: otherwise gcc reads the second side's first
+	 * floor before the first side's walk and keeps it on the stack across it.
+	 */
+	__asm__("" : "+r"(x));
+
 	for (;; x = to_right ? s->next[x] : s->prev[x]) {
 		const struct fwq_cmd *c;
 		int64_t d, cost, guarded;

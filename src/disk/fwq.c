@@ -187,14 +187,11 @@ void fwq_set_init(struct fwq_set *s, const struct disk_mech *mech)
 	/*
 	 * From any head h in [0, max] the sentinels are beyond + h (left) and
 	 * beyond + max - h (right) away: at least `beyond`, past the stroke,
-	 * and their floor entry in [DISK_SEEK_FLOOR_ENTRIES, 2 x). The right
-	 * one's band, with beyond at least a band (max >> band_shift < 64),
-	 * is past the last command's, and past FWQ_BANDS.
+	 * and their floor entry in [DISK_SEEK_FLOOR_ENTRIES, 2 x).
 	 */
 	s->floor_shift = mech->seek_floor_shift;
 	beyond = (int64_t)DISK_SEEK_FLOOR_ENTRIES << s->floor_shift;
-	SIM_ASSERT(beyond + max <= INT32_MAX && beyond >> s->band_shift >= FWQ_BANDS,
-		   "%u cylinders", cylinders);
+	SIM_ASSERT(beyond + max <= INT32_MAX, "%u cylinders", cylinders);
 	s->sentinel_d = beyond;
 	s->cyl[FWQ_LEFT] = (int32_t)-beyond;
 	s->cyl[FWQ_RIGHT] = (int32_t)(beyond + max);
@@ -203,6 +200,7 @@ void fwq_set_init(struct fwq_set *s, const struct disk_mech *mech)
 	s->scaled[FWQ_LEFT] = s->cyl[FWQ_LEFT] * s->scale;
 	s->scaled[FWQ_RIGHT] = s->cyl[FWQ_RIGHT] * s->scale;
 	s->pos[FWQ_LEFT] = 0;	/* one_walk()'s index when it prices nothing */
+	s->band[FWQ_RIGHT] = FWQ_NO_BAND;
 	for (q = 0; q < DISK_SEEK_FLOOR_ENTRIES; q++) {
 		s->floors.guarded[q] = mech->floors[q].guarded;
 		s->floors.turn[q] = mech->floors[q].turn;

@@ -175,6 +175,7 @@ static inline bool fwq_older(const struct fwq_cmd *a, const struct fwq_cmd *b)
  * Joining and leaving are a few instructions each; nothing moves in memory.
  */
 #define FWQ_BANDS	64
+#define FWQ_NO_BAND	0xff
 _Static_assert(FWQ_BANDS <= 64, "fwq_set.occupied is one word");
 #define FWQ_LEFT	FWQ_SLOTS
 #define FWQ_RIGHT	(FWQ_SLOTS + 1)
@@ -215,6 +216,7 @@ struct fwq_set {
 	unsigned band_shift;
 	uint64_t occupied;			/* bit b: band b holds a command */
 	uint8_t first[FWQ_BANDS];
+	uint8_t band[FWQ_NODES];	/* each waiting node's; the right sentinel's none (FWQ_NO_BAND) */
 	int32_t at_cyl;		/* -1 before any command has left */
 	uint8_t at_node;	/* a node at or past at_cyl; fwq_set_at(at_cyl) is it or before it */
 	unsigned floor_shift;	/* disk_mech.seek_floor_shift */
@@ -226,12 +228,13 @@ struct fwq_set {
 /* Empty, for the drive `mech` moves (at most FWQ_MAX_CYLINDERS cylinders). */
 void fwq_set_init(struct fwq_set *s, const struct disk_mech *mech);
 
-/* The first occupied band after b, or -1. */
-static inline int fwq_band_after(const struct fwq_set *s, int b)
+/* The first node of the first occupied band after band b < FWQ_BANDS; FWQ_RIGHT if none. */
+static inline unsigned fwq_first_after(const struct fwq_set *s, unsigned b)
 {
-	uint64_t m = b + 1 < FWQ_BANDS ? s->occupied & (~0ull << (b + 1)) : 0;
+	/* The bands past b: ~1 shifted by b, defined up to b = 63 (then none). */
+	uint64_t m = s->occupied & (~1ull << b);
 
-	return m ? __builtin_ctzll(m) : -1;
+	return m ? s->first[__builtin_ctzll(m)] : FWQ_RIGHT;
 }
 
 /* The first node (FWQ_RIGHT past the last) with a cylinder >= cyl. */
@@ -245,8 +248,7 @@ static inline unsigned fwq_set_at(const struct fwq_set *s, int32_t cyl)
 			;
 		return x;
 	}
-	b = fwq_band_after(s, b);
-	return b < 0 ? FWQ_RIGHT : s->first[b];
+	return b < FWQ_BANDS ? fwq_first_after(s, (unsigned)b) : FWQ_RIGHT;
 }
 
 /*
@@ -278,6 +280,7 @@ static inline void fwq_set_add(struct fwq_set *s, const struct fwq_cmd *c)
 	s->cyl[x] = cyl;
 	s->scaled[x] = cyl * s->scale;
 	s->angle[x] = c->where.angle;
+	s->band[x] = (uint8_t)b;
 	/* y: the node it goes before — after every node of its cylinder or less. */
 	if (s->occupied >> b & 1) {
 		y = s->first[b];
@@ -288,9 +291,7 @@ static inline void fwq_set_add(struct fwq_set *s, const struct fwq_cmd *c)
 			s->first[b] = (uint8_t)x;
 		}
 	} else {
-		int after = fwq_band_after(s, (int)b);
-
-		y = after < 0 ? FWQ_RIGHT : s->first[after];
+		y = fwq_first_after(s, b);
 		s->first[b] = (uint8_t)x;
 		s->occupied |= 1ull << b;
 	}
@@ -304,7 +305,7 @@ static inline void fwq_set_add(struct fwq_set *s, const struct fwq_cmd *c)
 static inline void fwq_set_remove(struct fwq_set *s, unsigned pos)
 {
 	const struct fwq_cmd *last = s->cands[s->n - 1];
-	unsigned x = s->cands[pos]->tag, b = (uint32_t)s->cyl[x] >> s->band_shift;
+	unsigned x = s->cands[pos]->tag, b = s->band[x];
 	unsigned nx = s->next[x];
 
 	s->next[s->prev[x]] = (uint8_t)nx;
@@ -313,8 +314,8 @@ static inline void fwq_set_remove(struct fwq_set *s, unsigned pos)
 	s->at_cyl = s->cyl[x];
 	s->at_node = (uint8_t)nx;
 	if (s->first[b] == x) {
-		/* The right sentinel's band is past FWQ_BANDS (fwq_set_init()): never b. */
-		if ((uint32_t)s->cyl[nx] >> s->band_shift == b)
+		/* The right sentinel's band is none: never b. */
+		if (s->band[nx] == b)
 			s->first[b] = (uint8_t)nx;
 		else
 			s->occupied &= ~(1ull << b);

@@ -318,7 +318,6 @@ static inline __attribute__((always_inline)) void one_side(const struct walk *w,
 	__asm__("" : "+r"(x));
 
 	for (;; x = to_right ? s->next[x] : s->prev[x]) {
-		const struct fwq_cmd *c;
 		int64_t d, cost, guarded;
 		size_t e;	/* a word wide, as the nodes */
 
@@ -343,16 +342,16 @@ static inline __attribute__((always_inline)) void one_side(const struct walk *w,
 			if (cost <= best)
 				break;
 		}
-		c = s->cmd[x];
-		if (batched && c->seq >= w->batch_end)
+		/* The command itself only where it is needed (most passes need none). */
+		if (batched && s->cmd[x]->seq >= w->batch_end)
 			continue;
 		/*
 		 * The floor's pass is the first after the seek when even the
 		 * longest seek of the floor's distances makes it.
 		 */
 		if (fl->ceil_guarded[e] > cost)
-			cost = after_seek(w->ctx, c, cost);
-		if (cost < best || (cost == best && fwq_older(c, s->cmd[best_slot]))) {
+			cost = after_seek(w->ctx, s->cmd[x], cost);
+		if (cost < best || (cost == best && fwq_older(s->cmd[x], s->cmd[best_slot]))) {
 			best = cost;
 			best_slot = x;
 		}

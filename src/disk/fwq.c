@@ -546,8 +546,9 @@ static inline __attribute__((always_inline)) unsigned satf_pick(const struct fwq
 	    (q->oldest && now - q->oldest->arrival >= r->age_limit))
 		return batched ? satf_batch_any(r, ctx, q, now, reason) :
 			satf_any(r, ctx, q, now, reason);
-	one_walk(ctx, q->set, q->batch_end, batched, &best);
+	/* Before the walk: the pointer then need not outlive it. */
 	*reason = FWQ_PICK_POLICY;
+	one_walk(ctx, q->set, q->batch_end, batched, &best);
 	return best.index;
 }
 

@@ -296,6 +296,25 @@ static __attribute__((noinline)) unsigned set_at_elsewhere(const struct fwq_set 
 }
 
 /*
+ * The first pass of node x's sector at or after its floor entry e's
+ * guarded seek floor `guarded`: its rotational floor.
+ */
+static inline __attribute__((always_inline)) int64_t rotational_floor(const struct fwq_set *s,
+								      size_t x, size_t e,
+								      int64_t guarded,
+								      int64_t phase, int64_t rev)
+{
+	int64_t cost = s->angle[x] - phase;
+
+	if (cost < 0)
+		cost += rev;
+	cost -= s->floors.turn[e];
+	if (cost < 0)
+		cost += rev;
+	return cost + guarded;
+}
+
+/*
  * One side of the head, nearest first from node x, every node of it at
  * least a cylinder from the head: to_right and batched are constants at
  * each call. Stops at the first seek floor past the best (the sentinel's
@@ -323,24 +342,29 @@ static inline __attribute__((always_inline)) void one_side(const struct walk *w,
 
 		/*
 		 * Over the commands whose rotational floor is past the best (most
-		 * of them): best does not change in this loop.
+		 * of them): best does not change in this loop. Two steps a turn,
+		 * so that a node and its successor alternate between two
+		 * registers rather than being copied at each step.
 		 */
-		for (;; x = to_right ? s->next[x] : s->prev[x]) {
+		for (;;) {
 			d = to_right ? s->scaled[x] - head : head - s->scaled[x];
 			e = (uint64_t)d >> 32;
 			guarded = fl->guarded[e];
 			if (guarded > best)
 				goto done;	/* nothing further can win, or the sentinel */
-			/* The rotational floor. */
-			cost = s->angle[x] - phase;
-			if (cost < 0)
-				cost += rev;
-			cost -= fl->turn[e];
-			if (cost < 0)
-				cost += rev;
-			cost += guarded;
+			cost = rotational_floor(s, x, e, guarded, phase, rev);
 			if (cost <= best)
 				break;
+			x = to_right ? s->next[x] : s->prev[x];
+			d = to_right ? s->scaled[x] - head : head - s->scaled[x];
+			e = (uint64_t)d >> 32;
+			guarded = fl->guarded[e];
+			if (guarded > best)
+				goto done;
+			cost = rotational_floor(s, x, e, guarded, phase, rev);
+			if (cost <= best)
+				break;
+			x = to_right ? s->next[x] : s->prev[x];
 		}
 		/* The command itself only where it is needed (most passes need none). */
 		if (batched && s->cmd[x]->seq >= w->batch_end)

@@ -199,7 +199,13 @@ void fwq_set_init(struct fwq_set *s, const struct disk_mech *mech)
 	s->scale = (int64_t)1 << (32 - s->floor_shift);
 	s->scaled[FWQ_LEFT] = s->cyl[FWQ_LEFT] * s->scale;
 	s->scaled[FWQ_RIGHT] = s->cyl[FWQ_RIGHT] * s->scale;
-	s->pos[FWQ_LEFT] = 0;	/* one_walk()'s index when it prices nothing */
+	/*
+	 * one_walk()'s best starts at the left sentinel, whose pos[] is then
+	 * its index when it prices nothing (no cost ties FWQ_NO_COST, so its
+	 * cmd[] is never compared).
+	 */
+	s->pos[FWQ_LEFT] = 0;
+	s->cmd[FWQ_LEFT] = s->cmd[FWQ_RIGHT] = NULL;
 	s->band[FWQ_RIGHT] = FWQ_NO_BAND;
 	for (q = 0; q < DISK_SEEK_FLOOR_ENTRIES; q++) {
 		s->floors.guarded[q] = mech->floors[q].guarded;

@@ -204,7 +204,7 @@ struct fwq_set {
 	const struct fwq_cmd *cands[FWQ_SLOTS + FWQ_DESTAGE_WINDOW];	/* room for destages behind */
 	unsigned n;
 	uint8_t pos[FWQ_NODES];			/* where each waiting slot is in cands[] */
-	const struct fwq_cmd *cmd[FWQ_SLOTS];	/* per slot, while it waits */
+	const struct fwq_cmd *cmd[FWQ_NODES];	/* per slot, while it waits; the sentinels' NULL */
 	int32_t cyl[FWQ_NODES];
 	/*
 	 * cyl[] times 2^(32 - floor_shift): a distance's floor entry is then

@@ -430,11 +430,13 @@ static inline __attribute__((always_inline)) bool one_walk(const struct fwq_ctx 
 {
 	struct walk w;
 	int32_t here = (int32_t)ctx->head.cyl;
-	size_t right = here == s->at_cyl ? fwq_set_at_last(s) : set_at_elsewhere(s, here),
-		left = s->prev[right];
+	size_t right, left;
 	struct one_best b = { FWQ_NO_COST, FWQ_LEFT };
 
+	/* What the walk reads from ctx first: ctx then need not outlive a call. */
 	walk_init(&w, ctx, s, batch_end);
+	right = here == s->at_cyl ? fwq_set_at_last(s) : set_at_elsewhere(s, here);
+	left = s->prev[right];
 	if (s->cyl[right] == here) {
 		/* Through a copy: b itself stays in registers. */
 		struct one_best h = b;

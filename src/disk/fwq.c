@@ -180,9 +180,8 @@ void fwq_set_init(struct fwq_set *s, const struct disk_mech *mech)
 	SIM_ASSERT(max >> mech->seek_floor_shift < DISK_SEEK_FLOOR_ENTRIES, "%u cylinders, shift %u",
 		   cylinders, mech->seek_floor_shift);
 	s->n = 0;
-	s->band_shift = 0;
-	while (cylinders > 1 && ((cylinders - 1) >> s->band_shift) >= FWQ_BANDS)
-		s->band_shift++;
+	/* max >> floor_shift < DISK_SEEK_FLOOR_ENTRIES: max >> band_shift < FWQ_BANDS. */
+	s->band_shift = mech->seek_floor_shift + FWQ_BAND_ENTRIES_LOG2;
 	s->occupied = 0;
 	/*
 	 * From any head h in [0, max] the sentinels are beyond + h (left) and

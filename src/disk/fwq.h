@@ -162,10 +162,12 @@ static inline bool fwq_older(const struct fwq_cmd *a, const struct fwq_cmd *b)
  *                cylinder bands: band b holds cylinders [b << band_shift,
  *                (b + 1) << band_shift), `occupied` has bit b when one of
  *                its commands waits, and first[b] is the first of them in
- *                the list. A band is about a sixty-fourth of the stroke,
- *                so that `occupied` is one word (the next occupied band
- *                one bit scan): with at most 33 commands the place is a
- *                step or two from a band's first. And
+ *                the list. A band is sixteen floor entries (fwq_floors),
+ *                at most a sixty-fourth of the stroke, so that `occupied`
+ *                is one word (the next occupied band one bit scan) and a
+ *                command's band is its scaled cylinder's upper bits: with
+ *                at most 33 commands the place is a step or two from a
+ *                band's first. And
  *                where the last command to leave was, at_cyl, the walk
  *                finds its start at once: at_node, the node after it,
  *                is at or past at_cyl, and only a command that joined
@@ -175,6 +177,9 @@ static inline bool fwq_older(const struct fwq_cmd *a, const struct fwq_cmd *b)
  * Joining and leaving are a few instructions each; nothing moves in memory.
  */
 #define FWQ_BANDS	64
+#define FWQ_BAND_ENTRIES_LOG2	4	/* 1024 floor entries / 64 bands */
+_Static_assert(DISK_SEEK_FLOOR_ENTRIES >> FWQ_BAND_ENTRIES_LOG2 == FWQ_BANDS,
+	       "a band is a whole number of floor entries");
 #define FWQ_NO_BAND	0xff
 _Static_assert(FWQ_BANDS <= 64, "fwq_set.occupied is one word");
 #define FWQ_LEFT	FWQ_SLOTS
@@ -213,7 +218,7 @@ struct fwq_set {
 	int64_t scaled[FWQ_NODES];
 	int64_t angle[FWQ_NODES];
 	uint8_t next[FWQ_NODES], prev[FWQ_NODES];
-	unsigned band_shift;
+	unsigned band_shift;	/* floor_shift + FWQ_BAND_ENTRIES_LOG2 */
 	uint64_t occupied;			/* bit b: band b holds a command */
 	uint8_t first[FWQ_BANDS];
 	uint8_t band[FWQ_NODES];	/* each waiting node's; the right sentinel's none (FWQ_NO_BAND) */
@@ -271,14 +276,16 @@ static inline unsigned fwq_set_at_last(const struct fwq_set *s)
  */
 static inline void fwq_set_add(struct fwq_set *s, const struct fwq_cmd *c)
 {
-	unsigned x = c->tag, b = c->where.cyl >> s->band_shift, y;
 	int32_t cyl = (int32_t)c->where.cyl;
+	int64_t scaled = cyl * s->scale;
+	/* cyl >> band_shift, band_shift being floor_shift + FWQ_BAND_ENTRIES_LOG2. */
+	unsigned x = c->tag, b = (unsigned)((uint64_t)scaled >> (32 + FWQ_BAND_ENTRIES_LOG2)), y;
 
 	s->pos[x] = (uint8_t)s->n;
 	s->cands[s->n++] = c;
 	s->cmd[x] = c;
 	s->cyl[x] = cyl;
-	s->scaled[x] = cyl * s->scale;
+	s->scaled[x] = scaled;
 	s->angle[x] = c->where.angle;
 	s->band[x] = (uint8_t)b;
 	/* y: the node it goes before — after every node of its cylinder or less. */

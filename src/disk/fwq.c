@@ -436,7 +436,7 @@ static inline __attribute__((always_inline)) bool one_walk(const struct fwq_ctx 
 	walk_init(&w, ctx, s, batch_end);
 	right = here == s->at_cyl ? fwq_set_at_last(s) : set_at_elsewhere(s, here);
 	left = s->prev[right];
-	if (s->cyl[right] == here) {
+	if (s->scaled[right] == w.cyl) {
 		/* Through a copy: b itself stays in registers. */
 		struct one_best h = b;
 

@@ -189,6 +189,7 @@ void fwq_set_init(struct fwq_set *s, const struct disk_mech *mech)
 	 * and their floor entry in [DISK_SEEK_FLOOR_ENTRIES, 2 x).
 	 */
 	s->floor_shift = mech->seek_floor_shift;
+	s->rev = mech->layout->rev_ns;
 	beyond = (int64_t)DISK_SEEK_FLOOR_ENTRIES << s->floor_shift;
 	SIM_ASSERT(beyond + max <= INT32_MAX, "%u cylinders", cylinders);
 	s->sentinel_d = beyond;
@@ -259,13 +260,11 @@ static inline __attribute__((always_inline)) void walk_init(struct walk *w,
 							    const struct fwq_set *s,
 							    uint32_t batch_end)
 {
-	const struct disk_mech *mc = ctx->mech;
-
 	w->ctx = ctx;
 	w->s = s;
 	w->cyl = (int64_t)ctx->head.cyl * s->scale;
 	w->phase = ctx->phase;
-	w->rev = mc->layout->rev_ns;
+	w->rev = s->rev;
 	w->batch_end = batch_end;
 }
 

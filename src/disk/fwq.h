@@ -226,6 +226,7 @@ struct fwq_set {
 	uint8_t at_node;	/* a node at or past at_cyl; fwq_set_at(at_cyl) is it or before it */
 	unsigned floor_shift;	/* disk_mech.seek_floor_shift */
 	int64_t scale;		/* 2^(32 - floor_shift), for scaled[] */
+	int64_t rev;		/* one revolution (disk_layout.rev_ns), for the walk */
 	int64_t sentinel_d;	/* no command is this far from the head; a sentinel is at least */
 	struct fwq_floors floors;
 };

@@ -139,11 +139,10 @@ struct fwq_rules {
 /* a is older than b: arrival, then tag, then order of receipt. */
 static inline bool fwq_older(const struct fwq_cmd *a, const struct fwq_cmd *b)
 {
-	if (a->arrival != b->arrival)
-		return a->arrival < b->arrival;
-	if (a->tag != b->tag)
-		return a->tag < b->tag;
-	return a->seq < b->seq;
+	/* One expression: a caller's loop or branch then tests the comparisons themselves. */
+	return a->arrival < b->arrival ||
+		(a->arrival == b->arrival &&
+		 (a->tag < b->tag || (a->tag == b->tag && a->seq < b->seq)));
 }
 
 /*

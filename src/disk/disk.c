@@ -1869,7 +1869,7 @@ static void reset_begin(struct disk *d)
 	d->in_reset = true;
 	d->reset_ending = false;
 	abort_decoding(d);
-	fwq_set_init(&d->waiting, d->layout.cylinders);
+	fwq_set_init(&d->waiting, &d->mech);
 	d->nhigh = 0;
 	age_init(d);
 	d->tags_in_use = 0;
@@ -1907,7 +1907,7 @@ static void reset_try_end(struct disk *d)
 static void ncq_halt(struct disk *d)
 {
 	abort_decoding(d);
-	fwq_set_init(&d->waiting, d->layout.cylinders);
+	fwq_set_init(&d->waiting, &d->mech);
 	d->nhigh = 0;
 	age_init(d);
 	d->tags_in_use = 0;
@@ -2105,7 +2105,7 @@ struct disk *disk_new(struct sim *sim, const struct disk_model *m,
 	d->write_cache = m->write_cache;
 	d->read_ahead = m->read_ahead;
 	age_init(d);
-	fwq_set_init(&d->waiting, d->layout.cylinders);
+	fwq_set_init(&d->waiting, &d->mech);
 	for (i = 0; i < FWQ_SLOTS; i++) {
 		d->ref[i].d = d;
 		d->ref[i].slot = i;

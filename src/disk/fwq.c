@@ -169,17 +169,50 @@ static inline int64_t floor_of(const struct fwq_ctx *ctx, const struct fwq_cmd *
 	return ctx->mech->seek_floor[floor_entry(ctx, c)];
 }
 
-void fwq_set_init(struct fwq_set *s, uint32_t cylinders)
+void fwq_set_init(struct fwq_set *s, const struct disk_mech *mech)
 {
-	/* The sentinels' distances, and the right one's band past FWQ_BANDS, rest on it. */
+	uint32_t cylinders = mech->layout->cylinders, max = cylinders ? cylinders - 1 : 0;
+	int64_t beyond;
+	unsigned q;
+
+	/* The sentinels' cylinders fit in cyl[] and their distances index fwq_floors.guarded. */
 	SIM_ASSERT(cylinders <= FWQ_MAX_CYLINDERS, "%u cylinders", cylinders);
+	SIM_ASSERT(max >> mech->seek_floor_shift < DISK_SEEK_FLOOR_ENTRIES, "%u cylinders, shift %u",
+		   cylinders, mech->seek_floor_shift);
 	s->n = 0;
-	s->band_shift = 0;
-	while (cylinders > 1 && ((cylinders - 1) >> s->band_shift) >= FWQ_BANDS)
-		s->band_shift++;
+	/* max >> floor_shift < DISK_SEEK_FLOOR_ENTRIES: max >> band_shift < FWQ_BANDS. */
+	s->band_shift = mech->seek_floor_shift + FWQ_BAND_ENTRIES_LOG2;
 	s->occupied = 0;
-	s->cyl[FWQ_LEFT] = INT32_MIN;
-	s->cyl[FWQ_RIGHT] = INT32_MAX;
+	/*
+	 * From any head h in [0, max] the sentinels are beyond + h (left) and
+	 * beyond + max - h (right) away: at least `beyond`, past the stroke,
+	 * and their floor entry in [DISK_SEEK_FLOOR_ENTRIES, 2 x).
+	 */
+	s->floor_shift = mech->seek_floor_shift;
+	s->rev = mech->layout->rev_ns;
+	beyond = (int64_t)DISK_SEEK_FLOOR_ENTRIES << s->floor_shift;
+	SIM_ASSERT(beyond + max <= INT32_MAX, "%u cylinders", cylinders);
+	s->sentinel_d = beyond;
+	s->cyl[FWQ_LEFT] = (int32_t)-beyond;
+	s->cyl[FWQ_RIGHT] = (int32_t)(beyond + max);
+	/* Below 2^31 times 2^32: no overflow. */
+	s->scale = (int64_t)1 << (32 - s->floor_shift);
+	s->scaled[FWQ_LEFT] = s->cyl[FWQ_LEFT] * s->scale;
+	s->scaled[FWQ_RIGHT] = s->cyl[FWQ_RIGHT] * s->scale;
+	/*
+	 * one_walk()'s best starts at the left sentinel, whose pos[] is then
+	 * its index when it prices nothing (no cost ties FWQ_NO_COST, so its
+	 * cmd[] is never compared).
+	 */
+	s->pos[FWQ_LEFT] = 0;
+	s->cmd[FWQ_LEFT] = s->cmd[FWQ_RIGHT] = NULL;
+	s->band[FWQ_RIGHT] = FWQ_NO_BAND;
+	for (q = 0; q < DISK_SEEK_FLOOR_ENTRIES; q++) {
+		s->floors.guarded[q] = mech->floors[q].guarded;
+		s->floors.turn[q] = mech->floors[q].turn;
+		s->floors.ceil_guarded[q] = mech->floors[q].ceil_guarded;
+		s->floors.guarded[DISK_SEEK_FLOOR_ENTRIES + q] = INT64_MAX;
+	}
 	s->angle[FWQ_LEFT] = s->angle[FWQ_RIGHT] = 0;
 	s->next[FWQ_LEFT] = FWQ_RIGHT;
 	s->prev[FWQ_RIGHT] = FWQ_LEFT;
@@ -217,9 +250,8 @@ struct one_best {
 struct walk {
 	const struct fwq_ctx *ctx;
 	const struct fwq_set *s;
-	const struct disk_floor *floors;
-	int64_t cyl, phase, rev;
-	unsigned shift;
+	int64_t cyl;		/* the head's, scaled (fwq_set.scaled) */
+	int64_t phase, rev;
 	uint32_t batch_end;
 };
 
@@ -228,15 +260,11 @@ static inline __attribute__((always_inline)) void walk_init(struct walk *w,
 							    const struct fwq_set *s,
 							    uint32_t batch_end)
 {
-	const struct disk_mech *mc = ctx->mech;
-
 	w->ctx = ctx;
 	w->s = s;
-	w->floors = mc->floors;
-	w->cyl = ctx->head.cyl;
+	w->cyl = (int64_t)ctx->head.cyl * s->scale;
 	w->phase = ctx->phase;
-	w->rev = mc->layout->rev_ns;
-	w->shift = mc->seek_floor_shift;
+	w->rev = s->rev;
 	w->batch_end = batch_end;
 }
 
@@ -261,13 +289,6 @@ static __attribute__((noinline)) int64_t after_seek(const struct fwq_ctx *ctx,
 		floor_pass;
 }
 
-/* A command on the head's cylinder: out of line, the walk seldom meets one. */
-static __attribute__((noinline)) int64_t price_here(const struct fwq_ctx *ctx,
-						    const struct fwq_cmd *c)
-{
-	return fwq_positioning_ns(ctx, c);
-}
-
 /*
  * The walk's start when the head is not where the last command to leave
  * was (its access ended on another cylinder, or it was a destage): out of
@@ -279,59 +300,86 @@ static __attribute__((noinline)) unsigned set_at_elsewhere(const struct fwq_set 
 }
 
 /*
+ * The first pass of node x's sector at or after its floor entry e's
+ * guarded seek floor `guarded`: its rotational floor.
+ */
+static inline __attribute__((always_inline)) int64_t rotational_floor(const struct fwq_set *s,
+								      size_t x, size_t e,
+								      int64_t guarded,
+								      int64_t phase, int64_t rev)
+{
+	int64_t cost = s->angle[x] - phase;
+
+	if (cost < 0)
+		cost += rev;
+	cost -= s->floors.turn[e];
+	if (cost < 0)
+		cost += rev;
+	return cost + guarded;
+}
+
+/*
  * One side of the head, nearest first from node x, every node of it at
  * least a cylinder from the head: to_right and batched are constants at
- * each call. Stops at the first seek floor past the best (or at the
- * sentinel, farther than any stroke). Nodes are a word wide here: as
- * index registers they then need no widening copy at each step.
+ * each call. Stops at the first seek floor past the best (the sentinel's
+ * is: fwq_floors). Nodes are a word wide here: as index registers they
+ * then need no widening copy at each step.
  */
 static inline __attribute__((always_inline)) void one_side(const struct walk *w, size_t x,
 							   bool to_right, bool batched,
 							   struct one_best *b)
 {
 	const struct fwq_set *s = w->s;
-	const struct disk_floor *floors = w->floors;
+	const struct fwq_floors *fl = &s->floors;
 	int64_t head = w->cyl, phase = w->phase, rev = w->rev, best = b->cost;
-	unsigned shift = w->shift;
 	size_t best_slot = b->slot;
 
+	/*
+	 * x as an opaque value: otherwise gcc reads the second side's first
+	 * floor before the first side's walk and keeps it on the stack across it.
+	 */
+	__asm__("" : "+r"(x));
+
 	for (;; x = to_right ? s->next[x] : s->prev[x]) {
-		const struct disk_floor *fl;
-		const struct fwq_cmd *c;
-		int64_t d, cost;
+		int64_t d, cost, guarded;
+		size_t e;	/* a word wide, as the nodes */
 
 		/*
 		 * Over the commands whose rotational floor is past the best (most
-		 * of them): best does not change in this loop.
+		 * of them): best does not change in this loop. Two steps a turn,
+		 * so that a node and its successor alternate between two
+		 * registers rather than being copied at each step.
 		 */
-		for (;; x = to_right ? s->next[x] : s->prev[x]) {
-			d = to_right ? s->cyl[x] - head : head - s->cyl[x];
-			if (d >= FWQ_MAX_CYLINDERS)
-				goto done;	/* the sentinel */
-			fl = &floors[(uint32_t)d >> shift];
-			if (fl->guarded > best)
-				goto done;	/* nothing further can win */
-			/* The rotational floor. */
-			cost = s->angle[x] - phase;
-			if (cost < 0)
-				cost += rev;
-			cost -= fl->turn;
-			if (cost < 0)
-				cost += rev;
-			cost += fl->guarded;
+		for (;;) {
+			d = to_right ? s->scaled[x] - head : head - s->scaled[x];
+			e = (uint64_t)d >> 32;
+			guarded = fl->guarded[e];
+			if (guarded > best)
+				goto done;	/* nothing further can win, or the sentinel */
+			cost = rotational_floor(s, x, e, guarded, phase, rev);
 			if (cost <= best)
 				break;
+			x = to_right ? s->next[x] : s->prev[x];
+			d = to_right ? s->scaled[x] - head : head - s->scaled[x];
+			e = (uint64_t)d >> 32;
+			guarded = fl->guarded[e];
+			if (guarded > best)
+				goto done;
+			cost = rotational_floor(s, x, e, guarded, phase, rev);
+			if (cost <= best)
+				break;
+			x = to_right ? s->next[x] : s->prev[x];
 		}
-		c = s->cmd[x];
-		if (batched && c->seq >= w->batch_end)
+		/* The command itself only where it is needed (most passes need none). */
+		if (batched && s->cmd[x]->seq >= w->batch_end)
 			continue;
 		/*
 		 * The floor's pass is the first after the seek when even the
 		 * longest seek of the floor's distances makes it.
 		 */
-		if (fl->ceil_guarded > cost)
-			cost = after_seek(w->ctx, c, cost);
-		if (cost < best || (cost == best && fwq_older(c, s->cmd[best_slot]))) {
+		if (fl->ceil_guarded[e] > cost)
+			cost = after_seek(w->ctx, s->cmd[x], cost);
+		if (cost < best || (cost == best && fwq_older(s->cmd[x], s->cmd[best_slot]))) {
 			best = cost;
 			best_slot = x;
 		}
@@ -342,10 +390,36 @@ done:
 }
 
 /*
+ * The commands on the head's cylinder, from node x on (no seek: no floor,
+ * no guard), into b; returns the first node past them. Out of line: the
+ * walk seldom meets one, and its calls would cost the walk registers.
+ */
+static __attribute__((noinline)) size_t walk_here(const struct fwq_ctx *ctx,
+						  const struct fwq_set *s, size_t x,
+						  uint32_t batch_end, bool batched,
+						  struct one_best *b)
+{
+	for (; s->cyl[x] == (int32_t)ctx->head.cyl; x = s->next[x]) {
+		const struct fwq_cmd *c = s->cmd[x];
+		int64_t cost;
+
+		if (batched && c->seq >= batch_end)
+			continue;
+		cost = fwq_positioning_ns(ctx, c);
+		if (cost < b->cost || (cost == b->cost && fwq_older(c, s->cmd[b->slot]))) {
+			b->cost = cost;
+			b->slot = x;
+		}
+	}
+	return x;
+}
+
+/*
  * One class competes (no high-priority command is told apart): the common
  * case — every choice without PRIO. The commands on the head's cylinder
- * first (no seek: no floor, no guard), then the side of the head's nearer
- * neighbour, so that the other starts with a good best.
+ * first, then the side of the head's nearer neighbour, so that the other
+ * starts with a good best. The best's slot starts at the left sentinel,
+ * whose pos[] is 0: the index when nothing is priced.
  */
 static inline __attribute__((always_inline)) bool one_walk(const struct fwq_ctx *ctx,
 							   const struct fwq_set *s,
@@ -353,33 +427,31 @@ static inline __attribute__((always_inline)) bool one_walk(const struct fwq_ctx 
 							   struct fwq_best *out)
 {
 	struct walk w;
-	unsigned right = (int32_t)ctx->head.cyl == s->at_cyl ? fwq_set_at_last(s) :
-		set_at_elsewhere(s, (int32_t)ctx->head.cyl), left = s->prev[right];
-	struct one_best b = { INT64_MAX, 0 };
+	int32_t here = (int32_t)ctx->head.cyl;
+	size_t right, left;
+	struct one_best b = { FWQ_NO_COST, FWQ_LEFT };
 
+	/* What the walk reads from ctx first: ctx then need not outlive a call. */
 	walk_init(&w, ctx, s, batch_end);
-	for (; s->cyl[right] == (int32_t)ctx->head.cyl; right = s->next[right]) {
-		const struct fwq_cmd *c = s->cmd[right];
-		int64_t cost;
+	right = here == s->at_cyl ? fwq_set_at_last(s) : set_at_elsewhere(s, here);
+	left = s->prev[right];
+	if (s->scaled[right] == w.cyl) {
+		/* Through a copy: b itself stays in registers. */
+		struct one_best h = b;
 
-		if (batched && c->seq >= batch_end)
-			continue;
-		cost = price_here(ctx, c);
-		if (cost < b.cost || (cost == b.cost && fwq_older(c, s->cmd[b.slot]))) {
-			b.cost = cost;
-			b.slot = right;
-		}
+		right = walk_here(ctx, s, right, batch_end, batched, &h);
+		b = h;
 	}
-	if ((int64_t)s->cyl[right] - w.cyl <= w.cyl - s->cyl[left]) {
+	if (s->scaled[right] - w.cyl <= w.cyl - s->scaled[left]) {
 		one_side(&w, right, true, batched, &b);
 		one_side(&w, left, false, batched, &b);
 	} else {
 		one_side(&w, left, false, batched, &b);
 		one_side(&w, right, true, batched, &b);
 	}
-	out->any = b.cost != INT64_MAX;
-	out->cost = b.cost;
-	out->index = out->any ? s->pos[b.slot] : 0;
+	out->any = b.cost != FWQ_NO_COST;
+	out->cost = out->any ? b.cost : INT64_MAX;
+	out->index = s->pos[b.slot];
 	return out->any;
 }
 
@@ -391,7 +463,7 @@ static void two_walk(const struct fwq_ctx *ctx, const struct fwq_set *s, unsigne
 		     uint32_t batch_end, bool batched, struct fwq_best best[2])
 {
 	const struct disk_mech *mc = ctx->mech;
-	int64_t cyl = ctx->head.cyl, maxd = FWQ_MAX_CYLINDERS, limit, cost[2] = { INT64_MAX, INT64_MAX };
+	int64_t cyl = ctx->head.cyl, maxd = s->sentinel_d, limit, cost[2] = { INT64_MAX, INT64_MAX };
 	unsigned right = fwq_set_at(s, (int32_t)cyl), left = s->prev[right], slot[2] = { 0, 0 }, k;
 	int64_t dr = s->cyl[right] - cyl, dl = cyl - s->cyl[left];
 	bool has[2] = { s->n > nhigh, nhigh > 0 };
@@ -504,8 +576,9 @@ static inline __attribute__((always_inline)) unsigned satf_pick(const struct fwq
 	    (q->oldest && now - q->oldest->arrival >= r->age_limit))
 		return batched ? satf_batch_any(r, ctx, q, now, reason) :
 			satf_any(r, ctx, q, now, reason);
-	one_walk(ctx, q->set, q->batch_end, batched, &best);
+	/* Before the walk: the pointer then need not outlive it. */
 	*reason = FWQ_PICK_POLICY;
+	one_walk(ctx, q->set, q->batch_end, batched, &best);
 	return best.index;
 }
 

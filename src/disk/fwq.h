@@ -139,11 +139,10 @@ struct fwq_rules {
 /* a is older than b: arrival, then tag, then order of receipt. */
 static inline bool fwq_older(const struct fwq_cmd *a, const struct fwq_cmd *b)
 {
-	if (a->arrival != b->arrival)
-		return a->arrival < b->arrival;
-	if (a->tag != b->tag)
-		return a->tag < b->tag;
-	return a->seq < b->seq;
+	/* One expression: a caller's loop or branch then tests the comparisons themselves. */
+	return a->arrival < b->arrival ||
+		(a->arrival == b->arrival &&
+		 (a->tag < b->tag || (a->tag == b->tag && a->seq < b->seq)));
 }
 
 /*
@@ -155,17 +154,19 @@ static inline bool fwq_older(const struct fwq_cmd *a, const struct fwq_cmd *b)
  *                each slot is);
  *   by cylinder  a list through next[] and prev[] (ties in the order they
  *                joined), which SATF walks outwards from the head, reading
- *                per node only what pricing needs first (cyl[], angle[]).
+ *                per node only what pricing needs first (scaled[], angle[]).
  *                Two sentinel nodes end it, FWQ_LEFT and FWQ_RIGHT, farther
  *                from any head than the stroke, so the walk tests no end.
  *                A command finds its place, and the walk its start, through
  *                cylinder bands: band b holds cylinders [b << band_shift,
  *                (b + 1) << band_shift), `occupied` has bit b when one of
  *                its commands waits, and first[b] is the first of them in
- *                the list. A band is about a sixty-fourth of the stroke,
- *                so that `occupied` is one word (the next occupied band
- *                one bit scan): with at most 33 commands the place is a
- *                step or two from a band's first. And
+ *                the list. A band is sixteen floor entries (fwq_floors),
+ *                at most a sixty-fourth of the stroke, so that `occupied`
+ *                is one word (the next occupied band one bit scan) and a
+ *                command's band is its scaled cylinder's upper bits: with
+ *                at most 33 commands the place is a step or two from a
+ *                band's first. And
  *                where the last command to leave was, at_cyl, the walk
  *                finds its start at once: at_node, the node after it,
  *                is at or past at_cyl, and only a command that joined
@@ -175,37 +176,70 @@ static inline bool fwq_older(const struct fwq_cmd *a, const struct fwq_cmd *b)
  * Joining and leaving are a few instructions each; nothing moves in memory.
  */
 #define FWQ_BANDS	64
+#define FWQ_BAND_ENTRIES_LOG2	4	/* 1024 floor entries / 64 bands */
+_Static_assert(DISK_SEEK_FLOOR_ENTRIES >> FWQ_BAND_ENTRIES_LOG2 == FWQ_BANDS,
+	       "a band is a whole number of floor entries");
+#define FWQ_NO_BAND	0xff
 _Static_assert(FWQ_BANDS <= 64, "fwq_set.occupied is one word");
 #define FWQ_LEFT	FWQ_SLOTS
 #define FWQ_RIGHT	(FWQ_SLOTS + 1)
 #define FWQ_NODES	(FWQ_SLOTS + 2)
-/* The most cylinders a drive may have: the sentinels' distance from every head exceeds it. */
+/* The most cylinders a drive may have: the sentinels' cylinders then fit in cyl[]. */
 #define FWQ_MAX_CYLINDERS	(1u << 30)
+
+/*
+ * The walk's floors: the drive's (disk_mech.floors) a column each, so that
+ * one index off the set reaches all three, and the guarded floor twice as
+ * long. The sentinels stand DISK_SEEK_FLOOR_ENTRIES entries' worth of
+ * cylinders beyond the stroke, so from any head their distance falls in
+ * the second half, where the guarded floor is INT64_MAX: past every best
+ * (the walk's best starts at FWQ_NO_COST), it ends the walk as a far
+ * command would, and the walk tests no end.
+ */
+struct fwq_floors {
+	int64_t guarded[2 * DISK_SEEK_FLOOR_ENTRIES];
+	int64_t turn[DISK_SEEK_FLOOR_ENTRIES];
+	int64_t ceil_guarded[DISK_SEEK_FLOOR_ENTRIES];
+};
+/* The walk's best before it has priced a command: short of the sentinels' floor. */
+#define FWQ_NO_COST	(INT64_MAX - 1)
 
 struct fwq_set {
 	const struct fwq_cmd *cands[FWQ_SLOTS + FWQ_DESTAGE_WINDOW];	/* room for destages behind */
 	unsigned n;
-	uint8_t pos[FWQ_SLOTS];			/* where each waiting slot is in cands[] */
-	const struct fwq_cmd *cmd[FWQ_SLOTS];	/* per slot, while it waits */
+	uint8_t pos[FWQ_NODES];			/* where each waiting slot is in cands[] */
+	const struct fwq_cmd *cmd[FWQ_NODES];	/* per slot, while it waits; the sentinels' NULL */
 	int32_t cyl[FWQ_NODES];
+	/*
+	 * cyl[] times 2^(32 - floor_shift): a distance's floor entry is then
+	 * the scaled difference's upper word, one constant shift (the walk's).
+	 */
+	int64_t scaled[FWQ_NODES];
 	int64_t angle[FWQ_NODES];
 	uint8_t next[FWQ_NODES], prev[FWQ_NODES];
-	unsigned band_shift;
+	unsigned band_shift;	/* floor_shift + FWQ_BAND_ENTRIES_LOG2 */
 	uint64_t occupied;			/* bit b: band b holds a command */
 	uint8_t first[FWQ_BANDS];
+	uint8_t band[FWQ_NODES];	/* each waiting node's; the right sentinel's none (FWQ_NO_BAND) */
 	int32_t at_cyl;		/* -1 before any command has left */
 	uint8_t at_node;	/* a node at or past at_cyl; fwq_set_at(at_cyl) is it or before it */
+	unsigned floor_shift;	/* disk_mech.seek_floor_shift */
+	int64_t scale;		/* 2^(32 - floor_shift), for scaled[] */
+	int64_t rev;		/* one revolution (disk_layout.rev_ns), for the walk */
+	int64_t sentinel_d;	/* no command is this far from the head; a sentinel is at least */
+	struct fwq_floors floors;
 };
 
-/* Empty, for a drive of `cylinders` cylinders (at most FWQ_MAX_CYLINDERS). */
-void fwq_set_init(struct fwq_set *s, uint32_t cylinders);
+/* Empty, for the drive `mech` moves (at most FWQ_MAX_CYLINDERS cylinders). */
+void fwq_set_init(struct fwq_set *s, const struct disk_mech *mech);
 
-/* The first occupied band after b, or -1. */
-static inline int fwq_band_after(const struct fwq_set *s, int b)
+/* The first node of the first occupied band after band b < FWQ_BANDS; FWQ_RIGHT if none. */
+static inline unsigned fwq_first_after(const struct fwq_set *s, unsigned b)
 {
-	uint64_t m = b + 1 < FWQ_BANDS ? s->occupied & (~0ull << (b + 1)) : 0;
+	/* The bands past b: ~1 shifted by b, defined up to b = 63 (then none). */
+	uint64_t m = s->occupied & (~1ull << b);
 
-	return m ? __builtin_ctzll(m) : -1;
+	return m ? s->first[__builtin_ctzll(m)] : FWQ_RIGHT;
 }
 
 /* The first node (FWQ_RIGHT past the last) with a cylinder >= cyl. */
@@ -219,8 +253,7 @@ static inline unsigned fwq_set_at(const struct fwq_set *s, int32_t cyl)
 			;
 		return x;
 	}
-	b = fwq_band_after(s, b);
-	return b < 0 ? FWQ_RIGHT : s->first[b];
+	return b < FWQ_BANDS ? fwq_first_after(s, (unsigned)b) : FWQ_RIGHT;
 }
 
 /*
@@ -243,14 +276,18 @@ static inline unsigned fwq_set_at_last(const struct fwq_set *s)
  */
 static inline void fwq_set_add(struct fwq_set *s, const struct fwq_cmd *c)
 {
-	unsigned x = c->tag, b = c->where.cyl >> s->band_shift, y;
 	int32_t cyl = (int32_t)c->where.cyl;
+	int64_t scaled = cyl * s->scale;
+	/* cyl >> band_shift, band_shift being floor_shift + FWQ_BAND_ENTRIES_LOG2. */
+	unsigned x = c->tag, b = (unsigned)((uint64_t)scaled >> (32 + FWQ_BAND_ENTRIES_LOG2)), y;
 
 	s->pos[x] = (uint8_t)s->n;
 	s->cands[s->n++] = c;
 	s->cmd[x] = c;
 	s->cyl[x] = cyl;
+	s->scaled[x] = scaled;
 	s->angle[x] = c->where.angle;
+	s->band[x] = (uint8_t)b;
 	/* y: the node it goes before — after every node of its cylinder or less. */
 	if (s->occupied >> b & 1) {
 		y = s->first[b];
@@ -261,9 +298,7 @@ static inline void fwq_set_add(struct fwq_set *s, const struct fwq_cmd *c)
 			s->first[b] = (uint8_t)x;
 		}
 	} else {
-		int after = fwq_band_after(s, (int)b);
-
-		y = after < 0 ? FWQ_RIGHT : s->first[after];
+		y = fwq_first_after(s, b);
 		s->first[b] = (uint8_t)x;
 		s->occupied |= 1ull << b;
 	}
@@ -277,7 +312,7 @@ static inline void fwq_set_add(struct fwq_set *s, const struct fwq_cmd *c)
 static inline void fwq_set_remove(struct fwq_set *s, unsigned pos)
 {
 	const struct fwq_cmd *last = s->cands[s->n - 1];
-	unsigned x = s->cands[pos]->tag, b = (uint32_t)s->cyl[x] >> s->band_shift;
+	unsigned x = s->cands[pos]->tag, b = s->band[x];
 	unsigned nx = s->next[x];
 
 	s->next[s->prev[x]] = (uint8_t)nx;
@@ -286,8 +321,8 @@ static inline void fwq_set_remove(struct fwq_set *s, unsigned pos)
 	s->at_cyl = s->cyl[x];
 	s->at_node = (uint8_t)nx;
 	if (s->first[b] == x) {
-		/* The right sentinel's band is past FWQ_BANDS (FWQ_MAX_CYLINDERS): never b. */
-		if ((uint32_t)s->cyl[nx] >> s->band_shift == b)
+		/* The right sentinel's band is none: never b. */
+		if (s->band[nx] == b)
 			s->first[b] = (uint8_t)nx;
 		else
 			s->occupied &= ~(1ull << b);

@@ -38,6 +38,8 @@ struct blk_queue {
 	bool debug;			/* SIM_DBG_BLK (read with pass): blk_debug() tests this */
 	/* sched->completed, or NULL: none, or one for debug lines without SCHED debugging. */
 	void (*completed)(void *data, struct blk_request *rq);
+	/* completed or debug: a completion has more to do than blk_complete()'s fast path. */
+	bool done_hooks;
 	/*
 	 * Free requests, and the submitters waiting for one: a bio waits only
 	 * while none is free, and a request freed while one waits is its, so
@@ -136,6 +138,7 @@ struct blk_queue *blk_queue_new(struct sim *sim, const struct host_knobs *k, str
 	q->debug = sim_debugging(sim, SIM_DBG_BLK);
 	q->completed = !q->sched->completed_for_debug || sim_debugging(sim, SIM_DBG_SCHED) ?
 		q->sched->completed : NULL;
+	q->done_hooks = q->completed || q->debug;
 	q->logical_size = 512;
 	q->budget = q->ntags = k->queue_depth;
 	q->rr_mask = ~0u;
@@ -796,13 +799,10 @@ static __attribute__((noinline)) void request_done_granting(struct blk_queue *q,
 
 /*
  * The request is finished (its tag, if any, already free): back to the
- * pool (or to a waiting submitter), then tell its bios. blk_complete()'s
- * copy, for a request that ended well, runs the queue inline (`fast`);
- * the others call run_queue().
+ * pool (or to a waiting submitter), then tell its bios. blk_complete()
+ * has a copy of its common case.
  */
-static inline __attribute__((always_inline)) void request_done(struct blk_queue *q,
-							       struct blk_request *rq, int error,
-							       const bool fast)
+static void request_done(struct blk_queue *q, struct blk_request *rq, int error)
 {
 	struct blk_bio *bio = rq->bios;
 	int64_t now = sim_now(q->sim);
@@ -827,10 +827,7 @@ static inline __attribute__((always_inline)) void request_done(struct blk_queue 
 	 * The kernel dispatches before user space hears of the completion.
 	 * A tag was just freed, so inflight < budget: run_queue_can_act().
 	 */
-	if (fast)
-		run_queue_body(q, true);
-	else
-		run_queue(q);
+	run_queue(q);
 	bios_done(bio);
 }
 
@@ -871,19 +868,56 @@ static __attribute__((noinline)) void complete_other(struct blk_queue *q, struct
 			return;
 		}
 	}
-	request_done(q, rq, error, false);
+	request_done(q, rq, error);
+}
+
+/*
+ * A request that is one plain step, its data: seq_left BLK_SEQ_DATA, and
+ * neither flush, FUA nor discard — the four bytes tested as one word.
+ */
+#define BLK_RQ_STEPS_FIELD(f, at) (offsetof(struct blk_request, f) == \
+				   offsetof(struct blk_request, seq_left) + (at))
+_Static_assert(BLK_RQ_STEPS_FIELD(flush, 1) && BLK_RQ_STEPS_FIELD(fua, 2) &&
+	       BLK_RQ_STEPS_FIELD(discard, 3), "seq_left, flush, fua and discard are not four bytes");
+
+static inline bool request_plain_data(const struct blk_request *rq)
+{
+	static const uint8_t plain[4] = { BLK_SEQ_DATA, false, false, false };
+
+	return memcmp(&rq->seq_left, plain, sizeof(plain)) == 0;
 }
 
 void blk_complete(struct blk_queue *q, int tag, int error)
 {
 	struct blk_request *rq = tag_release(q, tag);
+	int64_t now;
 
-	if (error || rq->seq_left != BLK_SEQ_DATA || rq->flush) {
+	/*
+	 * The common case: a plain request's one step ended well, with no
+	 * scheduler or debug hook to call and nobody waiting for a request.
+	 * All else is request_done()'s, by way of complete_other() (a FUA
+	 * write too: its one step is the data as well).
+	 */
+	if (error || !request_plain_data(rq) || q->done_hooks || q->wait_head) {
 		complete_other(q, rq, error);
 		return;
 	}
-	/* A request whose one step, its data, ended well: the common case. */
-	request_done(q, rq, 0, true);
+	/* request_done() of it: not a discard, so its stats are its direction's. */
+	now = sim_now(q->sim);
+	q->stats.ios[rq->write]++;
+	q->stats.ticks_ns[rq->write] += now - rq->t_queued;
+	bio_end(rq->bios, rq->t_dispatched, now, 0);
+	rq->free_next = q->free;
+	q->free = rq;
+	/* The kernel dispatches before user space hears of the completion. */
+	run_queue_body(q, true);
+	/*
+	 * Its bios from the pool's head, where it still is: dispatching takes
+	 * no request (only a submission does, and none happens within it —
+	 * libata and the drive answer in events of their own), so no
+	 * register has to keep the request or its bio across the dispatch.
+	 */
+	bios_done(q->free->bios);
 }
 
 void blk_quiesce(struct blk_queue *q, bool stopped)

@@ -986,15 +986,16 @@ static __attribute__((noinline)) void sdb_complete_tags(struct libata *la, uint3
 	}
 }
 
-void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
+/* libata_receive_sdb() in general: any SDB, the debug line, any number of tags (out of line). */
+static __attribute__((noinline)) void sdb_receive_other(struct libata *la, const uint8_t *fis,
+							size_t len)
 {
 	uint32_t done;
 
 	/*
-	 * Every I/O's completion: good status, so neither a CDL abort nor
-	 * sense data, nor an NCQ error: the tags complete (as sdb_exception()
-	 * would complete them, without its tests). An SDB that is not one, and
-	 * the debug line, go through sdb_not_plain(), which decodes it whole.
+	 * Good completions decoded by the fast codec; an SDB that is not one,
+	 * and the debug line, go through sdb_not_plain(), which decodes it
+	 * whole.
 	 */
 	if (!ata_sdb_decode_good(fis, len, &done) || sim_debugging(la->sim, SIM_DBG_ATA)) {
 		int64_t tags = sdb_not_plain(la, fis, len);
@@ -1003,7 +1004,6 @@ void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
 			return;
 		done = (uint32_t)tags;
 	}
-	/* One tag (the usual SDB) inline, keeping only `la` across the call; more in a loop. */
 	if (done & (done - 1)) {
 		sdb_complete_tags(la, done);
 	} else if (done) {
@@ -1015,6 +1015,48 @@ void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
 	timer_idle(la);
 	if (la->eh == EH_WAIT)
 		eh_maybe_start(la);
+}
+
+/* The one tag's completion when it may leave nothing out or EH waiting (out of line). */
+static __attribute__((noinline)) void sdb_complete_then_idle(struct libata *la, unsigned tag)
+{
+	blk_complete(la->q, (int)tag, 0);
+	timer_idle(la);
+	if (la->eh == EH_WAIT)
+		eh_maybe_start(la);
+}
+
+void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
+{
+	uint32_t done;
+
+	/*
+	 * Every I/O's completion: good status (neither a CDL abort nor sense
+	 * data, nor an NCQ error) for one tag, no debug line — as
+	 * sdb_exception() would complete it, without its tests. All else is
+	 * sdb_receive_other()'s.
+	 */
+	if (!ata_sdb_decode_good(fis, len, &done) || sim_debugging(la->sim, SIM_DBG_ATA) ||
+	    !done || (done & (done - 1))) {
+		sdb_receive_other(la, fis, len);
+		return;
+	}
+	la->cdl_tags &= ~done;	/* stays 0 without CDL */
+	la->ncq_active &= ~done;
+	la->failed &= ~done;
+	/*
+	 * With other NCQ commands still out and no EH waiting, nothing is
+	 * left to do after the completion (sdb_complete_then_idle()'s tests
+	 * would find nothing): the timer stays, as ncq_active only grows
+	 * within blk_complete(), which issues commands but completes none
+	 * (the drive answers in events of its own); and only the timer's
+	 * event enters EH_WAIT. So the completion is a tail call.
+	 */
+	if (la->ncq_active && la->eh != EH_WAIT) {
+		blk_complete(la->q, __builtin_ctz(done), 0);
+		return;
+	}
+	sdb_complete_then_idle(la, (unsigned)__builtin_ctz(done));
 }
 
 void libata_receive_d2h(struct libata *la, const uint8_t *fis, size_t len,

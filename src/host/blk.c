@@ -672,19 +672,39 @@ static __attribute__((noinline)) void issue_deferred(struct blk_queue *q)
 }
 
 /*
- * `completing`: the caller is a completion, which came from libata (it is
- * attached) and has just freed a tag (inflight < budget).
+ * 4.10's scsi_request_fn() peeks a request (the elevator moves it to the
+ * dispatch queue) before it asks whether the device can take one: with
+ * the device full, the scheduler's next choice is made now, not when a tag
+ * frees, and nothing overtakes it. Into the empty dispatch list (a
+ * scheduler cannot reach it).
  */
-static inline __attribute__((always_inline)) void run_queue_body(struct blk_queue *q,
-								 const bool completing)
+static inline __attribute__((always_inline)) void run_queue_peek(struct blk_queue *q)
 {
-	bool room;
+	struct blk_request *rq = q->lone;
 
-	if (q->running || q->stopped || (!completing && !q->ata))
+	if (!q->peek || q->dispatch_head)
+		return;
+	if (rq) {
+		/* sched_take() of the held-back request: pass() returns it (its one request). */
+		q->lone = NULL;
+		q->sched_queued--;
+		rq = q->pass(q->sched_data, rq);
+	} else {
+		rq = sched_take(q);
+		if (!rq)
+			return;
+	}
+	rq->dispatch_next = NULL;
+	q->dispatch_head = q->dispatch_tail = rq;
+}
+
+static inline __attribute__((always_inline)) void run_queue_body(struct blk_queue *q)
+{
+	if (q->running || q->stopped || !q->ata)
 		return;
 	q->running = true;
 	/* The device's budget (scsi_mq_get_budget) and a free tag. */
-	for (room = completing || q->inflight < q->budget; room; room = q->inflight < q->budget) {
+	while (q->inflight < q->budget) {
 		struct blk_request *rq = next_request(q);
 		unsigned tag;
 
@@ -706,27 +726,50 @@ static inline __attribute__((always_inline)) void run_queue_body(struct blk_queu
 		if (q->inflight++ == 0)
 			q->busy_since = sim_now(q->sim);	/* the first in flight */
 	}
-	/*
-	 * 4.10's scsi_request_fn() peeks a request (the elevator moves it to
-	 * the dispatch queue) before it asks whether the device can take one:
-	 * with the device full, the scheduler's next choice is made now, not
-	 * when a tag frees, and nothing overtakes it.
-	 */
-	if (q->peek && !q->dispatch_head) {
-		struct blk_request *rq = sched_take(q);
+	run_queue_peek(q);
+	q->running = false;
+}
 
-		/* Into the empty dispatch list (a scheduler cannot reach it). */
-		if (rq) {
-			rq->dispatch_next = NULL;
-			q->dispatch_head = q->dispatch_tail = rq;
+/*
+ * run_queue() for blk_complete(), which came from libata (attached) and
+ * has just freed a tag (inflight < budget): the first dispatch straight,
+ * the rest as any run. Without the running flag: nothing within the dispatch
+ * runs the queue (libata and the drive answer in events of their own), nor
+ * is a completion ever inside a run.
+ */
+static void run_queue(struct blk_queue *q);
+
+static inline __attribute__((always_inline)) void run_queue_completing(struct blk_queue *q)
+{
+	struct blk_request *rq;
+	unsigned tag;
+
+	if (q->stopped)
+		return;
+	rq = next_request(q);
+	if (rq) {
+		tag = tag_alloc(q);
+		rq->t_dispatched = sim_now(q->sim);
+		q->tag_rq[tag] = rq;
+		q->issuing = tag;
+		if (libata_issue(q->ata, rq, tag)) {
+			issue_deferred(q);
+		} else {
+			tag_given(q, q->issuing);
+			if (q->inflight++ == 0)
+				q->busy_since = sim_now(q->sim);	/* the first in flight */
+			if (q->inflight < q->budget) {
+				run_queue(q);		/* more room: the rest, and its peek */
+				return;
+			}
 		}
 	}
-	q->running = false;
+	run_queue_peek(q);
 }
 
 static void run_queue(struct blk_queue *q)
 {
-	run_queue_body(q, false);
+	run_queue_body(q);
 }
 
 void blk_run_queue(struct blk_queue *q)
@@ -906,11 +949,13 @@ void blk_complete(struct blk_queue *q, int tag, int error)
 	now = sim_now(q->sim);
 	q->stats.ios[rq->write]++;
 	q->stats.ticks_ns[rq->write] += now - rq->t_queued;
-	bio_end(rq->bios, rq->t_dispatched, now, 0);
+	/* bio_end() without the error: blk_submit() set it 0, and it ended well. */
+	rq->bios->t_dispatched = rq->t_dispatched;
+	rq->bios->t_completed = now;
 	rq->free_next = q->free;
 	q->free = rq;
 	/* The kernel dispatches before user space hears of the completion. */
-	run_queue_body(q, true);
+	run_queue_completing(q);
 	/*
 	 * Its bios from the pool's head, where it still is: dispatching takes
 	 * no request (only a submission does, and none happens within it —

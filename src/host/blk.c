@@ -38,8 +38,12 @@ struct blk_queue {
 	bool debug;			/* SIM_DBG_BLK (read with pass): blk_debug() tests this */
 	/* sched->completed, or NULL: none, or one for debug lines without SCHED debugging. */
 	void (*completed)(void *data, struct blk_request *rq);
-	/* completed or debug: a completion has more to do than blk_complete()'s fast path. */
-	bool done_hooks;
+	/*
+	 * completed, debug, wait_head or stopped: a completion has more to do
+	 * than blk_complete()'s common case (complete_slow_update() after any
+	 * of them changes).
+	 */
+	bool complete_slow;
 	/*
 	 * Free requests, and the submitters waiting for one: a bio waits only
 	 * while none is free, and a request freed while one waits is its, so
@@ -72,6 +76,11 @@ struct blk_queue {
 };
 
 static bool flush_insert(struct blk_queue *q, struct blk_request *rq, uint16_t flags);
+
+static void complete_slow_update(struct blk_queue *q)
+{
+	q->complete_slow = q->completed || q->debug || q->wait_head || q->stopped;
+}
 
 /* sim_debug() of SIM_DBG_BLK, one load fewer. */
 #define blk_debug(q, ...) do { \
@@ -138,7 +147,7 @@ struct blk_queue *blk_queue_new(struct sim *sim, const struct host_knobs *k, str
 	q->debug = sim_debugging(sim, SIM_DBG_BLK);
 	q->completed = !q->sched->completed_for_debug || sim_debugging(sim, SIM_DBG_SCHED) ?
 		q->sched->completed : NULL;
-	q->done_hooks = q->completed || q->debug;
+	complete_slow_update(q);
 	q->logical_size = 512;
 	q->budget = q->ntags = k->queue_depth;
 	q->rr_mask = ~0u;
@@ -536,6 +545,7 @@ static __attribute__((noinline)) bool bio_wait(struct blk_queue *q, struct blk_b
 	else
 		q->wait_head = bio;
 	q->wait_tail = bio;
+	complete_slow_update(q);
 	q->stats.waits++;
 	blk_debug(q, "bio lba %llu waits: all %u requests in use",
 		  (unsigned long long)bio->lba, q->nr_requests);
@@ -730,39 +740,75 @@ static inline __attribute__((always_inline)) void run_queue_body(struct blk_queu
 	q->running = false;
 }
 
-/*
- * run_queue() for blk_complete(), which came from libata (attached) and
- * has just freed a tag (inflight < budget): the first dispatch straight,
- * the rest as any run. Without the running flag: nothing within the dispatch
- * runs the queue (libata and the drive answer in events of their own), nor
- * is a completion ever inside a run.
- */
 static void run_queue(struct blk_queue *q);
 
+/* The completed request's tag (q->issuing), not given again after all: free, out of flight. */
+static __attribute__((noinline)) void completing_tag_free(struct blk_queue *q)
+{
+	unsigned tag = q->issuing;
+
+	q->tag_rq[tag] = NULL;
+	q->free_tags |= 1u << tag;
+	if (--q->inflight == 0)
+		q->stats.io_ticks_ns += sim_now(q->sim) - q->busy_since;
+}
+
+/* issue_deferred() in run_queue_completing(): the tag then leaves flight too. */
+static __attribute__((noinline)) void completing_deferred(struct blk_queue *q)
+{
+	issue_deferred(q);
+	if (--q->inflight == 0)
+		q->stats.io_ticks_ns += sim_now(q->sim) - q->busy_since;
+	run_queue_peek(q);
+}
+
+/*
+ * tag_release() then run_queue() for blk_complete(), whose request's tag
+ * is q->issuing, still held and counted in flight: the first dispatch
+ * straight, the rest as any run. A dispatch takes the tag from the
+ * completed request without its round trip through free_tags and
+ * inflight: with no other tag free, tag_alloc() would give that one again
+ * (and inflight would be back where it was); with others free, it joins
+ * them and tag_alloc() picks as it would. The scheduler reads neither, so
+ * the order does not matter. Without the running flag: nothing within the
+ * dispatch runs the queue (libata and the drive answer in events of their
+ * own), nor is a completion ever inside a run. Not stopped, and attached
+ * (blk_complete() tested complete_slow; libata calls it).
+ */
 static inline __attribute__((always_inline)) void run_queue_completing(struct blk_queue *q)
 {
-	struct blk_request *rq;
-	unsigned tag;
+	struct blk_request *rq = next_request(q);
+	uint32_t free;
 
-	if (q->stopped)
+	if (!rq) {
+		/* The peek would find nothing either: the scheduler is empty. */
+		completing_tag_free(q);
 		return;
-	rq = next_request(q);
-	if (rq) {
-		tag = tag_alloc(q);
-		rq->t_dispatched = sim_now(q->sim);
-		q->tag_rq[tag] = rq;
-		q->issuing = tag;
-		if (libata_issue(q->ata, rq, tag)) {
-			issue_deferred(q);
-		} else {
-			tag_given(q, q->issuing);
-			if (q->inflight++ == 0)
-				q->busy_since = sim_now(q->sim);	/* the first in flight */
-			if (q->inflight < q->budget) {
-				run_queue(q);		/* more room: the rest, and its peek */
-				return;
-			}
-		}
+	}
+	free = q->free_tags;
+	if (free) {
+		q->tag_rq[q->issuing] = NULL;
+		q->free_tags = free | 1u << q->issuing;
+		q->issuing = tag_alloc(q);
+	}
+	rq->t_dispatched = sim_now(q->sim);
+	q->tag_rq[q->issuing] = rq;
+	/* The tag is kept in the queue across the call, not in a register. */
+	if (libata_issue(q->ata, rq, q->issuing)) {
+		completing_deferred(q);
+		return;
+	}
+	tag_given(q, q->issuing);
+	if (q->inflight == 1) {
+		/* Out of flight and in again at once: the busy time up to now counts. */
+		int64_t now = sim_now(q->sim);
+
+		q->stats.io_ticks_ns += now - q->busy_since;
+		q->busy_since = now;
+	}
+	if (q->inflight < q->budget) {
+		run_queue(q);		/* more room: the rest, and its peek */
+		return;
 	}
 	run_queue_peek(q);
 }
@@ -832,6 +878,7 @@ static __attribute__((noinline)) void request_done_granting(struct blk_queue *q,
 	q->wait_head = granted->next;
 	if (!q->wait_head)
 		q->wait_tail = NULL;
+	complete_slow_update(q);
 	q->stats.wait_ns += now - granted->t_submit;
 	request_init(q, rq, granted);
 	run_queue(q);
@@ -932,17 +979,18 @@ static inline bool request_plain_data(const struct blk_request *rq)
 
 void blk_complete(struct blk_queue *q, int tag, int error)
 {
-	struct blk_request *rq = tag_release(q, tag);
+	struct blk_request *rq = q->tag_rq[tag];
 	int64_t now;
 
 	/*
 	 * The common case: a plain request's one step ended well, with no
-	 * scheduler or debug hook to call and nobody waiting for a request.
-	 * All else is request_done()'s, by way of complete_other() (a FUA
-	 * write too: its one step is the data as well).
+	 * scheduler or debug hook to call, nobody waiting for a request, and
+	 * the queue not stopped (complete_slow). All else is request_done()'s,
+	 * by way of complete_other() (a FUA write too: its one step is the
+	 * data as well).
 	 */
-	if (error || !request_plain_data(rq) || q->done_hooks || q->wait_head) {
-		complete_other(q, rq, error);
+	if (error || !rq || !request_plain_data(rq) || q->complete_slow) {
+		complete_other(q, tag_release(q, tag), error);
 		return;
 	}
 	/* request_done() of it: not a discard, so its stats are its direction's. */
@@ -955,6 +1003,7 @@ void blk_complete(struct blk_queue *q, int tag, int error)
 	rq->free_next = q->free;
 	q->free = rq;
 	/* The kernel dispatches before user space hears of the completion. */
+	q->issuing = (unsigned)tag;
 	run_queue_completing(q);
 	/*
 	 * Its bios from the pool's head, where it still is: dispatching takes
@@ -969,6 +1018,7 @@ void blk_quiesce(struct blk_queue *q, bool stopped)
 {
 	q->stopped = stopped;
 	q->peek = q->peek_before_budget && !stopped;
+	complete_slow_update(q);
 	if (!stopped)
 		blk_run_queue(q);
 }

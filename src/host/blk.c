@@ -17,6 +17,7 @@ struct blk_queue {
 	unsigned ntags, inflight;	/* ATA tags 0..ntags-1; how many are out */
 	uint32_t rr_mask;		/* round-robin allocation starts at the lowest tag here */
 	unsigned issuing;		/* the tag of the command libata_issue() is given */
+	bool deferred;			/* libata_issue() deferred it (blk_issue_deferred()) */
 	const struct sched_ops *sched;
 	void *sched_data;
 	unsigned sched_queued;		/* requests inserted into the scheduler, not yet dispatched */
@@ -670,7 +671,7 @@ static struct blk_request *next_request(struct blk_queue *q)
  * goes back to the head of the dispatch list; nothing behind it goes
  * either.
  */
-static __attribute__((noinline)) void issue_deferred(struct blk_queue *q)
+void blk_issue_deferred(struct blk_queue *q)
 {
 	unsigned tag = q->issuing;
 	struct blk_request *rq = q->tag_rq[tag];
@@ -679,6 +680,7 @@ static __attribute__((noinline)) void issue_deferred(struct blk_queue *q)
 	q->free_tags |= 1u << tag;
 	dispatch_add(q, rq, true);
 	q->stats.deferred++;
+	q->deferred = true;		/* the dispatch stops as libata_issue() returns */
 }
 
 /*
@@ -728,8 +730,9 @@ static inline __attribute__((always_inline)) void run_queue_body(struct blk_queu
 		 * register: what follows needs nothing else of this dispatch.
 		 */
 		q->issuing = tag;
-		if (libata_issue(q->ata, rq, tag)) {
-			issue_deferred(q);
+		libata_issue(q->ata, rq, tag);
+		if (q->deferred) {
+			q->deferred = false;
 			break;
 		}
 		tag_given(q, q->issuing);
@@ -753,10 +756,10 @@ static __attribute__((noinline)) void completing_tag_free(struct blk_queue *q)
 		q->stats.io_ticks_ns += sim_now(q->sim) - q->busy_since;
 }
 
-/* issue_deferred() in run_queue_completing(): the tag then leaves flight too. */
+/* A deferral in run_queue_completing(): the tag then leaves flight too. */
 static __attribute__((noinline)) void completing_deferred(struct blk_queue *q)
 {
-	issue_deferred(q);
+	q->deferred = false;
 	if (--q->inflight == 0)
 		q->stats.io_ticks_ns += sim_now(q->sim) - q->busy_since;
 	run_queue_peek(q);
@@ -794,7 +797,8 @@ static inline __attribute__((always_inline)) void run_queue_completing(struct bl
 	rq->t_dispatched = sim_now(q->sim);
 	q->tag_rq[q->issuing] = rq;
 	/* The tag is kept in the queue across the call, not in a register. */
-	if (libata_issue(q->ata, rq, q->issuing)) {
+	libata_issue(q->ata, rq, q->issuing);
+	if (q->deferred) {
 		completing_deferred(q);
 		return;
 	}

@@ -25,7 +25,9 @@
 #define NCQSIM_BLK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "host/knobs.h"
 #include "sim/sim.h"
@@ -163,6 +165,28 @@ struct blk_request {
 	struct blk_request *dispatch_next;	/* in the dispatch list (set as it goes in) */
 };
 
+/*
+ * Neither a flush step, FUA, a discard nor a CDB other than READ/WRITE:
+ * libata's usual NCQ read or write. The bytes from flush to cdb in one
+ * word, tested under a mask of those four.
+ */
+#define BLK_RQ_AT(f) (offsetof(struct blk_request, f) - offsetof(struct blk_request, seq_left))
+_Static_assert(BLK_RQ_AT(flush) == 1 && BLK_RQ_AT(fua) == 2 && BLK_RQ_AT(discard) == 3 &&
+	       BLK_RQ_AT(cdb) == 5 && BLK_RQ_AT(retries) == 7,
+	       "struct blk_request's flags are not the eight bytes blk_rq_plain_rw() reads");
+
+static inline bool blk_rq_plain_rw(const struct blk_request *rq)
+{
+	static const union {
+		uint8_t byte[8];
+		uint64_t word;
+	} flags = { { 0, 0xff, 0xff, 0xff, 0, 0xff, 0, 0 } };
+	uint64_t w;
+
+	memcpy(&w, &rq->seq_left, sizeof(w));
+	return !(w & flags.word);
+}
+
 enum {
 	BLK_SEQ_PREFLUSH	= 1 << 0,
 	BLK_SEQ_DATA		= 1 << 1,
@@ -263,6 +287,12 @@ bool blk_submit(struct blk_queue *q, struct blk_bio *bio);
 
 /* Dispatch while driver tags are free. */
 void blk_run_queue(struct blk_queue *q);
+/*
+ * libata, within libata_issue(): it defers the command it was given
+ * (ata_std_qc_defer()); its tag is free again and the request waits at the
+ * head of the dispatch list, nothing behind it going either.
+ */
+void blk_issue_deferred(struct blk_queue *q);
 /* libata: the drive finished the request on `tag` (error 0 or -EIO). */
 void blk_complete(struct blk_queue *q, int tag, int error);
 

@@ -73,6 +73,12 @@ struct libata {
 	uint32_t failed;		/* tags owned by EH: timed out, or aborted by an NCQ error */
 	uint32_t timed_out;		/* of those, the ones that timed out (they use up retries) */
 	uint8_t dsm[ATA_SECTOR_SIZE];	/* the payload of the DSM TRIM out (one at a time) */
+	/*
+	 * The FIS of the NCQ command being sent: here, not on the stack, so
+	 * that the send is the issue's tail call (the drive reads it within
+	 * the send, and nothing sends another meanwhile).
+	 */
+	uint8_t ncq_fis[ATA_FIS_H2D_LEN];
 	uint32_t illegal_tags;		/* refused untranslated: failed in the next event */
 	uint32_t nothing_tags;		/* a VERIFY of no blocks: done well in the next event */
 };
@@ -587,13 +593,16 @@ static bool rw_untranslatable(const struct libata *la, const struct blk_request 
 
 /*
  * A command ata_rw_fis_build() refuses: a bug above libata (out of line,
- * with `rw` by value, so that the caller keeps nothing live for it).
+ * its fields from the request, so that the caller keeps nothing live for
+ * it: only the priority and the CDL index are ncq_issue()'s own).
  */
 static __attribute__((noinline, noreturn, cold)) void ncq_unbuildable(const struct blk_request *rq,
-								     struct ata_rw rw)
+								     unsigned tag,
+								     enum ata_prio prio,
+								     uint8_t cdl)
 {
-	int rc = ata_rw_fis_refused(rw.ncq, rw.write, rw.fua, rw.tag, rw.prio, rw.sectors, rw.lba,
-				    rw.cdl);
+	int rc = ata_rw_fis_refused(true, rq->write, rq->fua, (uint8_t)tag, prio, rq->nlb, rq->lba,
+				    cdl);
 
 	SIM_ASSERT(rc == ATA_OK, "cannot build a command for lba %llu +%u: %s",
 		   (unsigned long long)rq->lba, rq->nlb, ata_strerror(rc));
@@ -604,17 +613,18 @@ static __attribute__((noinline, noreturn, cold)) void ncq_unbuildable(const stru
 /*
  * A read or write as READ/WRITE FPDMA QUEUED on `tag`: every I/O's
  * command, inline in libata_issue() with `prio_cdl` false (neither
- * device/ncq_prio_enable nor device/cdl_enable on), out of line in
- * issue_other() with it true, so that the common case keeps nothing but
- * `la` live across its calls.
+ * device/ncq_prio_enable nor device/cdl_enable on) and `armed` true (the
+ * timer already running), out of line in issue_other() otherwise, so that
+ * the common case keeps nothing live across its calls and ends in the
+ * send.
  */
 static inline __attribute__((always_inline)) void ncq_issue(struct libata *la,
 							    const struct blk_request *rq,
-							    unsigned tag, bool prio_cdl)
+							    unsigned tag, bool prio_cdl, bool armed)
 {
+	/* libata_issue()'s (prio_cdl false) is no FUA write: blk_rq_plain_rw(). */
 	struct ata_rw rw = { .write = rq->write, .ncq = true, .tag = (uint8_t)tag,
-		.sectors = rq->nlb, .lba = rq->lba, .fua = rq->fua };
-	uint8_t fis[ATA_FIS_H2D_LEN];
+		.sectors = rq->nlb, .lba = rq->lba, .fua = prio_cdl && rq->fua };
 
 	/* ata_build_rw_tf(): only the RT class sets PRIO, whatever its level. */
 	if (prio_cdl && la->prio_enabled && ioprio_class(rq->ioprio) == IOPRIO_CLASS_RT) {
@@ -623,7 +633,7 @@ static inline __attribute__((always_inline)) void ncq_issue(struct libata *la,
 	}
 	la->stats.ncq_cmds++;
 	la->ncq_active |= 1u << tag;
-	if (rq->fua) {
+	if (rw.fua) {
 		la->stats.fua_cmds += rq->write;
 		la->stats.fua_reads += !rq->write;
 	}
@@ -643,21 +653,22 @@ static inline __attribute__((always_inline)) void ncq_issue(struct libata *la,
 	}
 	/* The FIS built straight from the fields (ata_rw_fis_build: ata_rw_build's, encoded). */
 	if (ata_rw_fis_refuses(&rw))
-		ncq_unbuildable(rq, rw);
-	ata_rw_fis_encode(&rw, fis);
+		ncq_unbuildable(rq, tag, rw.prio, rw.cdl);
+	ata_rw_fis_encode(&rw, la->ncq_fis);
 	/*
-	 * timer_start() split around the send, so that nothing but `la` is
-	 * live across the calls: the deadline before (as blk_mq_start_request()
-	 * sets it before queue_rq()), the timer after, as before (its event's
-	 * place among the drive's depends on it). The send does not move the
-	 * clock, so the deadline is the same `now + timeout` after it.
+	 * The deadline before the send (as blk_mq_start_request() sets it
+	 * before queue_rq()); an idle timer armed after it, as before (its
+	 * event's place among the drive's depends on it). The send does not
+	 * move the clock, so the deadline is the same `now + timeout` after
+	 * it, nor does it touch the timer (the drive answers in events of its
+	 * own): `armed` tested before the send holds after it.
 	 */
 	la->deadline[tag] = sim_now(la->sim) + la->timeout;
 	if (sim_debugging(la->sim, SIM_DBG_ATA))
-		debug_issue_send(la, fis, tag);
+		debug_issue_send(la, la->ncq_fis, tag);
 	else
-		la->send(la->link, fis, sizeof(fis));
-	if (!la->timer_armed)
+		la->send(la->link, la->ncq_fis, ATA_FIS_H2D_LEN);
+	if (!armed && !la->timer_armed)
 		timer_arm(la, sim_now(la->sim) + la->timeout);
 }
 
@@ -731,26 +742,35 @@ static __attribute__((noinline)) int issue_other(struct libata *la, struct blk_r
 	/* ata_std_qc_defer(): an NCQ command waits while a non-NCQ one is active (and during EH). */
 	if (la->eh != EH_IDLE || la->nonqueued_tag >= 0)
 		return -EBUSY;
-	/* Neither deferred nor plain: PRIO or CDL is on. */
-	ncq_issue(la, rq, tag, true);
+	/* Neither deferred nor plain: PRIO or CDL is on, or the timer is idle. */
+	ncq_issue(la, rq, tag, true, false);
 	return 0;
 }
 
-int libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
+/* libata_issue() of all but the usual command, which may be deferred (out of line). */
+static __attribute__((noinline)) void issue_slow(struct libata *la, struct blk_request *rq,
+						 unsigned tag)
+{
+	if (issue_other(la, rq, tag))
+		blk_issue_deferred(la->q);
+}
+
+void libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
 {
 	/*
-	 * Every I/O's command: an NCQ read or write with neither PRIO nor CDL
-	 * on, and nothing to defer it (ata_std_qc_defer(): la->eh != EH_IDLE
-	 * or la->nonqueued_tag >= 0, in one test: EH_IDLE is 0, and
-	 * nonqueued_tag is a tag or -1, none, whose complement alone is 0).
-	 * All else is issue_other()'s, in the order of its tests.
+	 * Every I/O's command: an NCQ read or write, not FUA, with neither
+	 * PRIO nor CDL on, nothing to defer it (ata_std_qc_defer(): la->eh != EH_IDLE or
+	 * la->nonqueued_tag >= 0, in one test: EH_IDLE is 0, and
+	 * nonqueued_tag is a tag or -1, none, whose complement alone is 0),
+	 * and the timer running. All else is issue_other()'s, in the order of
+	 * its tests (with PRIO and CDL off, its ncq_issue() is this one).
 	 */
-	if (la->ncq_plain && !(rq->flush | rq->discard | rq->cdb) &&
-	    !((unsigned)la->eh | ~(unsigned)la->nonqueued_tag)) {
-		ncq_issue(la, rq, tag, false);
-		return 0;
+	if (la->ncq_plain && blk_rq_plain_rw(rq) &&
+	    !((unsigned)la->eh | ~(unsigned)la->nonqueued_tag) && la->timer_armed) {
+		ncq_issue(la, rq, tag, false, true);
+		return;
 	}
-	return issue_other(la, rq, tag);
+	issue_slow(la, rq, tag);
 }
 
 /* ---- error handling (libata-eh.c, after the SCSI midlayer's rules) ---- */

@@ -57,6 +57,14 @@ struct libata {
 	 * three are set by libata_configure() alone).
 	 */
 	bool ncq_plain;
+	/*
+	 * ncq_plain, eh EH_IDLE, no non-queued command out and the timer
+	 * armed: libata_issue()'s one test of libata's state. Kept by
+	 * issue_plain_update(), which eh_set(), nonqueued_set(),
+	 * timer_armed_set() and libata_configure() call: nothing assigns those
+	 * fields but them.
+	 */
+	bool issue_plain;
 	unsigned depth;			/* device/queue_depth: the dispatch budget */
 	unsigned host_tags;		/* tags the host hands out: ATA tags 0..host_tags-1 */
 	int kernel;
@@ -83,6 +91,30 @@ struct libata {
 	uint32_t nothing_tags;		/* a VERIFY of no blocks: done well in the next event */
 };
 
+static void issue_plain_update(struct libata *la)
+{
+	la->issue_plain = la->ncq_plain && la->eh == EH_IDLE && la->nonqueued_tag < 0 &&
+		la->timer_armed;
+}
+
+static void eh_set(struct libata *la, int eh)
+{
+	la->eh = eh;
+	issue_plain_update(la);
+}
+
+static void nonqueued_set(struct libata *la, int tag)
+{
+	la->nonqueued_tag = tag;
+	issue_plain_update(la);
+}
+
+static void timer_armed_set(struct libata *la, bool armed)
+{
+	la->timer_armed = armed;
+	issue_plain_update(la);
+}
+
 /* sd's SD_MAX_RETRIES: scmd->allowed for disk commands. */
 #define SD_MAX_RETRIES 5
 
@@ -97,7 +129,7 @@ struct libata *libata_new(struct sim *sim, const struct libata_link_ops *ops, vo
 	la->send = ops->send;
 	la->link = link;
 	la->depth = 1;
-	la->nonqueued_tag = -1;
+	nonqueued_set(la, -1);
 
 	return la;
 }
@@ -399,6 +431,7 @@ int libata_configure(struct libata *la, struct host_knobs *k, struct err *e)
 	la->prio_enabled = k->ncq_prio_enable;
 	la->cdl_enabled = k->cdl_enable;
 	la->ncq_plain = la->ncq_on && !la->prio_enabled && !la->cdl_enabled;
+	issue_plain_update(la);
 	return 0;
 }
 
@@ -469,7 +502,7 @@ static void timed_out(struct sim *sim, void *arg);
 /* blk_add_timer(): the timer goes off at a deadline rounded up to a whole second. */
 static void timer_arm(struct libata *la, int64_t deadline)
 {
-	la->timer_armed = true;
+	timer_armed_set(la, true);
 	la->timer = sim_at(la->sim, (deadline + SIM_SEC - 1) / SIM_SEC * SIM_SEC, timed_out, la);
 }
 
@@ -490,7 +523,7 @@ static void timer_idle(struct libata *la)
 	/* outstanding(la) == 0, tested cheapest first: under load NCQ tags are out. */
 	if (!la->ncq_active && la->nonqueued_tag < 0 && la->timer_armed) {
 		sim_cancel(la->sim, la->timer);
-		la->timer_armed = false;
+		timer_armed_set(la, false);
 	}
 }
 
@@ -567,7 +600,7 @@ static __attribute__((noinline)) int issue_cdb(struct libata *la, const struct b
 	}
 	if (la->nonqueued_tag >= 0 || la->ncq_active)
 		return -EBUSY;
-	la->nonqueued_tag = (int)tag;
+	nonqueued_set(la, (int)tag);
 	la->stats.verify_cmds++;
 	send_tf(la, &tf, tag);
 	timer_start(la, tag);
@@ -690,7 +723,7 @@ static __attribute__((noinline)) int issue_nonqueued(struct libata *la, struct b
 		return -EBUSY;
 	if (rq->flush) {
 		ata_cmd_flush_ext(&tf);
-		la->nonqueued_tag = (int)tag;
+		nonqueued_set(la, (int)tag);
 		la->stats.flushes++;
 		send_tf(la, &tf, tag);
 		timer_start(la, tag);
@@ -698,7 +731,7 @@ static __attribute__((noinline)) int issue_nonqueued(struct libata *la, struct b
 	}
 	if (rq->discard) {
 		/* Not queued: SEND FPDMA QUEUED's DSM needs log 13h, which ncqsim's drives lack. */
-		la->nonqueued_tag = (int)tag;
+		nonqueued_set(la, (int)tag);
 		la->stats.trims++;
 		send_trim(la, rq, tag);
 		timer_start(la, tag);
@@ -713,7 +746,7 @@ static __attribute__((noinline)) int issue_nonqueued(struct libata *la, struct b
 		answer_without_drive(la, tag, true);
 		return 0;
 	}
-	la->nonqueued_tag = (int)tag;
+	nonqueued_set(la, (int)tag);
 	la->stats.dma_cmds++;
 	la->stats.fua_cmds += rq->fua && rq->write;
 	la->stats.fua_reads += rq->fua && !rq->write;
@@ -759,14 +792,13 @@ void libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
 {
 	/*
 	 * Every I/O's command: an NCQ read or write, not FUA, with neither
-	 * PRIO nor CDL on, nothing to defer it (ata_std_qc_defer(): la->eh != EH_IDLE or
-	 * la->nonqueued_tag >= 0, in one test: EH_IDLE is 0, and
-	 * nonqueued_tag is a tag or -1, none, whose complement alone is 0),
-	 * and the timer running. All else is issue_other()'s, in the order of
-	 * its tests (with PRIO and CDL off, its ncq_issue() is this one).
+	 * PRIO nor CDL on, nothing to defer it (ata_std_qc_defer(): la->eh !=
+	 * EH_IDLE or la->nonqueued_tag >= 0), and the timer running — the
+	 * libata side in one flag (issue_plain). All else is issue_other()'s,
+	 * in the order of its tests (with PRIO and CDL off, its ncq_issue()
+	 * is this one).
 	 */
-	if (la->ncq_plain && blk_rq_plain_rw(rq) &&
-	    !((unsigned)la->eh | ~(unsigned)la->nonqueued_tag) && la->timer_armed) {
+	if (la->issue_plain && blk_rq_plain_rw(rq)) {
 		ncq_issue(la, rq, tag, false, true);
 		return;
 	}
@@ -789,13 +821,13 @@ static void eh_maybe_start(struct libata *la)
 		return;
 	if (!la->failed) {
 		/* The timed-out commands finished after all: honoured, nothing to recover. */
-		la->eh = EH_IDLE;
+		eh_set(la, EH_IDLE);
 		sim_debug(la->sim, SIM_DBG_ATA, "EH: the timed-out commands completed; EH complete");
 		blk_quiesce(la->q, false);
 		return;
 	}
 	/* ata_eh_reset(): the port frozen, every command aborted by a reset of the link. */
-	la->eh = EH_RESET;
+	eh_set(la, EH_RESET);
 	la->stats.resets++;
 	sim_debug(la->sim, SIM_DBG_ATA, "EH: exception SAct 0x%x, tags 0x%x timed out (Emask 0x4 "
 		  "timeout): resetting link", la->ncq_active, la->failed);
@@ -813,7 +845,7 @@ static void timed_out(struct sim *sim, void *arg)
 	uint32_t live = out & ~la->failed, t;
 	int64_t now = sim_now(sim), next = INT64_MAX;
 
-	la->timer_armed = false;
+	timer_armed_set(la, false);
 	for (t = live; t; t &= t - 1) {
 		unsigned tag = (unsigned)__builtin_ctz(t);
 
@@ -827,7 +859,7 @@ static void timed_out(struct sim *sim, void *arg)
 		sim_debug(sim, SIM_DBG_ATA, "tag %u timed out (device/timeout %.0f s)", tag,
 			  la->timeout / 1e9);
 		if (la->eh == EH_IDLE) {
-			la->eh = EH_WAIT;
+			eh_set(la, EH_WAIT);
 			blk_quiesce(la->q, true);
 		}
 	}
@@ -847,8 +879,8 @@ static void eh_finish(struct libata *la, int culprit)
 
 	la->failed = la->timed_out = 0;
 	la->ncq_active = 0;
-	la->nonqueued_tag = -1;
-	la->eh = EH_IDLE;
+	nonqueued_set(la, -1);
+	eh_set(la, EH_IDLE);
 	for (; tags; tags &= tags - 1) {
 		int tag = __builtin_ctz(tags);
 		struct blk_request *rq = blk_tag_request(la->q, tag);
@@ -878,7 +910,7 @@ static void eh_answer(struct libata *la, const struct ata_d2h *d)
 	if (la->eh == EH_RESET) {
 		/* ata_eh_revalidate_and_attach(): IDENTIFY again. */
 		sim_debug(la->sim, SIM_DBG_ATA, "EH: link up (status %02x), revalidating", d->status);
-		la->eh = EH_REVALIDATE;
+		eh_set(la, EH_REVALIDATE);
 		ata_cmd_identify(&tf);
 		send_tf(la, &tf, 0);
 		return;
@@ -899,7 +931,7 @@ static void eh_ncq_error(struct libata *la)
 	la->failed |= la->ncq_active;
 	if (la->eh == EH_IDLE)
 		blk_quiesce(la->q, true);
-	la->eh = EH_NCQ_LOG;
+	eh_set(la, EH_NCQ_LOG);
 	sim_debug(la->sim, SIM_DBG_ATA, "EH: NCQ error, tags 0x%x aborted: reading log 10h",
 		  la->failed);
 	ata_cmd_read_log(&tf, la->id.read_log_dma, ATA_LOG_NCQ_ERROR, 0, 1);
@@ -1100,7 +1132,7 @@ void libata_receive_d2h(struct libata *la, const uint8_t *fis, size_t len,
 	}
 	tag = la->nonqueued_tag;
 	SIM_ASSERT(tag >= 0, "D2H FIS with no non-queued command outstanding");
-	la->nonqueued_tag = -1;
+	nonqueued_set(la, -1);
 	la->failed &= ~(1u << tag);
 	sim_debug(la->sim, SIM_DBG_ATA, "D2H status %02x error %02x", d.status, d.error);
 	{

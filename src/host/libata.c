@@ -65,6 +65,13 @@ struct libata {
 	 * fields but them.
 	 */
 	bool issue_plain;
+	/*
+	 * EH idle (so `failed` is 0: EH sets it and clears it before it goes
+	 * idle), CDL off (so cdl_tags is 0) and no ATA debugging:
+	 * libata_receive_sdb()'s one test of libata's state, kept with
+	 * issue_plain.
+	 */
+	bool sdb_plain;
 	unsigned depth;			/* device/queue_depth: the dispatch budget */
 	unsigned host_tags;		/* tags the host hands out: ATA tags 0..host_tags-1 */
 	int kernel;
@@ -95,6 +102,8 @@ static void issue_plain_update(struct libata *la)
 {
 	la->issue_plain = la->ncq_plain && la->eh == EH_IDLE && la->nonqueued_tag < 0 &&
 		la->timer_armed;
+	la->sdb_plain = la->eh == EH_IDLE && !la->cdl_enabled &&
+		!sim_debugging(la->sim, SIM_DBG_ATA);
 }
 
 static void eh_set(struct libata *la, int eh)
@@ -430,6 +439,9 @@ int libata_configure(struct libata *la, struct host_knobs *k, struct err *e)
 	la->ncq_on = la->id.ncq && depth > 1;
 	la->prio_enabled = k->ncq_prio_enable;
 	la->cdl_enabled = k->cdl_enable;
+	/* sdb_plain's promise: with CDL off, no tag carries a CDL index. */
+	SIM_ASSERT(la->cdl_enabled || !la->cdl_tags, "CDL turned off with CDL commands out (0x%x)",
+		   la->cdl_tags);
 	la->ncq_plain = la->ncq_on && !la->prio_enabled && !la->cdl_enabled;
 	issue_plain_update(la);
 	return 0;
@@ -1084,27 +1096,26 @@ void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
 
 	/*
 	 * Every I/O's completion: good status (neither a CDL abort nor sense
-	 * data, nor an NCQ error) for one tag, no debug line — as
-	 * sdb_exception() would complete it, without its tests. All else is
-	 * sdb_receive_other()'s.
+	 * data, nor an NCQ error) for one tag, in libata's plain state
+	 * (sdb_plain) — as sdb_exception() would complete it, without its
+	 * tests, and without clearing the tag from `failed` and cdl_tags,
+	 * which sdb_plain says are 0. All else is sdb_receive_other()'s.
 	 */
-	if (!ata_sdb_decode_good(fis, len, &done) || sim_debugging(la->sim, SIM_DBG_ATA) ||
-	    !done || (done & (done - 1))) {
+	if (!ata_sdb_decode_good(fis, len, &done) || !la->sdb_plain || !done ||
+	    (done & (done - 1))) {
 		sdb_receive_other(la, fis, len);
 		return;
 	}
-	la->cdl_tags &= ~done;	/* stays 0 without CDL */
 	la->ncq_active &= ~done;
-	la->failed &= ~done;
 	/*
-	 * With other NCQ commands still out and no EH waiting, nothing is
-	 * left to do after the completion (sdb_complete_then_idle()'s tests
-	 * would find nothing): the timer stays, as ncq_active only grows
-	 * within blk_complete(), which issues commands but completes none
-	 * (the drive answers in events of its own); and only the timer's
-	 * event enters EH_WAIT. So the completion is a tail call.
+	 * With other NCQ commands still out (and EH idle), nothing is left to
+	 * do after the completion (sdb_complete_then_idle()'s tests would find
+	 * nothing): the timer stays, as ncq_active only grows within
+	 * blk_complete(), which issues commands but completes none (the drive
+	 * answers in events of its own); and only the timer's event enters
+	 * EH_WAIT. So the completion is a tail call.
 	 */
-	if (la->ncq_active && la->eh != EH_WAIT) {
+	if (la->ncq_active) {
 		blk_complete(la->q, __builtin_ctz(done), 0);
 		return;
 	}

@@ -983,18 +983,27 @@ static inline bool request_plain_data(const struct blk_request *rq)
 
 void blk_complete(struct blk_queue *q, int tag, int error)
 {
+	if (error) {
+		complete_other(q, tag_release(q, tag), error);
+		return;
+	}
+	blk_complete_good(q, tag);
+}
+
+void blk_complete_good(struct blk_queue *q, int tag)
+{
 	struct blk_request *rq = q->tag_rq[tag];
 	int64_t now;
 
 	/*
-	 * The common case: a plain request's one step ended well, with no
-	 * scheduler or debug hook to call, nobody waiting for a request, and
-	 * the queue not stopped (complete_slow). All else is request_done()'s,
-	 * by way of complete_other() (a FUA write too: its one step is the
-	 * data as well).
+	 * The common case: a plain request's one step, with no scheduler or
+	 * debug hook to call, nobody waiting for a request, and the queue not
+	 * stopped (complete_slow). All else is request_done()'s, by way of
+	 * complete_other() (a FUA write too: its one step is the data as
+	 * well).
 	 */
-	if (error || !rq || !request_plain_data(rq) || q->complete_slow) {
-		complete_other(q, tag_release(q, tag), error);
+	if (!rq || !request_plain_data(rq) || q->complete_slow) {
+		complete_other(q, tag_release(q, tag), 0);
 		return;
 	}
 	/* request_done() of it: not a discard, so its stats are its direction's. */

@@ -295,6 +295,8 @@ void blk_run_queue(struct blk_queue *q);
 void blk_issue_deferred(struct blk_queue *q);
 /* libata: the drive finished the request on `tag` (error 0 or -EIO). */
 void blk_complete(struct blk_queue *q, int tag, int error);
+/* blk_complete(q, tag, 0): the usual completion's call, one argument fewer. */
+void blk_complete_good(struct blk_queue *q, int tag);
 
 /*
  * libata's error handling: stop dispatching while it runs (the SCSI host

@@ -1116,7 +1116,7 @@ void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
 	 * EH_WAIT. So the completion is a tail call.
 	 */
 	if (la->ncq_active) {
-		blk_complete(la->q, __builtin_ctz(done), 0);
+		blk_complete_good(la->q, __builtin_ctz(done));
 		return;
 	}
 	sdb_complete_then_idle(la, (unsigned)__builtin_ctz(done));

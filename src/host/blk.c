@@ -36,6 +36,12 @@ struct blk_queue {
 	 * queue is built (system.c).
 	 */
 	struct blk_request *(*pass)(void *data, struct blk_request *rq);
+	/*
+	 * pass, and last_merge never read (a merge_find, or nomerges other
+	 * than 1: try_merge_last() alone reads it): blk_submit() may hold a
+	 * request back without writing last_merge.
+	 */
+	bool hold_quiet;
 	bool debug;			/* SIM_DBG_BLK (read with pass): blk_debug() tests this */
 	/* sched->completed, or NULL: none, or one for debug lines without SCHED debugging. */
 	void (*completed)(void *data, struct blk_request *rq);
@@ -146,6 +152,7 @@ struct blk_queue *blk_queue_new(struct sim *sim, const struct host_knobs *k, str
 	q->merge_find = k->nomerges == 0 ? q->sched->merge_find : NULL;
 	q->pass = sim_debugging(sim, SIM_DBG_SCHED | SIM_DBG_BLK) ? NULL : q->sched->pass;
 	q->debug = sim_debugging(sim, SIM_DBG_BLK);
+	q->hold_quiet = q->pass && (q->merge_find || k->nomerges != 1);
 	q->completed = !q->sched->completed_for_debug || sim_debugging(sim, SIM_DBG_SCHED) ?
 		q->sched->completed : NULL;
 	complete_slow_update(q);
@@ -211,8 +218,20 @@ struct sim *blk_queue_sim(const struct blk_queue *q)
 
 const struct blk_stats *blk_get_stats(struct blk_queue *q)
 {
+	const struct blk_request *rq;
+	uint64_t free = 0;
+
 	/* Every completion counts once in ios[]: the total is their sum, not a count of its own. */
 	q->stats.completed = q->stats.ios[0] + q->stats.ios[1] + q->stats.ios[2];
+	/*
+	 * Every request made (request_fill()) is either completed — counted
+	 * once, as request_done() or blk_complete_good() gives it back to
+	 * the pool or to a waiting submitter — or still in use, out of the
+	 * pool: no count of its own on the way in.
+	 */
+	for (rq = q->free; rq; rq = rq->free_next)
+		free++;
+	q->stats.requests = q->stats.completed + (q->nr_requests - free);
 	return &q->stats;
 }
 
@@ -308,22 +327,19 @@ _Static_assert(BLK_RQ_HEAD_FIELD(lba) && BLK_RQ_HEAD_FIELD(nlb) && BLK_RQ_HEAD_F
 	       "a request does not start with its bio's lba, nlb, write, write_hint and ioprio");
 
 /* The fields every request starts with, from its first bio. */
-static inline void request_fill(struct blk_queue *q, struct blk_request *rq, struct blk_bio *bio,
-				int64_t now)
+static inline void request_fill(struct blk_request *rq, struct blk_bio *bio, int64_t now)
 {
 	memcpy(rq, bio, BLK_RQ_HEAD);
 	rq->t_queued = now;
 	rq->bios = rq->bios_tail = bio;
 	bio->next = NULL;
-	bio->t_queued = now;
-	q->stats.requests++;
 }
 
 /* A plain read or write's fields (no flags, some sectors): the scheduler's. */
 static inline void request_fill_plain(struct blk_queue *q, struct blk_request *rq,
 				      struct blk_bio *bio)
 {
-	request_fill(q, rq, bio, sim_now(q->sim));
+	request_fill(rq, bio, sim_now(q->sim));
 	/* flush_insert() for a plain request: no flush steps (one store, in field order). */
 	rq->seq_left = BLK_SEQ_DATA;
 	rq->flush = rq->fua = false;
@@ -357,7 +373,7 @@ static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk
 		request_init_plain(q, rq, bio);
 		return;
 	}
-	request_fill(q, rq, bio, sim_now(q->sim));
+	request_fill(rq, bio, sim_now(q->sim));
 	rq->retries = 0;
 	rq->discard = (bio->flags & BLK_DISCARD) != 0;
 	rq->passthrough = (bio->flags & BLK_PASSTHROUGH) != 0;
@@ -414,7 +430,6 @@ static bool merge_into(struct blk_queue *q, struct blk_request *rq, struct blk_b
 {
 	if (!can_merge(q, rq, bio))
 		return false;
-	bio->t_queued = sim_now(q->sim);
 	if (front) {
 		bio->next = rq->bios;
 		rq->bios = bio;
@@ -532,7 +547,7 @@ static void bio_nothing_to_flush(struct sim *sim, void *arg)
 /* A bio the block layer ends at once with an error (bio_endio() in submit): an event, no reentry. */
 static void bio_fail_now(struct blk_queue *q, struct blk_bio *bio, int error)
 {
-	bio->t_queued = bio->t_dispatched = bio->t_submit;
+	bio->t_dispatched = bio->t_submit;
 	bio->error = error;
 	sim_at(q->sim, bio->t_submit, bio_nothing_to_flush, bio);
 }
@@ -572,7 +587,7 @@ static __attribute__((noinline)) bool submit_special(struct blk_queue *q, struct
 
 	if (!bio->nlb && !q->write_cache && !(bio->flags & BLK_PASSTHROUGH)) {
 		/* A flush with no volatile cache to flush: done at once (an event: no reentry). */
-		bio->t_queued = bio->t_dispatched = bio->t_submit;
+		bio->t_dispatched = bio->t_submit;
 		sim_at(q->sim, bio->t_submit, bio_nothing_to_flush, bio);
 		return true;
 	}
@@ -647,13 +662,13 @@ bool blk_submit(struct blk_queue *q, struct blk_bio *bio)
 	 * full, a request peeked). Anything that calls out is in
 	 * submit_plain_rest(), a tail call, so that this path saves no
 	 * registers. What follows is request_queued() into the empty
-	 * scheduler.
+	 * scheduler, without last_merge, which this queue never reads
+	 * (hold_quiet).
 	 */
-	if (!q->pass || run_queue_can_act(q))
+	if (!q->hold_quiet || run_queue_can_act(q))
 		return submit_plain_rest(q, rq);
 	q->sched_queued = 1;
 	q->lone = rq;
-	q->last_merge = rq;
 	return true;
 }
 

@@ -95,7 +95,6 @@ struct blk_bio {
 	uint16_t flags;			/* BLK_PREFLUSH, BLK_FUA, ... BLK_SCSI_AT_HEAD */
 	int error;			/* 0, or -EIO, -EAGAIN, -EOPNOTSUPP */
 	int64_t t_submit;		/* when blk_submit() was called */
-	int64_t t_queued;		/* when it got a request (or merged) */
 	int64_t t_dispatched;		/* when its request went to the drive */
 	int64_t t_completed;
 	blk_bio_fn accepted;		/* a submitter that waited may go on */
@@ -120,7 +119,7 @@ static inline void blk_bio_prep(struct blk_bio *b, uint64_t lba, uint32_t nlb, b
 	b->write_hint = 0;
 	b->ioprio = ioprio;
 	b->error = 0;
-	b->t_submit = b->t_queued = b->t_dispatched = b->t_completed = 0;
+	b->t_submit = b->t_dispatched = b->t_completed = 0;
 	b->accepted = accepted;
 	b->done = done;
 	b->owner = owner;
@@ -198,6 +197,7 @@ struct blk_stats {
 	 * Only counts something reads (runner.c's report, the tests) are
 	 * kept: each costs an instruction or more per I/O.
 	 */
+	/* requests and completed are summed as they are asked for (blk_get_stats()). */
 	uint64_t merged, requests, completed;
 	uint64_t waits;			/* submitters that found no free request */
 	uint64_t nowait_again;		/* REQ_NOWAIT bios that found none: -EAGAIN */

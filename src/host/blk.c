@@ -781,7 +781,7 @@ static __attribute__((noinline)) void completing_deferred(struct blk_queue *q)
 }
 
 /*
- * tag_release() then run_queue() for blk_complete(), whose request's tag
+ * tag_release() then run_queue() for blk_complete_good(), whose request's tag
  * is q->issuing, still held and counted in flight: the first dispatch
  * straight, the rest as any run. A dispatch takes the tag from the
  * completed request without its round trip through free_tags and
@@ -791,7 +791,7 @@ static __attribute__((noinline)) void completing_deferred(struct blk_queue *q)
  * the order does not matter. Without the running flag: nothing within the
  * dispatch runs the queue (libata and the drive answer in events of their
  * own), nor is a completion ever inside a run. Not stopped, and attached
- * (blk_complete() tested complete_slow; libata calls it).
+ * (blk_complete_good() tested complete_slow; libata calls it).
  */
 static inline __attribute__((always_inline)) void run_queue_completing(struct blk_queue *q)
 {

@@ -738,7 +738,7 @@ static inline __attribute__((always_inline)) void run_queue_body(struct blk_queu
 		if (!rq)
 			break;
 		tag = tag_alloc(q);
-		rq->t_dispatched = sim_now(q->sim);
+		rq->bios->t_dispatched = sim_now(q->sim);
 		q->tag_rq[tag] = rq;
 		/*
 		 * The tag is kept in the queue across the call, not in a
@@ -809,7 +809,7 @@ static inline __attribute__((always_inline)) void run_queue_completing(struct bl
 		q->free_tags = free | 1u << q->issuing;
 		q->issuing = tag_alloc(q);
 	}
-	rq->t_dispatched = sim_now(q->sim);
+	rq->bios->t_dispatched = sim_now(q->sim);
 	q->tag_rq[q->issuing] = rq;
 	/* The tag is kept in the queue across the call, not in a register. */
 	libata_issue(q->ata, rq, q->issuing);
@@ -845,15 +845,14 @@ void blk_run_queue(struct blk_queue *q)
 
 /*
  * A request's end is written into its first bio as it finishes
- * (bio_end()), and its bios hear of it after the queue has run
- * (bios_done()): nothing else has to outlive the run. Nobody reads a bio
- * before its done() (its submitter waits for that), and by then the
- * request may be another's.
+ * (bio_end(); its dispatch time is there since the dispatch), and its bios
+ * hear of it after the queue has run (bios_done()): nothing else has to
+ * outlive the run. Nobody reads a bio before its done() (its submitter
+ * waits for that), and by then the request may be another's.
  */
-static inline __attribute__((always_inline)) void bio_end(struct blk_bio *bio, int64_t dispatched,
-							  int64_t now, int error)
+static inline __attribute__((always_inline)) void bio_end(struct blk_bio *bio, int64_t now,
+							  int error)
 {
-	bio->t_dispatched = dispatched;
 	bio->t_completed = now;
 	bio->error = error;
 }
@@ -867,7 +866,8 @@ static __attribute__((noinline)) void bios_done_merged(struct blk_bio *bio)
 
 	for (; bio; bio = next) {
 		next = bio->next;
-		bio_end(bio, dispatched, now, error);
+		bio->t_dispatched = dispatched;
+		bio_end(bio, now, error);
 		bio->done(bio->owner, bio);
 	}
 }
@@ -892,7 +892,7 @@ static __attribute__((noinline)) void request_done_granting(struct blk_queue *q,
 	struct blk_bio *bio = rq->bios, *granted = q->wait_head;
 	int64_t now = sim_now(q->sim);
 
-	bio_end(bio, rq->t_dispatched, now, error);
+	bio_end(bio, now, error);
 	SIM_ASSERT(!q->free, "a submitter waits while a request is free");
 	q->wait_head = granted->next;
 	if (!q->wait_head)
@@ -929,7 +929,7 @@ static void request_done(struct blk_queue *q, struct blk_request *rq, int error)
 		request_done_granting(q, rq, error);
 		return;
 	}
-	bio_end(bio, rq->t_dispatched, now, error);
+	bio_end(bio, now, error);
 	rq->free_next = q->free;
 	q->free = rq;
 	/*
@@ -1026,7 +1026,6 @@ void blk_complete_good(struct blk_queue *q, int tag)
 	q->stats.ios[rq->write]++;
 	q->stats.ticks_ns[rq->write] += now - rq->t_queued;
 	/* bio_end() without the error: blk_submit() set it 0, and it ended well. */
-	rq->bios->t_dispatched = rq->t_dispatched;
 	rq->bios->t_completed = now;
 	rq->free_next = q->free;
 	q->free = rq;

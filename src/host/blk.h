@@ -134,11 +134,12 @@ struct blk_request {
 	uint8_t write_hint;
 	uint16_t ioprio;
 	/*
-	 * t_dispatched: set at each dispatch, read at the completion (which
-	 * only a dispatched request has); its tag is where blk_tag_request()
-	 * finds it, the request does not keep it.
+	 * Its dispatch time goes straight into its first bio, at each
+	 * dispatch (no one reads a bio before its done(); bios_done() gives
+	 * it to the others); its tag is where blk_tag_request() finds it, the
+	 * request does not keep it.
 	 */
-	int64_t t_queued, t_dispatched;
+	int64_t t_queued;
 	int64_t fifo_time;		/* deadline schedulers: when it expires */
 	struct blk_bio *bios, *bios_tail;
 	struct treap_node sort;		/* the scheduler's sector-sorted list */

@@ -712,10 +712,13 @@ static inline __attribute__((always_inline)) void run_queue_peek(struct blk_queu
 	if (!q->peek || q->dispatch_head)
 		return;
 	if (rq) {
-		/* sched_take() of the held-back request: pass() returns it (its one request). */
+		/*
+		 * sched_take() of the held-back request: pass() returns it (its
+		 * one request). The count after the call: one store, no register.
+		 */
 		q->lone = NULL;
-		q->sched_queued--;
 		rq = q->pass(q->sched_data, rq);
+		q->sched_queued--;
 	} else {
 		rq = sched_take(q);
 		if (!rq)

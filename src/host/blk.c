@@ -192,6 +192,8 @@ void blk_queue_attach(struct blk_queue *q, struct libata *ata)
 	q->ata = ata;
 	q->budget = libata_queue_depth(ata);
 	q->ntags = libata_host_tags(ata);
+	/* Tags are bits of 32-bit masks, here and in libata (which relies on it). */
+	SIM_ASSERT(q->ntags <= 32, "%u tags: more than 32", q->ntags);
 	q->logical_size = libata_logical_sector_size(ata);
 	q->free_tags = all_tags(q);
 	q->write_cache = libata_write_cache(ata);

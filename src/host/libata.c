@@ -58,8 +58,8 @@ struct libata {
 	 */
 	bool ncq_plain;
 	/*
-	 * ncq_plain, eh EH_IDLE, no non-queued command out and the timer
-	 * armed: libata_issue()'s one test of libata's state. Kept by
+	 * ncq_plain, eh EH_IDLE, no non-queued command out, the timer armed
+	 * and no ATA debugging: libata_issue()'s one test of libata's state. Kept by
 	 * issue_plain_update(), which eh_set(), nonqueued_set(),
 	 * timer_armed_set() and libata_configure() call: nothing assigns those
 	 * fields but them.
@@ -100,10 +100,11 @@ struct libata {
 
 static void issue_plain_update(struct libata *la)
 {
+	bool debug = sim_debugging(la->sim, SIM_DBG_ATA);
+
 	la->issue_plain = la->ncq_plain && la->eh == EH_IDLE && la->nonqueued_tag < 0 &&
-		la->timer_armed;
-	la->sdb_plain = la->eh == EH_IDLE && !la->cdl_enabled &&
-		!sim_debugging(la->sim, SIM_DBG_ATA);
+		la->timer_armed && !debug;
+	la->sdb_plain = la->eh == EH_IDLE && !la->cdl_enabled && !debug;
 }
 
 static void eh_set(struct libata *la, int eh)
@@ -657,22 +658,26 @@ static __attribute__((noinline, noreturn, cold)) void ncq_unbuildable(const stru
 
 /*
  * A read or write as READ/WRITE FPDMA QUEUED on `tag`: every I/O's
- * command, inline in libata_issue() with `prio_cdl` false (neither
- * device/ncq_prio_enable nor device/cdl_enable on) and `armed` true (the
- * timer already running), out of line in issue_other() otherwise, so that
- * the common case keeps nothing live across its calls and ends in the
- * send.
+ * command, inline in libata_issue() with `plain` true (issue_plain: neither
+ * device/ncq_prio_enable nor device/cdl_enable on, the timer running, no
+ * debug line; and blk_rq_plain_rw(): no FUA), out of line in issue_other()
+ * with it false, so that the common case keeps nothing live across its
+ * calls and ends in the send.
  */
 static inline __attribute__((always_inline)) void ncq_issue(struct libata *la,
 							    const struct blk_request *rq,
-							    unsigned tag, bool prio_cdl, bool armed)
+							    unsigned tag, bool plain)
 {
-	/* libata_issue()'s (prio_cdl false) is no FUA write: blk_rq_plain_rw(). */
-	struct ata_rw rw = { .write = rq->write, .ncq = true, .tag = (uint8_t)tag,
-		.sectors = rq->nlb, .lba = rq->lba, .fua = prio_cdl && rq->fua };
+	/*
+	 * Tags are bits of 32-bit masks (blk's, and ncq_active below): 0..31
+	 * (blk_queue_attach() asserts that the host has no more), so the tag's
+	 * own limit never fails, and `& 31` says so to the compiler.
+	 */
+	struct ata_rw rw = { .write = rq->write, .ncq = true, .tag = (uint8_t)(tag & 31),
+		.sectors = rq->nlb, .lba = rq->lba, .fua = !plain && rq->fua };
 
 	/* ata_build_rw_tf(): only the RT class sets PRIO, whatever its level. */
-	if (prio_cdl && la->prio_enabled && ioprio_class(rq->ioprio) == IOPRIO_CLASS_RT) {
+	if (!plain && la->prio_enabled && ioprio_class(rq->ioprio) == IOPRIO_CLASS_RT) {
 		rw.prio = ATA_PRIO_HIGH;
 		la->stats.prio_high_cmds++;
 	}
@@ -688,7 +693,7 @@ static inline __attribute__((always_inline)) void ncq_issue(struct libata *la,
 	 * in AUXILIARY (NCQ) or FEATURE (non-NCQ) bits 2:0. cdl_tags stays 0
 	 * with it off.
 	 */
-	if (prio_cdl && la->cdl_enabled) {
+	if (!plain && la->cdl_enabled) {
 		la->cdl_tags &= ~(1u << tag);
 		if (ioprio_hint(rq->ioprio) >= 1 && ioprio_hint(rq->ioprio) <= 7) {
 			rw.cdl = (uint8_t)ioprio_hint(rq->ioprio);
@@ -706,14 +711,15 @@ static inline __attribute__((always_inline)) void ncq_issue(struct libata *la,
 	 * event's place among the drive's depends on it). The send does not
 	 * move the clock, so the deadline is the same `now + timeout` after
 	 * it, nor does it touch the timer (the drive answers in events of its
-	 * own): `armed` tested before the send holds after it.
+	 * own): the timer_armed of issue_plain, tested before the send, holds
+	 * after it.
 	 */
 	la->deadline[tag] = sim_now(la->sim) + la->timeout;
-	if (sim_debugging(la->sim, SIM_DBG_ATA))
+	if (!plain && sim_debugging(la->sim, SIM_DBG_ATA))
 		debug_issue_send(la, la->ncq_fis, tag);
 	else
 		la->send(la->link, la->ncq_fis, ATA_FIS_H2D_LEN);
-	if (!armed && !la->timer_armed)
+	if (!plain && !la->timer_armed)
 		timer_arm(la, sim_now(la->sim) + la->timeout);
 }
 
@@ -787,8 +793,8 @@ static __attribute__((noinline)) int issue_other(struct libata *la, struct blk_r
 	/* ata_std_qc_defer(): an NCQ command waits while a non-NCQ one is active (and during EH). */
 	if (la->eh != EH_IDLE || la->nonqueued_tag >= 0)
 		return -EBUSY;
-	/* Neither deferred nor plain: PRIO or CDL is on, or the timer is idle. */
-	ncq_issue(la, rq, tag, true, false);
+	/* Neither deferred nor plain: PRIO, CDL, FUA or ATA debugging is on, or the timer is idle. */
+	ncq_issue(la, rq, tag, false);
 	return 0;
 }
 
@@ -805,13 +811,13 @@ void libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
 	/*
 	 * Every I/O's command: an NCQ read or write, not FUA, with neither
 	 * PRIO nor CDL on, nothing to defer it (ata_std_qc_defer(): la->eh !=
-	 * EH_IDLE or la->nonqueued_tag >= 0), and the timer running — the
-	 * libata side in one flag (issue_plain). All else is issue_other()'s,
+	 * EH_IDLE or la->nonqueued_tag >= 0), the timer running and no debug
+	 * line — the libata side in one flag (issue_plain). All else is issue_other()'s,
 	 * in the order of its tests (with PRIO and CDL off, its ncq_issue()
 	 * is this one).
 	 */
 	if (la->issue_plain && blk_rq_plain_rw(rq)) {
-		ncq_issue(la, rq, tag, false, true);
+		ncq_issue(la, rq, tag, true);
 		return;
 	}
 	issue_slow(la, rq, tag);

@@ -765,7 +765,12 @@ static inline __attribute__((always_inline)) void run_queue_body(struct blk_queu
 
 static void run_queue(struct blk_queue *q);
 
-/* The completed request's tag (q->issuing), not given again after all: free, out of flight. */
+/*
+ * Nothing to dispatch: the completed request's tag (q->issuing) is free
+ * and out of flight after all, and the peek asks again, as a run does (a
+ * scheduler may hold requests and still give none: mq-deadline's class
+ * with I/O in flight).
+ */
 static __attribute__((noinline)) void completing_tag_free(struct blk_queue *q)
 {
 	unsigned tag = q->issuing;
@@ -774,6 +779,7 @@ static __attribute__((noinline)) void completing_tag_free(struct blk_queue *q)
 	q->free_tags |= 1u << tag;
 	if (--q->inflight == 0)
 		q->stats.io_ticks_ns += sim_now(q->sim) - q->busy_since;
+	run_queue_peek(q);
 }
 
 /* A deferral in run_queue_completing(): the tag then leaves flight too. */
@@ -804,7 +810,6 @@ static inline __attribute__((always_inline)) void run_queue_completing(struct bl
 	uint32_t free;
 
 	if (!rq) {
-		/* The peek would find nothing either: the scheduler is empty. */
 		completing_tag_free(q);
 		return;
 	}

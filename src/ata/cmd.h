@@ -174,16 +174,18 @@ ata_rw_fis_encode(const struct ata_rw *rw, uint8_t fis[ATA_FIS_H2D_LEN])
 		features = rw->cdl;
 	}
 	/*
-	 * Two 64-bit words and a 32-bit one, each field shifted into place;
-	 * FEATURE's halves shifted within 32 bits, which cuts the bits above
-	 * them without a mask. rw->lba < 2^48: LBA 47:24 fits below FEATURE
+	 * Words, each field shifted into place: bytes 0-7 with LBA 31:0 in
+	 * 4-7, whose byte 7 DEVICE then overwrites; 8-11 (LBA 47:24 and
+	 * FEATURE 15:8); 12-19 (COUNT, ICC, CONTROL 0, AUXILIARY). FEATURE's
+	 * halves are shifted within 32 bits, which cuts the bits above them
+	 * without a mask; rw->lba < 2^48, so LBA 47:24 fits below FEATURE
 	 * 15:8.
 	 */
 	ata_put_le64(fis, ATA_FIS_REG_H2D | 0x80u << 8 | command << 16 | features << 24 |
-		     rw->lba << 40 >> 8 | (uint64_t)device << 56);
-	ata_put_le64(fis + 8, rw->lba >> 24 | (features & 0xff00) << 16 |
-		     (uint64_t)count << 32 | (uint64_t)rw->icc << 48);
-	ata_put_le32(fis + 16, aux);
+		     rw->lba << 32);
+	fis[7] = (uint8_t)device;
+	ata_put_le32(fis + 8, (uint32_t)(rw->lba >> 24) | (features & 0xff00) << 16);
+	ata_put_le64(fis + 12, count | (uint32_t)rw->icc << 16 | (uint64_t)aux << 32);
 }
 
 /* ata_rw_fis_refuses(), then ata_rw_fis_refused() or ata_rw_fis_encode(). */

@@ -17,6 +17,7 @@ struct blk_queue {
 	unsigned ntags, inflight;	/* ATA tags 0..ntags-1; how many are out */
 	uint32_t rr_mask;		/* round-robin allocation starts at the lowest tag here */
 	unsigned issuing;		/* the tag of the command libata_issue() is given */
+	bool deferred;			/* libata_issue() deferred it (blk_issue_deferred()) */
 	const struct sched_ops *sched;
 	void *sched_data;
 	unsigned sched_queued;		/* requests inserted into the scheduler, not yet dispatched */
@@ -35,9 +36,21 @@ struct blk_queue {
 	 * queue is built (system.c).
 	 */
 	struct blk_request *(*pass)(void *data, struct blk_request *rq);
+	/*
+	 * pass, and last_merge never read (a merge_find, or nomerges other
+	 * than 1: try_merge_last() alone reads it): blk_submit() may hold a
+	 * request back without writing last_merge.
+	 */
+	bool hold_quiet;
 	bool debug;			/* SIM_DBG_BLK (read with pass): blk_debug() tests this */
 	/* sched->completed, or NULL: none, or one for debug lines without SCHED debugging. */
 	void (*completed)(void *data, struct blk_request *rq);
+	/*
+	 * completed, debug, wait_head or stopped: a completion has more to do
+	 * than blk_complete()'s common case (complete_slow_update() after any
+	 * of them changes).
+	 */
+	bool complete_slow;
 	/*
 	 * Free requests, and the submitters waiting for one: a bio waits only
 	 * while none is free, and a request freed while one waits is its, so
@@ -70,6 +83,11 @@ struct blk_queue {
 };
 
 static bool flush_insert(struct blk_queue *q, struct blk_request *rq, uint16_t flags);
+
+static void complete_slow_update(struct blk_queue *q)
+{
+	q->complete_slow = q->completed || q->debug || q->wait_head || q->stopped;
+}
 
 /* sim_debug() of SIM_DBG_BLK, one load fewer. */
 #define blk_debug(q, ...) do { \
@@ -134,8 +152,10 @@ struct blk_queue *blk_queue_new(struct sim *sim, const struct host_knobs *k, str
 	q->merge_find = k->nomerges == 0 ? q->sched->merge_find : NULL;
 	q->pass = sim_debugging(sim, SIM_DBG_SCHED | SIM_DBG_BLK) ? NULL : q->sched->pass;
 	q->debug = sim_debugging(sim, SIM_DBG_BLK);
+	q->hold_quiet = q->pass && (q->merge_find || k->nomerges != 1);
 	q->completed = !q->sched->completed_for_debug || sim_debugging(sim, SIM_DBG_SCHED) ?
 		q->sched->completed : NULL;
+	complete_slow_update(q);
 	q->logical_size = 512;
 	q->budget = q->ntags = k->queue_depth;
 	q->rr_mask = ~0u;
@@ -172,6 +192,8 @@ void blk_queue_attach(struct blk_queue *q, struct libata *ata)
 	q->ata = ata;
 	q->budget = libata_queue_depth(ata);
 	q->ntags = libata_host_tags(ata);
+	/* Tags are bits of 32-bit masks, here and in libata (which relies on it). */
+	SIM_ASSERT(q->ntags <= 32, "%u tags: more than 32", q->ntags);
 	q->logical_size = libata_logical_sector_size(ata);
 	q->free_tags = all_tags(q);
 	q->write_cache = libata_write_cache(ata);
@@ -198,8 +220,20 @@ struct sim *blk_queue_sim(const struct blk_queue *q)
 
 const struct blk_stats *blk_get_stats(struct blk_queue *q)
 {
+	const struct blk_request *rq;
+	uint64_t free = 0;
+
 	/* Every completion counts once in ios[]: the total is their sum, not a count of its own. */
 	q->stats.completed = q->stats.ios[0] + q->stats.ios[1] + q->stats.ios[2];
+	/*
+	 * Every request made (request_fill()) is either completed — counted
+	 * once, as request_done() or blk_complete_good() gives it back to
+	 * the pool or to a waiting submitter — or still in use, out of the
+	 * pool: no count of its own on the way in.
+	 */
+	for (rq = q->free; rq; rq = rq->free_next)
+		free++;
+	q->stats.requests = q->stats.completed + (q->nr_requests - free);
 	return &q->stats;
 }
 
@@ -295,22 +329,19 @@ _Static_assert(BLK_RQ_HEAD_FIELD(lba) && BLK_RQ_HEAD_FIELD(nlb) && BLK_RQ_HEAD_F
 	       "a request does not start with its bio's lba, nlb, write, write_hint and ioprio");
 
 /* The fields every request starts with, from its first bio. */
-static inline void request_fill(struct blk_queue *q, struct blk_request *rq, struct blk_bio *bio,
-				int64_t now)
+static inline void request_fill(struct blk_request *rq, struct blk_bio *bio, int64_t now)
 {
 	memcpy(rq, bio, BLK_RQ_HEAD);
 	rq->t_queued = now;
 	rq->bios = rq->bios_tail = bio;
 	bio->next = NULL;
-	bio->t_queued = now;
-	q->stats.requests++;
 }
 
 /* A plain read or write's fields (no flags, some sectors): the scheduler's. */
 static inline void request_fill_plain(struct blk_queue *q, struct blk_request *rq,
 				      struct blk_bio *bio)
 {
-	request_fill(q, rq, bio, sim_now(q->sim));
+	request_fill(rq, bio, sim_now(q->sim));
 	/* flush_insert() for a plain request: no flush steps (one store, in field order). */
 	rq->seq_left = BLK_SEQ_DATA;
 	rq->flush = rq->fua = false;
@@ -344,7 +375,7 @@ static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk
 		request_init_plain(q, rq, bio);
 		return;
 	}
-	request_fill(q, rq, bio, sim_now(q->sim));
+	request_fill(rq, bio, sim_now(q->sim));
 	rq->retries = 0;
 	rq->discard = (bio->flags & BLK_DISCARD) != 0;
 	rq->passthrough = (bio->flags & BLK_PASSTHROUGH) != 0;
@@ -401,7 +432,6 @@ static bool merge_into(struct blk_queue *q, struct blk_request *rq, struct blk_b
 {
 	if (!can_merge(q, rq, bio))
 		return false;
-	bio->t_queued = sim_now(q->sim);
 	if (front) {
 		bio->next = rq->bios;
 		rq->bios = bio;
@@ -519,7 +549,7 @@ static void bio_nothing_to_flush(struct sim *sim, void *arg)
 /* A bio the block layer ends at once with an error (bio_endio() in submit): an event, no reentry. */
 static void bio_fail_now(struct blk_queue *q, struct blk_bio *bio, int error)
 {
-	bio->t_queued = bio->t_dispatched = bio->t_submit;
+	bio->t_dispatched = bio->t_submit;
 	bio->error = error;
 	sim_at(q->sim, bio->t_submit, bio_nothing_to_flush, bio);
 }
@@ -533,6 +563,7 @@ static __attribute__((noinline)) bool bio_wait(struct blk_queue *q, struct blk_b
 	else
 		q->wait_head = bio;
 	q->wait_tail = bio;
+	complete_slow_update(q);
 	q->stats.waits++;
 	blk_debug(q, "bio lba %llu waits: all %u requests in use",
 		  (unsigned long long)bio->lba, q->nr_requests);
@@ -558,7 +589,7 @@ static __attribute__((noinline)) bool submit_special(struct blk_queue *q, struct
 
 	if (!bio->nlb && !q->write_cache && !(bio->flags & BLK_PASSTHROUGH)) {
 		/* A flush with no volatile cache to flush: done at once (an event: no reentry). */
-		bio->t_queued = bio->t_dispatched = bio->t_submit;
+		bio->t_dispatched = bio->t_submit;
 		sim_at(q->sim, bio->t_submit, bio_nothing_to_flush, bio);
 		return true;
 	}
@@ -633,13 +664,13 @@ bool blk_submit(struct blk_queue *q, struct blk_bio *bio)
 	 * full, a request peeked). Anything that calls out is in
 	 * submit_plain_rest(), a tail call, so that this path saves no
 	 * registers. What follows is request_queued() into the empty
-	 * scheduler.
+	 * scheduler, without last_merge, which this queue never reads
+	 * (hold_quiet).
 	 */
-	if (!q->pass || run_queue_can_act(q))
+	if (!q->hold_quiet || run_queue_can_act(q))
 		return submit_plain_rest(q, rq);
 	q->sched_queued = 1;
 	q->lone = rq;
-	q->last_merge = rq;
 	return true;
 }
 
@@ -657,7 +688,7 @@ static struct blk_request *next_request(struct blk_queue *q)
  * goes back to the head of the dispatch list; nothing behind it goes
  * either.
  */
-static __attribute__((noinline)) void issue_deferred(struct blk_queue *q)
+void blk_issue_deferred(struct blk_queue *q)
 {
 	unsigned tag = q->issuing;
 	struct blk_request *rq = q->tag_rq[tag];
@@ -666,64 +697,154 @@ static __attribute__((noinline)) void issue_deferred(struct blk_queue *q)
 	q->free_tags |= 1u << tag;
 	dispatch_add(q, rq, true);
 	q->stats.deferred++;
+	q->deferred = true;		/* the dispatch stops as libata_issue() returns */
 }
 
 /*
- * `completing`: the caller is a completion, which came from libata (it is
- * attached) and has just freed a tag (inflight < budget).
+ * 4.10's scsi_request_fn() peeks a request (the elevator moves it to the
+ * dispatch queue) before it asks whether the device can take one: with
+ * the device full, the scheduler's next choice is made now, not when a tag
+ * frees, and nothing overtakes it. Into the empty dispatch list (a
+ * scheduler cannot reach it).
  */
-static inline __attribute__((always_inline)) void run_queue_body(struct blk_queue *q,
-								 const bool completing)
+static inline __attribute__((always_inline)) void run_queue_peek(struct blk_queue *q)
 {
-	bool room;
+	struct blk_request *rq = q->lone;
 
-	if (q->running || q->stopped || (!completing && !q->ata))
+	if (!q->peek || q->dispatch_head)
+		return;
+	if (rq) {
+		/*
+		 * sched_take() of the held-back request: pass() returns it (its
+		 * one request). The count after the call: one store, no register.
+		 */
+		q->lone = NULL;
+		rq = q->pass(q->sched_data, rq);
+		q->sched_queued--;
+	} else {
+		rq = sched_take(q);
+		if (!rq)
+			return;
+	}
+	rq->dispatch_next = NULL;
+	q->dispatch_head = q->dispatch_tail = rq;
+}
+
+static inline __attribute__((always_inline)) void run_queue_body(struct blk_queue *q)
+{
+	if (q->running || q->stopped || !q->ata)
 		return;
 	q->running = true;
 	/* The device's budget (scsi_mq_get_budget) and a free tag. */
-	for (room = completing || q->inflight < q->budget; room; room = q->inflight < q->budget) {
+	while (q->inflight < q->budget) {
 		struct blk_request *rq = next_request(q);
 		unsigned tag;
 
 		if (!rq)
 			break;
 		tag = tag_alloc(q);
-		rq->t_dispatched = sim_now(q->sim);
+		rq->bios->t_dispatched = sim_now(q->sim);
 		q->tag_rq[tag] = rq;
 		/*
 		 * The tag is kept in the queue across the call, not in a
 		 * register: what follows needs nothing else of this dispatch.
 		 */
 		q->issuing = tag;
-		if (libata_issue(q->ata, rq, tag)) {
-			issue_deferred(q);
+		libata_issue(q->ata, rq, tag);
+		if (q->deferred) {
+			q->deferred = false;
 			break;
 		}
 		tag_given(q, q->issuing);
 		if (q->inflight++ == 0)
 			q->busy_since = sim_now(q->sim);	/* the first in flight */
 	}
-	/*
-	 * 4.10's scsi_request_fn() peeks a request (the elevator moves it to
-	 * the dispatch queue) before it asks whether the device can take one:
-	 * with the device full, the scheduler's next choice is made now, not
-	 * when a tag frees, and nothing overtakes it.
-	 */
-	if (q->peek && !q->dispatch_head) {
-		struct blk_request *rq = sched_take(q);
-
-		/* Into the empty dispatch list (a scheduler cannot reach it). */
-		if (rq) {
-			rq->dispatch_next = NULL;
-			q->dispatch_head = q->dispatch_tail = rq;
-		}
-	}
+	run_queue_peek(q);
 	q->running = false;
+}
+
+static void run_queue(struct blk_queue *q);
+
+/*
+ * Nothing to dispatch: the completed request's tag (q->issuing) is free
+ * and out of flight after all, and the peek asks again, as a run does (a
+ * scheduler may hold requests and still give none: mq-deadline's class
+ * with I/O in flight).
+ */
+static __attribute__((noinline)) void completing_tag_free(struct blk_queue *q)
+{
+	unsigned tag = q->issuing;
+
+	q->tag_rq[tag] = NULL;
+	q->free_tags |= 1u << tag;
+	if (--q->inflight == 0)
+		q->stats.io_ticks_ns += sim_now(q->sim) - q->busy_since;
+	run_queue_peek(q);
+}
+
+/* A deferral in run_queue_completing(): the tag then leaves flight too. */
+static __attribute__((noinline)) void completing_deferred(struct blk_queue *q)
+{
+	q->deferred = false;
+	if (--q->inflight == 0)
+		q->stats.io_ticks_ns += sim_now(q->sim) - q->busy_since;
+	run_queue_peek(q);
+}
+
+/*
+ * tag_release() then run_queue() for blk_complete_good(), whose request's tag
+ * is q->issuing, still held and counted in flight: the first dispatch
+ * straight, the rest as any run. A dispatch takes the tag from the
+ * completed request without its round trip through free_tags and
+ * inflight: with no other tag free, tag_alloc() would give that one again
+ * (and inflight would be back where it was); with others free, it joins
+ * them and tag_alloc() picks as it would. The scheduler reads neither, so
+ * the order does not matter. Without the running flag: nothing within the
+ * dispatch runs the queue (libata and the drive answer in events of their
+ * own), nor is a completion ever inside a run. Not stopped, and attached
+ * (blk_complete_good() tested complete_slow; libata calls it).
+ */
+static inline __attribute__((always_inline)) void run_queue_completing(struct blk_queue *q)
+{
+	struct blk_request *rq = next_request(q);
+	uint32_t free;
+
+	if (!rq) {
+		completing_tag_free(q);
+		return;
+	}
+	free = q->free_tags;
+	if (free) {
+		q->tag_rq[q->issuing] = NULL;
+		q->free_tags = free | 1u << q->issuing;
+		q->issuing = tag_alloc(q);
+	}
+	rq->bios->t_dispatched = sim_now(q->sim);
+	q->tag_rq[q->issuing] = rq;
+	/* The tag is kept in the queue across the call, not in a register. */
+	libata_issue(q->ata, rq, q->issuing);
+	if (q->deferred) {
+		completing_deferred(q);
+		return;
+	}
+	tag_given(q, q->issuing);
+	if (q->inflight == 1) {
+		/* Out of flight and in again at once: the busy time up to now counts. */
+		int64_t now = sim_now(q->sim);
+
+		q->stats.io_ticks_ns += now - q->busy_since;
+		q->busy_since = now;
+	}
+	if (q->inflight < q->budget) {
+		run_queue(q);		/* more room: the rest, and its peek */
+		return;
+	}
+	run_queue_peek(q);
 }
 
 static void run_queue(struct blk_queue *q)
 {
-	run_queue_body(q, false);
+	run_queue_body(q);
 }
 
 void blk_run_queue(struct blk_queue *q)
@@ -734,15 +855,14 @@ void blk_run_queue(struct blk_queue *q)
 
 /*
  * A request's end is written into its first bio as it finishes
- * (bio_end()), and its bios hear of it after the queue has run
- * (bios_done()): nothing else has to outlive the run. Nobody reads a bio
- * before its done() (its submitter waits for that), and by then the
- * request may be another's.
+ * (bio_end(); its dispatch time is there since the dispatch), and its bios
+ * hear of it after the queue has run (bios_done()): nothing else has to
+ * outlive the run. Nobody reads a bio before its done() (its submitter
+ * waits for that), and by then the request may be another's.
  */
-static inline __attribute__((always_inline)) void bio_end(struct blk_bio *bio, int64_t dispatched,
-							  int64_t now, int error)
+static inline __attribute__((always_inline)) void bio_end(struct blk_bio *bio, int64_t now,
+							  int error)
 {
-	bio->t_dispatched = dispatched;
 	bio->t_completed = now;
 	bio->error = error;
 }
@@ -756,7 +876,8 @@ static __attribute__((noinline)) void bios_done_merged(struct blk_bio *bio)
 
 	for (; bio; bio = next) {
 		next = bio->next;
-		bio_end(bio, dispatched, now, error);
+		bio->t_dispatched = dispatched;
+		bio_end(bio, now, error);
 		bio->done(bio->owner, bio);
 	}
 }
@@ -781,11 +902,12 @@ static __attribute__((noinline)) void request_done_granting(struct blk_queue *q,
 	struct blk_bio *bio = rq->bios, *granted = q->wait_head;
 	int64_t now = sim_now(q->sim);
 
-	bio_end(bio, rq->t_dispatched, now, error);
+	bio_end(bio, now, error);
 	SIM_ASSERT(!q->free, "a submitter waits while a request is free");
 	q->wait_head = granted->next;
 	if (!q->wait_head)
 		q->wait_tail = NULL;
+	complete_slow_update(q);
 	q->stats.wait_ns += now - granted->t_submit;
 	request_init(q, rq, granted);
 	run_queue(q);
@@ -796,13 +918,10 @@ static __attribute__((noinline)) void request_done_granting(struct blk_queue *q,
 
 /*
  * The request is finished (its tag, if any, already free): back to the
- * pool (or to a waiting submitter), then tell its bios. blk_complete()'s
- * copy, for a request that ended well, runs the queue inline (`fast`);
- * the others call run_queue().
+ * pool (or to a waiting submitter), then tell its bios. blk_complete()
+ * has a copy of its common case.
  */
-static inline __attribute__((always_inline)) void request_done(struct blk_queue *q,
-							       struct blk_request *rq, int error,
-							       const bool fast)
+static void request_done(struct blk_queue *q, struct blk_request *rq, int error)
 {
 	struct blk_bio *bio = rq->bios;
 	int64_t now = sim_now(q->sim);
@@ -820,17 +939,14 @@ static inline __attribute__((always_inline)) void request_done(struct blk_queue 
 		request_done_granting(q, rq, error);
 		return;
 	}
-	bio_end(bio, rq->t_dispatched, now, error);
+	bio_end(bio, now, error);
 	rq->free_next = q->free;
 	q->free = rq;
 	/*
 	 * The kernel dispatches before user space hears of the completion.
 	 * A tag was just freed, so inflight < budget: run_queue_can_act().
 	 */
-	if (fast)
-		run_queue_body(q, true);
-	else
-		run_queue(q);
+	run_queue(q);
 	bios_done(bio);
 }
 
@@ -871,25 +987,75 @@ static __attribute__((noinline)) void complete_other(struct blk_queue *q, struct
 			return;
 		}
 	}
-	request_done(q, rq, error, false);
+	request_done(q, rq, error);
+}
+
+/*
+ * A request that is one plain step, its data: seq_left BLK_SEQ_DATA, and
+ * neither flush, FUA nor discard — the four bytes tested as one word.
+ */
+#define BLK_RQ_STEPS_FIELD(f, at) (offsetof(struct blk_request, f) == \
+				   offsetof(struct blk_request, seq_left) + (at))
+_Static_assert(BLK_RQ_STEPS_FIELD(flush, 1) && BLK_RQ_STEPS_FIELD(fua, 2) &&
+	       BLK_RQ_STEPS_FIELD(discard, 3), "seq_left, flush, fua and discard are not four bytes");
+
+static inline bool request_plain_data(const struct blk_request *rq)
+{
+	static const uint8_t plain[4] = { BLK_SEQ_DATA, false, false, false };
+
+	return memcmp(&rq->seq_left, plain, sizeof(plain)) == 0;
 }
 
 void blk_complete(struct blk_queue *q, int tag, int error)
 {
-	struct blk_request *rq = tag_release(q, tag);
-
-	if (error || rq->seq_left != BLK_SEQ_DATA || rq->flush) {
-		complete_other(q, rq, error);
+	if (error) {
+		complete_other(q, tag_release(q, tag), error);
 		return;
 	}
-	/* A request whose one step, its data, ended well: the common case. */
-	request_done(q, rq, 0, true);
+	blk_complete_good(q, tag);
+}
+
+void blk_complete_good(struct blk_queue *q, int tag)
+{
+	struct blk_request *rq = q->tag_rq[tag];
+	int64_t now;
+
+	/*
+	 * The common case: a plain request's one step, with no scheduler or
+	 * debug hook to call, nobody waiting for a request, and the queue not
+	 * stopped (complete_slow). All else is request_done()'s, by way of
+	 * complete_other() (a FUA write too: its one step is the data as
+	 * well).
+	 */
+	if (!rq || !request_plain_data(rq) || q->complete_slow) {
+		complete_other(q, tag_release(q, tag), 0);
+		return;
+	}
+	/* request_done() of it: not a discard, so its stats are its direction's. */
+	now = sim_now(q->sim);
+	q->stats.ios[rq->write]++;
+	q->stats.ticks_ns[rq->write] += now - rq->t_queued;
+	/* bio_end() without the error: blk_submit() set it 0, and it ended well. */
+	rq->bios->t_completed = now;
+	rq->free_next = q->free;
+	q->free = rq;
+	/* The kernel dispatches before user space hears of the completion. */
+	q->issuing = (unsigned)tag;
+	run_queue_completing(q);
+	/*
+	 * Its bios from the pool's head, where it still is: dispatching takes
+	 * no request (only a submission does, and none happens within it —
+	 * libata and the drive answer in events of their own), so no
+	 * register has to keep the request or its bio across the dispatch.
+	 */
+	bios_done(q->free->bios);
 }
 
 void blk_quiesce(struct blk_queue *q, bool stopped)
 {
 	q->stopped = stopped;
 	q->peek = q->peek_before_budget && !stopped;
+	complete_slow_update(q);
 	if (!stopped)
 		blk_run_queue(q);
 }

@@ -25,7 +25,9 @@
 #define NCQSIM_BLK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "host/knobs.h"
 #include "sim/sim.h"
@@ -93,7 +95,6 @@ struct blk_bio {
 	uint16_t flags;			/* BLK_PREFLUSH, BLK_FUA, ... BLK_SCSI_AT_HEAD */
 	int error;			/* 0, or -EIO, -EAGAIN, -EOPNOTSUPP */
 	int64_t t_submit;		/* when blk_submit() was called */
-	int64_t t_queued;		/* when it got a request (or merged) */
 	int64_t t_dispatched;		/* when its request went to the drive */
 	int64_t t_completed;
 	blk_bio_fn accepted;		/* a submitter that waited may go on */
@@ -118,7 +119,7 @@ static inline void blk_bio_prep(struct blk_bio *b, uint64_t lba, uint32_t nlb, b
 	b->write_hint = 0;
 	b->ioprio = ioprio;
 	b->error = 0;
-	b->t_submit = b->t_queued = b->t_dispatched = b->t_completed = 0;
+	b->t_submit = b->t_dispatched = b->t_completed = 0;
 	b->accepted = accepted;
 	b->done = done;
 	b->owner = owner;
@@ -133,11 +134,12 @@ struct blk_request {
 	uint8_t write_hint;
 	uint16_t ioprio;
 	/*
-	 * t_dispatched: set at each dispatch, read at the completion (which
-	 * only a dispatched request has); its tag is where blk_tag_request()
-	 * finds it, the request does not keep it.
+	 * Its dispatch time goes straight into its first bio, at each
+	 * dispatch (no one reads a bio before its done(); bios_done() gives
+	 * it to the others); its tag is where blk_tag_request() finds it, the
+	 * request does not keep it.
 	 */
-	int64_t t_queued, t_dispatched;
+	int64_t t_queued;
 	int64_t fifo_time;		/* deadline schedulers: when it expires */
 	struct blk_bio *bios, *bios_tail;
 	struct treap_node sort;		/* the scheduler's sector-sorted list */
@@ -163,6 +165,28 @@ struct blk_request {
 	struct blk_request *dispatch_next;	/* in the dispatch list (set as it goes in) */
 };
 
+/*
+ * Neither a flush step, FUA, a discard nor a CDB other than READ/WRITE:
+ * libata's usual NCQ read or write. The bytes from flush to cdb in one
+ * word, tested under a mask of those four.
+ */
+#define BLK_RQ_AT(f) (offsetof(struct blk_request, f) - offsetof(struct blk_request, seq_left))
+_Static_assert(BLK_RQ_AT(flush) == 1 && BLK_RQ_AT(fua) == 2 && BLK_RQ_AT(discard) == 3 &&
+	       BLK_RQ_AT(cdb) == 5 && BLK_RQ_AT(retries) == 7,
+	       "struct blk_request's flags are not the eight bytes blk_rq_plain_rw() reads");
+
+static inline bool blk_rq_plain_rw(const struct blk_request *rq)
+{
+	static const union {
+		uint8_t byte[8];
+		uint64_t word;
+	} flags = { { 0, 0xff, 0xff, 0xff, 0, 0xff, 0, 0 } };
+	uint64_t w;
+
+	memcpy(&w, &rq->seq_left, sizeof(w));
+	return !(w & flags.word);
+}
+
 enum {
 	BLK_SEQ_PREFLUSH	= 1 << 0,
 	BLK_SEQ_DATA		= 1 << 1,
@@ -174,6 +198,7 @@ struct blk_stats {
 	 * Only counts something reads (runner.c's report, the tests) are
 	 * kept: each costs an instruction or more per I/O.
 	 */
+	/* requests and completed are summed as they are asked for (blk_get_stats()). */
 	uint64_t merged, requests, completed;
 	uint64_t waits;			/* submitters that found no free request */
 	uint64_t nowait_again;		/* REQ_NOWAIT bios that found none: -EAGAIN */
@@ -263,8 +288,16 @@ bool blk_submit(struct blk_queue *q, struct blk_bio *bio);
 
 /* Dispatch while driver tags are free. */
 void blk_run_queue(struct blk_queue *q);
+/*
+ * libata, within libata_issue(): it defers the command it was given
+ * (ata_std_qc_defer()); its tag is free again and the request waits at the
+ * head of the dispatch list, nothing behind it going either.
+ */
+void blk_issue_deferred(struct blk_queue *q);
 /* libata: the drive finished the request on `tag` (error 0 or -EIO). */
 void blk_complete(struct blk_queue *q, int tag, int error);
+/* blk_complete(q, tag, 0): the usual completion's call, one argument fewer. */
+void blk_complete_good(struct blk_queue *q, int tag);
 
 /*
  * libata's error handling: stop dispatching while it runs (the SCSI host

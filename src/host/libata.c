@@ -57,6 +57,21 @@ struct libata {
 	 * three are set by libata_configure() alone).
 	 */
 	bool ncq_plain;
+	/*
+	 * ncq_plain, eh EH_IDLE, no non-queued command out, the timer armed
+	 * and no ATA debugging: libata_issue()'s one test of libata's state. Kept by
+	 * issue_plain_update(), which eh_set(), nonqueued_set(),
+	 * timer_armed_set() and libata_configure() call: nothing assigns those
+	 * fields but them.
+	 */
+	bool issue_plain;
+	/*
+	 * EH idle (so `failed` is 0: EH sets it and clears it before it goes
+	 * idle), CDL off (so cdl_tags is 0) and no ATA debugging:
+	 * libata_receive_sdb()'s one test of libata's state, kept with
+	 * issue_plain.
+	 */
+	bool sdb_plain;
 	unsigned depth;			/* device/queue_depth: the dispatch budget */
 	unsigned host_tags;		/* tags the host hands out: ATA tags 0..host_tags-1 */
 	int kernel;
@@ -73,9 +88,42 @@ struct libata {
 	uint32_t failed;		/* tags owned by EH: timed out, or aborted by an NCQ error */
 	uint32_t timed_out;		/* of those, the ones that timed out (they use up retries) */
 	uint8_t dsm[ATA_SECTOR_SIZE];	/* the payload of the DSM TRIM out (one at a time) */
+	/*
+	 * The FIS of the NCQ command being sent: here, not on the stack, so
+	 * that the send is the issue's tail call (the drive reads it within
+	 * the send, and nothing sends another meanwhile).
+	 */
+	uint8_t ncq_fis[ATA_FIS_H2D_LEN];
 	uint32_t illegal_tags;		/* refused untranslated: failed in the next event */
 	uint32_t nothing_tags;		/* a VERIFY of no blocks: done well in the next event */
 };
+
+static void issue_plain_update(struct libata *la)
+{
+	bool debug = sim_debugging(la->sim, SIM_DBG_ATA);
+
+	la->issue_plain = la->ncq_plain && la->eh == EH_IDLE && la->nonqueued_tag < 0 &&
+		la->timer_armed && !debug;
+	la->sdb_plain = la->eh == EH_IDLE && !la->cdl_enabled && !debug;
+}
+
+static void eh_set(struct libata *la, int eh)
+{
+	la->eh = eh;
+	issue_plain_update(la);
+}
+
+static void nonqueued_set(struct libata *la, int tag)
+{
+	la->nonqueued_tag = tag;
+	issue_plain_update(la);
+}
+
+static void timer_armed_set(struct libata *la, bool armed)
+{
+	la->timer_armed = armed;
+	issue_plain_update(la);
+}
 
 /* sd's SD_MAX_RETRIES: scmd->allowed for disk commands. */
 #define SD_MAX_RETRIES 5
@@ -91,7 +139,7 @@ struct libata *libata_new(struct sim *sim, const struct libata_link_ops *ops, vo
 	la->send = ops->send;
 	la->link = link;
 	la->depth = 1;
-	la->nonqueued_tag = -1;
+	nonqueued_set(la, -1);
 
 	return la;
 }
@@ -392,7 +440,11 @@ int libata_configure(struct libata *la, struct host_knobs *k, struct err *e)
 	la->ncq_on = la->id.ncq && depth > 1;
 	la->prio_enabled = k->ncq_prio_enable;
 	la->cdl_enabled = k->cdl_enable;
+	/* sdb_plain's promise: with CDL off, no tag carries a CDL index. */
+	SIM_ASSERT(la->cdl_enabled || !la->cdl_tags, "CDL turned off with CDL commands out (0x%x)",
+		   la->cdl_tags);
 	la->ncq_plain = la->ncq_on && !la->prio_enabled && !la->cdl_enabled;
+	issue_plain_update(la);
 	return 0;
 }
 
@@ -463,7 +515,7 @@ static void timed_out(struct sim *sim, void *arg);
 /* blk_add_timer(): the timer goes off at a deadline rounded up to a whole second. */
 static void timer_arm(struct libata *la, int64_t deadline)
 {
-	la->timer_armed = true;
+	timer_armed_set(la, true);
 	la->timer = sim_at(la->sim, (deadline + SIM_SEC - 1) / SIM_SEC * SIM_SEC, timed_out, la);
 }
 
@@ -484,7 +536,7 @@ static void timer_idle(struct libata *la)
 	/* outstanding(la) == 0, tested cheapest first: under load NCQ tags are out. */
 	if (!la->ncq_active && la->nonqueued_tag < 0 && la->timer_armed) {
 		sim_cancel(la->sim, la->timer);
-		la->timer_armed = false;
+		timer_armed_set(la, false);
 	}
 }
 
@@ -561,7 +613,7 @@ static __attribute__((noinline)) int issue_cdb(struct libata *la, const struct b
 	}
 	if (la->nonqueued_tag >= 0 || la->ncq_active)
 		return -EBUSY;
-	la->nonqueued_tag = (int)tag;
+	nonqueued_set(la, (int)tag);
 	la->stats.verify_cmds++;
 	send_tf(la, &tf, tag);
 	timer_start(la, tag);
@@ -587,13 +639,16 @@ static bool rw_untranslatable(const struct libata *la, const struct blk_request 
 
 /*
  * A command ata_rw_fis_build() refuses: a bug above libata (out of line,
- * with `rw` by value, so that the caller keeps nothing live for it).
+ * its fields from the request, so that the caller keeps nothing live for
+ * it: only the priority and the CDL index are ncq_issue()'s own).
  */
 static __attribute__((noinline, noreturn, cold)) void ncq_unbuildable(const struct blk_request *rq,
-								     struct ata_rw rw)
+								     unsigned tag,
+								     enum ata_prio prio,
+								     uint8_t cdl)
 {
-	int rc = ata_rw_fis_refused(rw.ncq, rw.write, rw.fua, rw.tag, rw.prio, rw.sectors, rw.lba,
-				    rw.cdl);
+	int rc = ata_rw_fis_refused(true, rq->write, rq->fua, (uint8_t)tag, prio, rq->nlb, rq->lba,
+				    cdl);
 
 	SIM_ASSERT(rc == ATA_OK, "cannot build a command for lba %llu +%u: %s",
 		   (unsigned long long)rq->lba, rq->nlb, ata_strerror(rc));
@@ -603,27 +658,32 @@ static __attribute__((noinline, noreturn, cold)) void ncq_unbuildable(const stru
 
 /*
  * A read or write as READ/WRITE FPDMA QUEUED on `tag`: every I/O's
- * command, inline in libata_issue() with `prio_cdl` false (neither
- * device/ncq_prio_enable nor device/cdl_enable on), out of line in
- * issue_other() with it true, so that the common case keeps nothing but
- * `la` live across its calls.
+ * command, inline in libata_issue() with `plain` true (issue_plain: neither
+ * device/ncq_prio_enable nor device/cdl_enable on, the timer running, no
+ * debug line; and blk_rq_plain_rw(): no FUA), out of line in issue_other()
+ * with it false, so that the common case keeps nothing live across its
+ * calls and ends in the send.
  */
 static inline __attribute__((always_inline)) void ncq_issue(struct libata *la,
 							    const struct blk_request *rq,
-							    unsigned tag, bool prio_cdl)
+							    unsigned tag, bool plain)
 {
-	struct ata_rw rw = { .write = rq->write, .ncq = true, .tag = (uint8_t)tag,
-		.sectors = rq->nlb, .lba = rq->lba, .fua = rq->fua };
-	uint8_t fis[ATA_FIS_H2D_LEN];
+	/*
+	 * Tags are bits of 32-bit masks (blk's, and ncq_active below): 0..31
+	 * (blk_queue_attach() asserts that the host has no more), so the tag's
+	 * own limit never fails, and `& 31` says so to the compiler.
+	 */
+	struct ata_rw rw = { .write = rq->write, .ncq = true, .tag = (uint8_t)(tag & 31),
+		.sectors = rq->nlb, .lba = rq->lba, .fua = !plain && rq->fua };
 
 	/* ata_build_rw_tf(): only the RT class sets PRIO, whatever its level. */
-	if (prio_cdl && la->prio_enabled && ioprio_class(rq->ioprio) == IOPRIO_CLASS_RT) {
+	if (!plain && la->prio_enabled && ioprio_class(rq->ioprio) == IOPRIO_CLASS_RT) {
 		rw.prio = ATA_PRIO_HIGH;
 		la->stats.prio_high_cmds++;
 	}
 	la->stats.ncq_cmds++;
 	la->ncq_active |= 1u << tag;
-	if (rq->fua) {
+	if (rw.fua) {
 		la->stats.fua_cmds += rq->write;
 		la->stats.fua_reads += !rq->write;
 	}
@@ -633,7 +693,7 @@ static inline __attribute__((always_inline)) void ncq_issue(struct libata *la,
 	 * in AUXILIARY (NCQ) or FEATURE (non-NCQ) bits 2:0. cdl_tags stays 0
 	 * with it off.
 	 */
-	if (prio_cdl && la->cdl_enabled) {
+	if (!plain && la->cdl_enabled) {
 		la->cdl_tags &= ~(1u << tag);
 		if (ioprio_hint(rq->ioprio) >= 1 && ioprio_hint(rq->ioprio) <= 7) {
 			rw.cdl = (uint8_t)ioprio_hint(rq->ioprio);
@@ -643,21 +703,23 @@ static inline __attribute__((always_inline)) void ncq_issue(struct libata *la,
 	}
 	/* The FIS built straight from the fields (ata_rw_fis_build: ata_rw_build's, encoded). */
 	if (ata_rw_fis_refuses(&rw))
-		ncq_unbuildable(rq, rw);
-	ata_rw_fis_encode(&rw, fis);
+		ncq_unbuildable(rq, tag, rw.prio, rw.cdl);
+	ata_rw_fis_encode(&rw, la->ncq_fis);
 	/*
-	 * timer_start() split around the send, so that nothing but `la` is
-	 * live across the calls: the deadline before (as blk_mq_start_request()
-	 * sets it before queue_rq()), the timer after, as before (its event's
-	 * place among the drive's depends on it). The send does not move the
-	 * clock, so the deadline is the same `now + timeout` after it.
+	 * The deadline before the send (as blk_mq_start_request() sets it
+	 * before queue_rq()); an idle timer armed after it, as before (its
+	 * event's place among the drive's depends on it). The send does not
+	 * move the clock, so the deadline is the same `now + timeout` after
+	 * it, nor does it touch the timer (the drive answers in events of its
+	 * own): the timer_armed of issue_plain, tested before the send, holds
+	 * after it.
 	 */
 	la->deadline[tag] = sim_now(la->sim) + la->timeout;
-	if (sim_debugging(la->sim, SIM_DBG_ATA))
-		debug_issue_send(la, fis, tag);
+	if (!plain && sim_debugging(la->sim, SIM_DBG_ATA))
+		debug_issue_send(la, la->ncq_fis, tag);
 	else
-		la->send(la->link, fis, sizeof(fis));
-	if (!la->timer_armed)
+		la->send(la->link, la->ncq_fis, ATA_FIS_H2D_LEN);
+	if (!plain && !la->timer_armed)
 		timer_arm(la, sim_now(la->sim) + la->timeout);
 }
 
@@ -679,7 +741,7 @@ static __attribute__((noinline)) int issue_nonqueued(struct libata *la, struct b
 		return -EBUSY;
 	if (rq->flush) {
 		ata_cmd_flush_ext(&tf);
-		la->nonqueued_tag = (int)tag;
+		nonqueued_set(la, (int)tag);
 		la->stats.flushes++;
 		send_tf(la, &tf, tag);
 		timer_start(la, tag);
@@ -687,7 +749,7 @@ static __attribute__((noinline)) int issue_nonqueued(struct libata *la, struct b
 	}
 	if (rq->discard) {
 		/* Not queued: SEND FPDMA QUEUED's DSM needs log 13h, which ncqsim's drives lack. */
-		la->nonqueued_tag = (int)tag;
+		nonqueued_set(la, (int)tag);
 		la->stats.trims++;
 		send_trim(la, rq, tag);
 		timer_start(la, tag);
@@ -702,7 +764,7 @@ static __attribute__((noinline)) int issue_nonqueued(struct libata *la, struct b
 		answer_without_drive(la, tag, true);
 		return 0;
 	}
-	la->nonqueued_tag = (int)tag;
+	nonqueued_set(la, (int)tag);
 	la->stats.dma_cmds++;
 	la->stats.fua_cmds += rq->fua && rq->write;
 	la->stats.fua_reads += rq->fua && !rq->write;
@@ -731,26 +793,34 @@ static __attribute__((noinline)) int issue_other(struct libata *la, struct blk_r
 	/* ata_std_qc_defer(): an NCQ command waits while a non-NCQ one is active (and during EH). */
 	if (la->eh != EH_IDLE || la->nonqueued_tag >= 0)
 		return -EBUSY;
-	/* Neither deferred nor plain: PRIO or CDL is on. */
-	ncq_issue(la, rq, tag, true);
+	/* Neither deferred nor plain: PRIO, CDL, FUA or ATA debugging is on, or the timer is idle. */
+	ncq_issue(la, rq, tag, false);
 	return 0;
 }
 
-int libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
+/* libata_issue() of all but the usual command, which may be deferred (out of line). */
+static __attribute__((noinline)) void issue_slow(struct libata *la, struct blk_request *rq,
+						 unsigned tag)
+{
+	if (issue_other(la, rq, tag))
+		blk_issue_deferred(la->q);
+}
+
+void libata_issue(struct libata *la, struct blk_request *rq, unsigned tag)
 {
 	/*
-	 * Every I/O's command: an NCQ read or write with neither PRIO nor CDL
-	 * on, and nothing to defer it (ata_std_qc_defer(): la->eh != EH_IDLE
-	 * or la->nonqueued_tag >= 0, in one test: EH_IDLE is 0, and
-	 * nonqueued_tag is a tag or -1, none, whose complement alone is 0).
-	 * All else is issue_other()'s, in the order of its tests.
+	 * Every I/O's command: an NCQ read or write, not FUA, with neither
+	 * PRIO nor CDL on, nothing to defer it (ata_std_qc_defer(): la->eh !=
+	 * EH_IDLE or la->nonqueued_tag >= 0), the timer running and no debug
+	 * line — the libata side in one flag (issue_plain). All else is issue_other()'s,
+	 * in the order of its tests (with PRIO and CDL off, its ncq_issue()
+	 * is this one).
 	 */
-	if (la->ncq_plain && !(rq->flush | rq->discard | rq->cdb) &&
-	    !((unsigned)la->eh | ~(unsigned)la->nonqueued_tag)) {
-		ncq_issue(la, rq, tag, false);
-		return 0;
+	if (la->issue_plain && blk_rq_plain_rw(rq)) {
+		ncq_issue(la, rq, tag, true);
+		return;
 	}
-	return issue_other(la, rq, tag);
+	issue_slow(la, rq, tag);
 }
 
 /* ---- error handling (libata-eh.c, after the SCSI midlayer's rules) ---- */
@@ -769,13 +839,13 @@ static void eh_maybe_start(struct libata *la)
 		return;
 	if (!la->failed) {
 		/* The timed-out commands finished after all: honoured, nothing to recover. */
-		la->eh = EH_IDLE;
+		eh_set(la, EH_IDLE);
 		sim_debug(la->sim, SIM_DBG_ATA, "EH: the timed-out commands completed; EH complete");
 		blk_quiesce(la->q, false);
 		return;
 	}
 	/* ata_eh_reset(): the port frozen, every command aborted by a reset of the link. */
-	la->eh = EH_RESET;
+	eh_set(la, EH_RESET);
 	la->stats.resets++;
 	sim_debug(la->sim, SIM_DBG_ATA, "EH: exception SAct 0x%x, tags 0x%x timed out (Emask 0x4 "
 		  "timeout): resetting link", la->ncq_active, la->failed);
@@ -793,7 +863,7 @@ static void timed_out(struct sim *sim, void *arg)
 	uint32_t live = out & ~la->failed, t;
 	int64_t now = sim_now(sim), next = INT64_MAX;
 
-	la->timer_armed = false;
+	timer_armed_set(la, false);
 	for (t = live; t; t &= t - 1) {
 		unsigned tag = (unsigned)__builtin_ctz(t);
 
@@ -807,7 +877,7 @@ static void timed_out(struct sim *sim, void *arg)
 		sim_debug(sim, SIM_DBG_ATA, "tag %u timed out (device/timeout %.0f s)", tag,
 			  la->timeout / 1e9);
 		if (la->eh == EH_IDLE) {
-			la->eh = EH_WAIT;
+			eh_set(la, EH_WAIT);
 			blk_quiesce(la->q, true);
 		}
 	}
@@ -827,8 +897,8 @@ static void eh_finish(struct libata *la, int culprit)
 
 	la->failed = la->timed_out = 0;
 	la->ncq_active = 0;
-	la->nonqueued_tag = -1;
-	la->eh = EH_IDLE;
+	nonqueued_set(la, -1);
+	eh_set(la, EH_IDLE);
 	for (; tags; tags &= tags - 1) {
 		int tag = __builtin_ctz(tags);
 		struct blk_request *rq = blk_tag_request(la->q, tag);
@@ -858,7 +928,7 @@ static void eh_answer(struct libata *la, const struct ata_d2h *d)
 	if (la->eh == EH_RESET) {
 		/* ata_eh_revalidate_and_attach(): IDENTIFY again. */
 		sim_debug(la->sim, SIM_DBG_ATA, "EH: link up (status %02x), revalidating", d->status);
-		la->eh = EH_REVALIDATE;
+		eh_set(la, EH_REVALIDATE);
 		ata_cmd_identify(&tf);
 		send_tf(la, &tf, 0);
 		return;
@@ -879,7 +949,7 @@ static void eh_ncq_error(struct libata *la)
 	la->failed |= la->ncq_active;
 	if (la->eh == EH_IDLE)
 		blk_quiesce(la->q, true);
-	la->eh = EH_NCQ_LOG;
+	eh_set(la, EH_NCQ_LOG);
 	sim_debug(la->sim, SIM_DBG_ATA, "EH: NCQ error, tags 0x%x aborted: reading log 10h",
 		  la->failed);
 	ata_cmd_read_log(&tf, la->id.read_log_dma, ATA_LOG_NCQ_ERROR, 0, 1);
@@ -986,15 +1056,16 @@ static __attribute__((noinline)) void sdb_complete_tags(struct libata *la, uint3
 	}
 }
 
-void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
+/* libata_receive_sdb() in general: any SDB, the debug line, any number of tags (out of line). */
+static __attribute__((noinline)) void sdb_receive_other(struct libata *la, const uint8_t *fis,
+							size_t len)
 {
 	uint32_t done;
 
 	/*
-	 * Every I/O's completion: good status, so neither a CDL abort nor
-	 * sense data, nor an NCQ error: the tags complete (as sdb_exception()
-	 * would complete them, without its tests). An SDB that is not one, and
-	 * the debug line, go through sdb_not_plain(), which decodes it whole.
+	 * Good completions decoded by the fast codec; an SDB that is not one,
+	 * and the debug line, go through sdb_not_plain(), which decodes it
+	 * whole.
 	 */
 	if (!ata_sdb_decode_good(fis, len, &done) || sim_debugging(la->sim, SIM_DBG_ATA)) {
 		int64_t tags = sdb_not_plain(la, fis, len);
@@ -1003,7 +1074,6 @@ void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
 			return;
 		done = (uint32_t)tags;
 	}
-	/* One tag (the usual SDB) inline, keeping only `la` across the call; more in a loop. */
 	if (done & (done - 1)) {
 		sdb_complete_tags(la, done);
 	} else if (done) {
@@ -1015,6 +1085,47 @@ void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
 	timer_idle(la);
 	if (la->eh == EH_WAIT)
 		eh_maybe_start(la);
+}
+
+/* The one tag's completion when it may leave nothing out or EH waiting (out of line). */
+static __attribute__((noinline)) void sdb_complete_then_idle(struct libata *la, unsigned tag)
+{
+	blk_complete(la->q, (int)tag, 0);
+	timer_idle(la);
+	if (la->eh == EH_WAIT)
+		eh_maybe_start(la);
+}
+
+void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
+{
+	uint32_t done;
+
+	/*
+	 * Every I/O's completion: good status (neither a CDL abort nor sense
+	 * data, nor an NCQ error) for one tag, in libata's plain state
+	 * (sdb_plain) — as sdb_exception() would complete it, without its
+	 * tests, and without clearing the tag from `failed` and cdl_tags,
+	 * which sdb_plain says are 0. All else is sdb_receive_other()'s.
+	 */
+	if (!ata_sdb_decode_good(fis, len, &done) || !la->sdb_plain || !done ||
+	    (done & (done - 1))) {
+		sdb_receive_other(la, fis, len);
+		return;
+	}
+	la->ncq_active &= ~done;
+	/*
+	 * With other NCQ commands still out (and EH idle), nothing is left to
+	 * do after the completion (sdb_complete_then_idle()'s tests would find
+	 * nothing): the timer stays, as ncq_active only grows within
+	 * blk_complete(), which issues commands but completes none (the drive
+	 * answers in events of its own); and only the timer's event enters
+	 * EH_WAIT. So the completion is a tail call.
+	 */
+	if (la->ncq_active) {
+		blk_complete_good(la->q, __builtin_ctz(done));
+		return;
+	}
+	sdb_complete_then_idle(la, (unsigned)__builtin_ctz(done));
 }
 
 void libata_receive_d2h(struct libata *la, const uint8_t *fis, size_t len,
@@ -1038,7 +1149,7 @@ void libata_receive_d2h(struct libata *la, const uint8_t *fis, size_t len,
 	}
 	tag = la->nonqueued_tag;
 	SIM_ASSERT(tag >= 0, "D2H FIS with no non-queued command outstanding");
-	la->nonqueued_tag = -1;
+	nonqueued_set(la, -1);
 	la->failed &= ~(1u << tag);
 	sim_debug(la->sim, SIM_DBG_ATA, "D2H status %02x error %02x", d.status, d.error);
 	{

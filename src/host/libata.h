@@ -111,10 +111,12 @@ uint64_t libata_capacity(const struct libata *la);
 
 /*
  * blk: send the request as one command on `tag` (FLUSH CACHE EXT for a
- * flush step, else a read or write, FUA when the request says so). 0, or
- * -EBUSY when libata defers it as ata_std_qc_defer() does: a non-NCQ
- * command until no NCQ command is active, an NCQ one while a non-NCQ one
- * is, anything during error handling.
+ * flush step, else a read or write, FUA when the request says so) — or,
+ * when libata defers it as ata_std_qc_defer() does, call
+ * blk_issue_deferred() before it returns: a non-NCQ command waits until no
+ * NCQ command is active, an NCQ one while a non-NCQ one is, anything
+ * during error handling. (No return value: the usual command's send is
+ * then a tail call.)
  *
  * Each command has device/timeout to finish. When one times out, nothing
  * new is sent; once every other command has finished or timed out too,
@@ -122,7 +124,7 @@ uint64_t libata_capacity(const struct libata *la);
  * revalidates the drive (IDENTIFY) and sends each timed-out command again,
  * up to 5 times (sd's SD_MAX_RETRIES), after which it fails with -EIO.
  */
-int libata_issue(struct libata *la, struct blk_request *rq, unsigned tag);
+void libata_issue(struct libata *la, struct blk_request *rq, unsigned tag);
 
 void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len);
 void libata_receive_d2h(struct libata *la, const uint8_t *fis, size_t len,

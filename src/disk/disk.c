@@ -155,11 +155,12 @@ struct disk {
 
 	/* Completions batched into one SDB per instant. */
 	uint32_t sdb_done;
+	bool sdb_error;		/* an NCQ error to report (SDB with ERR) */
 	/*
-	 * An NCQ error to report (SDB with ERR): 1 or 0, a word, so that
-	 * sdb_send() tests it with sdb_aborted and sdb_sense in one OR.
+	 * sdb_error, sdb_sense or sdb_aborted holds one (sdb_errors_update()):
+	 * sdb_send() tests this one flag for the three.
 	 */
-	uint32_t sdb_error;
+	bool sdb_errors;
 	bool sdb_scheduled;
 	/*
 	 * media_done() is running (sdb_at_return may be set), and it will send
@@ -227,6 +228,12 @@ static inline void rare_update(struct disk *d)
 
 /* ---- completions ---- */
 
+/* disk.sdb_errors again: called wherever sdb_error, sdb_sense or sdb_aborted changes. */
+static inline void sdb_errors_update(struct disk *d)
+{
+	d->sdb_errors = d->sdb_error || d->sdb_sense || d->sdb_aborted;
+}
+
 /* An NCQ error's SDB, or CDL's (policies 0xD, 0xF): before the good completions' one. */
 static __attribute__((noinline)) void sdb_flush_errors(struct disk *d)
 {
@@ -261,6 +268,7 @@ static __attribute__((noinline)) void sdb_flush_errors(struct disk *d)
 		ata_sdb_encode(&f, fis);
 		d->sdb(d->host, fis, sizeof(fis));
 	}
+	sdb_errors_update(d);	/* none now, unless the host's answer to one set another */
 }
 
 /* The SDBs due (inline: media_done() sends the usual one itself). */
@@ -269,7 +277,7 @@ static inline __attribute__((always_inline)) void sdb_send(struct disk *d)
 	uint32_t done;
 
 	d->sdb_scheduled = false;
-	if (d->sdb_aborted | d->sdb_sense | d->sdb_error)	/* one test for the three */
+	if (d->sdb_errors)
 		sdb_flush_errors(d);
 	if ((done = d->sdb_done)) {
 		uint8_t fis[ATA_FIS_SDB_LEN];
@@ -380,6 +388,7 @@ static void complete_cdl_timeout(struct disk *d, const struct fwq_cmd *c, uint8_
 	}
 	if (policy == ATA_CDL_COMPLETE_UNAVAILABLE) {
 		d->sdb_sense |= 1u << c->tag;
+		d->sdb_errors = true;
 	} else {
 		struct ata_ncq_error err = { .tag = c->tag, .status = ATA_STAT_DRDY | ATA_STAT_ERR,
 			.error = ATA_ERR_ABRT, .lba = c->lba, .count = (uint16_t)c->nlb,
@@ -388,6 +397,7 @@ static void complete_cdl_timeout(struct disk *d, const struct fwq_cmd *c, uint8_
 
 		ata_ncq_error_build(&err, d->ncq_error_log);
 		d->sdb_aborted |= 1u << c->tag;
+		d->sdb_errors = true;
 	}
 	sdb_schedule(d);
 }
@@ -747,6 +757,7 @@ static void cdl_forget_all(struct disk *d)
 	for (i = 0; i < FWQ_SLOTS; i++)
 		cdl_disarm(d, i);
 	d->sdb_sense = d->sdb_aborted = 0;
+	sdb_errors_update(d);
 }
 
 static void waiting_remove(struct disk *d, unsigned pos);
@@ -1875,6 +1886,7 @@ static void reset_begin(struct disk *d)
 	d->tags_in_use = 0;
 	d->sdb_done = 0;
 	d->sdb_error = false;
+	sdb_errors_update(d);
 	d->front_pending -= d->room_count;	/* writes waiting for room: aborted */
 	d->room_count = 0;
 	cdl_forget_all(d);
@@ -1919,6 +1931,7 @@ static void ncq_halt(struct disk *d)
 	d->ncq_halted = true;
 	rare_update(d);
 	d->sdb_error = true;
+	d->sdb_errors = true;
 	sdb_schedule(d);
 	sim_debug(d->sim, SIM_DBG_DISK, "NCQ error: every queued command aborted");
 }
@@ -2133,6 +2146,8 @@ const struct disk_stats *disk_get_stats(struct disk *d)
 {
 	/* A rare state set without rare_update() would have its media ends skip it. */
 	SIM_ASSERT(d->rare || !rare_holds(d), "the drive is in a rare state its rare flag misses");
+	SIM_ASSERT(d->sdb_errors || !(d->sdb_error || d->sdb_sense || d->sdb_aborted),
+		   "an error SDB is due that the sdb_errors flag misses");
 	d->stats.picks_aged = d->picks_by[FWQ_PICK_AGED];
 	d->stats.picks_prio = d->picks_by[FWQ_PICK_PRIO];
 	d->stats.picks_soft_normal = d->picks_by[FWQ_PICK_SOFT_NORMAL];

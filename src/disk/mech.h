@@ -296,9 +296,25 @@ static inline void disk_mech_access_track(const struct disk_mech *mc, struct dis
 	int64_t t;
 
 	acc->overhead = disk_mech_overhead_ns(mc, write, true, head->last_write);
-	acc->seek = disk_mech_move_ns(mc, head, where->cyl, where->head, write);
-	if (acc->seek < mc->pos_floor[write])
-		acc->seek = mc->pos_floor[write];
+	if (!mc->measured) {
+		/*
+		 * A datasheet drive (disk_mech_init()): its fitted curve, no
+		 * table, no positioning floor — disk_mech_move_ns() without the
+		 * tests for those.
+		 */
+		uint32_t d = head->cyl > where->cyl ? head->cyl - where->cyl :
+			where->cyl - head->cyl;
+
+		if (d)
+			acc->seek = disk_mech_choice_seek_ns(write ? &mc->write : &mc->read, d);
+		else
+			acc->seek = head->head != where->head ?
+				(write ? mc->head_switch_write : mc->head_switch) : 0;
+	} else {
+		acc->seek = disk_mech_move_ns(mc, head, where->cyl, where->head, write);
+		if (acc->seek < mc->pos_floor[write])
+			acc->seek = mc->pos_floor[write];
+	}
 	t = t0 + acc->overhead + acc->seek;
 	acc->rotate = disk_mech_target_wait(mc, t, where->angle, where->cyl != head->cyl);
 	acc->transfer = track_ns;

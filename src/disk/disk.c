@@ -214,6 +214,7 @@ struct disk {
 };
 
 static void dispatch(struct disk *d);
+static void dispatch_next(struct disk *d);
 static inline void decode_due(struct disk *d);
 static inline void decode_wake_check(struct disk *d);
 static void reset_try_end(struct disk *d);
@@ -570,8 +571,16 @@ static inline __attribute__((always_inline)) void media_access_next_as(struct di
 			return;
 		}
 	}
-	if (!stream_continue(d, rare))
-		dispatch(d);
+	/*
+	 * Busy already if the answer to a non-queued command made the host
+	 * send one that started an access.
+	 */
+	if (!d->busy && !stream_continue(d, rare)) {
+		if (rare)
+			dispatch(d);
+		else
+			dispatch_next(d);
+	}
 	/* Idle after a read: read-ahead (ra_max sectors) until a command needs the head. */
 	d->reading_ahead = !d->busy && was_read && d->read_ahead && d->ra_max;
 	if (rare)
@@ -1111,8 +1120,13 @@ static void write_waits_for_data(struct disk *d, int64_t now, struct disk_access
 	acc->total += turns * d->layout.rev_ns;
 }
 
-/* The actuator is free: choose the next command and start its access. */
-static void dispatch(struct disk *d)
+/*
+ * The actuator is free: choose the next command and start its access.
+ * `next`: called by media_done() as its access ends, with no rare state
+ * (disk.rare) — so no write waits for room — and the actuator idle, which
+ * its caller has tested (dispatch_next()); else asked by anyone, at any time.
+ */
+static inline __attribute__((always_inline)) void dispatch_as(struct disk *d, bool next)
 {
 	unsigned n, chosen;
 	struct fwq_queue q;
@@ -1122,10 +1136,12 @@ static void dispatch(struct disk *d)
 	const struct fwq_cmd *c;
 	int64_t now = sim_now(d->sim);
 
-	if (d->busy)
-		return;
-	if (d->room_count)
-		room_aged(d);
+	if (!next) {
+		if (d->busy)
+			return;
+		if (d->room_count)
+			room_aged(d);
+	}
 	if (!(n = gather(d, &q)))
 		return;
 	if (d->reading_ahead)
@@ -1173,8 +1189,22 @@ static void dispatch(struct disk *d)
 		acc.total = end - now;
 	}
 	d->busy_until = now + acc.total;
-	media_done_at(d, now + acc.total);
+	if (next)
+		sim_again(d->sim, now + acc.total);	/* media_done_at() from inside media_done() */
+	else
+		media_done_at(d, now + acc.total);
 	account_pick(d, reason, &acc, n);
+}
+
+static void dispatch(struct disk *d)
+{
+	dispatch_as(d, false);
+}
+
+/* dispatch() from media_done() (dispatch_as()): without the tests its caller has made. */
+static __attribute__((noinline)) void dispatch_next(struct disk *d)
+{
+	dispatch_as(d, true);
 }
 
 /* ---- commands ---- */

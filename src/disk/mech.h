@@ -289,7 +289,7 @@ static inline void disk_mech_access_at(const struct disk_mech *mc, struct disk_h
  * when the command came in): the same breakdown, without the walk from
  * track to track.
  */
-static inline void disk_mech_access_track(const struct disk_mech *mc, struct disk_head *head,
+static inline __attribute__((always_inline)) void disk_mech_access_track(const struct disk_mech *mc, struct disk_head *head,
 					  int64_t t0, const struct disk_chs *where, int64_t track_ns,
 					  bool write, unsigned extra_revs, struct disk_access *acc)
 {

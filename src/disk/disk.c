@@ -199,6 +199,11 @@ struct disk {
 	 * picks_aged, picks_prio, picks_soft_normal, media_reads and media_writes.
 	 */
 	uint64_t picks_by[FWQ_PICK_STREAM];	/* every reason but a stream's, which is no choice */
+	/*
+	 * The queue for the next choice (gather()); its cands and set, which
+	 * never move, are set once (disk_new()).
+	 */
+	struct fwq_queue queue;
 	int64_t seek_sum;			/* stats.seek_ns (disk_get_stats()) */
 	uint64_t media_by[2];			/* [write] */
 	/*
@@ -865,12 +870,12 @@ static inline __attribute__((always_inline)) void waiting_remove(struct disk *d,
 }
 
 /*
- * The queue for one choice: the waiting slots (sorted by cylinder), then
- * the oldest destages. Returns the number of candidates.
+ * The queue for one choice, in d->queue: the waiting slots (sorted by
+ * cylinder), then the oldest destages. Returns the number of candidates.
  */
-static inline __attribute__((always_inline)) unsigned gather(struct disk *d,
-								struct fwq_queue *q)
+static inline __attribute__((always_inline)) unsigned gather(struct disk *d)
 {
+	struct fwq_queue *q = &d->queue;
 	unsigned n = d->waiting.n, i;
 	const struct disk_dirty_range *r = disk_dirty_oldest(&d->dirty);
 	const struct fwq_cmd *first;
@@ -881,10 +886,8 @@ static inline __attribute__((always_inline)) unsigned gather(struct disk *d,
 	/* Destages follow the waiting slots, oldest first. */
 	for (i = 0; r && i < FWQ_DESTAGE_WINDOW; i++, r = disk_dirty_newer(&d->dirty, r))
 		d->waiting.cands[n++] = &r->cmd;
-	q->cands = d->waiting.cands;
 	q->n = n;
 	q->nsorted = d->waiting.n;
-	q->set = &d->waiting;
 	q->nhigh = d->nhigh;
 	/* A new batch once nothing of the last one waits: everything received so far. */
 	if (n && first->seq >= d->batch_end)
@@ -1009,7 +1012,6 @@ static __attribute__((noinline)) bool stream_continue_queued(struct disk *d)
 {
 	int64_t done;
 	bool write = d->current.write;
-	struct fwq_queue q;
 	struct fwq_cmd c;
 	int pos;
 
@@ -1034,7 +1036,7 @@ static __attribute__((noinline)) bool stream_continue_queued(struct disk *d)
 		d->stats.stream_writes++;
 	else
 		d->stats.stream_reads++;
-	stream_start(d, d->waiting.cands, gather(d, &q), (unsigned)pos, done);
+	stream_start(d, d->waiting.cands, gather(d), (unsigned)pos, done);
 	waiting_remove(d, (unsigned)pos);
 	return true;
 }
@@ -1042,7 +1044,6 @@ static __attribute__((noinline)) bool stream_continue_queued(struct disk *d)
 /* stream_continue() with no command waiting: a destage the firmware can see (FWQ_DESTAGE_WINDOW). */
 static bool stream_continue_destage(struct disk *d)
 {
-	struct fwq_queue q;
 	struct disk_dirty_range *r = disk_dirty_oldest(&d->dirty);
 	unsigned i;
 
@@ -1052,7 +1053,7 @@ static bool stream_continue_destage(struct disk *d)
 		stream_locate(d);
 		disk_mech_stream_run(&d->mech, &d->stream, r->cmd.ps + r->cmd.nps, INT64_MAX, true);
 		d->stats.stream_writes++;
-		stream_start(d, d->waiting.cands, gather(d, &q), i, d->stream.t);
+		stream_start(d, d->waiting.cands, gather(d), i, d->stream.t);
 		destage_remove(d, &r->cmd);
 		return true;
 	}
@@ -1124,12 +1125,12 @@ static void write_waits_for_data(struct disk *d, int64_t now, struct disk_access
  * The actuator is free: choose the next command and start its access.
  * `next`: called by media_done() as its access ends, with no rare state
  * (disk.rare) — so no write waits for room — and the actuator idle, which
- * its caller has tested (dispatch_next()); else asked by anyone, at any time.
+ * its caller has tested (dispatch_next()), and not reading ahead; else
+ * asked by anyone, at any time.
  */
 static inline __attribute__((always_inline)) void dispatch_as(struct disk *d, bool next)
 {
 	unsigned n, chosen;
-	struct fwq_queue q;
 	struct fwq_ctx ctx;
 	struct disk_access acc;
 	enum fwq_reason reason;
@@ -1142,12 +1143,16 @@ static inline __attribute__((always_inline)) void dispatch_as(struct disk *d, bo
 		if (d->room_count)
 			room_aged(d);
 	}
-	if (!(n = gather(d, &q)))
+	if (!(n = gather(d)))
 		return;
-	if (d->reading_ahead)
+	/*
+	 * Never reading ahead as an access ends: reading_ahead is set only
+	 * with the actuator idle, and cleared before any access starts.
+	 */
+	if (!next && d->reading_ahead)
 		read_ahead_stop(d);
 	fwq_ctx_init(&ctx, &d->mech, now, d->head);
-	chosen = fwq_pick(&d->rules, &ctx, &q, now, &reason);
+	chosen = fwq_pick(&d->rules, &ctx, &d->queue, now, &reason);
 	c = d->waiting.cands[chosen];
 	d->current = *c;
 	if (d->current.track_ns >= 0 && !d->current.destage)
@@ -1160,7 +1165,7 @@ static inline __attribute__((always_inline)) void dispatch_as(struct disk *d, bo
 		write_waits_for_data(d, now, &acc);
 	/* The observer sees the queue as the choice did, before the chosen leaves it. */
 	if (d->pick_fn) {
-		struct disk_pick_event ev = { now, &ctx, d->waiting.cands, n, chosen, q.batch_end,
+		struct disk_pick_event ev = { now, &ctx, d->waiting.cands, n, chosen, d->queue.batch_end,
 					       reason, &acc };
 
 		d->pick_fn(d->pick_ctx, &ev);
@@ -2157,6 +2162,8 @@ struct disk *disk_new(struct sim *sim, const struct disk_model *m,
 	d->read_ahead = m->read_ahead;
 	age_init(d);
 	fwq_set_init(&d->waiting, d->layout.cylinders);
+	d->queue.cands = d->waiting.cands;
+	d->queue.set = &d->waiting;
 	for (i = 0; i < FWQ_SLOTS; i++) {
 		d->ref[i].d = d;
 		d->ref[i].slot = i;

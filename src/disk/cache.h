@@ -111,7 +111,7 @@ static inline void disk_cache_mark(struct disk_cache *c, unsigned seg)
 	uint64_t first = c->start[seg] >> DISK_CACHE_BLOCK_SHIFT;
 	uint64_t last = (c->end[seg] - 1) >> DISK_CACHE_BLOCK_SHIFT;
 
-	if (last - first <= 1) {
+	if (__builtin_expect(last - first <= 1, 1)) {
 		unsigned a = (unsigned)(first % DISK_CACHE_FILTER), b = (unsigned)(last % DISK_CACHE_FILTER);
 
 		c->filter[a]++;
@@ -130,7 +130,7 @@ static inline void disk_cache_mark(struct disk_cache *c, unsigned seg)
  */
 static inline void disk_cache_unmark(struct disk_cache *c, unsigned seg)
 {
-	if (c->spread[seg]) {
+	if (__builtin_expect(c->spread[seg], 0)) {
 		c->spread[seg] = false;
 		disk_cache_filter_mark(c, seg, -1);
 		return;

@@ -293,7 +293,7 @@ static inline __attribute__((always_inline)) void sdb_send(struct disk *d)
 	d->sdb_scheduled = false;
 	if (d->sdb_errors)
 		sdb_flush_errors(d);
-	if ((done = d->sdb_done)) {
+	if (__builtin_expect((done = d->sdb_done) != 0, 1)) {	/* what it is usually sent for */
 		uint8_t fis[ATA_FIS_SDB_LEN];
 
 		d->tags_in_use &= ~done;
@@ -594,9 +594,10 @@ static inline __attribute__((always_inline)) void media_access_next_as(struct di
 
 static inline __attribute__((always_inline)) void media_access_ends(struct disk *d)
 {
-	bool was_read = d->rare ? media_access_ends_as(d, true) : media_access_ends_as(d, false);
+	bool was_read = __builtin_expect(d->rare, 0) ? media_access_ends_as(d, true) :
+		media_access_ends_as(d, false);
 
-	if (d->rare)
+	if (__builtin_expect(d->rare, 0))
 		media_access_next_as(d, was_read, true);
 	else
 		media_access_next_as(d, was_read, false);
@@ -1155,7 +1156,8 @@ static inline __attribute__((always_inline)) void dispatch_as(struct disk *d, bo
 	chosen = fwq_pick(&d->rules, &ctx, &d->queue, now, &reason);
 	c = d->waiting.cands[chosen];
 	d->current = *c;
-	if (d->current.track_ns >= 0 && !d->current.destage)
+	/* Expected (random work: a command on one track), for gcc to lay out the path straight. */
+	if (__builtin_expect(d->current.track_ns >= 0 && !d->current.destage, 1))
 		disk_mech_access_track(&d->mech, &d->head, now, &d->current.where,
 				       d->current.track_ns, d->current.write, d->current.rmw, &acc);
 	else

@@ -296,7 +296,7 @@ static inline __attribute__((always_inline)) void disk_mech_access_track(const s
 	int64_t t;
 
 	acc->overhead = disk_mech_overhead_ns(mc, write, true, head->last_write);
-	if (!mc->measured) {
+	if (__builtin_expect(!mc->measured, 1)) {
 		/*
 		 * A datasheet drive (disk_mech_init()): its fitted curve, no
 		 * table, no positioning floor — disk_mech_move_ns() without the
@@ -305,7 +305,7 @@ static inline __attribute__((always_inline)) void disk_mech_access_track(const s
 		uint32_t d = head->cyl > where->cyl ? head->cyl - where->cyl :
 			where->cyl - head->cyl;
 
-		if (d)
+		if (__builtin_expect(d != 0, 1))
 			acc->seek = disk_mech_choice_seek_ns(write ? &mc->write : &mc->read, d);
 		else
 			acc->seek = head->head != where->head ?

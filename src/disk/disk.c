@@ -219,7 +219,7 @@ struct disk {
 };
 
 static void dispatch(struct disk *d);
-static void dispatch_next(struct disk *d);
+static inline void dispatch_next(struct disk *d);
 static inline void decode_due(struct disk *d);
 static inline void decode_wake_check(struct disk *d);
 static void reset_try_end(struct disk *d);
@@ -1208,8 +1208,12 @@ static void dispatch(struct disk *d)
 	dispatch_as(d, false);
 }
 
-/* dispatch() from media_done() (dispatch_as()): without the tests its caller has made. */
-static __attribute__((noinline)) void dispatch_next(struct disk *d)
+/*
+ * dispatch() from media_done() (dispatch_as()), without the tests its
+ * caller has made; inline there, the choice shares its registers and
+ * its frame (measured: 12 instructions an I/O fewer than a call).
+ */
+static inline __attribute__((always_inline)) void dispatch_next(struct disk *d)
 {
 	dispatch_as(d, true);
 }

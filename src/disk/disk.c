@@ -51,8 +51,7 @@ struct disk {
 	 * commands in its cands[] at each choice), and oldest first (aging
 	 * looks at the oldest).
 	 */
-	struct fwq_set waiting;
-	unsigned nhigh;
+	struct fwq_set waiting;	/* its PRIO high count in queue.nhigh */
 	/*
 	 * Waiting slots by their first sector modulo STARTS_BUCKETS: whether
 	 * one could start where the head is, without a search. Random
@@ -88,7 +87,6 @@ struct disk {
 	uint32_t aborts;
 	uint32_t aborts_at[FWQ_SLOTS];	/* ... the count when the slot's command came in */
 	uint32_t seq;			/* commands received, for fwq_cmd.seq */
-	uint32_t batch_end;		/* the first seq of the next batch */
 	uint32_t tags_in_use;		/* NCQ tags the host has outstanding */
 	bool nonqueued_busy;		/* a non-queued command is outstanding */
 	/*
@@ -201,7 +199,9 @@ struct disk {
 	uint64_t picks_by[FWQ_PICK_STREAM];	/* every reason but a stream's, which is no choice */
 	/*
 	 * The queue for the next choice (gather()); its cands and set, which
-	 * never move, are set once (disk_new()).
+	 * never move, are set once (disk_new()), its nhigh (the waiting PRIO
+	 * high commands) and batch_end (the first seq of the next batch) kept
+	 * as they change.
 	 */
 	struct fwq_queue queue;
 	int64_t seek_sum;			/* stats.seek_ns (disk_get_stats()) */
@@ -811,10 +811,10 @@ static void cdl_expire(struct sim *sim, void *arg)
 		return;
 	}
 	/* Guideline passed with 0x1 (the next descriptor's limits) or 0x2 (no limit). */
-	d->nhigh -= c->high;
+	d->queue.nhigh -= c->high;
 	c->cdl = s->gpol == ATA_CDL_CONTINUE_NEXT && c->cdl < ATA_CDL_DESCRIPTORS ? c->cdl + 1 : 0;
 	cdl_apply(d, c);
-	d->nhigh += c->high;
+	d->queue.nhigh += c->high;
 	cdl_arm(d, ref->slot);
 	dispatch(d);
 	decode_wake_check(d);
@@ -836,7 +836,7 @@ static inline __attribute__((always_inline)) void waiting_insert(struct disk *d,
 	unsigned after;
 
 	fwq_set_add(&d->waiting, c);
-	d->nhigh += c->high;
+	d->queue.nhigh += c->high;
 	d->starts[c->ps % STARTS_BUCKETS]++;
 	/* Arrivals come in time order; at one instant the tag decides (fwq_older). */
 	after = d->age_prev[AGE_END];
@@ -859,7 +859,7 @@ static inline __attribute__((always_inline)) void waiting_remove(struct disk *d,
 {
 	const struct fwq_cmd *c = d->waiting.cands[pos];
 
-	d->nhigh -= c->high;
+	d->queue.nhigh -= c->high;
 	d->starts[c->ps % STARTS_BUCKETS]--;
 	{
 		unsigned older = d->age_prev[c->tag], newer = d->age_next[c->tag];
@@ -889,11 +889,9 @@ static inline __attribute__((always_inline)) unsigned gather(struct disk *d)
 		d->waiting.cands[n++] = &r->cmd;
 	q->n = n;
 	q->nsorted = d->waiting.n;
-	q->nhigh = d->nhigh;
 	/* A new batch once nothing of the last one waits: everything received so far. */
-	if (n && first->seq >= d->batch_end)
-		d->batch_end = d->seq;
-	q->batch_end = d->batch_end;
+	if (n && first->seq >= q->batch_end)
+		q->batch_end = d->seq;
 	q->now = sim_now(d->sim);
 	return n;
 }
@@ -953,7 +951,7 @@ static void stream_start(struct disk *d, const struct fwq_cmd *const *cands, uns
 	if (d->pick_fn) {
 		struct disk_access acc = { .transfer = done - now, .total = done - now };
 		struct fwq_ctx ctx;
-		struct disk_pick_event ev = { now, &ctx, cands, n, chosen, d->batch_end,
+		struct disk_pick_event ev = { now, &ctx, cands, n, chosen, d->queue.batch_end,
 					      FWQ_PICK_STREAM, &acc };
 
 		fwq_ctx_init(&ctx, &d->mech, now, d->head);
@@ -1021,7 +1019,7 @@ static __attribute__((noinline)) bool stream_continue_queued(struct disk *d)
 		return false;
 	c = *d->waiting.cands[pos];
 	/* A batched policy: not before the commands of the batch in progress. */
-	if (d->rules.ops->batched && c.seq >= d->batch_end && !c.high)
+	if (d->rules.ops->batched && c.seq >= d->queue.batch_end && !c.high)
 		return false;
 	/* A write's data must be in the buffer before its first sector comes. */
 	done = write ? d->data_in[c.tag] : c.arrival + d->model.command_overhead +
@@ -1085,7 +1083,7 @@ static inline __attribute__((always_inline)) bool stream_continue(struct disk *d
 	if (d->waiting.n) {
 		/* The cheap test first: random commands almost never qualify. */
 		if (!d->starts[d->stream.ps % STARTS_BUCKETS] ||
-		    (d->nhigh && d->rules.prio->honours) || any_aged(d, sim_now(d->sim)))
+		    (d->queue.nhigh && d->rules.prio->honours) || any_aged(d, sim_now(d->sim)))
 			return false;
 		return stream_continue_queued(d);
 	}
@@ -1930,7 +1928,7 @@ static void reset_begin(struct disk *d)
 	d->reset_ending = false;
 	abort_decoding(d);
 	fwq_set_init(&d->waiting, d->layout.cylinders);
-	d->nhigh = 0;
+	d->queue.nhigh = 0;
 	age_init(d);
 	d->tags_in_use = 0;
 	d->sdb_done = 0;
@@ -1969,7 +1967,7 @@ static void ncq_halt(struct disk *d)
 {
 	abort_decoding(d);
 	fwq_set_init(&d->waiting, d->layout.cylinders);
-	d->nhigh = 0;
+	d->queue.nhigh = 0;
 	age_init(d);
 	d->tags_in_use = 0;
 	d->sdb_done = 0;

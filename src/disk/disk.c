@@ -316,14 +316,16 @@ static void sdb_flush(struct sim *sim, void *arg)
  * the next to run, after the rest of media_done() — so media_done() sends
  * it itself as it returns, in the same order, without the event. A command
  * whose decoding ends now counts as due: its `decoded` event would come
- * first (decode_due()).
+ * first (decode_due()). `in_media_done` is d->in_media_done (the caller
+ * may know it).
  */
-static inline __attribute__((always_inline)) void sdb_schedule(struct disk *d)
+static inline __attribute__((always_inline)) void sdb_schedule_as(struct disk *d,
+								  bool in_media_done)
 {
 	if (d->sdb_scheduled)
 		return;
 	d->sdb_scheduled = true;
-	if (d->in_media_done && sim_next_time(d->sim) > sim_now(d->sim) &&
+	if (in_media_done && sim_next_time(d->sim) > sim_now(d->sim) &&
 	    !(d->decoding_count && d->decoding[d->decoding_head].ready == sim_now(d->sim))) {
 		d->sdb_at_return = true;
 		return;
@@ -331,10 +333,9 @@ static inline __attribute__((always_inline)) void sdb_schedule(struct disk *d)
 	sim_at(d->sim, sim_now(d->sim), sdb_flush, d);
 }
 
-static inline __attribute__((always_inline)) void complete_tag(struct disk *d, unsigned tag)
+static inline __attribute__((always_inline)) void sdb_schedule(struct disk *d)
 {
-	d->sdb_done |= 1u << tag;
-	sdb_schedule(d);
+	sdb_schedule_as(d, d->in_media_done);
 }
 
 static void send_response(struct sim *sim, void *arg)
@@ -360,8 +361,12 @@ static void respond(struct disk *d, int64_t delay, uint8_t status, uint8_t error
 	d->resp_ev = sim_after(d->sim, delay, send_response, d);
 }
 
-/* A command on `slot` finished well: a good D2H now for the non-queued one, else its SDB bit. */
-static inline __attribute__((always_inline)) void complete_ok(struct disk *d, unsigned slot)
+/*
+ * A command on `slot` finished well: a good D2H now for the non-queued
+ * one, else its SDB bit. `in_media_done` as in sdb_schedule_as().
+ */
+static inline __attribute__((always_inline)) void complete_ok_as(struct disk *d, unsigned slot,
+								 bool in_media_done)
 {
 	if (slot == FWQ_NONQUEUED) {
 		struct ata_d2h r = { .status = ATA_STAT_DRDY, .interrupt = true,
@@ -372,7 +377,13 @@ static inline __attribute__((always_inline)) void complete_ok(struct disk *d, un
 		send_response(d->sim, d);
 		return;
 	}
-	complete_tag(d, slot);
+	d->sdb_done |= 1u << slot;
+	sdb_schedule_as(d, in_media_done);
+}
+
+static inline __attribute__((always_inline)) void complete_ok(struct disk *d, unsigned slot)
+{
+	complete_ok_as(d, slot, d->in_media_done);
 }
 
 /*
@@ -498,7 +509,7 @@ static inline __attribute__((always_inline)) void read_sent(struct disk *d, cons
 	int64_t sent = link_reserve(d, now - xfer, xfer);
 
 	if (sent <= now) {
-		complete_ok(d, c->tag);
+		complete_ok_as(d, c->tag, true);	/* only media_done() calls this */
 		return;
 	}
 	d->front_pending++;
@@ -550,7 +561,7 @@ static inline __attribute__((always_inline)) bool media_access_ends_as(struct di
 	else if (rare && d->current_abort)
 		complete_cdl_timeout(d, c, d->current_abort, true);
 	else if (c->write)
-		complete_ok(d, c->tag);
+		complete_ok_as(d, c->tag, true);	/* in media_done() */
 	else
 		read_sent(d, c);
 	return was_read;

@@ -159,12 +159,13 @@ struct disk {
 	 * sdb_send() tests this one flag for the three.
 	 */
 	bool sdb_errors;
-	bool sdb_scheduled;
 	/*
-	 * media_done() is running (sdb_at_return may be set), and it will send
-	 * the SDB as it returns instead of through an event (sdb_schedule()).
+	 * Whether the SDB due is on its way (sdb_schedule()): SDB_NONE, or an
+	 * event (SDB_EVENT), or media_done() will send it as it returns
+	 * (SDB_AT_RETURN). One byte for the two states: tested and set once.
 	 */
-	bool in_media_done, sdb_at_return;
+	uint8_t sdb_when;
+	bool in_media_done;		/* media_done() is running */
 
 	/* The response to a non-queued command, sent after the overhead. */
 	uint8_t resp_fis[ATA_FIS_D2H_LEN];
@@ -242,6 +243,8 @@ static inline void rare_update(struct disk *d)
 
 /* ---- completions ---- */
 
+enum { SDB_NONE, SDB_EVENT, SDB_AT_RETURN };	/* disk.sdb_when */
+
 /* disk.sdb_errors again: called wherever sdb_error, sdb_sense or sdb_aborted changes. */
 static inline void sdb_errors_update(struct disk *d)
 {
@@ -290,7 +293,7 @@ static inline __attribute__((always_inline)) void sdb_send(struct disk *d)
 {
 	uint32_t done;
 
-	d->sdb_scheduled = false;
+	d->sdb_when = SDB_NONE;
 	if (d->sdb_errors)
 		sdb_flush_errors(d);
 	if (__builtin_expect((done = d->sdb_done) != 0, 1)) {	/* what it is usually sent for */
@@ -322,14 +325,14 @@ static void sdb_flush(struct sim *sim, void *arg)
 static inline __attribute__((always_inline)) void sdb_schedule_as(struct disk *d,
 								  bool in_media_done)
 {
-	if (d->sdb_scheduled)
+	if (d->sdb_when != SDB_NONE)
 		return;
-	d->sdb_scheduled = true;
 	if (in_media_done && sim_next_time(d->sim) > sim_now(d->sim) &&
 	    !(d->decoding_count && d->decoding[d->decoding_head].ready == sim_now(d->sim))) {
-		d->sdb_at_return = true;
+		d->sdb_when = SDB_AT_RETURN;
 		return;
 	}
+	d->sdb_when = SDB_EVENT;
 	sim_at(d->sim, sim_now(d->sim), sdb_flush, d);
 }
 
@@ -624,10 +627,8 @@ static void media_done(struct sim *sim, void *arg)
 	d->in_media_done = true;
 	media_access_ends(d);
 	d->in_media_done = false;
-	if (d->sdb_at_return) {
-		d->sdb_at_return = false;
+	if (d->sdb_when == SDB_AT_RETURN)
 		sdb_send(d);
-	}
 	decode_wake_check(d);
 }
 

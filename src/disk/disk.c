@@ -1092,9 +1092,9 @@ static inline __attribute__((always_inline)) bool stream_continue(struct disk *d
 		return false;
 	if (rare && d->room_count)
 		room_aged(d);	/* an aged write written through stops the stream */
-	if (d->waiting.n) {
+	if (__builtin_expect(d->waiting.n != 0, 1)) {
 		/* The cheap test first: random commands almost never qualify. */
-		if (!d->starts[d->stream.ps % STARTS_BUCKETS] ||
+		if (__builtin_expect(!d->starts[d->stream.ps % STARTS_BUCKETS], 1) ||
 		    (d->queue.nhigh && d->rules.prio->honours) || any_aged(d, sim_now(d->sim)))
 			return false;
 		return stream_continue_queued(d);
@@ -1187,7 +1187,8 @@ static inline __attribute__((always_inline)) void dispatch_as(struct disk *d, bo
 	else
 		waiting_remove(d, chosen);
 	d->busy = true;
-	d->current_abort = 0;
+	if (!next)
+		d->current_abort = 0;	/* else 0 already: it is a rare state */
 	if (d->current.cdl) {
 		/* Once started: the active-time limit, and the guideline, may cut the access. */
 		const struct slot_cdl *s = &d->cdl[d->current.tag];

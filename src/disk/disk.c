@@ -114,9 +114,10 @@ struct disk {
 	 * Set while the drive may be in one of its rare states — a reset
 	 * (in_reset, reset_ending), an NCQ error (ncq_halted), an access cut
 	 * short by a duration limit (current_abort), cached writes waiting for
-	 * room (room_count), a flush waiting (flushing) — so that the end of
-	 * a media access, every I/O's event, tests this one flag instead of
-	 * each of them (media_access_ends()). rare_update() sets it again
+	 * room (room_count), a flush waiting (flushing), and an observer of
+	 * the choices (pick_fn) — so that the end of a media access, every
+	 * I/O's event, tests this one flag instead of each of them
+	 * (media_access_ends(), dispatch_next()). rare_update() sets it again
 	 * wherever one of them is set; clear, none of them is.
 	 */
 	bool rare;
@@ -232,7 +233,7 @@ static void flush_try_end(struct disk *d);
 static inline bool rare_holds(const struct disk *d)
 {
 	return d->in_reset || d->reset_ending || d->ncq_halted || d->current_abort ||
-		d->room_count || d->flushing;
+		d->room_count || d->flushing || d->pick_fn;
 }
 
 /* disk.rare again: called wherever one of its states is set (and may be where one is cleared). */
@@ -1175,8 +1176,11 @@ static inline __attribute__((always_inline)) void dispatch_as(struct disk *d, bo
 				    d->current.write, d->current.rmw, &acc);
 	if (d->current.write)
 		write_waits_for_data(d, now, &acc);
-	/* The observer sees the queue as the choice did, before the chosen leaves it. */
-	if (d->pick_fn) {
+	/*
+	 * The observer sees the queue as the choice did, before the chosen
+	 * leaves it (none as an access ends with no rare state: one is).
+	 */
+	if (!next && d->pick_fn) {
 		struct disk_pick_event ev = { now, &ctx, d->waiting.cands, n, chosen, d->queue.batch_end,
 					       reason, &acc };
 
@@ -2226,4 +2230,5 @@ void disk_set_pick_observer(struct disk *d, disk_pick_fn fn, void *ctx)
 {
 	d->pick_fn = fn;
 	d->pick_ctx = ctx;
+	rare_update(d);
 }

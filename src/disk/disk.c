@@ -114,13 +114,20 @@ struct disk {
 	 * Set while the drive may be in one of its rare states — a reset
 	 * (in_reset, reset_ending), an NCQ error (ncq_halted), an access cut
 	 * short by a duration limit (current_abort), cached writes waiting for
-	 * room (room_count), a flush waiting (flushing), and an observer of
-	 * the choices (pick_fn) — so that the end of a media access, every
+	 * room (room_count), a flush waiting (flushing), an observer of the
+	 * choices (pick_fn), and the drive's debug output on (debugging) —
+	 * so that the end of a media access, every
 	 * I/O's event, tests this one flag instead of each of them
 	 * (media_access_ends(), dispatch_next()). rare_update() sets it again
 	 * wherever one of them is set; clear, none of them is.
 	 */
 	bool rare;
+	/*
+	 * The simulation's SIM_DBG_DISK output is on: its mask is set before
+	 * the drive is made (system.c), so once, in disk_new()
+	 * (disk_get_stats() checks it did not change).
+	 */
+	bool debugging;
 
 	/* The write cache's dirty ranges, each a destage (disk/dirty.h). */
 	struct disk_dirty dirty;
@@ -233,7 +240,7 @@ static void flush_try_end(struct disk *d);
 static inline bool rare_holds(const struct disk *d)
 {
 	return d->in_reset || d->reset_ending || d->ncq_halted || d->current_abort ||
-		d->room_count || d->flushing || d->pick_fn;
+		d->room_count || d->flushing || d->pick_fn || d->debugging;
 }
 
 /* disk.rare again: called wherever one of its states is set (and may be where one is cleared). */
@@ -929,8 +936,9 @@ static __attribute__((noinline, cold)) void debug_pick(struct disk *d, enum fwq_
 			(acc->transfer + acc->extra) / 1e6, acc->total / 1e6);
 }
 
+/* `next` as in dispatch_as(): no rare state, so no debug output. */
 static inline void account_pick(struct disk *d, enum fwq_reason reason,
-				const struct disk_access *acc, unsigned n)
+				const struct disk_access *acc, unsigned n, bool next)
 {
 	d->picks_by[reason]++;
 	d->media_by[d->current.write]++;
@@ -938,7 +946,7 @@ static inline void account_pick(struct disk *d, enum fwq_reason reason,
 	d->seek_sum += acc->seek;
 	d->rotate_sum += acc->rotate;
 	d->stats.transfer_ns += acc->transfer + acc->extra;
-	if (sim_debugging(d->sim, SIM_DBG_DISK))
+	if (!next && sim_debugging(d->sim, SIM_DBG_DISK))
 		debug_pick(d, reason, acc, n);
 }
 
@@ -1215,7 +1223,7 @@ static inline __attribute__((always_inline)) void dispatch_as(struct disk *d, bo
 		sim_again(d->sim, now + acc.total);	/* media_done_at() from inside media_done() */
 	else
 		media_done_at(d, now + acc.total);
-	account_pick(d, reason, &acc, n);
+	account_pick(d, reason, &acc, n, next);
 }
 
 static void dispatch(struct disk *d)
@@ -2154,6 +2162,8 @@ struct disk *disk_new(struct sim *sim, const struct disk_model *m,
 	d->ops = ops;
 	d->sdb = ops->sdb;
 	d->host = host;
+	d->debugging = sim_debugging(sim, SIM_DBG_DISK);
+	rare_update(d);
 	if (disk_layout_build(&d->layout, m, e) || disk_mech_init(&d->mech, &d->layout, m, e)) {
 		free(d);
 		return NULL;
@@ -2212,6 +2222,8 @@ const struct disk_stats *disk_get_stats(struct disk *d)
 {
 	/* A rare state set without rare_update() would have its media ends skip it. */
 	SIM_ASSERT(d->rare || !rare_holds(d), "the drive is in a rare state its rare flag misses");
+	SIM_ASSERT(d->debugging == sim_debugging(d->sim, SIM_DBG_DISK),
+		   "the drive's debug output was turned on or off after the drive was made");
 	SIM_ASSERT(d->sdb_errors || !(d->sdb_error || d->sdb_sense || d->sdb_aborted),
 		   "an error SDB is due that the sdb_errors flag misses");
 	d->stats.picks_aged = d->picks_by[FWQ_PICK_AGED];

@@ -53,6 +53,8 @@ void disk_cache_init(struct disk_cache *c, unsigned segments, uint64_t write_buf
 		c->lru_prev[i] = (uint16_t)(i ? i - 1 : c->nseg - 1);
 	}
 	c->lru_head = 0;
+	for (i = 0; i < DISK_CACHE_MAX_SEGMENTS; i++)
+		c->spread[i] = true;	/* empty: no counter to take back */
 }
 
 /* disk_cache_read_hit() past its filter: the segments themselves. */
@@ -83,11 +85,11 @@ void disk_cache_extend(struct disk_cache *c, unsigned seg, uint64_t end, uint64_
 {
 	if (end <= c->end[seg])
 		return;
-	disk_cache_filter_mark(c, seg, -1);
+	disk_cache_unmark(c, seg);
 	c->end[seg] = end;
 	if (end - c->start[seg] > seg_size)
 		c->start[seg] = end - seg_size;
-	disk_cache_filter_mark(c, seg, 1);
+	disk_cache_mark(c, seg);
 }
 
 void disk_cache_invalidate(struct disk_cache *c, uint64_t lba, uint64_t n)
@@ -98,8 +100,9 @@ void disk_cache_invalidate(struct disk_cache *c, uint64_t lba, uint64_t n)
 		if (c->held[i] && lba < c->end[i] && lba + n > c->start[i]) {
 			unsigned k, steps;
 
-			disk_cache_filter_mark(c, i, -1);
+			disk_cache_unmark(c, i);
 			c->start[i] = c->end[i] = 0;
+			disk_cache_mark(c, i);	/* spread: none */
 			c->held[i] = false;
 			if (c->last_filled == (int)i)
 				c->last_filled = -1;

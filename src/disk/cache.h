@@ -55,6 +55,13 @@ struct disk_cache {
 	int last_filled;	/* segment the last media read filled; -1 none or dropped */
 	uint64_t dirty_bytes, write_buffer;
 	uint16_t filter[DISK_CACHE_FILTER];
+	/*
+	 * Segment i's two counters in the filter when it spans one block or
+	 * two; spread[i]: it spans more, or none, counted from its sectors
+	 * (disk_cache_mark()).
+	 */
+	uint16_t mark[DISK_CACHE_MAX_SEGMENTS][2];
+	bool spread[DISK_CACHE_MAX_SEGMENTS];
 	unsigned wide;		/* segments over DISK_CACHE_SPAN_MAX blocks: every read scans */
 };
 
@@ -68,7 +75,11 @@ static inline bool disk_cache_read_hit(struct disk_cache *c, uint64_t lba, uint6
 		return false;
 	return disk_cache_read_hit_scan(c, lba, n);
 }
-/* Count segment `seg`'s blocks in the filter (`by` +1) or take them out (-1). */
+/*
+ * Count segment `seg`'s blocks in the filter (`by` +1) or take them out
+ * (-1), block by block from its sectors: the general form, for a segment
+ * of three blocks or more (disk_cache_mark(), disk_cache_unmark()).
+ */
 static inline void disk_cache_filter_mark(struct disk_cache *c, unsigned seg, int by)
 {
 	uint64_t first, last, b;
@@ -77,13 +88,6 @@ static inline void disk_cache_filter_mark(struct disk_cache *c, unsigned seg, in
 		return;
 	first = c->start[seg] >> DISK_CACHE_BLOCK_SHIFT;
 	last = (c->end[seg] - 1) >> DISK_CACHE_BLOCK_SHIFT;
-	if (last - first <= 1) {
-		/* The usual segment, one block (almost every read) or two: no loop. */
-		c->filter[first % DISK_CACHE_FILTER] += (uint16_t)by;
-		if (last != first)
-			c->filter[last % DISK_CACHE_FILTER] += (uint16_t)by;
-		return;
-	}
 	if (last - first >= DISK_CACHE_SPAN_MAX) {
 		c->wide += (unsigned)by;
 		return;
@@ -92,16 +96,59 @@ static inline void disk_cache_filter_mark(struct disk_cache *c, unsigned seg, in
 		c->filter[b % DISK_CACHE_FILTER] += (uint16_t)by;
 }
 
+/*
+ * Count segment `seg`, just given its sectors, in the filter. The usual
+ * segment (almost every read's) spans one block or two: their counters
+ * are kept in mark[seg] — the same one twice for a single block, which
+ * only counts it twice: a counter is still 0 exactly when no segment
+ * holds a sector there — so that taking the segment out is two
+ * decrements, without its sectors. Any other, an empty one too (its last
+ * block wraps below its first), is counted from its sectors by
+ * disk_cache_filter_mark() and marked `spread`.
+ */
+static inline void disk_cache_mark(struct disk_cache *c, unsigned seg)
+{
+	uint64_t first = c->start[seg] >> DISK_CACHE_BLOCK_SHIFT;
+	uint64_t last = (c->end[seg] - 1) >> DISK_CACHE_BLOCK_SHIFT;
+
+	if (__builtin_expect(last - first <= 1, 1)) {
+		unsigned a = (unsigned)(first % DISK_CACHE_FILTER), b = (unsigned)(last % DISK_CACHE_FILTER);
+
+		c->filter[a]++;
+		c->filter[b]++;
+		c->mark[seg][0] = (uint16_t)a;
+		c->mark[seg][1] = (uint16_t)b;
+		return;
+	}
+	c->spread[seg] = true;
+	disk_cache_filter_mark(c, seg, 1);
+}
+
+/*
+ * Take segment `seg` out of the filter, before its sectors change (they
+ * are then counted again by disk_cache_mark(), even when none).
+ */
+static inline void disk_cache_unmark(struct disk_cache *c, unsigned seg)
+{
+	if (__builtin_expect(c->spread[seg], 0)) {
+		c->spread[seg] = false;
+		disk_cache_filter_mark(c, seg, -1);
+		return;
+	}
+	c->filter[c->mark[seg][0]]--;
+	c->filter[c->mark[seg][1]]--;
+}
+
 /* A media read of [lba, lba + n) has filled a segment (inline: every media read does). */
 static inline void disk_cache_fill(struct disk_cache *c, uint64_t lba, uint64_t n)
 {
 	/* The least recently used segment; an empty one first. */
 	unsigned victim = c->lru_head;
 
-	disk_cache_filter_mark(c, victim, -1);
+	disk_cache_unmark(c, victim);
 	c->start[victim] = lba;
 	c->end[victim] = lba + n;
-	disk_cache_filter_mark(c, victim, 1);
+	disk_cache_mark(c, victim);
 	c->held[victim] = true;
 	c->lru_head = c->lru_next[victim];	/* the victim, behind the new head, is the most recent */
 	c->last_filled = (int)victim;

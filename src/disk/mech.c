@@ -294,6 +294,7 @@ int disk_mech_init(struct disk_mech *mc, const struct disk_layout *l,
 	mc->measured = false;
 	disk_mech_set_overhead(mc, m->command_overhead);
 	mc->min_seek = 0;
+	/* A datasheet drive keeps these (and npts) 0: disk_mech_access_track() counts on it. */
 	mc->pos_floor[0] = mc->pos_floor[1] = 0;
 	mc->const_seek[0] = mc->const_seek[1] = 0;
 	mc->completion[0] = m->completion_read;

@@ -289,16 +289,34 @@ static inline void disk_mech_access_at(const struct disk_mech *mc, struct disk_h
  * when the command came in): the same breakdown, without the walk from
  * track to track.
  */
-static inline void disk_mech_access_track(const struct disk_mech *mc, struct disk_head *head,
+static inline __attribute__((always_inline)) void disk_mech_access_track(const struct disk_mech *mc, struct disk_head *head,
 					  int64_t t0, const struct disk_chs *where, int64_t track_ns,
 					  bool write, unsigned extra_revs, struct disk_access *acc)
 {
 	int64_t t;
 
-	acc->overhead = disk_mech_overhead_ns(mc, write, true, head->last_write);
-	acc->seek = disk_mech_move_ns(mc, head, where->cyl, where->head, write);
-	if (acc->seek < mc->pos_floor[write])
-		acc->seek = mc->pos_floor[write];
+	if (__builtin_expect(!mc->measured, 1)) {
+		/*
+		 * A datasheet drive (disk_mech_init()): one overhead in every
+		 * entry of overhead_tab (disk_mech_set_overhead()), its fitted
+		 * curve, no table, no positioning floor — disk_mech_move_ns()
+		 * without the tests for those.
+		 */
+		uint32_t d = head->cyl > where->cyl ? head->cyl - where->cyl :
+			where->cyl - head->cyl;
+
+		acc->overhead = mc->overhead_tab[0][0][0];
+		if (__builtin_expect(d != 0, 1))
+			acc->seek = disk_mech_choice_seek_ns(write ? &mc->write : &mc->read, d);
+		else
+			acc->seek = head->head != where->head ?
+				(write ? mc->head_switch_write : mc->head_switch) : 0;
+	} else {
+		acc->overhead = disk_mech_overhead_ns(mc, write, true, head->last_write);
+		acc->seek = disk_mech_move_ns(mc, head, where->cyl, where->head, write);
+		if (acc->seek < mc->pos_floor[write])
+			acc->seek = mc->pos_floor[write];
+	}
 	t = t0 + acc->overhead + acc->seek;
 	acc->rotate = disk_mech_target_wait(mc, t, where->angle, where->cyl != head->cyl);
 	acc->transfer = track_ns;

@@ -259,6 +259,7 @@ static const char *json_number(int kind, long long i, unsigned long long u, doub
 		json_uint(&w, NULL, u);
 	else
 		json_double(&w, NULL, d);
+	json_writer_flush(&w);
 	fclose(f);
 	snprintf(out, sizeof(out), "%s", text);
 	free(text);

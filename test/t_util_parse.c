@@ -8,6 +8,8 @@
 #include "util/parse.h"
 
 #include <limits.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -301,6 +303,63 @@ static void test_json_numbers(void)
 	CHECK_EQ_STR(json_number('d', 0, 0, 0.0 / 0.0), "null");
 }
 
+/*
+ * Fractions are converted by hand too: against printf's %f for values of
+ * every binary exponent the hand path takes (subnormals to 2^53), with
+ * random mantissas, and for the exact ties at the sixth decimal (odd
+ * multiples of 2^-7: 0.0078125 rounds to even, 0.0234375 up) and the
+ * values either side of them (fails when ties round away from zero, or a
+ * carry into the integer part is lost).
+ */
+static void test_json_fractions(void)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	char want[512];
+	unsigned k, bad = 0;
+	int e;
+
+	for (e = -1074; e < 53; e++)
+		for (k = 0; k < 24; k++) {
+			double d;
+			uint64_t bits;
+
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			d = ldexp(1.0 + (double)(x >> 12) / 4503599627370496.0, e);
+			if (k & 1)
+				d = -d;
+			if (k == 2)
+				d = ldexp(1.0, e);		/* a power of two */
+			if (k == 3) {
+				memcpy(&bits, &d, sizeof(bits));
+				bits++;				/* the next double up */
+				memcpy(&d, &bits, sizeof(bits));
+			}
+			snprintf(want, sizeof(want), "%f", d);
+			bad += strcmp(json_number('d', 0, 0, d), want) != 0;
+		}
+	for (k = 1; k < 4000; k += 2) {
+		double tie = (double)k / 128.0 + (double)(k % 7) * 65536.0;
+
+		snprintf(want, sizeof(want), "%f", tie);
+		bad += strcmp(json_number('d', 0, 0, tie), want) != 0;
+		snprintf(want, sizeof(want), "%f", nextafter(tie, 0.0));
+		bad += strcmp(json_number('d', 0, 0, nextafter(tie, 0.0)), want) != 0;
+		snprintf(want, sizeof(want), "%f", nextafter(tie, 1e300));
+		bad += strcmp(json_number('d', 0, 0, nextafter(tie, 1e300)), want) != 0;
+	}
+	snprintf(want, sizeof(want), "%f", 9.9999995);		/* rounds up into the integer part */
+	CHECK_EQ_STR(json_number('d', 0, 0, 9.9999995), want);
+	snprintf(want, sizeof(want), "%f", 9007199254740991.5 - 1.0);
+	CHECK_EQ_STR(json_number('d', 0, 0, 9007199254740991.5 - 1.0), want);
+	CHECK_EQ_STR(json_number('d', 0, 0, -1e-9), "-0.000000");
+	CHECK_EQ_STR(json_number('d', 0, 0, 4.9406564584124654e-324), "0.000000");
+	CHECK_EQ_STR(json_number('d', 0, 0, 0.0078125), "0.007812");
+	CHECK_EQ_STR(json_number('d', 0, 0, 0.0234375), "0.023438");
+	CHECK_MSG(bad == 0, "%u fractions written unlike printf's %%f", bad);
+}
+
 /* Every field of a separated list, joined with '|' so empty fields show. */
 static const char *fields(const char *s)
 {
@@ -413,6 +472,7 @@ int main(void)
 	test_scalars();
 	test_opt_table();
 	test_json_writer();
+	test_json_fractions();
 	test_json_numbers();
 	test_json_reader();
 	return test_done();

@@ -234,17 +234,72 @@ void json_uint(struct json_writer *w, const char *key, unsigned long long value)
 	write_decimal(w, false, value, "");
 }
 
+/*
+ * printf's "%f" of a finite value below 2^53 in magnitude, exactly: the
+ * value is m * 2^e, so value * 10^6 is m * 10^6 / 2^-e, whose quotient
+ * rounded to nearest, ties to even (printf's rounding in the default
+ * mode), is the value in millionths. m * 10^6 < 2^73 fits 128 bits; past
+ * a shift of 74 the value is below half a millionth and rounds to 0.
+ */
+static void write_fixed6(struct json_writer *w, double value)
+{
+	uint64_t bits, m, ipart;
+	unsigned frac, shift, k;
+	int exp2;
+	char buf[48], *p = buf + sizeof(buf);
+
+	memcpy(&bits, &value, sizeof(bits));
+	exp2 = (int)(bits >> 52 & 0x7ff);
+	m = bits & ((1ULL << 52) - 1);
+	if (exp2)
+		m |= 1ULL << 52;
+	else
+		exp2 = 1;	/* subnormal */
+	/* value = m * 2^(exp2 - 1075); the caller's bound makes the exponent negative or m whole. */
+	if (exp2 >= 1075) {
+		ipart = m << (exp2 - 1075);
+		frac = 0;
+	} else if ((shift = (unsigned)(1075 - exp2)) > 74) {
+		ipart = 0;
+		frac = 0;
+	} else {
+		unsigned __int128 scaled = (unsigned __int128)m * 1000000u;
+		unsigned __int128 q = scaled >> shift;
+		unsigned __int128 rest = scaled - (q << shift), half = (unsigned __int128)1 << (shift - 1);
+
+		if (rest > half || (rest == half && (q & 1)))
+			q++;
+		ipart = (uint64_t)(q / 1000000u);
+		frac = (unsigned)(q % 1000000u);
+	}
+	for (k = 0; k < 6; k++) {
+		*--p = (char)('0' + frac % 10);
+		frac /= 10;
+	}
+	*--p = '.';
+	do {
+		*--p = (char)('0' + ipart % 10);
+		ipart /= 10;
+	} while (ipart);
+	if (signbit(value))
+		*--p = '-';
+	put(w, p, (size_t)(buf + sizeof(buf) - p));
+}
+
 void json_double(struct json_writer *w, const char *key, double value)
 {
 	member(w, key);
 	/*
 	 * A whole number below 2^53 is exact in a double and %f prints it as
-	 * its digits and ".000000"; a negative zero, a fraction or a larger
-	 * value go to printf.
+	 * its digits and ".000000"; a negative zero or a fraction below 2^53
+	 * is converted exactly by hand (write_fixed6()), a larger value by
+	 * printf.
 	 */
 	if (value >= 0 && value < 9007199254740992.0 && !signbit(value) &&
 	    (double)(unsigned long long)value == value) {
 		write_decimal(w, false, (unsigned long long)value, ".000000");
+	} else if (fabs(value) < 9007199254740992.0) {
+		write_fixed6(w, value);
 	} else if (isfinite(value)) {
 		char buf[512];	/* %f of the largest double: 309 digits, '-', ".000000" */
 		int n = snprintf(buf, sizeof(buf), "%f", value);

@@ -360,6 +360,24 @@ static void test_json_fractions(void)
 	CHECK_MSG(bad == 0, "%u fractions written unlike printf's %%f", bad);
 }
 
+/* parse_copy() writes what snprintf's "%s" writes: cut to fit, always terminated. */
+static void test_copy(void)
+{
+	static const char *const srcs[] = { "", "a", "abc", "abcd", "abcdefgh" };
+	unsigned k, size;
+
+	for (k = 0; k < sizeof(srcs) / sizeof(srcs[0]); k++)
+		for (size = 1; size <= 6; size++) {
+			char got[8], want[8];
+
+			memset(got, 'x', sizeof(got));
+			memset(want, 'x', sizeof(want));
+			parse_copy(got, size, srcs[k]);
+			snprintf(want, size, "%s", srcs[k]);
+			CHECK(!memcmp(got, want, sizeof(got)));
+		}
+}
+
 /* Every field of a separated list, joined with '|' so empty fields show. */
 static const char *fields(const char *s)
 {
@@ -472,6 +490,7 @@ int main(void)
 	test_scalars();
 	test_opt_table();
 	test_json_writer();
+	test_copy();
 	test_json_fractions();
 	test_json_numbers();
 	test_json_reader();

@@ -844,7 +844,7 @@ static int model_line(void *ctx, const char *key, const char *value, const char 
 		return err_set(e, "key '%s' has no value", key);
 	if (opt_set(o, r->m, value, "key", 1024, e))
 		return -1;
-	snprintf(r->m->sources[i], DISK_SOURCE_MAX, "%s", comment ? comment : "");
+	parse_copy(r->m->sources[i], DISK_SOURCE_MAX, comment ? comment : "");
 	return 0;
 }
 

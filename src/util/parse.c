@@ -19,6 +19,14 @@ char *parse_trim(char *s)
 	return s;
 }
 
+void parse_copy(char *dst, size_t size, const char *src)
+{
+	size_t n = strnlen(src, size - 1);
+
+	memmove(dst, src, n);
+	dst[n] = '\0';
+}
+
 /* Digits of an unsigned integer at *s; advances *s. */
 static int scan_u64(const char **s, uint64_t *v)
 {

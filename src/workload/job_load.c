@@ -7,6 +7,7 @@
 #include "workload/job.h"
 
 #include "workload/jobfile.h"
+#include "util/parse.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -29,8 +30,8 @@ static void echo_opt(struct report_opt *opts, unsigned *n, const char *key, cons
 			return;
 		(*n)++;
 	}
-	snprintf(opts[i].key, sizeof(opts[i].key), "%s", key);
-	snprintf(opts[i].value, sizeof(opts[i].value), "%s", value);
+	parse_copy(opts[i].key, sizeof(opts[i].key), key);
+	parse_copy(opts[i].value, sizeof(opts[i].value), value);
 }
 
 static int apply_line(struct job_options *o, const struct jobfile_line *l, FILE *warn,
@@ -465,8 +466,8 @@ static int build(struct workload *w, const struct jobfile *jf, const struct sect
 		d->o = *tmpl;
 		memset(&d->nopts, 0, sizeof(*d) - offsetof(struct job_def, nopts));
 		/* fio names a job after its section; a name= in [global] does not rename it. */
-		snprintf(d->o.name, sizeof(d->o.name), "%s", sec->name);
-		snprintf(d->file, sizeof(d->file), "%s", sec->file);
+		parse_copy(d->o.name, sizeof(d->o.name), sec->name);
+		parse_copy(d->file, sizeof(d->file), sec->file);
 		d->line = sec->line;
 		if (apply_lines(&d->o, sec->lines, sec->nlines, warn, e) ||
 		    check_engine_options(&d->o, sec, e))

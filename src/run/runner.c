@@ -113,7 +113,14 @@ static int run_start_ms(int64_t *ms, struct err *e)
 	return 0;
 }
 
-/* runner_run() zeroes the members before the model and from disk on: nothing between. */
+/*
+ * runner_run() zeroes the members before the model but report.global_opts,
+ * and from disk on: nothing between model and disk, and the report first.
+ */
+_Static_assert(offsetof(struct runner_result, report) == 0 &&
+	       offsetof(struct report, nglobal) ==
+	       offsetof(struct report, global_opts) + sizeof(((struct report *)0)->global_opts),
+	       "struct runner_result: the report first; its nglobal right after global_opts");
 _Static_assert(offsetof(struct runner_result, disk) ==
 	       offsetof(struct runner_result, model) + sizeof(((struct runner_result *)0)->model),
 	       "struct runner_result: disk right after model");
@@ -130,11 +137,15 @@ int runner_run(const struct workload *w, const struct host_config *cfg,
 	int rc;
 
 	/*
-	 * All but the model zeroed: a run that succeeds copies it whole
-	 * (from ro->model before the run, or from the system's after it), and
-	 * a failed one's result holds nothing the callers read.
+	 * All but the model and the report's global options zeroed: a run
+	 * that succeeds copies the model whole (from ro->model before the run,
+	 * or from the system's after it) and workload_run() the options (40 KB
+	 * of the 41 the report holds), and a failed one's result holds nothing
+	 * the callers read.
 	 */
-	memset(res, 0, offsetof(struct runner_result, model));
+	memset(res, 0, offsetof(struct runner_result, report.global_opts));
+	memset(&res->report.nglobal, 0,
+	       offsetof(struct runner_result, model) - offsetof(struct runner_result, report.nglobal));
 	memset(&res->disk, 0, sizeof(*res) - offsetof(struct runner_result, disk));
 	e->msg[0] = '\0';
 	if (run_start_ms(&res->report.wall_ms, e))

@@ -160,7 +160,7 @@ int runner_run(const struct workload *w, const struct host_config *cfg,
 	 * that copy; else the system loads its own, copied out after the run.
 	 */
 	if (ro->model)
-		res->model = *ro->model;
+		disk_model_copy(&res->model, ro->model);
 	if (system_init(&sys, cfg, ro->model ? &res->model : NULL, ro->debug_mask, ro->debug_out,
 			e)) {
 		/* A scheduler the kernel lacks: name the job that asked for it. */
@@ -204,7 +204,7 @@ int runner_run(const struct workload *w, const struct host_config *cfg,
 
 		res->knobs = sys.knobs;
 		if (!ro->model)
-			res->model = *sys.model;
+			disk_model_copy(&res->model, sys.model);
 		res->disk = *disk_get_stats(sys.disk);
 		res->blk = *bs;
 		res->ata = *libata_get_stats(sys.ata);

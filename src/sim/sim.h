@@ -134,6 +134,13 @@ struct sim {
 	 * first, without reading the far heap.
 	 */
 	sim_time_t far_first;
+	/*
+	 * min(far_first, run_limit): the solo loop's one bound (sim_run() runs
+	 * a lone re-arming event again while it is due before this). run_limit
+	 * is sim_run()'s `until` + 1 (SIM_FOREVER for SIM_FOREVER), kept with
+	 * far_first by every change of it.
+	 */
+	sim_time_t solo_limit, run_limit;
 	struct sim_heap *vacant;	/* its root is the event being run: see sim.c */
 	uint32_t solo;			/* enum sim_solo: running, vacant, live_events may lag */
 };

@@ -193,6 +193,31 @@ static const char *escaped(const char *in)
 	return out;
 }
 
+/*
+ * Each ASCII byte alone: printable ones but '"' and '\\' stand for
+ * themselves (0x7f too), the rest below 0x20 are escaped (fails when the
+ * writer's table of plain bytes is off by one anywhere).
+ */
+static void test_json_ascii(void)
+{
+	unsigned c, bad = 0;
+
+	for (c = 1; c < 0x80; c++) {
+		char in[2] = { (char)c, 0 }, want[16];
+
+		if (c >= 0x20 && c != '"' && c != '\\')
+			snprintf(want, sizeof(want), "\"%c\"", c);
+		else if (c == '"' || c == '\\')
+			snprintf(want, sizeof(want), "\"\\%c\"", c);
+		else if (c == '\n' || c == '\t' || c == '\r')
+			snprintf(want, sizeof(want), "\"\\%c\"", c == '\n' ? 'n' : c == '\t' ? 't' : 'r');
+		else
+			snprintf(want, sizeof(want), "\"\\u%04x\"", c);
+		bad += strcmp(escaped(in), want) != 0;
+	}
+	CHECK_MSG(bad == 0, "%u ASCII bytes escaped wrongly", bad);
+}
+
 /* Valid UTF-8 passes through; every byte that is not becomes \ufffd. */
 static void test_json_utf8(void)
 {
@@ -490,6 +515,7 @@ int main(void)
 	test_scalars();
 	test_opt_table();
 	test_json_writer();
+	test_json_ascii();
 	test_copy();
 	test_json_fractions();
 	test_json_numbers();

@@ -363,6 +363,14 @@ static void test_json_fractions(void)
 			}
 			snprintf(want, sizeof(want), "%f", d);
 			bad += strcmp(json_number('d', 0, 0, d), want) != 0;
+			{
+				char got[512];
+				size_t cut = k < 8 ? 4 + k : sizeof(got);	/* cut short too */
+
+				snprintf(want, cut, "%f", d);
+				json_format_f(got, cut, d);
+				bad += strcmp(got, want) != 0;
+			}
 		}
 	for (k = 1; k < 4000; k += 2) {
 		double tie = (double)k / 128.0 + (double)(k % 7) * 65536.0;

@@ -279,13 +279,14 @@ void json_uint(struct json_writer *w, const char *key, unsigned long long value)
  * rounded to nearest, ties to even (printf's rounding in the default
  * mode), is the value in millionths. m * 10^6 < 2^73 fits 128 bits; past
  * a shift of 74 the value is below half a millionth and rounds to 0.
+ * The text ends at buf + size (no NUL); returns its start, *len its length.
  */
-static void write_fixed6(struct json_writer *w, double value)
+static const char *fixed6(char *buf, size_t size, double value, size_t *len)
 {
 	uint64_t bits, m, ipart;
 	unsigned frac, shift, k;
 	int exp2;
-	char buf[48], *p = buf + sizeof(buf);
+	char *p = buf + size;
 
 	memcpy(&bits, &value, sizeof(bits));
 	exp2 = (int)(bits >> 52 & 0x7ff);
@@ -322,7 +323,37 @@ static void write_fixed6(struct json_writer *w, double value)
 	} while (ipart);
 	if (signbit(value))
 		*--p = '-';
-	put(w, p, (size_t)(buf + sizeof(buf) - p));
+	*len = (size_t)(buf + size - p);
+	return p;
+}
+
+/* The most fixed6() writes: '-', 16 digits, '.', 6 digits. */
+#define FIXED6_MAX 24
+
+static void write_fixed6(struct json_writer *w, double value)
+{
+	char buf[FIXED6_MAX];
+	size_t n;
+	const char *p = fixed6(buf, sizeof(buf), value, &n);
+
+	put(w, p, n);
+}
+
+void json_format_f(char *buf, size_t size, double value)
+{
+	char tmp[FIXED6_MAX];
+	const char *p;
+	size_t n;
+
+	if (!(fabs(value) < 9007199254740992.0)) {
+		snprintf(buf, size, "%f", value);
+		return;
+	}
+	p = fixed6(tmp, sizeof(tmp), value, &n);
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
 }
 
 void json_double(struct json_writer *w, const char *key, double value)

@@ -46,6 +46,13 @@ void json_null(struct json_writer *w, const char *key);
 /* Close the top-level value with a newline, and flush. */
 void json_writer_finish(struct json_writer *w);
 
+/*
+ * snprintf(buf, size, "%f", value), the number as json_double() writes
+ * it, converted by hand below 2^53 (exactly: the same text), for keys
+ * such as a percentile's "99.900000".
+ */
+void json_format_f(char *buf, size_t size, double value);
+
 /* Write s as a JSON string literal (with quotes). */
 void json_write_escaped(FILE *out, const char *s);
 /*

@@ -43,6 +43,7 @@ int sim_init(struct sim *sim)
 	sim->running = SIM_NO_SLOT;
 	sim->far_first = SIM_FOREVER;
 	sim->solo_limit = sim->run_limit = SIM_FOREVER;
+	sim->next_seq = 1;	/* run_seq = 0: no event has run (sim.h) */
 	sim->debug_out = stderr;
 	return 0;
 }
@@ -472,7 +473,7 @@ static inline void begin_event(struct sim *sim, struct sim_heap *hp, uint32_t sl
 	sim->running = slot;
 	sim->live_events--;
 	sim->now = entry_when(top);
-	sim->run_seq_end = top->seq + 1;
+	sim->run_seq = top->seq;
 	sim->events_run++;
 }
 
@@ -551,7 +552,7 @@ void sim_run(struct sim *sim, sim_time_t until)
 			sim->solo = SIM_SOLO_RUNNING;
 			sim->slots[slot].gen++;
 			sim->now = entry_when(root);
-			sim->run_seq_end = root->seq + 1;
+			sim->run_seq = root->seq;
 			sim->events_run++;
 			fn(sim, arg);
 		}
@@ -559,7 +560,7 @@ void sim_run(struct sim *sim, sim_time_t until)
 	}
 	if (until != SIM_FOREVER && sim->now < until) {
 		sim->now = until;
-		sim->run_seq_end = UINT64_MAX;	/* every event due by `until` has run */
+		sim->run_seq = UINT64_MAX;	/* every event due by `until` has run */
 	}
 	sim->run_limit = outer_limit;
 	solo_limit_update(sim);

@@ -113,14 +113,16 @@ struct sim {
 	uint32_t slots_cap, free_head;
 	uint64_t next_seq;
 	/*
-	 * Events at `now` with a sequence below this have run (the running
-	 * one included): sim_key_passed(). UINT64_MAX once the clock has
-	 * moved to sim_run()'s `until`, past every event due by then.
+	 * Events at `now` with a sequence up to this have run (the running
+	 * one's: sim_key_passed()); sequences start at 1, so 0 before any has.
+	 * UINT64_MAX once the clock has moved to sim_run()'s `until`, past
+	 * every event due by then.
 	 */
-	uint64_t run_seq_end;
-	uint64_t events_run;
+	uint64_t run_seq;
 	uint32_t live_events;
 	uint32_t dead_entries;	/* cancelled events still in a heap */
+	/* Not beside run_seq: the two stores each event makes stay two scalar ones. */
+	uint64_t events_run;
 	/*
 	 * The running event's slot while its callback runs, until sim_again()
 	 * takes it back into the queue; SIM_NO_SLOT otherwise. It is not free
@@ -208,7 +210,7 @@ static inline uint64_t sim_reserve_seq(struct sim *sim)
 /* Whether an event keyed (when, seq) would have run by now (or be the one running). */
 static inline bool sim_key_passed(const struct sim *sim, sim_time_t when, uint64_t seq)
 {
-	return when < sim->now || (when == sim->now && seq < sim->run_seq_end);
+	return when < sim->now || (when == sim->now && seq <= sim->run_seq);
 }
 
 /* Schedule fn at (when, seq), a sequence from sim_reserve_seq() whose key has not passed. */

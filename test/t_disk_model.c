@@ -4,6 +4,8 @@
  * line and key.
  */
 #include "testlib.h"
+#include "disk/layout.h"
+#include "disk/mech.h"
 #include "disk/model.h"
 
 #include <stdlib.h>
@@ -112,6 +114,16 @@ int main(void)
 		CHECK_MSG(disk_model_load(disk_model_builtin_name(i), &m, &e) == 0, "%s", e.msg);
 		CHECK_EQ_STR(m.name, disk_model_builtin_name(i));
 		check_copy(&m);
+		/* What the load checked, the drive builds: the layout and all the mechanics. */
+		{
+			struct disk_layout *l = malloc(sizeof(*l));
+			struct disk_mech *mc = malloc(sizeof(*mc));
+
+			CHECK_MSG(disk_layout_build(l, &m, &e) == 0 && disk_mech_init(mc, l, &m, &e) == 0,
+				  "%s", e.msg);
+			free(l);
+			free(mc);
+		}
 		/* Written out and read back: the same model, sources kept. */
 		f = open_memstream(&text, &len);
 		disk_model_write(&m, f);
@@ -161,5 +173,19 @@ int main(void)
 	expect_error("model", "model = this model string is far longer than forty characters",
 		     "key 'model'");
 	expect_error("rpm", "rpm = 7200\n\x01", "unexpected byte 0x01");
+	/*
+	 * Seek figures in order but past what a curve can average: refused at
+	 * load, with the seek fit's own message under the file and drive names
+	 * (the check the model does instead of building the mechanics).
+	 */
+	expect_error("seek_avg_read", "seek_avg_read = 15.9ms",
+		     "x.drive: drive 'he8': seek_avg_read 15.900 ms cannot be met");
+	expect_error("seek_avg_write", "seek_avg_write = 0.33ms",
+		     "x.drive: drive 'he8': seek_avg_write 0.330 ms cannot be met");
+	/* The printable range's edges: '~' (0x7e) is text, DEL and 0x80 are not. */
+	expect_error("rpm", "rpm = 7200~", "expected an integer");
+	expect_error("rpm", "rpm = 7200\n\x7f", "unexpected byte 0x7f");
+	expect_error("rpm", "rpm = 7200\n\x80", "unexpected byte 0x80");
+	expect_error("rpm", "rpm = 7200\n\x1f", "unexpected byte 0x1f");
 	return test_done();
 }

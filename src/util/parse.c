@@ -247,8 +247,10 @@ int parse_key_lines(const char *text, const char *file, const char *what, parse_
 		memcpy(line, p, len);
 		line[len] = '\0';
 		p += len + (end ? 1 : 0);
+		/* isprint() in the C locale (ncqsim never sets another): 0x20 .. 0x7e. */
 		for (i = 0; i < len; i++)
-			if (!isprint((unsigned char)line[i]) && line[i] != '\t' && line[i] != '\r')
+			if ((unsigned char)(line[i] - 0x20) > 0x7e - 0x20 && line[i] != '\t' &&
+			    line[i] != '\r')
 				return err_set(e, "%s:%d: unexpected byte 0x%02x (a %s is text)", file,
 					       line_no, (unsigned char)line[i], what);
 		hash = strchr(line, '#');

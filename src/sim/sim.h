@@ -174,9 +174,10 @@ static inline sim_handle_t sim_after(struct sim *sim, sim_time_t delay,
  * the event. Returns the new handle (the old one went stale as it began).
  *
  * Inline, its commonest case: the near heap holds only the running event's
- * vacant root, which is still its entry; a follow-up due within the near
- * span takes it back (a `when` in the past wraps to a huge span and goes
- * to sim_again_any(), which aborts).
+ * vacant root, which is still its entry; the follow-up takes it back, even
+ * one due past the near span (which heap holds an entry never changes the
+ * order, sim.c; a lone entry costs no sifting wherever it is). A `when` in
+ * the past goes to sim_again_any(), which aborts.
  */
 sim_handle_t sim_again_any(struct sim *sim, sim_time_t when);
 static inline sim_handle_t sim_again(struct sim *sim, sim_time_t when)
@@ -184,8 +185,7 @@ static inline sim_handle_t sim_again(struct sim *sim, sim_time_t when)
 	struct sim_heap_entry *root = sim->near.e;
 	uint32_t slot = sim->running;
 
-	if (sim->solo != SIM_SOLO_RUNNING ||
-	    (uint64_t)when - (uint64_t)sim->now > (uint64_t)SIM_NEAR_SPAN)
+	if (sim->solo != SIM_SOLO_RUNNING || when < sim->now)
 		return sim_again_any(sim, when);
 	sim->solo = SIM_SOLO_AGAIN;	/* running, vacant, live_events: see enum sim_solo */
 	root->when = (uint64_t)when;

@@ -606,6 +606,25 @@ int main(void)
 		      back->bus_write_sector == m->bus_write_sector &&
 		      back->read_ahead_rule == m->read_ahead_rule &&
 		      !memcmp(back->overhead, m->overhead, sizeof(m->overhead)));
+		/*
+		 * disk_model_copy() over junk: the same file text (zones, slips,
+		 * seek rows and formula, sources), and the same layout built from it.
+		 */
+		{
+			char *copied = NULL;
+			size_t clen = 0;
+			FILE *cf;
+
+			memset(back, 0xa5, sizeof(*back));
+			disk_model_copy(back, m);
+			cf = open_memstream(&copied, &clen);
+			disk_model_write(back, cf);
+			fclose(cf);
+			CHECK_EQ_STR(copied, text);
+			CHECK_MSG(disk_layout_build(l, back, &e) == 0, "%s", e.msg);
+			CHECK_EQ_U64(l->zone[1].first_ps, 12000 * 2 * 50);
+			free(copied);
+		}
 		free(text);
 	}
 

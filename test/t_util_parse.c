@@ -8,6 +8,8 @@
 #include "util/parse.h"
 
 #include <limits.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -191,6 +193,31 @@ static const char *escaped(const char *in)
 	return out;
 }
 
+/*
+ * Each ASCII byte alone: printable ones but '"' and '\\' stand for
+ * themselves (0x7f too), the rest below 0x20 are escaped (fails when the
+ * writer's table of plain bytes is off by one anywhere).
+ */
+static void test_json_ascii(void)
+{
+	unsigned c, bad = 0;
+
+	for (c = 1; c < 0x80; c++) {
+		char in[2] = { (char)c, 0 }, want[16];
+
+		if (c >= 0x20 && c != '"' && c != '\\')
+			snprintf(want, sizeof(want), "\"%c\"", c);
+		else if (c == '"' || c == '\\')
+			snprintf(want, sizeof(want), "\"\\%c\"", c);
+		else if (c == '\n' || c == '\t' || c == '\r')
+			snprintf(want, sizeof(want), "\"\\%c\"", c == '\n' ? 'n' : c == '\t' ? 't' : 'r');
+		else
+			snprintf(want, sizeof(want), "\"\\u%04x\"", c);
+		bad += strcmp(escaped(in), want) != 0;
+	}
+	CHECK_MSG(bad == 0, "%u ASCII bytes escaped wrongly", bad);
+}
+
 /* Valid UTF-8 passes through; every byte that is not becomes \ufffd. */
 static void test_json_utf8(void)
 {
@@ -259,6 +286,7 @@ static const char *json_number(int kind, long long i, unsigned long long u, doub
 		json_uint(&w, NULL, u);
 	else
 		json_double(&w, NULL, d);
+	json_writer_flush(&w);
 	fclose(f);
 	snprintf(out, sizeof(out), "%s", text);
 	free(text);
@@ -298,6 +326,89 @@ static void test_json_numbers(void)
 	CHECK_EQ_STR(json_number('d', 0, 0, 1.0 / 0.0), "null");
 	CHECK_EQ_STR(json_number('d', 0, 0, -1.0 / 0.0), "null");
 	CHECK_EQ_STR(json_number('d', 0, 0, 0.0 / 0.0), "null");
+}
+
+/*
+ * Fractions are converted by hand too: against printf's %f for values of
+ * every binary exponent the hand path takes (subnormals to 2^53), with
+ * random mantissas, and for the exact ties at the sixth decimal (odd
+ * multiples of 2^-7: 0.0078125 rounds to even, 0.0234375 up) and the
+ * values either side of them (fails when ties round away from zero, or a
+ * carry into the integer part is lost).
+ */
+static void test_json_fractions(void)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	char want[512];
+	unsigned k, bad = 0;
+	int e;
+
+	for (e = -1074; e < 53; e++)
+		for (k = 0; k < 24; k++) {
+			double d;
+			uint64_t bits;
+
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			d = ldexp(1.0 + (double)(x >> 12) / 4503599627370496.0, e);
+			if (k & 1)
+				d = -d;
+			if (k == 2)
+				d = ldexp(1.0, e);		/* a power of two */
+			if (k == 3) {
+				memcpy(&bits, &d, sizeof(bits));
+				bits++;				/* the next double up */
+				memcpy(&d, &bits, sizeof(bits));
+			}
+			snprintf(want, sizeof(want), "%f", d);
+			bad += strcmp(json_number('d', 0, 0, d), want) != 0;
+			{
+				char got[512];
+				size_t cut = k < 8 ? 4 + k : sizeof(got);	/* cut short too */
+
+				snprintf(want, cut, "%f", d);
+				json_format_f(got, cut, d);
+				bad += strcmp(got, want) != 0;
+			}
+		}
+	for (k = 1; k < 4000; k += 2) {
+		double tie = (double)k / 128.0 + (double)(k % 7) * 65536.0;
+
+		snprintf(want, sizeof(want), "%f", tie);
+		bad += strcmp(json_number('d', 0, 0, tie), want) != 0;
+		snprintf(want, sizeof(want), "%f", nextafter(tie, 0.0));
+		bad += strcmp(json_number('d', 0, 0, nextafter(tie, 0.0)), want) != 0;
+		snprintf(want, sizeof(want), "%f", nextafter(tie, 1e300));
+		bad += strcmp(json_number('d', 0, 0, nextafter(tie, 1e300)), want) != 0;
+	}
+	snprintf(want, sizeof(want), "%f", 9.9999995);		/* rounds up into the integer part */
+	CHECK_EQ_STR(json_number('d', 0, 0, 9.9999995), want);
+	snprintf(want, sizeof(want), "%f", 9007199254740991.5 - 1.0);
+	CHECK_EQ_STR(json_number('d', 0, 0, 9007199254740991.5 - 1.0), want);
+	CHECK_EQ_STR(json_number('d', 0, 0, -1e-9), "-0.000000");
+	CHECK_EQ_STR(json_number('d', 0, 0, 4.9406564584124654e-324), "0.000000");
+	CHECK_EQ_STR(json_number('d', 0, 0, 0.0078125), "0.007812");
+	CHECK_EQ_STR(json_number('d', 0, 0, 0.0234375), "0.023438");
+	CHECK_MSG(bad == 0, "%u fractions written unlike printf's %%f", bad);
+}
+
+/* parse_copy() writes what snprintf's "%s" writes: cut to fit, always terminated. */
+static void test_copy(void)
+{
+	static const char *const srcs[] = { "", "a", "abc", "abcd", "abcdefgh" };
+	unsigned k, size;
+
+	for (k = 0; k < sizeof(srcs) / sizeof(srcs[0]); k++)
+		for (size = 1; size <= 6; size++) {
+			char got[8], want[8];
+
+			memset(got, 'x', sizeof(got));
+			memset(want, 'x', sizeof(want));
+			parse_copy(got, size, srcs[k]);
+			snprintf(want, size, "%s", srcs[k]);
+			CHECK(!memcmp(got, want, sizeof(got)));
+		}
 }
 
 /* Every field of a separated list, joined with '|' so empty fields show. */
@@ -412,6 +523,9 @@ int main(void)
 	test_scalars();
 	test_opt_table();
 	test_json_writer();
+	test_json_ascii();
+	test_copy();
+	test_json_fractions();
 	test_json_numbers();
 	test_json_reader();
 	return test_done();

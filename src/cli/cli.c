@@ -165,9 +165,14 @@ const struct cmd_opt cli_common_opts[] = {
 	CMD_OPT_END,
 };
 
+/* cli_common_init() zeroes what follows cfg; host_config_init() zeroes cfg itself. */
+_Static_assert(offsetof(struct cli_common, cfg) == 0 &&
+	       offsetof(struct cli_common, system_file) == sizeof(struct host_config),
+	       "struct cli_common: cfg first, system_file right after it");
+
 void cli_common_init(struct cli_common *c)
 {
-	memset(c, 0, sizeof(*c));
+	memset(&c->system_file, 0, sizeof(*c) - offsetof(struct cli_common, system_file));
 	host_config_init(&c->cfg);
 	c->seed = 1;
 	c->formats = CLI_OUT_NORMAL;

@@ -86,7 +86,7 @@ int cmd_knobs(int argc, char **argv)
 		cli_error("%s", e.msg);
 		return EXIT_BAD_INPUT;
 	}
-	printf("drive %s (%s), probed in %.3f ms\n", sys.model.name,
+	printf("drive %s (%s), probed in %.3f ms\n", sys.model->name,
 	       libata_identify(sys.ata)->model, sys.probe_ns / 1e6);
 	host_knobs_readback(&sys.knobs, print_knob, stdout);
 	system_destroy(&sys);

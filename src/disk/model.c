@@ -504,6 +504,31 @@ static int validate_measured(const struct disk_model *m, const char *file, struc
 	return 0;
 }
 
+/*
+ * Whether disk_mech_init() would succeed on this layout and model, without
+ * its tables (the seek floors and their turns: most of its cost, and they
+ * cannot fail): its only failures are a datasheet drive's two seek curve
+ * fits, with its messages. A measured drive's curves come from its rows,
+ * which the row readers and validate_measured() have checked.
+ */
+static int seek_curves_buildable(const struct disk_layout *l, const struct disk_model *m,
+				 struct err *e)
+{
+	struct disk_seek_curve c;
+	int64_t max = (int64_t)l->cylinders - 1;
+
+	if (m->form == DISK_FORM_MEASURED)
+		return 0;
+	/* disk_mech_init()'s npts = 0, and the curve's figures; not the 12 KB of table rows. */
+	memset(&c, 0, offsetof(struct disk_seek_curve, pd));
+	if (disk_seek_fit(&c, m->seek_track_read, m->seek_avg_read, m->seek_full_read, max,
+			  "read", e) ||
+	    disk_seek_fit(&c, m->seek_track_write, m->seek_avg_write, m->seek_full_write, max,
+			  "write", e))
+		return err_prefix(e, "drive '%s': ", m->name);
+	return 0;
+}
+
 static int validate(const struct disk_model *m, const char *file, struct err *e)
 {
 	if (m->logical_sector_size != 512 && m->logical_sector_size != 4096)
@@ -534,9 +559,8 @@ static int validate(const struct disk_model *m, const char *file, struct err *e)
 	/* The geometry and the seek curves must be buildable from these figures. */
 	{
 		static __thread struct disk_layout l;
-		static __thread struct disk_mech mc;
 
-		if (disk_layout_build(&l, m, e) || disk_mech_init(&mc, &l, m, e))
+		if (disk_layout_build(&l, m, e) || seek_curves_buildable(&l, m, e))
 			return err_prefix(e, "%s: ", file);
 	}
 	return 0;
@@ -844,8 +868,65 @@ static int model_line(void *ctx, const char *key, const char *value, const char 
 		return err_set(e, "key '%s' has no value", key);
 	if (opt_set(o, r->m, value, "key", 1024, e))
 		return -1;
-	snprintf(r->m->sources[i], DISK_SOURCE_MAX, "%s", comment ? comment : "");
+	parse_copy(r->m->sources[i], DISK_SOURCE_MAX, comment ? comment : "");
 	return 0;
+}
+
+/*
+ * A model's rows and sources are read only below the tables' counts and
+ * up to each source's NUL (zone_row() zeroes each zone it adds): clear()
+ * and disk_model_copy() leave the rest alone. What they do touch, in the
+ * order of struct disk_measured and struct disk_model:
+ */
+_Static_assert(offsetof(struct disk_measured, nzones) < offsetof(struct disk_measured, zone) &&
+	       offsetof(struct disk_measured, zone) < offsetof(struct disk_measured, nmarks) &&
+	       offsetof(struct disk_measured, nmarks) < offsetof(struct disk_measured, marks) &&
+	       offsetof(struct disk_measured, marks) < offsetof(struct disk_measured, nseek) &&
+	       offsetof(struct disk_measured, nseek) < offsetof(struct disk_measured, seek) &&
+	       offsetof(struct disk_measured, seek) < offsetof(struct disk_measured, seek_formula) &&
+	       offsetof(struct disk_measured, seek_formula) ==
+	       offsetof(struct disk_measured, seek) + sizeof(((struct disk_measured *)0)->seek),
+	       "struct disk_measured: each table after its count, the seek formula after the last");
+_Static_assert(offsetof(struct disk_model, sources) ==
+	       offsetof(struct disk_model, geo) + sizeof(struct disk_measured) &&
+	       sizeof(struct disk_model) ==
+	       offsetof(struct disk_model, sources) + sizeof(((struct disk_model *)0)->sources),
+	       "struct disk_model: geo, then sources, last");
+
+/* Everything before the zone rows, then the seek formula to the end of geo. */
+#define MODEL_HEAD	offsetof(struct disk_model, geo.zone)
+#define MODEL_GEO_TAIL	offsetof(struct disk_model, geo.seek_formula)
+
+/* A model of zeros, as a reader sees it: no rows, every source empty. */
+static void clear(struct disk_model *m)
+{
+	unsigned i;
+
+	memset(m, 0, MODEL_HEAD);
+	m->geo.nmarks = 0;
+	m->geo.nseek = 0;
+	memset(&m->geo.seek_formula, 0, offsetof(struct disk_model, sources) - MODEL_GEO_TAIL);
+	for (i = 0; i < DISK_MAX_KEYS; i++)
+		m->sources[i][0] = '\0';
+}
+
+void disk_model_copy(struct disk_model *dst, const struct disk_model *src)
+{
+	const struct disk_measured *g = &src->geo;
+	unsigned i;
+
+	if (dst == src)
+		return;
+	memcpy(dst, src, MODEL_HEAD);
+	memcpy(dst->geo.zone, g->zone, g->nzones * sizeof(g->zone[0]));
+	dst->geo.nmarks = g->nmarks;
+	memcpy(dst->geo.marks, g->marks, g->nmarks * sizeof(g->marks[0]));
+	dst->geo.nseek = g->nseek;
+	memcpy(dst->geo.seek, g->seek, g->nseek * sizeof(g->seek[0]));
+	memcpy(&dst->geo.seek_formula, &g->seek_formula,
+	       offsetof(struct disk_model, sources) - MODEL_GEO_TAIL);
+	for (i = 0; i < DISK_MAX_KEYS; i++)
+		parse_copy(dst->sources[i], DISK_SOURCE_MAX, src->sources[i]);
 }
 
 int disk_model_parse(const char *text, const char *file, struct disk_model *m, struct err *e)
@@ -854,7 +935,7 @@ int disk_model_parse(const char *text, const char *file, struct disk_model *m, s
 	unsigned i;
 	int rc = -1;
 
-	memset(m, 0, sizeof(*m));
+	clear(m);
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return err_set(e, "%s: out of memory", file);

@@ -312,6 +312,13 @@ bool disk_model_key_shared(const struct opt_def *o);
  */
 int disk_model_parse(const char *text, const char *file, struct disk_model *m, struct err *e);
 
+/*
+ * *dst = *src in every byte a reader reads: the tables' rows below their
+ * counts and the sources up to their NULs, not the unused rest (a model
+ * is 70 KB, mostly room for a measured drive's rows and for comments).
+ */
+void disk_model_copy(struct disk_model *dst, const struct disk_model *src);
+
 /* Built-in models. */
 unsigned disk_model_builtin_count(void);
 const char *disk_model_builtin_name(unsigned i);

@@ -244,11 +244,34 @@ int host_config_resolve(const struct host_config *c, struct host_knobs *k, struc
 	return 0;
 }
 
+/*
+ * host_config_init() zeroes everything before drive_sets[] at once and
+ * then the two counts: nothing else may follow drive_sets[].
+ */
+_Static_assert(offsetof(struct host_config, ndrive_sets) -
+	       (offsetof(struct host_config, drive_sets) +
+		sizeof(((struct host_config *)0)->drive_sets)) < sizeof(unsigned) &&
+	       offsetof(struct host_config, iosched_sets) ==
+	       offsetof(struct host_config, ndrive_sets) + sizeof(unsigned) &&
+	       offsetof(struct host_config, niosched_sets) ==
+	       offsetof(struct host_config, iosched_sets) +
+	       sizeof(((struct host_config *)0)->iosched_sets) &&
+	       sizeof(struct host_config) - offsetof(struct host_config, niosched_sets) <
+	       sizeof(unsigned) + _Alignof(struct host_config),
+	       "struct host_config: drive_sets, ndrive_sets, iosched_sets, niosched_sets last");
+
 void host_config_init(struct host_config *c)
 {
 	struct err e;
 
-	memset(c, 0, sizeof(*c));
+	/*
+	 * All but the drive.KEY and queue/iosched lists (22 KB of the 24):
+	 * their entries are read only below ndrive_sets and niosched_sets,
+	 * and each is written before it is counted (host_config_assign()).
+	 */
+	memset(c, 0, offsetof(struct host_config, drive_sets));
+	c->ndrive_sets = 0;
+	c->niosched_sets = 0;
 	opt_defaults(knobs, &c->k, "knob", &e);
 	iosched_apply(c, &e);
 	snprintf(c->drive, sizeof(c->drive), "he8");

@@ -804,7 +804,7 @@ int compare_write_json(const struct compare *c, FILE *out, bool plus)
 			for (k = 0; k < c->npct; k++) {
 				char key[32];
 
-				snprintf(key, sizeof(key), "%f", c->pct[k]);
+				json_format_f(key, sizeof(key), c->pct[k]);
 				json_stat(&w, key, &cell->pct[k], c->runs_per_variant);
 			}
 			json_object_end(&w);

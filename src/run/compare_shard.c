@@ -112,6 +112,7 @@ static char *render_report(const struct runner_result *res, bool plus)
 	w.depth = CMP_RUN_DEPTH;
 	w.first[CMP_RUN_DEPTH] = true;
 	rc = report_json_member(&w, NULL, &res->report, plus);
+	json_writer_flush(&w);
 	if (fclose(f) || rc) {
 		free(text);
 		return NULL;

@@ -14,9 +14,12 @@
  * starts, so it overrides the system's setting. ncqsim runs one scheduler
  * for the whole run: the jobs that name one must agree (in fio the last
  * job to start would win, changing the scheduler under the others).
- * Returns the job that set it, or NULL.
+ * Returns the job that set it, with *c = cfg and the scheduler changed,
+ * or NULL (c untouched: copying a configuration costs, and most runs name
+ * no scheduler).
  */
-static const struct job_def *job_ioscheduler(const struct workload *w, struct host_config *c,
+static const struct job_def *job_ioscheduler(const struct workload *w,
+					     const struct host_config *cfg, struct host_config *c,
 					     struct err *e)
 {
 	const struct job_def *first = NULL;
@@ -44,6 +47,7 @@ static const struct job_def *job_ioscheduler(const struct workload *w, struct ho
 	snprintf(assign, sizeof(assign), "queue/scheduler=%s", first->o.ioscheduler);
 	snprintf(origin, sizeof(origin), "%s:%d: job '%s': option 'ioscheduler'", first->file,
 		 first->line, first->o.name);
+	*c = *cfg;
 	if (host_config_assign(c, assign, origin, e))
 		return NULL;
 	return first;
@@ -109,7 +113,14 @@ static int run_start_ms(int64_t *ms, struct err *e)
 	return 0;
 }
 
-/* runner_run() zeroes the members before the model and from disk on: nothing between. */
+/*
+ * runner_run() zeroes the members before the model but report.global_opts,
+ * and from disk on: nothing between model and disk, and the report first.
+ */
+_Static_assert(offsetof(struct runner_result, report) == 0 &&
+	       offsetof(struct report, nglobal) ==
+	       offsetof(struct report, global_opts) + sizeof(((struct report *)0)->global_opts),
+	       "struct runner_result: the report first; its nglobal right after global_opts");
 _Static_assert(offsetof(struct runner_result, disk) ==
 	       offsetof(struct runner_result, model) + sizeof(((struct runner_result *)0)->model),
 	       "struct runner_result: disk right after model");
@@ -126,22 +137,32 @@ int runner_run(const struct workload *w, const struct host_config *cfg,
 	int rc;
 
 	/*
-	 * All but the model zeroed: a run that succeeds copies it whole
-	 * (res->model = sys.model below), and a failed one's result holds
-	 * nothing the callers read.
+	 * All but the model and the report's global options zeroed: a run
+	 * that succeeds copies the model whole (from ro->model before the run,
+	 * or from the system's after it) and workload_run() the options (40 KB
+	 * of the 41 the report holds), and a failed one's result holds nothing
+	 * the callers read.
 	 */
-	memset(res, 0, offsetof(struct runner_result, model));
+	memset(res, 0, offsetof(struct runner_result, report.global_opts));
+	memset(&res->report.nglobal, 0,
+	       offsetof(struct runner_result, model) - offsetof(struct runner_result, report.nglobal));
 	memset(&res->disk, 0, sizeof(*res) - offsetof(struct runner_result, disk));
 	e->msg[0] = '\0';
 	if (run_start_ms(&res->report.wall_ms, e))
 		return RUNNER_REFUSED;
-	job_cfg = *cfg;
-	sched_job = job_ioscheduler(w, &job_cfg, e);
+	sched_job = job_ioscheduler(w, cfg, &job_cfg, e);
 	if (sched_job)
 		cfg = &job_cfg;
 	else if (e->msg[0])
 		return RUNNER_REFUSED;
-	if (system_init(&sys, cfg, ro->model, ro->debug_mask, ro->debug_out, e)) {
+	/*
+	 * A model given is copied once, into the result, and the system reads
+	 * that copy; else the system loads its own, copied out after the run.
+	 */
+	if (ro->model)
+		disk_model_copy(&res->model, ro->model);
+	if (system_init(&sys, cfg, ro->model ? &res->model : NULL, ro->debug_mask, ro->debug_out,
+			e)) {
 		/* A scheduler the kernel lacks: name the job that asked for it. */
 		if (sched_job && !strncmp(e->msg, "knob 'queue/scheduler'", 22)) {
 			struct err why = *e;
@@ -182,7 +203,8 @@ int runner_run(const struct workload *w, const struct host_config *cfg,
 		int d;
 
 		res->knobs = sys.knobs;
-		res->model = sys.model;
+		if (!ro->model)
+			disk_model_copy(&res->model, sys.model);
 		res->disk = *disk_get_stats(sys.disk);
 		res->blk = *bs;
 		res->ata = *libata_get_stats(sys.ata);

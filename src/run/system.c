@@ -75,10 +75,10 @@ int system_load_model(const struct host_config *cfg, struct disk_model *m, struc
 	return 0;
 }
 
-/* system_init() zeroes the members before the model and from disk on: nothing between. */
-_Static_assert(offsetof(struct system, disk) ==
-	       offsetof(struct system, model) + sizeof(((struct system *)0)->model),
-	       "struct system: disk right after model");
+/* system_init() zeroes the members before the loaded model and from model on: nothing between. */
+_Static_assert(offsetof(struct system, model) ==
+	       offsetof(struct system, loaded) + sizeof(((struct system *)0)->loaded),
+	       "struct system: model right after loaded");
 
 int system_init(struct system *s, const struct host_config *cfg,
 		const struct disk_model *model, unsigned debug_mask, FILE *debug_out,
@@ -87,20 +87,22 @@ int system_init(struct system *s, const struct host_config *cfg,
 	struct probe_wait w = { 0, 0 };
 
 	/*
-	 * All but the model zeroed: it is written whole below, copied or
-	 * loaded (disk_model_parse() zeroes it first), before anything reads it.
+	 * All but the loaded model zeroed: only a load writes and reads it
+	 * (disk_model_parse() zeroes it first); a caller's model is read in place.
 	 */
-	memset(s, 0, offsetof(struct system, model));
-	memset(&s->disk, 0, sizeof(*s) - offsetof(struct system, disk));
+	memset(s, 0, offsetof(struct system, loaded));
+	memset(&s->model, 0, sizeof(*s) - offsetof(struct system, model));
 	if (host_config_check(cfg, e))
 		return -1;
 	sim_init(&s->sim);
 	sim_set_debug(&s->sim, debug_mask, debug_out);
-	if (model)
-		s->model = *model;
-	else if (system_load_model(cfg, &s->model, e))
-		goto fail;
-	s->disk = disk_new(&s->sim, &s->model, &drive_ops, s, e);
+	if (!model) {
+		if (system_load_model(cfg, &s->loaded, e))
+			goto fail;
+		model = &s->loaded;
+	}
+	s->model = model;
+	s->disk = disk_new(&s->sim, model, &drive_ops, s, e);
 	if (!s->disk)
 		goto fail;
 	s->ata = libata_new(&s->sim, &link_ops, s);
@@ -112,7 +114,7 @@ int system_init(struct system *s, const struct host_config *cfg,
 	while (!w.done && sim_step(&s->sim))
 		;
 	if (!w.done || w.error) {
-		err_set(e, "drive '%s': probe failed: %s", s->model.name,
+		err_set(e, "drive '%s': probe failed: %s", s->model->name,
 			w.done ? libata_probe_error(s->ata) : "no answer");
 		goto fail;
 	}
@@ -128,7 +130,7 @@ int system_init(struct system *s, const struct host_config *cfg,
 		while (!w.done && sim_step(&s->sim))
 			;
 		if (!w.done || w.error) {
-			err_set(e, "drive '%s': enabling CDL failed: %s", s->model.name,
+			err_set(e, "drive '%s': enabling CDL failed: %s", s->model->name,
 				w.done ? libata_probe_error(s->ata) : "no answer");
 			goto fail;
 		}

@@ -20,7 +20,8 @@
 
 struct system {
 	struct sim sim;
-	struct disk_model model;
+	struct disk_model loaded;	/* the model, when system_init() loads it */
+	const struct disk_model *model;	/* the caller's, or &loaded */
 	struct disk *disk;
 	struct libata *ata;
 	struct blk_queue *q;
@@ -35,7 +36,9 @@ struct system {
 int system_load_model(const struct host_config *cfg, struct disk_model *m, struct err *e);
 
 /*
- * Build and probe. `model` may be NULL, then cfg->drive is loaded. Errors
+ * Build and probe. `model` may be NULL, then cfg->drive is loaded; else
+ * the system reads it in place (not copied), so it must outlive the
+ * system. Errors
  * (a drive that cannot load, a knob the drive refuses) leave a message in e.
  */
 int system_init(struct system *s, const struct host_config *cfg,

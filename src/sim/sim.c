@@ -42,6 +42,8 @@ int sim_init(struct sim *sim)
 	sim->free_head = SIM_SLOT_FREE;
 	sim->running = SIM_NO_SLOT;
 	sim->far_first = SIM_FOREVER;
+	sim->solo_limit = sim->run_limit = SIM_FOREVER;
+	sim->next_seq = 1;	/* run_seq = 0: no event has run (sim.h) */
 	sim->debug_out = stderr;
 	return 0;
 }
@@ -220,11 +222,17 @@ static void heap_purge(struct sim *sim, struct sim_heap *hp)
  * far_first is the earliest live far event's time — all sim_next_time()
  * reads when the near heap holds only the running event.
  */
+static inline void solo_limit_update(struct sim *sim)
+{
+	sim->solo_limit = sim->far_first < sim->run_limit ? sim->far_first : sim->run_limit;
+}
+
 static inline void far_first_update(struct sim *sim)
 {
 	if (sim->dead_entries)
 		heap_purge(sim, &sim->far);
 	sim->far_first = sim->far.len ? entry_when(&sim->far.e[0]) : SIM_FOREVER;
+	solo_limit_update(sim);
 }
 
 /*
@@ -465,7 +473,7 @@ static inline void begin_event(struct sim *sim, struct sim_heap *hp, uint32_t sl
 	sim->running = slot;
 	sim->live_events--;
 	sim->now = entry_when(top);
-	sim->run_seq_end = top->seq + 1;
+	sim->run_seq = top->seq;
 	sim->events_run++;
 }
 
@@ -500,6 +508,11 @@ bool sim_step(struct sim *sim)
 
 void sim_run(struct sim *sim, sim_time_t until)
 {
+	/* A callback that runs the engine itself gets its own bound, and this one's back after. */
+	sim_time_t outer_limit = sim->run_limit;
+
+	sim->run_limit = until == SIM_FOREVER ? SIM_FOREVER : until + 1;
+	solo_limit_update(sim);
 	for (;;) {
 		struct sim_heap *hp = next_live(sim);
 		struct sim_heap_entry *root;
@@ -524,11 +537,12 @@ void sim_run(struct sim *sim, sim_time_t until)
 		 * never later than the earliest live far event (a dead far root
 		 * only makes it earlier, and the general path then decides). Same
 		 * slot, so same callback and argument; sim_again() checked that
-		 * it is not in the past. Run it without next_live().
+		 * it is not in the past. Run it without next_live(). Due before
+		 * the far root and by `until` is one compare: solo_limit.
 		 */
 		while (sim->solo == SIM_SOLO_AGAIN) {
 			root = sim->near.e;
-			if (entry_when(root) >= sim->far_first || entry_when(root) > until)
+			if (entry_when(root) >= sim->solo_limit)
 				break;
 			/*
 			 * begin_event() for it: vacant, running and live_events
@@ -538,7 +552,7 @@ void sim_run(struct sim *sim, sim_time_t until)
 			sim->solo = SIM_SOLO_RUNNING;
 			sim->slots[slot].gen++;
 			sim->now = entry_when(root);
-			sim->run_seq_end = root->seq + 1;
+			sim->run_seq = root->seq;
 			sim->events_run++;
 			fn(sim, arg);
 		}
@@ -546,8 +560,10 @@ void sim_run(struct sim *sim, sim_time_t until)
 	}
 	if (until != SIM_FOREVER && sim->now < until) {
 		sim->now = until;
-		sim->run_seq_end = UINT64_MAX;	/* every event due by `until` has run */
+		sim->run_seq = UINT64_MAX;	/* every event due by `until` has run */
 	}
+	sim->run_limit = outer_limit;
+	solo_limit_update(sim);
 }
 
 /* ---- debug tracing ---- */

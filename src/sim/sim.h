@@ -113,14 +113,16 @@ struct sim {
 	uint32_t slots_cap, free_head;
 	uint64_t next_seq;
 	/*
-	 * Events at `now` with a sequence below this have run (the running
-	 * one included): sim_key_passed(). UINT64_MAX once the clock has
-	 * moved to sim_run()'s `until`, past every event due by then.
+	 * Events at `now` with a sequence up to this have run (the running
+	 * one's: sim_key_passed()); sequences start at 1, so 0 before any has.
+	 * UINT64_MAX once the clock has moved to sim_run()'s `until`, past
+	 * every event due by then.
 	 */
-	uint64_t run_seq_end;
-	uint64_t events_run;
+	uint64_t run_seq;
 	uint32_t live_events;
 	uint32_t dead_entries;	/* cancelled events still in a heap */
+	/* Not beside run_seq: the two stores each event makes stay two scalar ones. */
+	uint64_t events_run;
 	/*
 	 * The running event's slot while its callback runs, until sim_again()
 	 * takes it back into the queue; SIM_NO_SLOT otherwise. It is not free
@@ -134,6 +136,13 @@ struct sim {
 	 * first, without reading the far heap.
 	 */
 	sim_time_t far_first;
+	/*
+	 * min(far_first, run_limit): the solo loop's one bound (sim_run() runs
+	 * a lone re-arming event again while it is due before this). run_limit
+	 * is sim_run()'s `until` + 1 (SIM_FOREVER for SIM_FOREVER), kept with
+	 * far_first by every change of it.
+	 */
+	sim_time_t solo_limit, run_limit;
 	struct sim_heap *vacant;	/* its root is the event being run: see sim.c */
 	uint32_t solo;			/* enum sim_solo: running, vacant, live_events may lag */
 };
@@ -165,9 +174,10 @@ static inline sim_handle_t sim_after(struct sim *sim, sim_time_t delay,
  * the event. Returns the new handle (the old one went stale as it began).
  *
  * Inline, its commonest case: the near heap holds only the running event's
- * vacant root, which is still its entry; a follow-up due within the near
- * span takes it back (a `when` in the past wraps to a huge span and goes
- * to sim_again_any(), which aborts).
+ * vacant root, which is still its entry; the follow-up takes it back, even
+ * one due past the near span (which heap holds an entry never changes the
+ * order, sim.c; a lone entry costs no sifting wherever it is). A `when` in
+ * the past goes to sim_again_any(), which aborts.
  */
 sim_handle_t sim_again_any(struct sim *sim, sim_time_t when);
 static inline sim_handle_t sim_again(struct sim *sim, sim_time_t when)
@@ -175,8 +185,7 @@ static inline sim_handle_t sim_again(struct sim *sim, sim_time_t when)
 	struct sim_heap_entry *root = sim->near.e;
 	uint32_t slot = sim->running;
 
-	if (sim->solo != SIM_SOLO_RUNNING ||
-	    (uint64_t)when - (uint64_t)sim->now > (uint64_t)SIM_NEAR_SPAN)
+	if (sim->solo != SIM_SOLO_RUNNING || when < sim->now)
 		return sim_again_any(sim, when);
 	sim->solo = SIM_SOLO_AGAIN;	/* running, vacant, live_events: see enum sim_solo */
 	root->when = (uint64_t)when;
@@ -201,7 +210,7 @@ static inline uint64_t sim_reserve_seq(struct sim *sim)
 /* Whether an event keyed (when, seq) would have run by now (or be the one running). */
 static inline bool sim_key_passed(const struct sim *sim, sim_time_t when, uint64_t seq)
 {
-	return when < sim->now || (when == sim->now && seq < sim->run_seq_end);
+	return when < sim->now || (when == sim->now && seq <= sim->run_seq);
 }
 
 /* Schedule fn at (when, seq), a sequence from sim_reserve_seq() whose key has not passed. */

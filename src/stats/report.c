@@ -932,7 +932,7 @@ static void json_lat(struct json_writer *w, const char *key, const struct hist *
 		for (i = 0; i < len; i++) {
 			char k[32];
 
-			snprintf(k, sizeof(k), "%f", sorted[i]);
+			json_format_f(k, sizeof(k), sorted[i]);
 			json_uint(w, k, vals[i]);
 		}
 		json_object_end(w);
@@ -1067,21 +1067,16 @@ static void json_dir(struct json_writer *w, const struct report_job *j,
 static void json_dist(struct json_writer *w, const char *key, const uint64_t *map,
 		      uint64_t total, bool submit)
 {
+	/* fio's names: submit and complete count from 4 after 0, the depths from 1. */
+	static const char *const submit_names[7] = { "0", "4", "8", "16", "32", "64", ">=64" };
+	static const char *const depth_names[7] = { "1", "2", "4", "8", "16", "32", ">=64" };
 	double v[7];
 	unsigned i;
 
 	dist(map, total, v, 7, 0.1);
 	json_object_begin(w, key);
-	for (i = 0; i < 7; i++) {
-		char name[16];
-
-		if (submit)
-			snprintf(name, sizeof(name), i == 0 ? "0" : i < 6 ? "%d" : ">=%d",
-				 i == 0 ? 0 : i < 6 ? 1 << (i + 1) : 1 << i);
-		else
-			snprintf(name, sizeof(name), i < 6 ? "%d" : ">=%d", 1 << i);
-		json_double(w, name, v[i]);
-	}
+	for (i = 0; i < 7; i++)
+		json_double(w, submit ? submit_names[i] : depth_names[i], v[i]);
 	json_object_end(w);
 }
 

@@ -9,7 +9,74 @@ void json_writer_init(struct json_writer *w, FILE *out)
 	w->out = out;
 	w->depth = 0;
 	w->first[0] = true;
+	w->len = 0;
 }
+
+void json_writer_flush(struct json_writer *w)
+{
+	if (w->len)
+		fwrite(w->buf, 1, w->len, w->out);
+	w->len = 0;
+}
+
+/* put() when the text does not fit what is left: flush first, or write it straight out. */
+static __attribute__((noinline)) void put_slow(struct json_writer *w, const char *s, size_t n)
+{
+	json_writer_flush(w);
+	if (n > sizeof(w->buf)) {
+		fwrite(s, 1, n, w->out);
+		return;
+	}
+	memcpy(w->buf, s, n);
+	w->len = n;
+}
+
+/*
+ * n bytes of text. Most pieces are a few bytes (a key, a separator, a
+ * number): up to 16 are copied as two overlapping words each way, inline,
+ * rather than by a call to memcpy().
+ */
+static inline __attribute__((always_inline)) void put(struct json_writer *w, const char *s,
+						      size_t n)
+{
+	char *d = w->buf + w->len;
+
+	if (n > sizeof(w->buf) - w->len) {
+		put_slow(w, s, n);
+		return;
+	}
+	w->len += n;
+	if (n >= 8 && n <= 16) {
+		uint64_t a, b;
+
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4 && n < 8) {
+		uint32_t a, b;
+
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		memcpy(d, &a, 4);
+		memcpy(d + n - 4, &b, 4);
+	} else if (n < 4) {
+		while (n--)
+			*d++ = *s++;
+	} else {
+		memcpy(d, s, n);
+	}
+}
+
+static void put_char(struct json_writer *w, char c)
+{
+	if (w->len == sizeof(w->buf))
+		json_writer_flush(w);
+	w->buf[w->len++] = c;
+}
+
+/* A string literal's text, without its NUL. */
+#define PUT_LITERAL(w, s) put((w), (s), sizeof(s) - 1)
 
 /*
  * The length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
@@ -40,57 +107,75 @@ static size_t utf8_len(const unsigned char *s)
 	return n;
 }
 
-/*
- * A run of characters that stand for themselves goes out in one fwrite():
- * the same bytes as one fputc() each, a call per run instead of per byte.
- */
-void json_write_escaped(FILE *out, const char *s)
+/* The bytes that stand for themselves in a JSON string: printable ASCII but '"' and '\\'. */
+static const unsigned char plain[256] = {
+	[0x20 ... 0x21] = 1, [0x23 ... 0x5b] = 1, [0x5d ... 0x7f] = 1,	/* a GNU C range */
+};
+
+static bool plain_byte(unsigned char c)
+{
+	return plain[c];
+}
+
+/* A run of characters that stand for themselves goes into the buffer in one piece. */
+static void write_escaped(struct json_writer *w, const char *s)
 {
 	const char *run = s;
 
-	fputc('"', out);
+	put_char(w, '"');
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
+		char esc[8];
 
-		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\')
+		if (plain_byte(c))
 			continue;
-		fwrite(run, 1, (size_t)(s - run), out);
+		put(w, run, (size_t)(s - run));
 		run = s + 1;
 		if (c >= 0x80) {
 			size_t n = utf8_len((const unsigned char *)s);
 
 			/* A byte that is not UTF-8 becomes U+FFFD: the output stays valid JSON. */
 			if (!n) {
-				fputs("\\ufffd", out);
+				PUT_LITERAL(w, "\\ufffd");
 				continue;
 			}
-			fwrite(s, 1, n, out);
+			put(w, s, n);
 			s += n - 1;
 			run = s + 1;
 			continue;
 		}
 		switch (c) {
-		case '"':  fputs("\\\"", out); break;
-		case '\\': fputs("\\\\", out); break;
-		case '\n': fputs("\\n", out); break;
-		case '\t': fputs("\\t", out); break;
-		case '\r': fputs("\\r", out); break;
+		case '"':  PUT_LITERAL(w, "\\\""); break;
+		case '\\': PUT_LITERAL(w, "\\\\"); break;
+		case '\n': PUT_LITERAL(w, "\\n"); break;
+		case '\t': PUT_LITERAL(w, "\\t"); break;
+		case '\r': PUT_LITERAL(w, "\\r"); break;
 		default:
-			fprintf(out, "\\u%04x", c);	/* the rest below 0x20 */
+			snprintf(esc, sizeof(esc), "\\u%04x", c);	/* the rest below 0x20 */
+			put(w, esc, 6);
 		}
 	}
-	fwrite(run, 1, (size_t)(s - run), out);
-	fputc('"', out);
+	put(w, run, (size_t)(s - run));
+	put_char(w, '"');
 }
 
-/* A newline and depth levels of two-space indent, in one fwrite(). */
-static void new_line(FILE *out, int depth)
+void json_write_escaped(FILE *out, const char *s)
+{
+	struct json_writer w;
+
+	json_writer_init(&w, out);
+	write_escaped(&w, s);
+	json_writer_flush(&w);
+}
+
+/* A newline and depth levels of two-space indent. */
+static void new_line(struct json_writer *w, int depth)
 {
 	static const char indent[] = "\n                                "
 		"                                ";
 
 	_Static_assert(sizeof(indent) == 2 + 2 * JSON_MAX_DEPTH, "a newline and the deepest indent");
-	fwrite(indent, 1, 1 + 2 * (size_t)depth, out);
+	put(w, indent, 1 + 2 * (size_t)depth);
 }
 
 /* Separator, newline and indent before a member, then its key. */
@@ -98,20 +183,20 @@ static void member(struct json_writer *w, const char *key)
 {
 	if (w->depth > 0) {
 		if (!w->first[w->depth])
-			fputc(',', w->out);
-		new_line(w->out, w->depth);
+			put_char(w, ',');
+		new_line(w, w->depth);
 	}
 	w->first[w->depth] = false;
 	if (key) {
-		json_write_escaped(w->out, key);
-		fputs(" : ", w->out);
+		write_escaped(w, key);
+		PUT_LITERAL(w, " : ");
 	}
 }
 
 static void open_container(struct json_writer *w, const char *key, char c)
 {
 	member(w, key);
-	fputc(c, w->out);
+	put_char(w, c);
 	if (w->depth + 1 < JSON_MAX_DEPTH)
 		w->depth++;
 	w->first[w->depth] = true;
@@ -124,8 +209,8 @@ static void close_container(struct json_writer *w, char c)
 	if (w->depth > 0)
 		w->depth--;
 	if (!empty)
-		new_line(w->out, w->depth);
-	fputc(c, w->out);
+		new_line(w, w->depth);
+	put_char(w, c);
 }
 
 void json_object_begin(struct json_writer *w, const char *key)
@@ -151,15 +236,16 @@ void json_array_end(struct json_writer *w)
 void json_string(struct json_writer *w, const char *key, const char *value)
 {
 	member(w, key);
-	json_write_escaped(w->out, value ? value : "");
+	write_escaped(w, value ? value : "");
 }
 
 /*
  * printf's %llu (after a '-' for %lld), digits written by hand: the report
  * is mostly numbers, and this is a fraction of vfprintf's work. `tail` (a
- * %f's ".000000") follows in the same fwrite().
+ * %f's ".000000") follows in the same piece.
  */
-static void write_decimal(FILE *out, bool negative, unsigned long long v, const char *tail)
+static void write_decimal(struct json_writer *w, bool negative, unsigned long long v,
+			  const char *tail)
 {
 	char buf[48], *p = buf + 24;
 	size_t n = strlen(tail);
@@ -171,20 +257,103 @@ static void write_decimal(FILE *out, bool negative, unsigned long long v, const 
 	} while (v);
 	if (negative)
 		*--p = '-';
-	fwrite(p, 1, (size_t)(buf + 24 + n - p), out);
+	put(w, p, (size_t)(buf + 24 + n - p));
 }
 
 void json_int(struct json_writer *w, const char *key, long long value)
 {
 	member(w, key);
-	write_decimal(w->out, value < 0,
+	write_decimal(w, value < 0,
 		      value < 0 ? 0ULL - (unsigned long long)value : (unsigned long long)value, "");
 }
 
 void json_uint(struct json_writer *w, const char *key, unsigned long long value)
 {
 	member(w, key);
-	write_decimal(w->out, false, value, "");
+	write_decimal(w, false, value, "");
+}
+
+/*
+ * printf's "%f" of a finite value below 2^53 in magnitude, exactly: the
+ * value is m * 2^e, so value * 10^6 is m * 10^6 / 2^-e, whose quotient
+ * rounded to nearest, ties to even (printf's rounding in the default
+ * mode), is the value in millionths. m * 10^6 < 2^73 fits 128 bits; past
+ * a shift of 74 the value is below half a millionth and rounds to 0.
+ * The text ends at buf + size (no NUL); returns its start, *len its length.
+ */
+static const char *fixed6(char *buf, size_t size, double value, size_t *len)
+{
+	uint64_t bits, m, ipart;
+	unsigned frac, shift, k;
+	int exp2;
+	char *p = buf + size;
+
+	memcpy(&bits, &value, sizeof(bits));
+	exp2 = (int)(bits >> 52 & 0x7ff);
+	m = bits & ((1ULL << 52) - 1);
+	if (exp2)
+		m |= 1ULL << 52;
+	else
+		exp2 = 1;	/* subnormal */
+	/* value = m * 2^(exp2 - 1075); the caller's bound makes the exponent negative or m whole. */
+	if (exp2 >= 1075) {
+		ipart = m << (exp2 - 1075);
+		frac = 0;
+	} else if ((shift = (unsigned)(1075 - exp2)) > 74) {
+		ipart = 0;
+		frac = 0;
+	} else {
+		unsigned __int128 scaled = (unsigned __int128)m * 1000000u;
+		unsigned __int128 q = scaled >> shift;
+		unsigned __int128 rest = scaled - (q << shift), half = (unsigned __int128)1 << (shift - 1);
+
+		if (rest > half || (rest == half && (q & 1)))
+			q++;
+		ipart = (uint64_t)(q / 1000000u);
+		frac = (unsigned)(q % 1000000u);
+	}
+	for (k = 0; k < 6; k++) {
+		*--p = (char)('0' + frac % 10);
+		frac /= 10;
+	}
+	*--p = '.';
+	do {
+		*--p = (char)('0' + ipart % 10);
+		ipart /= 10;
+	} while (ipart);
+	if (signbit(value))
+		*--p = '-';
+	*len = (size_t)(buf + size - p);
+	return p;
+}
+
+/* The most fixed6() writes: '-', 16 digits, '.', 6 digits. */
+#define FIXED6_MAX 24
+
+static void write_fixed6(struct json_writer *w, double value)
+{
+	char buf[FIXED6_MAX];
+	size_t n;
+	const char *p = fixed6(buf, sizeof(buf), value, &n);
+
+	put(w, p, n);
+}
+
+void json_format_f(char *buf, size_t size, double value)
+{
+	char tmp[FIXED6_MAX];
+	const char *p;
+	size_t n;
+
+	if (!(fabs(value) < 9007199254740992.0)) {
+		snprintf(buf, size, "%f", value);
+		return;
+	}
+	p = fixed6(tmp, sizeof(tmp), value, &n);
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
 }
 
 void json_double(struct json_writer *w, const char *key, double value)
@@ -192,41 +361,52 @@ void json_double(struct json_writer *w, const char *key, double value)
 	member(w, key);
 	/*
 	 * A whole number below 2^53 is exact in a double and %f prints it as
-	 * its digits and ".000000"; a negative zero, a fraction or a larger
-	 * value go to printf.
+	 * its digits and ".000000"; a negative zero or a fraction below 2^53
+	 * is converted exactly by hand (write_fixed6()), a larger value by
+	 * printf.
 	 */
 	if (value >= 0 && value < 9007199254740992.0 && !signbit(value) &&
-	    (double)(unsigned long long)value == value)
-		write_decimal(w->out, false, (unsigned long long)value, ".000000");
-	else if (isfinite(value))
-		fprintf(w->out, "%f", value);
-	else
-		fputs("null", w->out);
+	    (double)(unsigned long long)value == value) {
+		write_decimal(w, false, (unsigned long long)value, ".000000");
+	} else if (fabs(value) < 9007199254740992.0) {
+		write_fixed6(w, value);
+	} else if (isfinite(value)) {
+		char buf[512];	/* %f of the largest double: 309 digits, '-', ".000000" */
+		int n = snprintf(buf, sizeof(buf), "%f", value);
+
+		put(w, buf, (size_t)n);
+	} else {
+		PUT_LITERAL(w, "null");
+	}
 }
 
 void json_bool(struct json_writer *w, const char *key, bool value)
 {
 	member(w, key);
-	fputs(value ? "true" : "false", w->out);
+	if (value)
+		PUT_LITERAL(w, "true");
+	else
+		PUT_LITERAL(w, "false");
 }
 
 void json_null(struct json_writer *w, const char *key)
 {
 	member(w, key);
-	fputs("null", w->out);
+	PUT_LITERAL(w, "null");
 }
 
 void json_writer_finish(struct json_writer *w)
 {
-	fputc('\n', w->out);
+	put_char(w, '\n');
+	json_writer_flush(w);
 }
 
 void json_raw_member(struct json_writer *w, const char *text)
 {
 	if (w->depth > 0 && !w->first[w->depth])
-		fputc(',', w->out);
+		put_char(w, ',');
 	w->first[w->depth] = false;
-	fputs(text, w->out);
+	put(w, text, strlen(text));
 }
 
 /* ---- reading ---- */

@@ -12,14 +12,26 @@
 #include <stdio.h>
 
 #define JSON_MAX_DEPTH 32
+#define JSON_BUFFER 4096
 
+/*
+ * The text collects in buf and goes to out a buffer at a time: a report is
+ * hundreds of short pieces, and a stdio call apiece cost more than the rest
+ * of the writing. It reaches out only at json_writer_finish() or
+ * json_writer_flush(): call one before writing to out otherwise or closing
+ * it.
+ */
 struct json_writer {
 	FILE *out;
 	int depth;
 	bool first[JSON_MAX_DEPTH];
+	size_t len;			/* bytes in buf */
+	char buf[JSON_BUFFER];
 };
 
 void json_writer_init(struct json_writer *w, FILE *out);
+/* What is buffered, to out (json_writer_finish() does it too). */
+void json_writer_flush(struct json_writer *w);
 /* key is NULL for the top level and for array elements. */
 void json_object_begin(struct json_writer *w, const char *key);
 void json_object_end(struct json_writer *w);
@@ -31,8 +43,15 @@ void json_uint(struct json_writer *w, const char *key, unsigned long long value)
 void json_double(struct json_writer *w, const char *key, double value);
 void json_bool(struct json_writer *w, const char *key, bool value);
 void json_null(struct json_writer *w, const char *key);
-/* Close the top-level value with a newline. */
+/* Close the top-level value with a newline, and flush. */
 void json_writer_finish(struct json_writer *w);
+
+/*
+ * snprintf(buf, size, "%f", value), the number as json_double() writes
+ * it, converted by hand below 2^53 (exactly: the same text), for keys
+ * such as a percentile's "99.900000".
+ */
+void json_format_f(char *buf, size_t size, double value);
 
 /* Write s as a JSON string literal (with quotes). */
 void json_write_escaped(FILE *out, const char *s);

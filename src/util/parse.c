@@ -19,6 +19,14 @@ char *parse_trim(char *s)
 	return s;
 }
 
+void parse_copy(char *dst, size_t size, const char *src)
+{
+	size_t n = strnlen(src, size - 1);
+
+	memmove(dst, src, n);
+	dst[n] = '\0';
+}
+
 /* Digits of an unsigned integer at *s; advances *s. */
 static int scan_u64(const char **s, uint64_t *v)
 {
@@ -239,8 +247,10 @@ int parse_key_lines(const char *text, const char *file, const char *what, parse_
 		memcpy(line, p, len);
 		line[len] = '\0';
 		p += len + (end ? 1 : 0);
+		/* isprint() in the C locale (ncqsim never sets another): 0x20 .. 0x7e. */
 		for (i = 0; i < len; i++)
-			if (!isprint((unsigned char)line[i]) && line[i] != '\t' && line[i] != '\r')
+			if ((unsigned char)(line[i] - 0x20) > 0x7e - 0x20 && line[i] != '\t' &&
+			    line[i] != '\r')
 				return err_set(e, "%s:%d: unexpected byte 0x%02x (a %s is text)", file,
 					       line_no, (unsigned char)line[i], what);
 		hash = strchr(line, '#');

@@ -40,6 +40,12 @@ int parse_time(const char *s, int64_t unit_ns, int64_t *ns);
 char *parse_trim(char *s);
 
 /*
+ * snprintf(dst, size, "%s", src) without printf's machinery: src cut to
+ * size - 1 bytes and terminated (size > 0).
+ */
+void parse_copy(char *dst, size_t size, const char *src);
+
+/*
  * The fields of a list separated by `sep`, one per call:
  *
  *	struct parse_fields f;

@@ -7,6 +7,7 @@
 #include "workload/job.h"
 
 #include "workload/jobfile.h"
+#include "util/parse.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -29,8 +30,8 @@ static void echo_opt(struct report_opt *opts, unsigned *n, const char *key, cons
 			return;
 		(*n)++;
 	}
-	snprintf(opts[i].key, sizeof(opts[i].key), "%s", key);
-	snprintf(opts[i].value, sizeof(opts[i].value), "%s", value);
+	parse_copy(opts[i].key, sizeof(opts[i].key), key);
+	parse_copy(opts[i].value, sizeof(opts[i].value), value);
 }
 
 static int apply_line(struct job_options *o, const struct jobfile_line *l, FILE *warn,
@@ -390,8 +391,29 @@ static bool section_wanted(const struct section_filter *f, const char *name)
 	return false;
 }
 
-/* build() copies a job's options over its first bytes and zeroes only the rest. */
+/*
+ * build() copies a job's options over its first bytes and zeroes what
+ * follows its options as written (opts): those are read only up to nopts
+ * (echo_opt() writes each before counting it), and zeroing the unused
+ * entries would cost 41 KB a job.
+ */
 _Static_assert(offsetof(struct job_def, o) == 0, "struct job_def starts with its options");
+_Static_assert(offsetof(struct job_def, opts) == sizeof(struct job_options),
+	       "struct job_def: opts right after the options");
+_Static_assert(offsetof(struct job_def, nopts) ==
+	       offsetof(struct job_def, opts) + sizeof(((struct job_def *)0)->opts),
+	       "struct job_def: nopts right after opts");
+/* The same for a workload's global_opts, read up to nglobal. */
+_Static_assert(offsetof(struct workload, nglobal) ==
+	       offsetof(struct workload, global_opts) + sizeof(((struct workload *)0)->global_opts),
+	       "struct workload: nglobal right after global_opts");
+
+/* An empty workload: every member zeroed but the global options past nglobal (= 0). */
+static void workload_clear(struct workload *w)
+{
+	memset(w, 0, offsetof(struct workload, global_opts));
+	memset(&w->nglobal, 0, sizeof(*w) - offsetof(struct workload, nglobal));
+}
 
 static int build(struct workload *w, const struct jobfile *jf, const struct section_filter *only,
 		 FILE *warn, struct err *e)
@@ -403,7 +425,7 @@ static int build(struct workload *w, const struct jobfile *jf, const struct sect
 	struct job_options *tmpl;
 	unsigned stonewall_source = 0;	/* the last file whose first job was stonewalled */
 
-	memset(w, 0, sizeof(*w));
+	workload_clear(w);
 	if (count_jobs(jf, e))
 		return -1;
 
@@ -440,12 +462,12 @@ static int build(struct workload *w, const struct jobfile *jf, const struct sect
 		if (reserve_def(w, &cap, e))
 			goto fail;
 		d = &w->defs[w->ndefs];
-		/* The options from the template, the rest (after them: see build's assert) zeroed. */
+		/* The options from the template, the rest but opts zeroed (see the asserts above). */
 		d->o = *tmpl;
-		memset((char *)d + sizeof(d->o), 0, sizeof(*d) - sizeof(d->o));
+		memset(&d->nopts, 0, sizeof(*d) - offsetof(struct job_def, nopts));
 		/* fio names a job after its section; a name= in [global] does not rename it. */
-		snprintf(d->o.name, sizeof(d->o.name), "%s", sec->name);
-		snprintf(d->file, sizeof(d->file), "%s", sec->file);
+		parse_copy(d->o.name, sizeof(d->o.name), sec->name);
+		parse_copy(d->file, sizeof(d->file), sec->file);
 		d->line = sec->line;
 		if (apply_lines(&d->o, sec->lines, sec->nlines, warn, e) ||
 		    check_engine_options(&d->o, sec, e))
@@ -504,7 +526,7 @@ int workload_load(struct workload *w, const char *path, FILE *warn, struct err *
 	struct jobfile jf;
 	int rc;
 
-	memset(w, 0, sizeof(*w));
+	workload_clear(w);
 	if (jobfile_read(path, &jf, e))
 		return -1;
 	rc = build(w, &jf, NULL, warn, e);
@@ -525,7 +547,7 @@ int workload_load_text(struct workload *w, const char *text, const char *name, F
 	struct jobfile jf;
 	int rc;
 
-	memset(w, 0, sizeof(*w));
+	workload_clear(w);
 	if (jobfile_parse(text, name, &jf, e))
 		return -1;
 	rc = build(w, &jf, NULL, warn, e);
@@ -541,7 +563,7 @@ int workload_load_sources(struct workload *w, const struct workload_sources *src
 	size_t i;
 	int rc;
 
-	memset(w, 0, sizeof(*w));
+	workload_clear(w);
 	memset(&jf, 0, sizeof(jf));
 	if (src->cmdline && jobfile_add_text(&jf, src->cmdline, "command line", e))
 		goto fail;
@@ -574,5 +596,5 @@ void workload_free(struct workload *w)
 		free(w->inputs[i]);
 	free(w->inputs);
 	free(w->defs);
-	memset(w, 0, sizeof(*w));
+	workload_clear(w);
 }

@@ -1160,8 +1160,10 @@ static void dispatch(struct disk *d)
 
 /* ---- commands ---- */
 
-static void prepare(struct disk *d, struct fwq_cmd *c, const struct ata_rw *rw, unsigned slot,
-		    bool high)
+/* Inline: queue_rw_inline()'s first step (see there). */
+static inline __attribute__((always_inline)) void prepare(struct disk *d, struct fwq_cmd *c,
+							   const struct ata_rw *rw, unsigned slot,
+							   bool high)
 {
 	const struct disk_layout *l = &d->layout;
 	const struct disk_zone *z;
@@ -1470,7 +1472,8 @@ static void decode_later(struct disk *d, unsigned slot)
  * has no data to ask for. A reset or an NCQ error in between aborts it
  * with the queue, as it would have aborted its decoding.
  */
-static void decode_early(struct disk *d, unsigned slot)
+static inline __attribute__((always_inline)) void decode_early(struct disk *d,
+								 unsigned slot)
 {
 	(void)sim_reserve_seq(d->sim);
 	d->stats.overhead_ns += d->model.command_overhead;
@@ -1503,7 +1506,16 @@ static void hit_decoded(struct sim *sim, void *arg)
 	       front_end_done, ref);
 }
 
-static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, bool high)
+/*
+ * A read or write command, decoded, into slot `slot`. Inline in
+ * disk_submit(), which every I/O's command takes: there `rw` stays in
+ * registers, where as a call its fields went through memory both ways
+ * (with prepare() and decode_early() inline too, as gcc would not inline
+ * them into so large a caller). The other callers call queue_rw().
+ */
+static inline __attribute__((always_inline)) void queue_rw_inline(struct disk *d,
+								  const struct ata_rw *rw,
+								  unsigned slot, bool high)
 {
 	struct fwq_cmd *c = &d->slot[slot];
 
@@ -1576,6 +1588,13 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 	} else {
 		decode_later(d, slot);
 	}
+}
+
+/* queue_rw_inline() once, for the commands that do not come through disk_submit()'s fast path. */
+static __attribute__((noinline)) void queue_rw(struct disk *d, const struct ata_rw *rw,
+						unsigned slot, bool high)
+{
+	queue_rw_inline(d, rw, slot, high);
 }
 
 /* A queued command, parsed; its FEATURE and DEVICE fields for the error log. */
@@ -2053,7 +2072,7 @@ void disk_submit(struct disk *d, const uint8_t *fis, size_t len)
 	    rw.tag < d->model.queue_depth && !((d->tags_in_use | d->sdb_done) >> rw.tag & 1)) {
 		d->stats.commands++;
 		d->tags_in_use |= 1u << rw.tag;
-		queue_rw(d, &rw, rw.tag, rw.prio == ATA_PRIO_HIGH);
+		queue_rw_inline(d, &rw, rw.tag, rw.prio == ATA_PRIO_HIGH);
 		decode_wake_check(d);
 		return;
 	}

@@ -1176,7 +1176,8 @@ static inline __attribute__((always_inline)) void prepare(struct disk *d, struct
 	 * the layout again, as it would were each result stored as found.
 	 */
 	disk_layout_physical(l, rw->lba, rw->sectors, &ps, &nps);
-	z = disk_layout_find(l, ps, &where);
+	/* ps < physical_sectors: the command's range is within logical_sectors. */
+	z = disk_layout_find_held(l, ps, &where);
 	c->lba = rw->lba;
 	c->nlb = rw->sectors;
 	c->ps = ps;

@@ -153,6 +153,22 @@ static inline const struct disk_zone *disk_layout_zone_of(const struct disk_layo
 	return z;
 }
 
+/*
+ * The same for ps <= l->physical_sectors, without bounding the index:
+ * index_zones() (layout.c) takes the least zone_shift that brings
+ * physical_sectors >> zone_shift below DISK_LAYOUT_ZONE_INDEX, so
+ * ps >> zone_shift is below it too.
+ */
+static inline const struct disk_zone *disk_layout_zone_of_held(const struct disk_layout *l,
+								uint64_t ps)
+{
+	const struct disk_zone *z = &l->zone[l->zone_at[ps >> l->zone_shift]];
+
+	while (z[1].first_ps <= ps)
+		z++;
+	return z;
+}
+
 /* Its number. */
 static inline unsigned disk_layout_zone(const struct disk_layout *l, uint64_t ps)
 {
@@ -179,11 +195,11 @@ static inline uint64_t disk_zone_track_of(const struct disk_zone *z, uint64_t re
 void disk_layout_locate_tracks(const struct disk_layout *l, uint64_t ps, struct disk_chs *c);
 
 /*
- * Where physical sector ps is, and its zone. Inline for the serpentine
- * order (every datasheet drive's default), which every command runs once.
+ * disk_layout_find() and disk_layout_find_held(): with `held`, ps <=
+ * l->physical_sectors (disk_layout_zone_of_held()).
  */
-static inline const struct disk_zone *disk_layout_find(const struct disk_layout *l, uint64_t ps,
-						       struct disk_chs *c)
+static inline __attribute__((always_inline)) const struct disk_zone *
+disk_layout_find_in(const struct disk_layout *l, uint64_t ps, struct disk_chs *c, bool held)
 {
 	const struct disk_zone *z;
 	uint64_t rel, track, t, off, pos;
@@ -192,7 +208,7 @@ static inline const struct disk_zone *disk_layout_find(const struct disk_layout 
 		disk_layout_locate_tracks(l, ps, c);
 		return &l->zone[c->zone];
 	}
-	z = disk_layout_zone_of(l, ps);
+	z = held ? disk_layout_zone_of_held(l, ps) : disk_layout_zone_of(l, ps);
 	rel = ps - z->first_ps;
 	c->zone = z->number;
 	track = disk_zone_track_of(z, rel, &c->sector);
@@ -208,6 +224,23 @@ static inline const struct disk_zone *disk_layout_find(const struct disk_layout 
 	pos = (c->sector + off) % z->spt;
 	c->angle = (int64_t)(pos * (uint64_t)l->rev_ns / z->spt);
 	return z;
+}
+
+/*
+ * Where physical sector ps is, and its zone. Inline for the serpentine
+ * order (every datasheet drive's default), which every command runs once.
+ */
+static inline const struct disk_zone *disk_layout_find(const struct disk_layout *l, uint64_t ps,
+						       struct disk_chs *c)
+{
+	return disk_layout_find_in(l, ps, c, false);
+}
+
+/* The same for a sector the drive holds (ps < l->physical_sectors), as a command's first. */
+static inline const struct disk_zone *disk_layout_find_held(const struct disk_layout *l,
+							     uint64_t ps, struct disk_chs *c)
+{
+	return disk_layout_find_in(l, ps, c, true);
 }
 
 /* Where physical sector ps is. */

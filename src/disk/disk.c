@@ -2064,10 +2064,13 @@ void disk_submit(struct disk *d, const uint8_t *fis, size_t len)
 	 * the tag within the queue depth and free; no non-queued command
 	 * out; no NCQ error unread). When no decoding is due, decode_due()
 	 * would do nothing, so the tests read what they would read after it.
+	 * A clear disk.rare (the drive's state but for a moment in a run)
+	 * says there is no reset and no NCQ error: one test for three.
 	 * Whatever fails one takes submit_checked(), which reads the frame
 	 * again and tests each in its order.
 	 */
-	if (!decode_passed(d) && d->model.ncq && !(d->in_reset | d->reset_ending | d->ncq_halted) &&
+	if (!decode_passed(d) && d->model.ncq &&
+	    (!d->rare || !(d->in_reset | d->reset_ending | d->ncq_halted)) &&
 	    !d->nonqueued_busy && ata_fpdma_fis_fields(fis, len, &rw) &&
 	    rw.prio <= ATA_PRIO_HIGH && rw.lba + rw.sectors <= d->layout.logical_sectors &&
 	    rw.tag < d->model.queue_depth && !((d->tags_in_use | d->sdb_done) >> rw.tag & 1)) {

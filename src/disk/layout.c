@@ -313,6 +313,7 @@ int disk_layout_build(struct disk_layout *l, const struct disk_model *m, struct 
 			l->zone[z].surface_skew = (uint64_t)(l->zone[z].cyls - 1) * l->zone[z].cyl_skew +
 				l->zone[z].head_skew;
 			l->zone[z].number = z;
+			l->zone[z].spt_half = l->zone[z].spt / 2;
 		}
 		l->zone[l->nzones].first_ps = UINT64_MAX;
 		index_zones(l);

@@ -61,6 +61,7 @@ struct disk_zone {
 	uint64_t first_ps;	/* first physical sector */
 	uint64_t nsect;		/* physical sectors in the zone */
 	uint32_t spt;		/* physical sectors per track */
+	uint32_t spt_half;	/* spt / 2: disk_layout_sectors_ns()'s rounding, found once */
 	uint32_t first_cyl, cyls;
 	uint32_t head_skew;	/* sectors skipped across a head switch */
 	uint32_t cyl_skew;	/* ... across a cylinder switch */
@@ -275,7 +276,7 @@ static inline uint32_t disk_layout_track_slot(const struct disk_layout *l, const
 static inline int64_t disk_layout_sectors_ns(const struct disk_layout *l,
 					     const struct disk_zone *z, uint64_t n)
 {
-	return (int64_t)((n * (uint64_t)l->rev_ns + z->spt / 2) / z->spt);
+	return (int64_t)((n * (uint64_t)l->rev_ns + z->spt_half) / z->spt);
 }
 
 /* A measured layout's physical sector holding LBN lbn (< logical_sectors). */

@@ -1171,10 +1171,18 @@ static inline __attribute__((always_inline)) void prepare(struct disk *d, struct
 	struct disk_chs where;
 
 	/*
-	 * Worked out in locals, then every field set (no memset: this runs
-	 * for every command): a store into *c cannot make the compiler load
-	 * the layout again, as it would were each result stored as found.
+	 * Every field set (no memset: this runs for every command). The
+	 * flags first, so that they hold no register through the layout's
+	 * arithmetic: as bools they cannot alias the layout's integers. The
+	 * location worked out in locals, then stored: a store into *c of one
+	 * of its integers could make the compiler load the layout again.
 	 */
+	c->write = rw->write;
+	c->fua = rw->fua;
+	c->high = high;
+	c->destage = false;
+	/* A 512e write that does not cover whole physical sectors reads first. */
+	c->rmw = rw->write && (rw->lba % l->lpp || (rw->lba + rw->sectors) % l->lpp);
 	disk_layout_physical(l, rw->lba, rw->sectors, &ps, &nps);
 	/* ps < physical_sectors: the command's range is within logical_sectors. */
 	z = disk_layout_find_held(l, ps, &where);
@@ -1187,14 +1195,8 @@ static inline __attribute__((always_inline)) void prepare(struct disk *d, struct
 	c->arrival = sim_now(d->sim);
 	c->tag = (uint8_t)slot;
 	c->seq = d->seq++;
-	c->write = rw->write;
-	c->fua = rw->fua;
-	c->high = high;
-	c->destage = false;
 	c->cdl = 0;
 	c->cdl_start_by = INT64_MAX;
-	/* A 512e write that does not cover whole physical sectors reads first. */
-	c->rmw = rw->write && (rw->lba % l->lpp || (rw->lba + rw->sectors) % l->lpp);
 	/* With CDL enabled the drive ignores PRIO; the descriptor sets the class. */
 	if (d->cdl_enabled) {
 		c->cdl = rw->cdl;

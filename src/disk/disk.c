@@ -1180,7 +1180,10 @@ static inline __attribute__((always_inline)) void prepare(struct disk *d, struct
 	c->write = rw->write;
 	c->fua = rw->fua;
 	c->high = high;
-	c->destage = false;
+	/*
+	 * c->destage stays false, not stored: disk_new() zeroes the slots,
+	 * and only dirty.c's own commands set it (disk_get_stats() checks).
+	 */
 	/* A 512e write that does not cover whole physical sectors reads first. */
 	c->rmw = rw->write && (rw->lba % l->lpp || (rw->lba + rw->sectors) % l->lpp);
 	disk_layout_physical(l, rw->lba, rw->sectors, &ps, &nps);
@@ -2156,8 +2159,13 @@ void disk_free(struct disk *d)
 
 const struct disk_stats *disk_get_stats(struct disk *d)
 {
+	unsigned i;
+
 	/* A rare state set without rare_update() would have its media ends skip it. */
 	SIM_ASSERT(d->rare || !rare_holds(d), "the drive is in a rare state its rare flag misses");
+	/* prepare() leaves every slot's destage false, as disk_new() set it. */
+	for (i = 0; i < FWQ_SLOTS; i++)
+		SIM_ASSERT(!d->slot[i].destage, "slot %u holds a destage", i);
 	d->stats.picks_aged = d->picks_by[FWQ_PICK_AGED];
 	d->stats.picks_prio = d->picks_by[FWQ_PICK_PRIO];
 	d->stats.picks_soft_normal = d->picks_by[FWQ_PICK_SOFT_NORMAL];

@@ -61,7 +61,6 @@ struct disk_zone {
 	uint64_t first_ps;	/* first physical sector */
 	uint64_t nsect;		/* physical sectors in the zone */
 	uint32_t spt;		/* physical sectors per track */
-	uint32_t spt_half;	/* spt / 2: disk_layout_sectors_ns()'s rounding, found once */
 	uint32_t first_cyl, cyls;
 	uint32_t head_skew;	/* sectors skipped across a head switch */
 	uint32_t cyl_skew;	/* ... across a cylinder switch */
@@ -81,6 +80,11 @@ struct disk_zone {
 	/* serpentine: the skew from one surface's start to the next's, (cyls - 1) * cyl_skew + head_skew */
 	uint64_t surface_skew;
 	uint32_t number;	/* its index in disk_layout.zone (kept: a pointer difference divides) */
+	/*
+	 * spt / 2: disk_layout_sectors_ns()'s rounding, found once. Last, in
+	 * what was padding: the struct stays 144 bytes, indexed in one multiply.
+	 */
+	uint32_t spt_half;
 };
 
 /* What a slip does in a measured zone (see the header comment). */

@@ -133,7 +133,8 @@ static void check_held(const struct disk_layout *l, uint64_t ps)
  * The unbounded zone index (disk_layout_zone_of_held()) up to
  * physical_sectors: zone_shift keeps every such sector's stretch inside
  * zone_at[] (fails when index_zones() takes one shift too few), and the
- * zone found is the bounded lookup's, at every zone's edges and in between.
+ * zone found is the bounded lookup's, at every zone's edges and in between;
+ * disk_layout_place() as the calls it stands for, plain layout or not.
  */
 static void test_zone_held(const char *drive, int order)
 {
@@ -158,6 +159,22 @@ static void test_zone_held(const char *drive, int order)
 	for (ps = 0; ps < l.physical_sectors; ps += 7919 + (ps >> 20))
 		check_held(&l, ps);
 	check_held(&l, l.physical_sectors - 1);
+	/* disk_layout_place(): disk_layout_physical(), then the first sector's place. */
+	for (ps = 0; ps < l.logical_sectors; ps += 104729 + (ps >> 18)) {
+		uint64_t n = 1 + ps % 300, first, count, first2, count2;
+		struct disk_chs a, b;
+		const struct disk_zone *za;
+
+		if (ps + n > l.logical_sectors)
+			break;
+		za = disk_layout_place(&l, ps, n, &first, &count, &a);
+		disk_layout_physical(&l, ps, n, &first2, &count2);
+		CHECK(first == first2 && count == count2);
+		CHECK(disk_layout_find(&l, first2, &b) == za);
+		CHECK(a.zone == b.zone && a.cyl == b.cyl && a.head == b.head &&
+		      a.sector == b.sector && a.angle == b.angle);
+	}
+	CHECK(l.plain == (!l.mapped && l.order == DISK_LAYOUT_SERPENTINE));
 }
 
 /* Time to read `tracks` whole tracks from the start of zone z, head already there. */

@@ -1186,9 +1186,7 @@ static inline __attribute__((always_inline)) void prepare(struct disk *d, struct
 	 */
 	/* A 512e write that does not cover whole physical sectors reads first. */
 	c->rmw = rw->write && (rw->lba % l->lpp || (rw->lba + rw->sectors) % l->lpp);
-	disk_layout_physical(l, rw->lba, rw->sectors, &ps, &nps);
-	/* ps < physical_sectors: the command's range is within logical_sectors. */
-	z = disk_layout_find_held(l, ps, &where);
+	z = disk_layout_place(l, rw->lba, rw->sectors, &ps, &nps, &where);
 	c->lba = rw->lba;
 	c->nlb = rw->sectors;
 	c->ps = ps;

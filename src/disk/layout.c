@@ -316,6 +316,7 @@ int disk_layout_build(struct disk_layout *l, const struct disk_model *m, struct 
 			l->zone[z].spt_half = l->zone[z].spt / 2;
 		}
 		l->zone[l->nzones].first_ps = UINT64_MAX;
+		l->plain = !l->mapped && l->order == DISK_LAYOUT_SERPENTINE;
 		index_zones(l);
 	}
 	return rc;

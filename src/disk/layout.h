@@ -113,6 +113,7 @@ struct disk_layout {
 	uint32_t cylinders;
 	int64_t rev_ns;		/* one revolution */
 	bool mapped;		/* measured: LBNs go through disk_layout_map() */
+	bool plain;		/* not mapped, serpentine: disk_layout_place()'s one test */
 	/*
 	 * The zones, then a sentinel whose first_ps (UINT64_MAX) no sector
 	 * reaches: disk_layout_zone() steps on without counting the zones.
@@ -200,19 +201,15 @@ static inline uint64_t disk_zone_track_of(const struct disk_zone *z, uint64_t re
 void disk_layout_locate_tracks(const struct disk_layout *l, uint64_t ps, struct disk_chs *c);
 
 /*
- * disk_layout_find() and disk_layout_find_held(): with `held`, ps <=
+ * disk_layout_find() in the serpentine order; with `held`, ps <=
  * l->physical_sectors (disk_layout_zone_of_held()).
  */
 static inline __attribute__((always_inline)) const struct disk_zone *
-disk_layout_find_in(const struct disk_layout *l, uint64_t ps, struct disk_chs *c, bool held)
+disk_layout_serpentine(const struct disk_layout *l, uint64_t ps, struct disk_chs *c, bool held)
 {
 	const struct disk_zone *z;
 	uint64_t rel, track, t, off, pos;
 
-	if (l->order != DISK_LAYOUT_SERPENTINE) {
-		disk_layout_locate_tracks(l, ps, c);
-		return &l->zone[c->zone];
-	}
 	z = held ? disk_layout_zone_of_held(l, ps) : disk_layout_zone_of(l, ps);
 	rel = ps - z->first_ps;
 	c->zone = z->number;
@@ -229,6 +226,17 @@ disk_layout_find_in(const struct disk_layout *l, uint64_t ps, struct disk_chs *c
 	pos = (c->sector + off) % z->spt;
 	c->angle = (int64_t)(pos * (uint64_t)l->rev_ns / z->spt);
 	return z;
+}
+
+/* disk_layout_find() and disk_layout_find_held(). */
+static inline __attribute__((always_inline)) const struct disk_zone *
+disk_layout_find_in(const struct disk_layout *l, uint64_t ps, struct disk_chs *c, bool held)
+{
+	if (l->order != DISK_LAYOUT_SERPENTINE) {
+		disk_layout_locate_tracks(l, ps, c);
+		return &l->zone[c->zone];
+	}
+	return disk_layout_serpentine(l, ps, c, held);
 }
 
 /*
@@ -310,6 +318,26 @@ static inline void disk_layout_physical(const struct disk_layout *l, uint64_t lb
 	}
 	*first = lba >> l->lpp_shift;
 	*count = ((lba + n + l->lpp - 1) >> l->lpp_shift) - *first;
+}
+
+/*
+ * Where a command's sectors [lba, lba + n) lie (within logical_sectors):
+ * disk_layout_physical() then disk_layout_find_held() of the first. A
+ * plain layout (every datasheet drive's default) takes one test for
+ * the two theirs make, and the rest as they do.
+ */
+static inline __attribute__((always_inline)) const struct disk_zone *
+disk_layout_place(const struct disk_layout *l, uint64_t lba, uint64_t n, uint64_t *first,
+		  uint64_t *count, struct disk_chs *c)
+{
+	if (!l->plain) {
+		disk_layout_physical(l, lba, n, first, count);
+		return disk_layout_find_held(l, *first, c);
+	}
+	*first = lba >> l->lpp_shift;
+	*count = ((lba + n + l->lpp - 1) >> l->lpp_shift) - *first;
+	/* *first < physical_sectors, as lba < logical_sectors. */
+	return disk_layout_serpentine(l, *first, c, true);
 }
 
 #endif

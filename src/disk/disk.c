@@ -1587,7 +1587,8 @@ static inline __attribute__((always_inline)) void queue_rw_inline(struct disk *d
 		d->aborts_at[slot] = d->aborts;
 		sim_after(d->sim, d->model.command_overhead, decoded, &d->ref[slot]);
 	} else if (!rw->write && d->busy && !d->decoding_count &&
-		   d->busy_until > sim_now(d->sim) + d->model.command_overhead) {
+		   /* c->arrival is now: prepare() set it, and the clock moves only between events. */
+		   d->busy_until > c->arrival + d->model.command_overhead) {
 		decode_early(d, slot);
 	} else {
 		decode_later(d, slot);

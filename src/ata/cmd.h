@@ -221,13 +221,14 @@ ata_fpdma_fis_fields(const uint8_t *fis, size_t len, struct ata_rw *rw)
 		return false;
 	/*
 	 * Each field from its own bytes, one load and a shift or a mask:
-	 * LBA 23:0 in bytes 4-6 and 47:24 in bytes 8-10 (each 32-bit load
-	 * masked to its three), FEATURE 7:0 and 15:8 in bytes 3 and 11, the
+	 * LBA 23:0 in bytes 4-6 and 47:24 in bytes 8-10 (each from a 32-bit
+	 * load: masked to its three bytes; shifted out of byte 11 within 32
+	 * bits, then into place, which needs no 64-bit mask), FEATURE 7:0 and 15:8 in bytes 3 and 11, the
 	 * tag in COUNT 7:3 (byte 12), PRIO in COUNT 15:14 (byte 13), ICC in
 	 * byte 14.
 	 */
 	rw->lba = (ata_get_le32(fis + 4) & 0xffffffu) |
-		(uint64_t)(ata_get_le32(fis + 8) & 0xffffffu) << 24;
+		(uint64_t)(ata_get_le32(fis + 8) << 8) << 16;
 	rw->icc = fis[14];
 	/* FEATURE 15:0, 0 meaning 65536: one less, cut to 16 bits, one more. */
 	features = (uint32_t)fis[3] | (uint32_t)fis[11] << 8;

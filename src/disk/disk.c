@@ -1184,8 +1184,14 @@ static inline __attribute__((always_inline)) void prepare(struct disk *d, struct
 	 * c->destage stays false, not stored: disk_new() zeroes the slots,
 	 * and only dirty.c's own commands set it (disk_get_stats() checks).
 	 */
-	/* A 512e write that does not cover whole physical sectors reads first. */
-	c->rmw = rw->write && (rw->lba % l->lpp || (rw->lba + rw->sectors) % l->lpp);
+	/*
+	 * A 512e write that does not cover whole physical sectors reads first.
+	 * Stored as constants: gcc stored the && expression's value through a
+	 * register, masked again in memory, for every read.
+	 */
+	c->rmw = false;
+	if (rw->write && (rw->lba % l->lpp || (rw->lba + rw->sectors) % l->lpp))
+		c->rmw = true;
 	z = disk_layout_place(l, rw->lba, rw->sectors, &ps, &nps, &where);
 	c->lba = rw->lba;
 	c->nlb = rw->sectors;

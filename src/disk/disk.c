@@ -1171,12 +1171,18 @@ static inline __attribute__((always_inline)) void prepare(struct disk *d, struct
 	struct disk_chs where;
 
 	/*
-	 * Every field set (no memset: this runs for every command). The
-	 * flags first, so that they hold no register through the layout's
-	 * arithmetic: as bools they cannot alias the layout's integers. The
+	 * Every field set (no memset: this runs for every command). What
+	 * the command brings first, before any of the layout is loaded, so
+	 * that none of it holds a register through the layout's arithmetic
+	 * (and a store that may alias the layout forces no load again). The
 	 * location worked out in locals, then stored: a store into *c of one
 	 * of its integers could make the compiler load the layout again.
 	 */
+	c->lba = rw->lba;
+	c->nlb = rw->sectors;
+	c->tag = (uint8_t)slot;
+	c->cdl = 0;
+	c->cdl_start_by = INT64_MAX;
 	c->write = rw->write;
 	c->fua = rw->fua;
 	c->high = high;
@@ -1193,17 +1199,12 @@ static inline __attribute__((always_inline)) void prepare(struct disk *d, struct
 	if (rw->write && (rw->lba % l->lpp || (rw->lba + rw->sectors) % l->lpp))
 		c->rmw = true;
 	z = disk_layout_place(l, rw->lba, rw->sectors, &ps, &nps, &where);
-	c->lba = rw->lba;
-	c->nlb = rw->sectors;
 	c->ps = ps;
 	c->nps = nps;
 	c->where = where;
 	c->track_ns = where.sector + nps <= z->spt ? disk_layout_sectors_ns(l, z, nps) : -1;
 	c->arrival = sim_now(d->sim);
-	c->tag = (uint8_t)slot;
 	c->seq = d->seq++;
-	c->cdl = 0;
-	c->cdl_start_by = INT64_MAX;
 	/* With CDL enabled the drive ignores PRIO; the descriptor sets the class. */
 	if (d->cdl_enabled) {
 		c->cdl = rw->cdl;

@@ -252,9 +252,10 @@ uint64_t disk_layout_map(const struct disk_layout *l, uint64_t lbn)
 	return z->first_ps + q;
 }
 
-_Static_assert(DISK_MAX_ZONES <= 256, "disk_layout.zone_at holds zone numbers in a byte");
+_Static_assert(DISK_MAX_ZONES * sizeof(struct disk_zone) <= UINT16_MAX,
+	       "disk_layout.zone_at holds zones' byte offsets in 16 bits");
 
-/* disk_layout.zone_at: the zone of each stretch's first sector. */
+/* disk_layout.zone_at: the zone of each stretch's first sector, as its offset in zone[]. */
 static void index_zones(struct disk_layout *l)
 {
 	unsigned i, z = 0;
@@ -267,7 +268,7 @@ static void index_zones(struct disk_layout *l)
 
 		while (z + 1 < l->nzones && l->zone[z + 1].first_ps <= ps)
 			z++;
-		l->zone_at[i] = (uint8_t)z;
+		l->zone_at[i] = (uint16_t)(z * sizeof(struct disk_zone));
 	}
 }
 

@@ -127,7 +127,7 @@ struct disk_layout {
 	 * or two on, instead of a binary search over the zones.
 	 */
 	unsigned zone_shift;
-	uint8_t zone_at[DISK_LAYOUT_ZONE_INDEX];
+	uint16_t zone_at[DISK_LAYOUT_ZONE_INDEX];	/* as zone[z]'s byte offset: no multiply */
 };
 
 int disk_layout_build(struct disk_layout *l, const struct disk_model *m, struct err *e);
@@ -147,12 +147,18 @@ void disk_layout_units(struct disk_zone *z, int sparing, uint32_t sparing_range,
 uint64_t disk_layout_zone_lbns(const struct disk_zone_spec *s, int sparing, uint32_t sparing_range,
 			       unsigned heads);
 
+/* The zone of stretch i's first sector (disk_layout.zone_at). */
+static inline const struct disk_zone *disk_layout_zone_at(const struct disk_layout *l, uint64_t i)
+{
+	return (const struct disk_zone *)(const void *)((const char *)l->zone + l->zone_at[i]);
+}
+
 /* The zone holding physical sector ps: the last one starting at or before it. */
 static inline const struct disk_zone *disk_layout_zone_of(const struct disk_layout *l, uint64_t ps)
 {
 	uint64_t i = ps >> l->zone_shift;
-	const struct disk_zone *z = &l->zone[l->zone_at[i < DISK_LAYOUT_ZONE_INDEX ? i :
-						      DISK_LAYOUT_ZONE_INDEX - 1]];
+	const struct disk_zone *z = disk_layout_zone_at(l, i < DISK_LAYOUT_ZONE_INDEX ? i :
+							DISK_LAYOUT_ZONE_INDEX - 1);
 
 	while (z[1].first_ps <= ps)	/* the sentinel ends it after the last zone */
 		z++;
@@ -168,7 +174,7 @@ static inline const struct disk_zone *disk_layout_zone_of(const struct disk_layo
 static inline const struct disk_zone *disk_layout_zone_of_held(const struct disk_layout *l,
 								uint64_t ps)
 {
-	const struct disk_zone *z = &l->zone[l->zone_at[ps >> l->zone_shift]];
+	const struct disk_zone *z = disk_layout_zone_at(l, ps >> l->zone_shift);
 
 	while (z[1].first_ps <= ps)
 		z++;

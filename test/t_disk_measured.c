@@ -652,6 +652,17 @@ int main(void)
 	CHECK_EQ_U64(ps, disk_layout_map(l, 40));
 	CHECK_EQ_U64(n, disk_layout_map(l, 49) + 1 - ps);	/* the track's 2 spares pass too */
 	CHECK_EQ_U64(n, 11);
+	/* Mapped: disk_layout_place() takes the general path, the same place. */
+	CHECK(!l->plain);
+	{
+		uint64_t ps2, n2;
+		struct disk_chs c2;
+
+		disk_layout_place(l, 40, 10, &ps2, &n2, &c2);
+		disk_layout_locate(l, ps, &c);
+		CHECK(ps2 == ps && n2 == n && c2.zone == c.zone && c2.cyl == c.cyl &&
+		      c2.head == c.head && c2.sector == c.sector && c2.angle == c.angle);
+	}
 
 	/* Seek table: linear between rows, the first row below it, the last slope beyond. */
 	CHECK_MSG(disk_mech_init(mc, l, m, &e) == 0, "%s", e.msg);

@@ -117,6 +117,66 @@ static void test_layout(int order)
 	}
 }
 
+/* disk_layout_find_held() against disk_layout_find() at ps, which the layout holds. */
+static void check_held(const struct disk_layout *l, uint64_t ps)
+{
+	struct disk_chs a, b;
+	const struct disk_zone *za = disk_layout_find(l, ps, &a);
+
+	CHECK(disk_layout_find_held(l, ps, &b) == za);
+	CHECK(disk_layout_zone_of_held(l, ps) == disk_layout_zone_of(l, ps));
+	CHECK(a.zone == b.zone && a.cyl == b.cyl && a.head == b.head && a.sector == b.sector &&
+	      a.angle == b.angle);
+}
+
+/*
+ * The unbounded zone index (disk_layout_zone_of_held()) up to
+ * physical_sectors: zone_shift keeps every such sector's stretch inside
+ * zone_at[] (fails when index_zones() takes one shift too few), and the
+ * zone found is the bounded lookup's, at every zone's edges and in between;
+ * disk_layout_place() as the calls it stands for, plain layout or not.
+ */
+static void test_zone_held(const char *drive, int order)
+{
+	struct disk_model m;
+	struct disk_layout l;
+	struct disk_mech mc;
+	uint64_t ps;
+	unsigned z;
+
+	load(drive, order, &m, &l, &mc);
+	CHECK((l.physical_sectors >> l.zone_shift) < DISK_LAYOUT_ZONE_INDEX);
+	CHECK(l.zone_shift == 0 ||
+	      (l.physical_sectors >> (l.zone_shift - 1)) >= DISK_LAYOUT_ZONE_INDEX);
+	CHECK(disk_layout_zone_of_held(&l, l.physical_sectors) ==
+	      disk_layout_zone_of(&l, l.physical_sectors));
+	for (z = 0; z < l.nzones; z++) {
+		check_held(&l, l.zone[z].first_ps);
+		check_held(&l, l.zone[z].first_ps + l.zone[z].nsect - 1);
+		if (z)
+			check_held(&l, l.zone[z].first_ps - 1);
+	}
+	for (ps = 0; ps < l.physical_sectors; ps += 7919 + (ps >> 20))
+		check_held(&l, ps);
+	check_held(&l, l.physical_sectors - 1);
+	/* disk_layout_place(): disk_layout_physical(), then the first sector's place. */
+	for (ps = 0; ps < l.logical_sectors; ps += 104729 + (ps >> 18)) {
+		uint64_t n = 1 + ps % 300, first, count, first2, count2;
+		struct disk_chs a, b;
+		const struct disk_zone *za;
+
+		if (ps + n > l.logical_sectors)
+			break;
+		za = disk_layout_place(&l, ps, n, &first, &count, &a);
+		disk_layout_physical(&l, ps, n, &first2, &count2);
+		CHECK(first == first2 && count == count2);
+		CHECK(disk_layout_find(&l, first2, &b) == za);
+		CHECK(a.zone == b.zone && a.cyl == b.cyl && a.head == b.head &&
+		      a.sector == b.sector && a.angle == b.angle);
+	}
+	CHECK(l.plain == (!l.mapped && l.order == DISK_LAYOUT_SERPENTINE));
+}
+
 /* Time to read `tracks` whole tracks from the start of zone z, head already there. */
 static double sequential_rate(const char *drive, int order, unsigned zi, unsigned tracks,
 			      double *one_rev_error)
@@ -287,6 +347,10 @@ int main(void)
 	test_seek_curves();
 	test_layout(DISK_LAYOUT_CYLINDER);
 	test_layout(DISK_LAYOUT_SERPENTINE);
+	test_zone_held("he8", DISK_LAYOUT_SERPENTINE);
+	test_zone_held("he8", DISK_LAYOUT_CYLINDER);
+	test_zone_held("desktop1t", -1);
+	test_zone_held("hc570", -1);
 	test_rates();
 	test_positioning();
 	test_stream("he8", DISK_LAYOUT_SERPENTINE);

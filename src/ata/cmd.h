@@ -215,7 +215,6 @@ int ata_rw_fis_parse_other(const uint8_t *fis, size_t len, struct ata_rw *rw);
 static inline __attribute__((always_inline)) bool
 ata_fpdma_fis_fields(const uint8_t *fis, size_t len, struct ata_rw *rw)
 {
-	uint64_t w0, w1;
 	uint32_t features;
 
 	if (len != ATA_FIS_H2D_LEN)
@@ -223,19 +222,21 @@ ata_fpdma_fis_fields(const uint8_t *fis, size_t len, struct ata_rw *rw)
 	if ((ata_get_le32(fis) & 0xfe80ff) != (ATA_FIS_REG_H2D | 0x80u << 8 | ATA_CMD_FPDMA_READ << 16))
 		return false;
 	/*
-	 * Most fields cut from the two words, a few (one load and one
-	 * operation each) from their bytes: a load per field keeps a register
-	 * per field, and the drive's fast path has none to spare.
+	 * Each field from its own bytes, one load and a shift or a mask:
+	 * LBA 23:0 in bytes 4-6 and 47:24 in bytes 8-10 (each from a 32-bit
+	 * load: masked to its three bytes; shifted out of byte 11 within 32
+	 * bits, then into place, which needs no 64-bit mask), FEATURE 7:0 and 15:8 in bytes 3 and 11, the
+	 * tag in COUNT 7:3 (byte 12), PRIO in COUNT 15:14 (byte 13), ICC in
+	 * byte 14.
 	 */
-	w0 = ata_get_le64(fis);
-	w1 = ata_get_le64(fis + 8);
-	rw->lba = w0 << 8 >> 40 | w1 << 40 >> 16;
-	rw->icc = (uint8_t)(w1 >> 48);
+	rw->lba = (ata_get_le32(fis + 4) & 0xffffffu) |
+		(uint64_t)(ata_get_le32(fis + 8) << 8) << 16;
+	rw->icc = fis[14];
 	/* FEATURE 15:0, 0 meaning 65536: one less, cut to 16 bits, one more. */
-	features = (uint32_t)w0 >> 24 | ((uint32_t)(w1 >> 16) & 0xff00);
+	features = (uint32_t)fis[3] | (uint32_t)fis[11] << 8;
 	rw->sectors = ((features - 1) & 0xffff) + 1;
-	rw->tag = (uint8_t)((uint32_t)(w1 >> 32) >> 3 & 0x1f);
-	rw->prio = (enum ata_prio)((uint32_t)(w1 >> 32) >> 14 & 3);
+	rw->tag = (uint8_t)(fis[12] >> 3);
+	rw->prio = (enum ata_prio)(fis[13] >> 6);
 	rw->ncq = true;
 	rw->write = fis[2] & 1;
 	rw->fua = fis[7] >> 7;

@@ -1243,8 +1243,10 @@ static inline __attribute__((always_inline)) void dispatch_next(struct disk *d)
 
 /* ---- commands ---- */
 
-static void prepare(struct disk *d, struct fwq_cmd *c, const struct ata_rw *rw, unsigned slot,
-		    bool high)
+/* Inline: queue_rw_inline()'s first step (see there). */
+static inline __attribute__((always_inline)) void prepare(struct disk *d, struct fwq_cmd *c,
+							   const struct ata_rw *rw, unsigned slot,
+							   bool high)
 {
 	const struct disk_layout *l = &d->layout;
 	const struct disk_zone *z;
@@ -1252,29 +1254,40 @@ static void prepare(struct disk *d, struct fwq_cmd *c, const struct ata_rw *rw, 
 	struct disk_chs where;
 
 	/*
-	 * Worked out in locals, then every field set (no memset: this runs
-	 * for every command): a store into *c cannot make the compiler load
-	 * the layout again, as it would were each result stored as found.
+	 * Every field set (no memset: this runs for every command). What
+	 * the command brings first, before any of the layout is loaded, so
+	 * that none of it holds a register through the layout's arithmetic
+	 * (and a store that may alias the layout forces no load again). The
+	 * location worked out in locals, then stored: a store into *c of one
+	 * of its integers could make the compiler load the layout again.
 	 */
-	disk_layout_physical(l, rw->lba, rw->sectors, &ps, &nps);
-	z = disk_layout_find(l, ps, &where);
 	c->lba = rw->lba;
 	c->nlb = rw->sectors;
+	c->tag = (uint8_t)slot;
+	c->cdl = 0;
+	c->cdl_start_by = INT64_MAX;
+	c->write = rw->write;
+	c->fua = rw->fua;
+	c->high = high;
+	/*
+	 * c->destage stays false, not stored: disk_new() zeroes the slots,
+	 * and only dirty.c's own commands set it (disk_get_stats() checks).
+	 */
+	/*
+	 * A 512e write that does not cover whole physical sectors reads first.
+	 * Stored as constants: gcc stored the && expression's value through a
+	 * register, masked again in memory, for every read.
+	 */
+	c->rmw = false;
+	if (rw->write && (rw->lba % l->lpp || (rw->lba + rw->sectors) % l->lpp))
+		c->rmw = true;
+	z = disk_layout_place(l, rw->lba, rw->sectors, &ps, &nps, &where);
 	c->ps = ps;
 	c->nps = nps;
 	c->where = where;
 	c->track_ns = where.sector + nps <= z->spt ? disk_layout_sectors_ns(l, z, nps) : -1;
 	c->arrival = sim_now(d->sim);
-	c->tag = (uint8_t)slot;
 	c->seq = d->seq++;
-	c->write = rw->write;
-	c->fua = rw->fua;
-	c->high = high;
-	c->destage = false;
-	c->cdl = 0;
-	c->cdl_start_by = INT64_MAX;
-	/* A 512e write that does not cover whole physical sectors reads first. */
-	c->rmw = rw->write && (rw->lba % l->lpp || (rw->lba + rw->sectors) % l->lpp);
 	/* With CDL enabled the drive ignores PRIO; the descriptor sets the class. */
 	if (d->cdl_enabled) {
 		c->cdl = rw->cdl;
@@ -1553,7 +1566,8 @@ static void decode_later(struct disk *d, unsigned slot)
  * has no data to ask for. A reset or an NCQ error in between aborts it
  * with the queue, as it would have aborted its decoding.
  */
-static void decode_early(struct disk *d, unsigned slot)
+static inline __attribute__((always_inline)) void decode_early(struct disk *d,
+								 unsigned slot)
 {
 	(void)sim_reserve_seq(d->sim);
 	d->stats.overhead_ns += d->model.command_overhead;
@@ -1586,7 +1600,16 @@ static void hit_decoded(struct sim *sim, void *arg)
 	       front_end_done, ref);
 }
 
-static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, bool high)
+/*
+ * A read or write command, decoded, into slot `slot`. Inline in
+ * disk_submit(), which every I/O's command takes: there `rw` stays in
+ * registers, where as a call its fields went through memory both ways
+ * (with prepare() and decode_early() inline too, as gcc would not inline
+ * them into so large a caller). The other callers call queue_rw().
+ */
+static inline __attribute__((always_inline)) void queue_rw_inline(struct disk *d,
+								  const struct ata_rw *rw,
+								  unsigned slot, bool high)
 {
 	struct fwq_cmd *c = &d->slot[slot];
 
@@ -1654,11 +1677,19 @@ static void queue_rw(struct disk *d, const struct ata_rw *rw, unsigned slot, boo
 		d->aborts_at[slot] = d->aborts;
 		sim_after(d->sim, d->model.command_overhead, decoded, &d->ref[slot]);
 	} else if (!rw->write && d->busy && !d->decoding_count &&
-		   d->busy_until > sim_now(d->sim) + d->model.command_overhead) {
+		   /* c->arrival is now: prepare() set it, and the clock moves only between events. */
+		   d->busy_until > c->arrival + d->model.command_overhead) {
 		decode_early(d, slot);
 	} else {
 		decode_later(d, slot);
 	}
+}
+
+/* queue_rw_inline() once, for the commands that do not come through disk_submit()'s fast path. */
+static __attribute__((noinline)) void queue_rw(struct disk *d, const struct ata_rw *rw,
+						unsigned slot, bool high)
+{
+	queue_rw_inline(d, rw, slot, high);
 }
 
 /* A queued command, parsed; its FEATURE and DEVICE fields for the error log. */
@@ -2129,16 +2160,19 @@ void disk_submit(struct disk *d, const uint8_t *fis, size_t len)
 	 * the tag within the queue depth and free; no non-queued command
 	 * out; no NCQ error unread). When no decoding is due, decode_due()
 	 * would do nothing, so the tests read what they would read after it.
+	 * A clear disk.rare (the drive's state but for a moment in a run)
+	 * says there is no reset and no NCQ error: one test for three.
 	 * Whatever fails one takes submit_checked(), which reads the frame
 	 * again and tests each in its order.
 	 */
-	if (!decode_passed(d) && d->model.ncq && !(d->in_reset | d->reset_ending | d->ncq_halted) &&
+	if (!decode_passed(d) && d->model.ncq &&
+	    (!d->rare || !(d->in_reset | d->reset_ending | d->ncq_halted)) &&
 	    !d->nonqueued_busy && ata_fpdma_fis_fields(fis, len, &rw) &&
 	    rw.prio <= ATA_PRIO_HIGH && rw.lba + rw.sectors <= d->layout.logical_sectors &&
 	    rw.tag < d->model.queue_depth && !((d->tags_in_use | d->sdb_done) >> rw.tag & 1)) {
 		d->stats.commands++;
 		d->tags_in_use |= 1u << rw.tag;
-		queue_rw(d, &rw, rw.tag, rw.prio == ATA_PRIO_HIGH);
+		queue_rw_inline(d, &rw, rw.tag, rw.prio == ATA_PRIO_HIGH);
 		decode_wake_check(d);
 		return;
 	}
@@ -2220,12 +2254,17 @@ void disk_free(struct disk *d)
 
 const struct disk_stats *disk_get_stats(struct disk *d)
 {
+	unsigned i;
+
 	/* A rare state set without rare_update() would have its media ends skip it. */
 	SIM_ASSERT(d->rare || !rare_holds(d), "the drive is in a rare state its rare flag misses");
 	SIM_ASSERT(d->debugging == sim_debugging(d->sim, SIM_DBG_DISK),
 		   "the drive's debug output was turned on or off after the drive was made");
 	SIM_ASSERT(d->sdb_errors || !(d->sdb_error || d->sdb_sense || d->sdb_aborted),
 		   "an error SDB is due that the sdb_errors flag misses");
+	/* prepare() leaves every slot's destage false, as disk_new() set it. */
+	for (i = 0; i < FWQ_SLOTS; i++)
+		SIM_ASSERT(!d->slot[i].destage, "slot %u holds a destage", i);
 	d->stats.picks_aged = d->picks_by[FWQ_PICK_AGED];
 	d->stats.picks_prio = d->picks_by[FWQ_PICK_PRIO];
 	d->stats.picks_soft_normal = d->picks_by[FWQ_PICK_SOFT_NORMAL];

@@ -252,9 +252,10 @@ uint64_t disk_layout_map(const struct disk_layout *l, uint64_t lbn)
 	return z->first_ps + q;
 }
 
-_Static_assert(DISK_MAX_ZONES <= 256, "disk_layout.zone_at holds zone numbers in a byte");
+_Static_assert(DISK_MAX_ZONES * sizeof(struct disk_zone) <= UINT16_MAX,
+	       "disk_layout.zone_at holds zones' byte offsets in 16 bits");
 
-/* disk_layout.zone_at: the zone of each stretch's first sector. */
+/* disk_layout.zone_at: the zone of each stretch's first sector, as its offset in zone[]. */
 static void index_zones(struct disk_layout *l)
 {
 	unsigned i, z = 0;
@@ -267,7 +268,7 @@ static void index_zones(struct disk_layout *l)
 
 		while (z + 1 < l->nzones && l->zone[z + 1].first_ps <= ps)
 			z++;
-		l->zone_at[i] = (uint8_t)z;
+		l->zone_at[i] = (uint16_t)(z * sizeof(struct disk_zone));
 	}
 }
 
@@ -313,8 +314,10 @@ int disk_layout_build(struct disk_layout *l, const struct disk_model *m, struct 
 			l->zone[z].surface_skew = (uint64_t)(l->zone[z].cyls - 1) * l->zone[z].cyl_skew +
 				l->zone[z].head_skew;
 			l->zone[z].number = z;
+			l->zone[z].spt_half = l->zone[z].spt / 2;
 		}
 		l->zone[l->nzones].first_ps = UINT64_MAX;
+		l->plain = !l->mapped && l->order == DISK_LAYOUT_SERPENTINE;
 		index_zones(l);
 	}
 	return rc;

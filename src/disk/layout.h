@@ -80,6 +80,11 @@ struct disk_zone {
 	/* serpentine: the skew from one surface's start to the next's, (cyls - 1) * cyl_skew + head_skew */
 	uint64_t surface_skew;
 	uint32_t number;	/* its index in disk_layout.zone (kept: a pointer difference divides) */
+	/*
+	 * spt / 2: disk_layout_sectors_ns()'s rounding, found once. Last, in
+	 * what was padding: the struct stays 144 bytes, indexed in one multiply.
+	 */
+	uint32_t spt_half;
 };
 
 /* What a slip does in a measured zone (see the header comment). */
@@ -108,6 +113,7 @@ struct disk_layout {
 	uint32_t cylinders;
 	int64_t rev_ns;		/* one revolution */
 	bool mapped;		/* measured: LBNs go through disk_layout_map() */
+	bool plain;		/* not mapped, serpentine: disk_layout_place()'s one test */
 	/*
 	 * The zones, then a sentinel whose first_ps (UINT64_MAX) no sector
 	 * reaches: disk_layout_zone() steps on without counting the zones.
@@ -121,7 +127,7 @@ struct disk_layout {
 	 * or two on, instead of a binary search over the zones.
 	 */
 	unsigned zone_shift;
-	uint8_t zone_at[DISK_LAYOUT_ZONE_INDEX];
+	uint16_t zone_at[DISK_LAYOUT_ZONE_INDEX];	/* as zone[z]'s byte offset: no multiply */
 };
 
 int disk_layout_build(struct disk_layout *l, const struct disk_model *m, struct err *e);
@@ -141,14 +147,36 @@ void disk_layout_units(struct disk_zone *z, int sparing, uint32_t sparing_range,
 uint64_t disk_layout_zone_lbns(const struct disk_zone_spec *s, int sparing, uint32_t sparing_range,
 			       unsigned heads);
 
+/* The zone of stretch i's first sector (disk_layout.zone_at). */
+static inline const struct disk_zone *disk_layout_zone_at(const struct disk_layout *l, uint64_t i)
+{
+	return (const struct disk_zone *)(const void *)((const char *)l->zone + l->zone_at[i]);
+}
+
 /* The zone holding physical sector ps: the last one starting at or before it. */
 static inline const struct disk_zone *disk_layout_zone_of(const struct disk_layout *l, uint64_t ps)
 {
 	uint64_t i = ps >> l->zone_shift;
-	const struct disk_zone *z = &l->zone[l->zone_at[i < DISK_LAYOUT_ZONE_INDEX ? i :
-						      DISK_LAYOUT_ZONE_INDEX - 1]];
+	const struct disk_zone *z = disk_layout_zone_at(l, i < DISK_LAYOUT_ZONE_INDEX ? i :
+							DISK_LAYOUT_ZONE_INDEX - 1);
 
 	while (z[1].first_ps <= ps)	/* the sentinel ends it after the last zone */
+		z++;
+	return z;
+}
+
+/*
+ * The same for ps <= l->physical_sectors, without bounding the index:
+ * index_zones() (layout.c) takes the least zone_shift that brings
+ * physical_sectors >> zone_shift below DISK_LAYOUT_ZONE_INDEX, so
+ * ps >> zone_shift is below it too.
+ */
+static inline const struct disk_zone *disk_layout_zone_of_held(const struct disk_layout *l,
+								uint64_t ps)
+{
+	const struct disk_zone *z = disk_layout_zone_at(l, ps >> l->zone_shift);
+
+	while (z[1].first_ps <= ps)
 		z++;
 	return z;
 }
@@ -179,20 +207,16 @@ static inline uint64_t disk_zone_track_of(const struct disk_zone *z, uint64_t re
 void disk_layout_locate_tracks(const struct disk_layout *l, uint64_t ps, struct disk_chs *c);
 
 /*
- * Where physical sector ps is, and its zone. Inline for the serpentine
- * order (every datasheet drive's default), which every command runs once.
+ * disk_layout_find() in the serpentine order; with `held`, ps <=
+ * l->physical_sectors (disk_layout_zone_of_held()).
  */
-static inline const struct disk_zone *disk_layout_find(const struct disk_layout *l, uint64_t ps,
-						       struct disk_chs *c)
+static inline __attribute__((always_inline)) const struct disk_zone *
+disk_layout_serpentine(const struct disk_layout *l, uint64_t ps, struct disk_chs *c, bool held)
 {
 	const struct disk_zone *z;
 	uint64_t rel, track, t, off, pos;
 
-	if (l->order != DISK_LAYOUT_SERPENTINE) {
-		disk_layout_locate_tracks(l, ps, c);
-		return &l->zone[c->zone];
-	}
-	z = disk_layout_zone_of(l, ps);
+	z = held ? disk_layout_zone_of_held(l, ps) : disk_layout_zone_of(l, ps);
 	rel = ps - z->first_ps;
 	c->zone = z->number;
 	track = disk_zone_track_of(z, rel, &c->sector);
@@ -208,6 +232,34 @@ static inline const struct disk_zone *disk_layout_find(const struct disk_layout 
 	pos = (c->sector + off) % z->spt;
 	c->angle = (int64_t)(pos * (uint64_t)l->rev_ns / z->spt);
 	return z;
+}
+
+/* disk_layout_find() and disk_layout_find_held(). */
+static inline __attribute__((always_inline)) const struct disk_zone *
+disk_layout_find_in(const struct disk_layout *l, uint64_t ps, struct disk_chs *c, bool held)
+{
+	if (l->order != DISK_LAYOUT_SERPENTINE) {
+		disk_layout_locate_tracks(l, ps, c);
+		return &l->zone[c->zone];
+	}
+	return disk_layout_serpentine(l, ps, c, held);
+}
+
+/*
+ * Where physical sector ps is, and its zone. Inline for the serpentine
+ * order (every datasheet drive's default), which every command runs once.
+ */
+static inline const struct disk_zone *disk_layout_find(const struct disk_layout *l, uint64_t ps,
+						       struct disk_chs *c)
+{
+	return disk_layout_find_in(l, ps, c, false);
+}
+
+/* The same for a sector the drive holds (ps < l->physical_sectors), as a command's first. */
+static inline const struct disk_zone *disk_layout_find_held(const struct disk_layout *l,
+							     uint64_t ps, struct disk_chs *c)
+{
+	return disk_layout_find_in(l, ps, c, true);
 }
 
 /* Where physical sector ps is. */
@@ -242,7 +294,7 @@ static inline uint32_t disk_layout_track_slot(const struct disk_layout *l, const
 static inline int64_t disk_layout_sectors_ns(const struct disk_layout *l,
 					     const struct disk_zone *z, uint64_t n)
 {
-	return (int64_t)((n * (uint64_t)l->rev_ns + z->spt / 2) / z->spt);
+	return (int64_t)((n * (uint64_t)l->rev_ns + z->spt_half) / z->spt);
 }
 
 /* A measured layout's physical sector holding LBN lbn (< logical_sectors). */
@@ -272,6 +324,26 @@ static inline void disk_layout_physical(const struct disk_layout *l, uint64_t lb
 	}
 	*first = lba >> l->lpp_shift;
 	*count = ((lba + n + l->lpp - 1) >> l->lpp_shift) - *first;
+}
+
+/*
+ * Where a command's sectors [lba, lba + n) lie (within logical_sectors):
+ * disk_layout_physical() then disk_layout_find_held() of the first. A
+ * plain layout (every datasheet drive's default) takes one test for
+ * the two theirs make, and the rest as they do.
+ */
+static inline __attribute__((always_inline)) const struct disk_zone *
+disk_layout_place(const struct disk_layout *l, uint64_t lba, uint64_t n, uint64_t *first,
+		  uint64_t *count, struct disk_chs *c)
+{
+	if (!l->plain) {
+		disk_layout_physical(l, lba, n, first, count);
+		return disk_layout_find_held(l, *first, c);
+	}
+	*first = lba >> l->lpp_shift;
+	*count = ((lba + n + l->lpp - 1) >> l->lpp_shift) - *first;
+	/* *first < physical_sectors, as lba < logical_sectors. */
+	return disk_layout_serpentine(l, *first, c, true);
 }
 
 #endif

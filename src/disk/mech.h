@@ -154,8 +154,8 @@ struct disk_mech {
 	 * and its residue mod rev: how far the platter has turned by the
 	 * earliest start of a guarded transfer, so pricing a candidate needs
 	 * no division. Side by side for two_walk(), which reads both for each
- * candidate; the usual walk reads a copy the waiting set keeps a column
- * each (fwq_floors, fwq_set_init()).
+	 * candidate; the usual walk reads a copy the waiting set keeps a column
+	 * each (fwq_floors, fwq_set_init()).
 	 */
 	int64_t guard_eff;
 	struct disk_floor {

@@ -65,6 +65,36 @@ static void expect_error(const char *key, const char *line, const char *want)
 	expect_error2(key, line, NULL, NULL, want);
 }
 
+/*
+ * A datasheet drive so small that its layout has two cylinders: no seek
+ * curve fits a one-cylinder stroke (it once fitted with NaN coefficients,
+ * and the run ended in an event scheduled in the past). Refused at load.
+ */
+static void expect_too_few_cylinders(void)
+{
+	static const char *const edits[][2] = {
+		{ "sectors", "sectors = 1048576" }, { "heads", "heads = 64" },
+		{ "zones", "zones = 1" }, { "rate_od_mbs", "rate_od_mbs = 500" },
+		{ "rate_id_mbs", "rate_id_mbs = 500" },
+	};
+	char *text = builtin_copy("he8");
+	struct disk_model m;
+	struct err e = { "" };
+	unsigned i;
+
+	for (i = 0; i < sizeof(edits) / sizeof(edits[0]); i++) {
+		char *next = edit(text, edits[i][0], edits[i][1]);
+
+		free(text);
+		text = next;
+	}
+	CHECK_MSG(disk_model_parse(text, "x.drive", &m, &e) != 0, "a two-cylinder drive accepted");
+	CHECK_MSG(strstr(e.msg, "x.drive: drive 'he8': a seek curve from single track to full "
+			 "stroke needs at least 3 cylinders; this drive's layout has 2") != NULL,
+		  "message '%s'", e.msg);
+	free(text);
+}
+
 /* A model as its file form: every key, row and source a reader can see. */
 static char *written(const struct disk_model *m)
 {
@@ -182,6 +212,7 @@ int main(void)
 		     "x.drive: drive 'he8': seek_avg_read 15.900 ms cannot be met");
 	expect_error("seek_avg_write", "seek_avg_write = 0.33ms",
 		     "x.drive: drive 'he8': seek_avg_write 0.330 ms cannot be met");
+	expect_too_few_cylinders();
 	/* The printable range's edges: '~' (0x7e) is text, DEL and 0x80 are not. */
 	expect_error("rpm", "rpm = 7200~", "expected an integer");
 	expect_error("rpm", "rpm = 7200\n\x7f", "unexpected byte 0x7f");

@@ -38,6 +38,14 @@ int disk_seek_fit(struct disk_seek_curve *s, int64_t t1, int64_t tavg, int64_t t
 	double lo = 1.0, hi, lo_avg, hi_avg, mid = 1.0;
 	int i;
 
+	/*
+	 * The curve runs from a one-cylinder seek to the full stroke through a
+	 * knee between them: over a stroke of one cylinder there is no knee to
+	 * place (curve_for() would divide by zero and every seek be NaN).
+	 */
+	if (max_distance < 2)
+		return err_set(e, "a seek curve from single track to full stroke needs at least "
+			       "3 cylinders; this drive's layout has %lld", (long long)max_distance + 1);
 	s->max_distance = max_distance;
 	hi = (double)max_distance;
 	curve_for(s, (double)t1, (double)tfull, lo);

@@ -28,6 +28,22 @@ expect_rc 1 "$NCQSIM" run full_iolog.fio
 err_has "cannot write /dev/full: No space left on device"
 expect_rc 1 "$NCQSIM" compare j.fio --runtime 1 --quiet --output /dev/full
 err_has "No space left on device"
+# JSON, json+ and a shard go out in buffered blocks: stdio then throws the
+# text away at the first failed write and keeps only that the stream
+# failed, so the writer passes on why (outfile_write_failed()), not EIO.
+for fmt in json json+; do
+	expect_rc 1 "$NCQSIM" run j.fio --output-format=$fmt --output /dev/full
+	err_has "cannot write /dev/full: No space left on device"
+	checks=$((checks + 1))
+	"$NCQSIM" run j.fio --output-format=$fmt >/dev/full 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 1 ] || fail "'run --output-format=$fmt >/dev/full' exited $rc, expected 1"
+	err_has "cannot write the report to standard output: No space left on device"
+done
+expect_rc 1 "$NCQSIM" compare j.fio --runtime 1 --quiet --output-format=json --output /dev/full
+err_has "cannot write /dev/full: No space left on device"
+expect_rc 1 "$NCQSIM" compare j.fio --runtime 1 --quiet --shard 1/2 --repeat 2 --output /dev/full
+err_has "cannot write /dev/full: No space left on device"
 expect_rc 2 "$NCQSIM" run j.fio --output "$tmp"
 err_has "is a directory"
 

@@ -372,6 +372,15 @@ static void test_json_fractions(void)
 				bad += strcmp(got, want) != 0;
 			}
 		}
+	{
+		/* A size of 0 or 1, as snprintf(): nothing written, or the NUL alone. */
+		char got[4] = "xyz";
+
+		json_format_f(got, 0, 2.5);
+		bad += strcmp(got, "xyz") != 0;
+		json_format_f(got, 1, 2.5);
+		bad += got[0] != '\0' || got[1] != 'y';
+	}
 	for (k = 1; k < 4000; k += 2) {
 		double tie = (double)k / 128.0 + (double)(k % 7) * 65536.0;
 

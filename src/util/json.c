@@ -1,8 +1,11 @@
 #include "util/json.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/outfile.h"
 
 void json_writer_init(struct json_writer *w, FILE *out)
 {
@@ -14,8 +17,8 @@ void json_writer_init(struct json_writer *w, FILE *out)
 
 void json_writer_flush(struct json_writer *w)
 {
-	if (w->len)
-		fwrite(w->buf, 1, w->len, w->out);
+	if (w->len && fwrite(w->buf, 1, w->len, w->out) != w->len)
+		outfile_write_failed(w->out, errno);
 	w->len = 0;
 }
 
@@ -24,7 +27,8 @@ static __attribute__((noinline)) void put_slow(struct json_writer *w, const char
 {
 	json_writer_flush(w);
 	if (n > sizeof(w->buf)) {
-		fwrite(s, 1, n, w->out);
+		if (fwrite(s, 1, n, w->out) != n)
+			outfile_write_failed(w->out, errno);
 		return;
 	}
 	memcpy(w->buf, s, n);
@@ -345,6 +349,8 @@ void json_format_f(char *buf, size_t size, double value)
 	const char *p;
 	size_t n;
 
+	if (!size)	/* as snprintf(buf, 0, ...): nothing written */
+		return;
 	if (!(fabs(value) < 9007199254740992.0)) {
 		snprintf(buf, size, "%f", value);
 		return;

@@ -8,6 +8,28 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The first write error a writer saw on a stream (outfile_write_failed()). */
+static _Thread_local FILE *failed_stream;
+static _Thread_local int failed_errno;
+
+void outfile_write_failed(FILE *f, int err)
+{
+	if (failed_stream != f) {
+		failed_stream = f;
+		failed_errno = err;
+	}
+}
+
+/* Why the stream failed before its last flush: what its writer saw, or EIO. */
+static int earlier_error(FILE *f)
+{
+	int err = failed_stream == f && failed_errno ? failed_errno : EIO;
+
+	failed_stream = NULL;
+	failed_errno = 0;
+	return err;
+}
+
 static const char *shown(const struct outfile *o)
 {
 	return o->path ? o->path : "standard output";
@@ -79,11 +101,15 @@ int outfile_commit(struct outfile *o, struct err *e)
 {
 	int saved = 0;
 
-	/* fflush's errno says why; a stream that failed earlier and lost its data says EIO. */
+	/*
+	 * fflush's errno says why; a stream that failed earlier and lost its
+	 * data says what its writer saw then (outfile_write_failed()), or EIO.
+	 */
 	if (fflush(o->f))
 		saved = errno ? errno : EIO;
 	else if (ferror(o->f))
-		saved = EIO;
+		saved = earlier_error(o->f);
+	failed_stream = NULL;
 	if (o->f == stdout) {
 		if (saved || ferror(stdout)) {
 			clearerr(stdout);
@@ -114,6 +140,8 @@ void outfile_abort(struct outfile *o)
 {
 	if (!o->f)
 		return;
+	if (failed_stream == o->f)
+		failed_stream = NULL;
 	if (o->f == stdout) {
 		fflush(stdout);
 	} else {

@@ -31,6 +31,13 @@ int outfile_open(struct outfile *o, const char *path, const char *what, struct e
 int outfile_commit(struct outfile *o, struct err *e);
 /* Close and throw away (the temporary); the target stays as it was. */
 void outfile_abort(struct outfile *o);
+/*
+ * A writer whose fwrite() to f came up short passes errno here: once a
+ * flush inside fwrite() has failed, stdio throws the buffered text away
+ * and keeps only that the stream failed (ferror), not why, so that
+ * outfile_commit() would otherwise have to say EIO for a full disk.
+ */
+void outfile_write_failed(FILE *f, int err);
 
 /*
  * Whether writing `path` would write `other`: the same file (device and

@@ -142,12 +142,14 @@ int compare_write_shard(const struct compare *c, FILE *out, bool plus, struct er
 
 			if (compare_cell_shard(c, v, r) != c->shard)
 				continue;
-			if (!res)
-				return err_set(e, "variant %s, seed %" PRIu64 ": no result to write",
-					       c->variants[v].label, c->seed + r);
+			if (!res) {
+				err_set(e, "variant %s, seed %" PRIu64 ": no result to write",
+					c->variants[v].label, c->seed + r);
+				goto fail;
+			}
 			text = render_report(res, plus);
 			if (!text)
-				return err_set(e, "out of memory while writing the shard");
+				goto out_of_memory;
 			json_object_begin(&w, NULL);
 			json_uint(&w, "variant", v);
 			json_uint(&w, "run", r);
@@ -157,7 +159,7 @@ int compare_write_shard(const struct compare *c, FILE *out, bool plus, struct er
 			json_array_begin(&w, "rows");
 			if (compare_report_rows(&res->report, row_write, &w)) {
 				free(text);
-				return err_set(e, "out of memory while writing the shard");
+				goto out_of_memory;
 			}
 			json_array_end(&w);
 			json_string(&w, "report", text);
@@ -168,6 +170,13 @@ int compare_write_shard(const struct compare *c, FILE *out, bool plus, struct er
 	json_object_end(&w);
 	json_writer_finish(&w);
 	return 0;
+
+out_of_memory:
+	err_set(e, "out of memory while writing the shard");
+fail:
+	/* What was written so far still reaches the output, as unbuffered it did. */
+	json_writer_flush(&w);
+	return -1;
 }
 
 /* ---- merging ---- */

@@ -316,7 +316,7 @@ static void test_stream(const char *drive, int order)
 		disk_mech_stream_after(&mc, &s, p - 1, start);
 		disk_mech_stream_run(&mc, &s, p + n, INT64_MAX, false);
 		bad_access += s.ps != p + n || s.t != t0 + acc.total || s.cyl != h.cyl || s.head != h.head;
-		crossings += c.zone != (unsigned)disk_layout_zone(&l, p + n - 1);
+		crossings += c.zone != disk_layout_zone_of(&l, p + n - 1)->number;
 
 		/* Stopped at `until`: the same sector and time as one sector at a time. */
 		until = start + (int64_t)rng_below(&rng, (uint64_t)(acc.transfer + 1));

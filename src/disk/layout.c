@@ -428,12 +428,11 @@ uint32_t disk_layout_track_offset(const struct disk_layout *l, const struct disk
 
 void disk_layout_locate_tracks(const struct disk_layout *l, uint64_t ps, struct disk_chs *c)
 {
-	unsigned zi = disk_layout_zone(l, ps);
-	const struct disk_zone *z = &l->zone[zi];
+	const struct disk_zone *z = disk_layout_zone_of(l, ps);
 	uint64_t rel = ps - z->first_ps, track, rel_cyl, pos;
 	uint32_t slot;
 
-	c->zone = zi;
+	c->zone = z->number;
 	track = disk_zone_track_of(z, rel, &c->sector);
 	rel_cyl = track / l->heads;
 	slot = (uint32_t)(track % l->heads);

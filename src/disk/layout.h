@@ -116,13 +116,13 @@ struct disk_layout {
 	bool plain;		/* not mapped, serpentine: disk_layout_place()'s one test */
 	/*
 	 * The zones, then a sentinel whose first_ps (UINT64_MAX) no sector
-	 * reaches: disk_layout_zone() steps on without counting the zones.
+	 * reaches: disk_layout_zone_of() steps on without counting the zones.
 	 */
 	struct disk_zone zone[DISK_MAX_ZONES + 1];
 	uint32_t marks[DISK_MAX_MARKS];		/* slips: zone-relative sectors (tracks) */
 	uint32_t slip_index[DISK_MAX_MARKS];	/* DISK_SLIPS_SHIFT: the data sectors before each */
 	/*
-	 * The zone of physical sector i << zone_shift, for disk_layout_zone():
+	 * The zone of physical sector i << zone_shift, for disk_layout_zone_of():
 	 * a load and, where a zone boundary falls inside that stretch, a step
 	 * or two on, instead of a binary search over the zones.
 	 */
@@ -179,12 +179,6 @@ static inline const struct disk_zone *disk_layout_zone_of_held(const struct disk
 	while (z[1].first_ps <= ps)
 		z++;
 	return z;
-}
-
-/* Its number. */
-static inline unsigned disk_layout_zone(const struct disk_layout *l, uint64_t ps)
-{
-	return (unsigned)(disk_layout_zone_of(l, ps) - l->zone);
 }
 
 /*
@@ -300,6 +294,14 @@ static inline int64_t disk_layout_sectors_ns(const struct disk_layout *l,
 /* A measured layout's physical sector holding LBN lbn (< logical_sectors). */
 uint64_t disk_layout_map(const struct disk_layout *l, uint64_t lbn);
 
+/* disk_layout_physical() of a layout not mapped: logical sectors by the shift. */
+static inline void disk_layout_physical_unmapped(const struct disk_layout *l, uint64_t lba,
+						 uint64_t n, uint64_t *first, uint64_t *count)
+{
+	*first = lba >> l->lpp_shift;
+	*count = ((lba + n + l->lpp - 1) >> l->lpp_shift) - *first;
+}
+
 /* Physical sectors [first, first + count) covering logical [lba, lba + n). */
 static inline void disk_layout_physical(const struct disk_layout *l, uint64_t lba, uint64_t n,
 					uint64_t *first, uint64_t *count)
@@ -314,16 +316,15 @@ static inline void disk_layout_physical(const struct disk_layout *l, uint64_t lb
 		const struct disk_zone *fz;
 
 		*first = disk_layout_map(l, lba);
-		fz = &l->zone[disk_layout_zone(l, *first)];
+		fz = disk_layout_zone_of(l, *first);
 		if (last <= fz->data_end_ps)
 			*count = last + 1 - *first;
 		else
 			*count = fz->data_end_ps + 1 - *first +
-				(last + 1 - l->zone[disk_layout_zone(l, last)].first_ps);
+				(last + 1 - disk_layout_zone_of(l, last)->first_ps);
 		return;
 	}
-	*first = lba >> l->lpp_shift;
-	*count = ((lba + n + l->lpp - 1) >> l->lpp_shift) - *first;
+	disk_layout_physical_unmapped(l, lba, n, first, count);
 }
 
 /*
@@ -340,8 +341,7 @@ disk_layout_place(const struct disk_layout *l, uint64_t lba, uint64_t n, uint64_
 		disk_layout_physical(l, lba, n, first, count);
 		return disk_layout_find_held(l, *first, c);
 	}
-	*first = lba >> l->lpp_shift;
-	*count = ((lba + n + l->lpp - 1) >> l->lpp_shift) - *first;
+	disk_layout_physical_unmapped(l, lba, n, first, count);
 	/* *first < physical_sectors, as lba < logical_sectors. */
 	return disk_layout_serpentine(l, *first, c, true);
 }

@@ -70,7 +70,7 @@ static int64_t sector_ns(const struct disk_service *s, uint64_t ps)
 {
 	const struct disk_layout *l = &s->layout;
 
-	return disk_layout_sectors_ns(l, &l->zone[disk_layout_zone(l, ps)], 1);
+	return disk_layout_sectors_ns(l, disk_layout_zone_of(l, ps), 1);
 }
 
 /* The LBNs a track of lbn's zone holds. */
@@ -94,7 +94,7 @@ static int64_t stream_sector_ns(const struct disk_service *s, uint64_t lbn)
 	const struct disk_zone *z;
 
 	disk_layout_physical(l, lbn, 1, &ps, &nps);
-	z = &l->zone[disk_layout_zone(l, ps)];
+	z = disk_layout_zone_of(l, ps);
 	return (l->rev_ns + disk_layout_sectors_ns(l, z, z->head_skew)) /
 		(int64_t)lbns_per_track(s, z);
 }
@@ -124,9 +124,9 @@ static uint64_t to_track_end(const struct disk_service *s, uint64_t lbn, unsigne
 /* The zone-relative track of a physical sector, and its zone, as one number. */
 static uint64_t track_id(const struct disk_layout *l, uint64_t ps)
 {
-	const struct disk_zone *z = &l->zone[disk_layout_zone(l, ps)];
+	const struct disk_zone *z = disk_layout_zone_of(l, ps);
 
-	return ((uint64_t)(z - l->zone) << 40) | ((ps - z->first_ps) / z->spt);
+	return ((uint64_t)z->number << 40) | ((ps - z->first_ps) / z->spt);
 }
 
 /*

@@ -73,6 +73,17 @@ int disk_seek_fit(struct disk_seek_curve *s, int64_t t1, int64_t tavg, int64_t t
 	return 0;
 }
 
+int disk_mech_fit_curves(struct disk_seek_curve *read, struct disk_seek_curve *write,
+			 const struct disk_model *m, int64_t max_distance, struct err *e)
+{
+	if (disk_seek_fit(read, m->seek_track_read, m->seek_avg_read, m->seek_full_read,
+			  max_distance, "read", e) ||
+	    disk_seek_fit(write, m->seek_track_write, m->seek_avg_write, m->seek_full_write,
+			  max_distance, "write", e))
+		return err_prefix(e, "drive '%s': ", m->name);
+	return 0;
+}
+
 double disk_seek_weighted_average(const struct disk_seek_curve *s)
 {
 	uint64_t n, M = (uint64_t)s->max_distance;
@@ -318,12 +329,8 @@ int disk_mech_init(struct disk_mech *mc, const struct disk_layout *l,
 		return 0;
 	}
 	mc->read.npts = mc->write.npts = 0;
-	if (disk_seek_fit(&mc->read, m->seek_track_read, m->seek_avg_read, m->seek_full_read,
-			  max, "read", e))
-		return err_prefix(e, "drive '%s': ", m->name);
-	if (disk_seek_fit(&mc->write, m->seek_track_write, m->seek_avg_write, m->seek_full_write,
-			  max, "write", e))
-		return err_prefix(e, "drive '%s': ", m->name);
+	if (disk_mech_fit_curves(&mc->read, &mc->write, m, max, e))
+		return -1;
 	mc->seek_floor_shift = 0;
 	while ((max >> mc->seek_floor_shift) >= DISK_SEEK_FLOOR_ENTRIES)
 		mc->seek_floor_shift++;

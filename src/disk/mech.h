@@ -73,6 +73,9 @@ void disk_seek_curve3(double one, double avg, double full, double n, double *b, 
 /* Fit; `what` names the direction ("read") in error messages. */
 int disk_seek_fit(struct disk_seek_curve *s, int64_t t1, int64_t tavg, int64_t tfull,
 		  int64_t max_distance, const char *what, struct err *e);
+/* A datasheet drive's read and write curves fitted, errors under its name (disk_mech_init()). */
+int disk_mech_fit_curves(struct disk_seek_curve *read, struct disk_seek_curve *write,
+			 const struct disk_model *m, int64_t max_distance, struct err *e);
 
 /*
  * The square root of a seek distance: the same correctly rounded root as
@@ -92,19 +95,24 @@ static inline double disk_mech_sqrt(uint32_t d)
 #endif
 }
 
+/*
+ * The seek over d > 0 cylinders by the fitted curve's two pieces, as the
+ * firmware's choice prices it too (fwq_positioning_ns, fwq.c); d <= d0
+ * without converting d for the comparison.
+ */
+static inline int64_t disk_mech_choice_seek_ns(const struct disk_seek_curve *s, uint32_t d)
+{
+	return d <= s->d0_floor ? (int64_t)(s->a + s->b * disk_mech_sqrt(d)) :
+		(int64_t)(s->c + s->e * (double)d);
+}
+
 static inline int64_t disk_seek_ns(const struct disk_seek_curve *s, uint32_t d)
 {
-	double t;
-
 	if (d == 0)
 		return 0;
 	if (s->npts)
 		return disk_seek_table_ns(s, d);
-	if (d <= s->d0_floor)	/* d <= d0, without converting d for the comparison */
-		t = s->a + s->b * disk_mech_sqrt(d);
-	else
-		t = s->c + s->e * (double)d;
-	return (int64_t)t;
+	return disk_mech_choice_seek_ns(s, d);
 }
 
 /* The hdd.md weighted average over all distances, computed by summation. */
@@ -153,8 +161,8 @@ struct disk_mech {
 	 * positioning over a seek of that distance; INT64_MAX past the stroke)
 	 * and its residue mod rev: how far the platter has turned by the
 	 * earliest start of a guarded transfer, so pricing a candidate needs
-	 * no division. Side by side for two_walk(), which reads both for each
-	 * candidate; the usual walk reads a copy the waiting set keeps a column
+	 * no division. two_walk() reads the guarded floors here; the usual
+	 * walk reads the copy the waiting set keeps of all three, a column
 	 * each (fwq_floors, fwq_set_init()).
 	 */
 	int64_t guard_eff;
@@ -169,16 +177,6 @@ struct disk_mech {
 		int64_t ceil_guarded;
 	} floors[DISK_SEEK_FLOOR_ENTRIES];
 };
-
-/*
- * The seek over d > 0 cylinders as the firmware's choice prices it
- * (fwq_positioning_ns, fwq.c): the fitted curve's two pieces.
- */
-static inline int64_t disk_mech_choice_seek_ns(const struct disk_seek_curve *s, uint32_t d)
-{
-	return d <= s->d0_floor ? (int64_t)(s->a + s->b * disk_mech_sqrt(d)) :
-		(int64_t)(s->c + s->e * (double)d);
-}
 
 int disk_mech_init(struct disk_mech *mc, const struct disk_layout *l,
 		   const struct disk_model *m, struct err *e);

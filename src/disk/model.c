@@ -521,12 +521,7 @@ static int seek_curves_buildable(const struct disk_layout *l, const struct disk_
 		return 0;
 	/* disk_mech_init()'s npts = 0, and the curve's figures; not the 12 KB of table rows. */
 	memset(&c, 0, offsetof(struct disk_seek_curve, pd));
-	if (disk_seek_fit(&c, m->seek_track_read, m->seek_avg_read, m->seek_full_read, max,
-			  "read", e) ||
-	    disk_seek_fit(&c, m->seek_track_write, m->seek_avg_write, m->seek_full_write, max,
-			  "write", e))
-		return err_prefix(e, "drive '%s': ", m->name);
-	return 0;
+	return disk_mech_fit_curves(&c, &c, m, max, e);
 }
 
 static int validate(const struct disk_model *m, const char *file, struct err *e)

@@ -253,7 +253,10 @@ static inline void rare_update(struct disk *d)
 
 enum { SDB_NONE, SDB_EVENT, SDB_AT_RETURN };	/* disk.sdb_when */
 
-/* disk.sdb_errors again: called wherever sdb_error, sdb_sense or sdb_aborted changes. */
+/*
+ * disk.sdb_errors found again: called wherever sdb_error, sdb_sense or
+ * sdb_aborted may clear (setting one sets the flag beside it).
+ */
 static inline void sdb_errors_update(struct disk *d)
 {
 	d->sdb_errors = d->sdb_error || d->sdb_sense || d->sdb_aborted;
@@ -946,7 +949,7 @@ static inline void account_pick(struct disk *d, enum fwq_reason reason,
 	d->seek_sum += acc->seek;
 	d->rotate_sum += acc->rotate;
 	d->stats.transfer_ns += acc->transfer + acc->extra;
-	if (!next && sim_debugging(d->sim, SIM_DBG_DISK))
+	if (!next && d->debugging)
 		debug_pick(d, reason, acc, n);
 }
 
@@ -1093,11 +1096,11 @@ static bool stream_continue_destage(struct disk *d)
  *
  * Its quick tests inline: every media access's end asks, and random work
  * almost never continues. `rare` as media_access_next_as() has it: false,
- * no write waits for room.
+ * no write waits for room. Its one caller has found the actuator idle.
  */
 static inline __attribute__((always_inline)) bool stream_continue(struct disk *d, bool rare)
 {
-	if (d->busy || !d->rules.ops->positional)
+	if (!d->rules.ops->positional)
 		return false;
 	if (rare && d->room_count)
 		room_aged(d);	/* an aged write written through stops the stream */
@@ -1988,8 +1991,7 @@ static void reset_begin(struct disk *d)
 	age_init(d);
 	d->tags_in_use = 0;
 	d->sdb_done = 0;
-	d->sdb_error = false;
-	sdb_errors_update(d);
+	d->sdb_error = false;	/* sdb_errors: cdl_forget_all() finds it again */
 	d->front_pending -= d->room_count;	/* writes waiting for room: aborted */
 	d->room_count = 0;
 	cdl_forget_all(d);

@@ -572,8 +572,7 @@ static inline __attribute__((always_inline)) unsigned satf_pick(const struct fwq
 {
 	struct fwq_best best;
 
-	if (q->n != q->nsorted || (q->nhigh && r->prio->honours) ||
-	    (q->oldest && now - q->oldest->arrival >= r->age_limit))
+	if (q->n != q->nsorted || (q->nhigh && r->prio->honours) || fwq_queue_aged(r, q, now))
 		return batched ? satf_batch_any(r, ctx, q, now, reason) :
 			satf_any(r, ctx, q, now, reason);
 	/* Before the walk: the pointer then need not outlive it. */

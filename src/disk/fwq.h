@@ -417,6 +417,13 @@ static inline const struct fwq_prio_ops *fwq_prio_ops(const struct plugin *p)
 /* Why a command was picked, for --debug=disk: "aged", "priority", or the base policy's name. */
 const char *fwq_reason_name(const struct fwq_rules *r, enum fwq_reason reason);
 
+/* Whether the queue's oldest command has waited age_limit: the choice must serve it. */
+static inline bool fwq_queue_aged(const struct fwq_rules *r, const struct fwq_queue *q,
+				  int64_t now)
+{
+	return q->oldest && now - q->oldest->arrival >= r->age_limit;
+}
+
 /*
  * For plug-ins: the rule's last steps (aging, then priority) given each
  * class's best (inline: every choice ends here).
@@ -428,7 +435,7 @@ static inline unsigned fwq_decide(const struct fwq_rules *r, const struct fwq_qu
 	const struct fwq_cmd *const *cands = q->cands;
 	unsigned i;
 
-	if (q->oldest && now - q->oldest->arrival >= r->age_limit) {
+	if (fwq_queue_aged(r, q, now)) {
 		/* Rare (it takes seconds of waiting): find where the oldest is. */
 		for (i = 0; cands[i] != q->oldest; i++)
 			;

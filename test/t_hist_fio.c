@@ -109,6 +109,18 @@ static void test_layout(void)
 	}
 	for (i = 0; i < 128; i++)
 		CHECK_EQ_U64(hist_bucket_index_as(i, (double)i), i);
+	/* hist_bucket_bounds(): the bucket's least and greatest value, the next's least after. */
+	for (i = 0; i < HIST_NR; i++) {
+		uint64_t lo, hi;
+
+		hist_bucket_bounds(i, &lo, &hi);
+		CHECK_EQ_U64(hist_bucket_index(lo), i);
+		CHECK_EQ_U64(hist_bucket_index(hi), i);
+		if (lo)
+			CHECK_EQ_U64(hist_bucket_index(lo - 1), i - 1);
+		if (i + 1 < HIST_NR)
+			CHECK_EQ_U64(hist_bucket_index(hi + 1), i + 1);
+	}
 	/* Past 2^53 the conversion rounds: the bit scan's index, not the double's. */
 	{
 		uint64_t big[] = { (1ULL << 53) - 1, 1ULL << 53, (1ULL << 54) - 1, UINT64_MAX };

@@ -47,6 +47,19 @@ uint64_t hist_bucket_value(unsigned idx)
 	return base + (k << error_bits) + ((uint64_t)1 << (error_bits - 1));
 }
 
+void hist_bucket_bounds(unsigned idx, uint64_t *lo, uint64_t *hi)
+{
+	unsigned error_bits;
+
+	if (idx < (HIST_PLAT_VAL << 1)) {
+		*lo = *hi = idx;
+		return;
+	}
+	error_bits = (idx >> HIST_PLAT_BITS) - 1;
+	*lo = (uint64_t)(idx % HIST_PLAT_VAL + HIST_PLAT_VAL) << error_bits;
+	*hi = *lo + (((uint64_t)1 << error_bits) - 1);
+}
+
 /* fio's sum_stat() for latency stats: the parallel variance formula. */
 void hist_summary_merge(struct hist_summary *dst, const struct hist_summary *src)
 {

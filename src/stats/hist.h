@@ -96,6 +96,8 @@ static inline unsigned hist_bucket_index_as(uint64_t v, double val)
 
 /* The value fio reports for a bucket: its midpoint (exact below 128 ns). */
 uint64_t hist_bucket_value(unsigned idx);
+/* The least and the greatest value bucket idx holds. */
+void hist_bucket_bounds(unsigned idx, uint64_t *lo, uint64_t *hi);
 
 void hist_summary_init(struct hist_summary *s);
 /*

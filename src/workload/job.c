@@ -23,6 +23,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1222,10 +1224,13 @@ static const uint8_t lat_edge[1000] = {
 /* mark_latency()'s counter, as an index into lat_all (lat_n, then lat_u, then lat_m). */
 #define LAT_U	10u
 #define LAT_M	20u
+_Static_assert(offsetof(struct report_job, lat_u) ==
+	       offsetof(struct report_job, lat_all) + LAT_U * sizeof(uint64_t) &&
+	       offsetof(struct report_job, lat_m) ==
+	       offsetof(struct report_job, lat_all) + LAT_M * sizeof(uint64_t),
+	       "LAT_U and LAT_M index lat_u and lat_m within lat_all");
 static inline __attribute__((always_inline)) unsigned lat_slot(uint64_t ns)
 {
-	uint64_t v;
-
 	/* A hard drive's latencies are milliseconds: that range first, in one unsigned test. */
 	if (ns - 1000000 < 999000000)
 		return LAT_M + lat_edge[ns / 1000000];
@@ -1233,10 +1238,8 @@ static inline __attribute__((always_inline)) unsigned lat_slot(uint64_t ns)
 		return lat_edge[ns];
 	if (ns < 1000000)
 		return LAT_U + lat_edge[ns / 1000];
-	v = ns / 1000000;
-	if (v >= 2000)
-		return LAT_M + 11;
-	return v >= 1000 ? LAT_M + 10 : LAT_M + lat_edge[v];
+	/* A second or more: fio's last two ms buckets, >= 1000 and >= 2000. */
+	return ns >= 2000000000 ? LAT_M + 11 : LAT_M + 10;
 }
 
 static inline __attribute__((always_inline)) void mark_latency(struct report_job *r,
@@ -1253,27 +1256,26 @@ static inline __attribute__((always_inline)) void mark_latency(struct report_job
 #define LAT_SLOT_SPLIT	0xffu
 static uint8_t lat_slot_of_bucket[HIST_NR];
 
-static void lat_slots_init(void)
+static void fill_lat_slots(void)
 {
-	static bool done;
 	unsigned idx;
 
-	if (done)
-		return;
-	done = true;
 	for (idx = 0; idx < HIST_NR; idx++) {
-		uint64_t lo = idx, hi = idx;
+		uint64_t lo, hi;
 
-		if (idx >= 2u * HIST_PLAT_VAL) {
-			unsigned error_bits = (idx >> HIST_PLAT_BITS) - 1;
-
-			lo = (uint64_t)(idx % HIST_PLAT_VAL + HIST_PLAT_VAL) << error_bits;
-			hi = lo + (((uint64_t)1 << error_bits) - 1);
-		}
+		hist_bucket_bounds(idx, &lo, &hi);
 		/* lat_slot() never falls as ns grows: equal at both ends, equal between. */
 		lat_slot_of_bucket[idx] = lat_slot(lo) == lat_slot(hi) ? (uint8_t)lat_slot(lo) :
 			(uint8_t)LAT_SLOT_SPLIT;
 	}
+}
+
+/* Once per process: compare's threads set up their jobs at the same time. */
+static void lat_slots_init(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, fill_lat_slots);
 }
 
 /* mark_latency() of a sample whose clat histogram bucket is `idx`. */

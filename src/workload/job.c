@@ -3148,11 +3148,17 @@ static inline void paced_after_io(struct job *j, int ddir)
  * when a limit is reached: the general path (the source) ends the job
  * (never with `lean`, the job's read_lean: it has no limit).
  */
+/* Whether fill_reads() goes on: room in the queue, a submission not blocked, issuing not done. */
+static inline bool reads_wanted(const struct job *j)
+{
+	return j->inflight < j->qd && !j->blocked_io && !j->issuing_done;
+}
+
 static inline __attribute__((always_inline)) bool fill_reads(struct job *j, int64_t now,
 							       bool lean)
 {
 	/* Never syncing: reads only, no fsync or verify (fill_plain), so no end_fsync either. */
-	while (j->inflight < j->qd && !j->blocked_io && !j->issuing_done) {
+	while (reads_wanted(j)) {
 		if (now >= j->t_end) {
 			j->issuing_done = true;
 			break;
@@ -3309,7 +3315,7 @@ static void read_done(void *owner, struct blk_bio *bio)
 		 * back to the free list before anything, finish_when_idle()
 		 * too, can look; then the rest of fill_reads().
 		 */
-		if (j->inflight < j->qd && !j->blocked_io && !j->issuing_done && now < j->t_end) {
+		if (reads_wanted(j) && now < j->t_end) {
 			read_loop_next(j, now, true, io);
 		} else {
 			io->next = j->free_ios;

@@ -425,7 +425,7 @@ static int build(struct workload *w, const struct jobfile *jf, const struct sect
 	struct job_options *tmpl;
 	unsigned stonewall_source = 0;	/* the last file whose first job was stonewalled */
 
-	workload_clear(w);
+	/* w: workload_clear()ed by the caller, before it read the files. */
 	if (count_jobs(jf, e))
 		return -1;
 

@@ -887,7 +887,7 @@ static void new_pass(struct job *j)
 	j->zone_bytes = 0;	/* fio's reset_io_counters() */
 	if (reseed) {
 		if (j->iolog) {
-			long long t = (long long)((sim_now(j->t->sim) - j->t_begin) / 1000);
+			long long t = (long long)((sim_now(j->sim) - j->t_begin) / 1000);
 
 			fprintf(j->iolog, "%lld %s close\n%lld %s open\n", t, j->iolog_name, t,
 				j->iolog_name);
@@ -1926,7 +1926,7 @@ static void io_reaped(struct job *j, struct job_io *io, bool single)
 {
 	struct report_job *r = j->rep;
 	struct report_dir *rd = &r->dir[io->ddir];
-	int64_t now = sim_now(j->t->sim);
+	int64_t now = sim_now(j->sim);
 	uint64_t clat = (uint64_t)(now - io->t_issue), lat = (uint64_t)(now - io->t_start);
 	/* A trim is a system call (BLKDISCARD) whatever the engine: no slat. */
 	bool sync = j->o->engine_kind == JOB_ENGINE_SYNC || io->ddir == DDIR_TRIM;
@@ -2130,7 +2130,7 @@ static inline __attribute__((always_inline)) void io_reaped_plain_as(struct job 
 static inline __attribute__((always_inline)) void io_reaped_plain(struct job *j,
 								    struct job_io *io)
 {
-	io_reaped_plain_as(j, io, io->ddir, io->len, io->t_dispatch, false, sim_now(j->t->sim),
+	io_reaped_plain_as(j, io, io->ddir, io->len, io->t_dispatch, false, sim_now(j->sim),
 			   false);
 }
 
@@ -2171,7 +2171,7 @@ static void schedule_wake(struct job *j, int64_t when);
 
 static void io_done(struct job *j, struct job_io *io)
 {
-	int64_t now = sim_now(j->t->sim);
+	int64_t now = sim_now(j->sim);
 	/* Refused as it was issued: the submitter tries again a system call later. */
 	bool refused = io->error && io->t_issue == now;
 
@@ -2244,7 +2244,7 @@ static void submit_bios(struct job *j, struct job_io *io)
 			return;
 		}
 	}
-	io->t_issue = sim_now(j->t->sim);
+	io->t_issue = sim_now(j->sim);
 }
 
 /*
@@ -2329,7 +2329,7 @@ static inline void issue_read(struct job *j, const struct job_io_desc *want)
 	struct job_io *io = j->free_ios;
 	struct blk_bio *b = &io->bios[0];
 	uint64_t len = want->len, off = want->offset;
-	int64_t now = sim_now(j->t->sim);
+	int64_t now = sim_now(j->sim);
 
 	j->free_ios = io->next;
 	io->read_ready = false;
@@ -2463,7 +2463,7 @@ static __attribute__((noinline)) void issue_general(struct job *j, const struct 
 	uint16_t per_io = want->ioprio;
 	unsigned k = 0;
 	int d = want->ddir;
-	int64_t now = sim_now(j->t->sim);
+	int64_t now = sim_now(j->sim);
 	uint8_t hint = bio_write_hint(j);
 
 	j->free_ios = io->next;
@@ -2544,7 +2544,7 @@ static __attribute__((noinline)) void issue_general(struct job *j, const struct 
 		if (j->o->sg && !k)
 			j->trimming = true;
 		io->t_issue = now;
-		sim_at(j->t->sim, now, io_refused, io);
+		sim_at(j->sim, now, io_refused, io);
 		return;
 	}
 	if (j->serialize && overlaps_in_flight(j, io)) {
@@ -2668,7 +2668,7 @@ static inline __attribute__((always_inline)) void account_issue_as(struct job *j
 								       bool read_back, uint64_t len,
 								       bool read_loop, bool lean)
 {
-	int64_t now = sim_now(j->t->sim);
+	int64_t now = sim_now(j->sim);
 	uint64_t off = io->offset;
 
 	/*
@@ -2723,7 +2723,7 @@ static bool unpark(struct job *j)
 		struct job_io *io = j->parked_head;
 
 		j->parked_head = io->next;
-		io->t_dispatch = sim_now(j->t->sim);
+		io->t_dispatch = sim_now(j->sim);
 		account_issue(j, io);
 		io->in_flight = true;
 		submit_bios(j, io);
@@ -2767,9 +2767,9 @@ static void wake_up(struct sim *sim, void *arg)
 
 static void schedule_wake(struct job *j, int64_t when)
 {
-	if (j->wake && sim_is_pending(j->t->sim, j->wake))
+	if (j->wake && sim_is_pending(j->sim, j->wake))
 		return;
-	j->wake = sim_at(j->t->sim, when, wake_up, j);
+	j->wake = sim_at(j->sim, when, wake_up, j);
 }
 
 static void sync_done(void *owner, struct blk_bio *bio);
@@ -2786,11 +2786,11 @@ static void start_sync(struct job *j)
 
 	j->syncing = true;
 	j->last_was_sync = true;
-	j->sync_start = sim_now(j->t->sim);
+	j->sync_start = sim_now(j->sim);
 	blk_bio_prep(b, 0, 0, true, j->job_prio, NULL, sync_done, j);
 	/* sg: SYNCHRONIZE CACHE through SG_IO, which libata always sends as FLUSH CACHE EXT. */
 	b->flags = j->o->sg ? BLK_PASSTHROUGH : BLK_PREFLUSH;
-	sim_debug(j->t->sim, SIM_DBG_JOB, "job %s.%u: fsync after %llu writes", j->o->name,
+	sim_debug(j->sim, SIM_DBG_JOB, "job %s.%u: fsync after %llu writes", j->o->name,
 		  j->clone, (unsigned long long)j->writes_issued);
 	blk_submit(j->t->q, b);
 }
@@ -2827,7 +2827,7 @@ static void sync_done(void *owner, struct blk_bio *bio)
 	if (bio->error && count_error(j, true, -bio->error))
 		job_error(j, -bio->error, NULL);
 	j->syncing = false;
-	j->t_finish = sim_now(j->t->sim);
+	j->t_finish = sim_now(j->sim);
 	if (!j->in_ramp && !j->sync_uncounted)
 		hist_summary_add(&j->rep->sync_lat, (uint64_t)(j->t_finish - j->sync_start));
 	j->sync_uncounted = false;
@@ -3175,7 +3175,7 @@ static __attribute__((noinline)) void fill_general(struct job *j, int64_t now);
 
 static void job_fill_queue(struct job *j)
 {
-	int64_t now = sim_now(j->t->sim);
+	int64_t now = sim_now(j->sim);
 
 	if (j->finished)
 		return;
@@ -3747,7 +3747,7 @@ static void job_finish(struct job *j)
 			j->iolog_name);
 	/* The last windows of the logs averaged per I/O, at the job's end (fio's finalize_logs()). */
 	log_window(j, j->timed_out && j->t_end > j->t_finish ? j->t_end : j->t_finish, true);
-	sim_debug(j->t->sim, SIM_DBG_JOB, "job %s.%u done: %llu I/Os", j->o->name, j->clone,
+	sim_debug(j->sim, SIM_DBG_JOB, "job %s.%u done: %llu I/Os", j->o->name, j->clone,
 		  (unsigned long long)j->issued_ios);
 	flow_exit(j);
 	/* fio's thread_main() end: a job that ran ends the others (one never started does not). */

@@ -14,32 +14,25 @@ time_based
 '
 printf '%s' "$short" >j.fio
 
-# Writes: a full device under the report, stdout, or a log is an error (exit 1).
-expect_rc 1 "$NCQSIM" run j.fio --output /dev/full
-err_has "cannot write /dev/full: No space left on device"
-err_one_line
-checks=$((checks + 1))
-"$NCQSIM" run j.fio >/dev/full 2>"$tmp/err"
-rc=$?
-[ "$rc" -eq 1 ] || fail "'run >/dev/full' exited $rc, expected 1"
-err_has "cannot write the report to standard output: No space left on device"
-printf '%swrite_iolog=/dev/full\n' "$short" >full_iolog.fio
-expect_rc 1 "$NCQSIM" run full_iolog.fio
-err_has "cannot write /dev/full: No space left on device"
-expect_rc 1 "$NCQSIM" compare j.fio --runtime 1 --quiet --output /dev/full
-err_has "No space left on device"
-# JSON, json+ and a shard go out in buffered blocks: stdio then throws the
-# text away at the first failed write and keeps only that the stream
-# failed, so the writer passes on why (outfile_write_failed()), not EIO.
-for fmt in json json+; do
+# Writes: a full device under the report, stdout, or a log is an error
+# (exit 1) that says why. JSON and json+ go out in buffered blocks: stdio
+# then throws the text away at the first failed write and keeps only that
+# the stream failed, so the writer passes on why (outfile_write_failed()).
+for fmt in normal json json+; do
 	expect_rc 1 "$NCQSIM" run j.fio --output-format=$fmt --output /dev/full
 	err_has "cannot write /dev/full: No space left on device"
+	err_one_line
 	checks=$((checks + 1))
 	"$NCQSIM" run j.fio --output-format=$fmt >/dev/full 2>"$tmp/err"
 	rc=$?
 	[ "$rc" -eq 1 ] || fail "'run --output-format=$fmt >/dev/full' exited $rc, expected 1"
 	err_has "cannot write the report to standard output: No space left on device"
 done
+printf '%swrite_iolog=/dev/full\n' "$short" >full_iolog.fio
+expect_rc 1 "$NCQSIM" run full_iolog.fio
+err_has "cannot write /dev/full: No space left on device"
+expect_rc 1 "$NCQSIM" compare j.fio --runtime 1 --quiet --output /dev/full
+err_has "No space left on device"
 expect_rc 1 "$NCQSIM" compare j.fio --runtime 1 --quiet --output-format=json --output /dev/full
 err_has "cannot write /dev/full: No space left on device"
 expect_rc 1 "$NCQSIM" compare j.fio --runtime 1 --quiet --shard 1/2 --repeat 2 --output /dev/full

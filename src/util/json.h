@@ -17,9 +17,9 @@
 /*
  * The text collects in buf and goes to out a buffer at a time: a report is
  * hundreds of short pieces, and a stdio call apiece cost more than the rest
- * of the writing. It reaches out only at json_writer_finish() or
- * json_writer_flush(): call one before writing to out otherwise or closing
- * it.
+ * of the writing. It reaches out when buf fills, and at
+ * json_writer_finish() or json_writer_flush(): call one before writing to
+ * out otherwise or closing it.
  */
 struct json_writer {
 	FILE *out;

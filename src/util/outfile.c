@@ -23,11 +23,7 @@ void outfile_write_failed(FILE *f, int err)
 /* Why the stream failed before its last flush: what its writer saw, or EIO. */
 static int earlier_error(FILE *f)
 {
-	int err = failed_stream == f && failed_errno ? failed_errno : EIO;
-
-	failed_stream = NULL;
-	failed_errno = 0;
-	return err;
+	return failed_stream == f && failed_errno ? failed_errno : EIO;
 }
 
 static const char *shown(const struct outfile *o)

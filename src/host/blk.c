@@ -16,7 +16,12 @@ struct blk_queue {
 	unsigned budget;		/* device/queue_depth: commands outstanding at most */
 	unsigned ntags, inflight;	/* ATA tags 0..ntags-1; how many are out */
 	uint32_t rr_mask;		/* round-robin allocation starts at the lowest tag here */
-	unsigned issuing;		/* the tag of the command libata_issue() is given */
+	/*
+	 * The tag of the command libata_issue() is given; in a good
+	 * completion's run, the completed command's, until a dispatch takes it
+	 * (completing_tag_free() frees it if none does).
+	 */
+	unsigned issuing;
 	bool deferred;			/* libata_issue() deferred it (blk_issue_deferred()) */
 	const struct sched_ops *sched;
 	void *sched_data;
@@ -47,7 +52,7 @@ struct blk_queue {
 	void (*completed)(void *data, struct blk_request *rq);
 	/*
 	 * completed, debug, wait_head or stopped: a completion has more to do
-	 * than blk_complete()'s common case (complete_slow_update() after any
+	 * than blk_complete_good()'s common case (complete_slow_update() after any
 	 * of them changes).
 	 */
 	bool complete_slow;
@@ -394,11 +399,7 @@ static void request_init(struct blk_queue *q, struct blk_request *rq, struct blk
 		if (rq->bypass)
 			return;
 	}
-	sched_insert(q, rq);
-	q->last_merge = rq;
-	blk_debug(q, "request lba %llu +%u %s prio %s/%u queued",
-		  (unsigned long long)rq->lba, rq->nlb, rq->write ? "W" : "R",
-		  ioprio_class_name(ioprio_class(rq->ioprio)), ioprio_level(rq->ioprio));
+	request_queued(q, rq);
 }
 
 /*
@@ -771,14 +772,18 @@ static void run_queue(struct blk_queue *q);
  * scheduler may hold requests and still give none: mq-deadline's class
  * with I/O in flight).
  */
+/* One command fewer in flight: the busy time (io_ticks) closes when none is left. */
+static inline void leave_flight(struct blk_queue *q, int64_t now)
+{
+	if (--q->inflight == 0)
+		q->stats.io_ticks_ns += now - q->busy_since;
+}
+
+static inline struct blk_request *tag_release(struct blk_queue *q, int tag);
+
 static __attribute__((noinline)) void completing_tag_free(struct blk_queue *q)
 {
-	unsigned tag = q->issuing;
-
-	q->tag_rq[tag] = NULL;
-	q->free_tags |= 1u << tag;
-	if (--q->inflight == 0)
-		q->stats.io_ticks_ns += sim_now(q->sim) - q->busy_since;
+	(void)tag_release(q, q->issuing);
 	run_queue_peek(q);
 }
 
@@ -786,8 +791,7 @@ static __attribute__((noinline)) void completing_tag_free(struct blk_queue *q)
 static __attribute__((noinline)) void completing_deferred(struct blk_queue *q)
 {
 	q->deferred = false;
-	if (--q->inflight == 0)
-		q->stats.io_ticks_ns += sim_now(q->sim) - q->busy_since;
+	leave_flight(q, sim_now(q->sim));
 	run_queue_peek(q);
 }
 
@@ -918,7 +922,7 @@ static __attribute__((noinline)) void request_done_granting(struct blk_queue *q,
 
 /*
  * The request is finished (its tag, if any, already free): back to the
- * pool (or to a waiting submitter), then tell its bios. blk_complete()
+ * pool (or to a waiting submitter), then tell its bios. blk_complete_good()
  * has a copy of its common case.
  */
 static void request_done(struct blk_queue *q, struct blk_request *rq, int error)
@@ -965,8 +969,7 @@ static inline struct blk_request *tag_release(struct blk_queue *q, int tag)
 	rq = q->tag_rq[tag];
 	q->tag_rq[tag] = NULL;
 	q->free_tags |= 1u << tag;
-	if (--q->inflight == 0)
-		q->stats.io_ticks_ns += now - q->busy_since;
+	leave_flight(q, now);
 	return rq;
 }
 
@@ -992,13 +995,9 @@ static __attribute__((noinline)) void complete_other(struct blk_queue *q, struct
 
 /*
  * A request that is one plain step, its data: seq_left BLK_SEQ_DATA, and
- * neither flush, FUA nor discard — the four bytes tested as one word.
+ * neither flush, FUA nor discard — the four bytes (blk.h's BLK_RQ_AT
+ * assert) tested as one word.
  */
-#define BLK_RQ_STEPS_FIELD(f, at) (offsetof(struct blk_request, f) == \
-				   offsetof(struct blk_request, seq_left) + (at))
-_Static_assert(BLK_RQ_STEPS_FIELD(flush, 1) && BLK_RQ_STEPS_FIELD(fua, 2) &&
-	       BLK_RQ_STEPS_FIELD(discard, 3), "seq_left, flush, fua and discard are not four bytes");
-
 static inline bool request_plain_data(const struct blk_request *rq)
 {
 	static const uint8_t plain[4] = { BLK_SEQ_DATA, false, false, false };

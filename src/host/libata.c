@@ -53,16 +53,11 @@ struct libata {
 
 	bool ncq_on, prio_enabled, cdl_enabled;
 	/*
-	 * ncq_on with neither of the other two: libata_issue()'s one test (all
-	 * three are set by libata_configure() alone).
-	 */
-	bool ncq_plain;
-	/*
-	 * ncq_plain, eh EH_IDLE, no non-queued command out, the timer armed
-	 * and no ATA debugging: libata_issue()'s one test of libata's state. Kept by
-	 * issue_plain_update(), which eh_set(), nonqueued_set(),
-	 * timer_armed_set() and libata_configure() call: nothing assigns those
-	 * fields but them.
+	 * NCQ on with neither PRIO nor CDL enabled, eh EH_IDLE, no non-queued
+	 * command out, the timer armed and no ATA debugging: libata_issue()'s
+	 * one test of libata's state. Kept by issue_plain_update(), which
+	 * eh_set(), nonqueued_set(), timer_armed_set() and libata_configure()
+	 * call: nothing assigns those fields but them.
 	 */
 	bool issue_plain;
 	/*
@@ -102,8 +97,8 @@ static void issue_plain_update(struct libata *la)
 {
 	bool debug = sim_debugging(la->sim, SIM_DBG_ATA);
 
-	la->issue_plain = la->ncq_plain && la->eh == EH_IDLE && la->nonqueued_tag < 0 &&
-		la->timer_armed && !debug;
+	la->issue_plain = la->ncq_on && !la->prio_enabled && !la->cdl_enabled &&
+		la->eh == EH_IDLE && la->nonqueued_tag < 0 && la->timer_armed && !debug;
 	la->sdb_plain = la->eh == EH_IDLE && !la->cdl_enabled && !debug;
 }
 
@@ -443,7 +438,6 @@ int libata_configure(struct libata *la, struct host_knobs *k, struct err *e)
 	/* sdb_plain's promise: with CDL off, no tag carries a CDL index. */
 	SIM_ASSERT(la->cdl_enabled || !la->cdl_tags, "CDL turned off with CDL commands out (0x%x)",
 		   la->cdl_tags);
-	la->ncq_plain = la->ncq_on && !la->prio_enabled && !la->cdl_enabled;
 	issue_plain_update(la);
 	return 0;
 }
@@ -720,7 +714,7 @@ static inline __attribute__((always_inline)) void ncq_issue(struct libata *la,
 	else
 		la->send(la->link, la->ncq_fis, ATA_FIS_H2D_LEN);
 	if (!plain && !la->timer_armed)
-		timer_arm(la, sim_now(la->sim) + la->timeout);
+		timer_arm(la, la->deadline[tag]);
 }
 
 /* libata_issue() of anything but an NCQ read or write (out of line). */
@@ -785,8 +779,7 @@ static __attribute__((noinline)) int issue_nonqueued(struct libata *la, struct b
 }
 
 /* libata_issue() of all but a plain NCQ read or write when it can go (out of line). */
-static __attribute__((noinline)) int issue_other(struct libata *la, struct blk_request *rq,
-						 unsigned tag)
+static int issue_other(struct libata *la, struct blk_request *rq, unsigned tag)
 {
 	if (!la->ncq_on || rq->flush || rq->discard || rq->cdb)
 		return issue_nonqueued(la, rq, tag);
@@ -1041,7 +1034,7 @@ static __attribute__((noinline)) int64_t sdb_not_plain(struct libata *la, const 
 	return s.sactive;
 }
 
-/* The good completion of the tags in `done`, lowest first (out of line: two or more). */
+/* The good completion of the tags in `done`, lowest first (out of line: any number). */
 static __attribute__((noinline)) void sdb_complete_tags(struct libata *la, uint32_t done)
 {
 	while (done) {
@@ -1056,49 +1049,44 @@ static __attribute__((noinline)) void sdb_complete_tags(struct libata *la, uint3
 	}
 }
 
-/* libata_receive_sdb() in general: any SDB, the debug line, any number of tags (out of line). */
-static __attribute__((noinline)) void sdb_receive_other(struct libata *la, const uint8_t *fis,
-							size_t len)
+/* After an SDB's completions: the timer as the commands left out want it, and EH if it waits. */
+static inline void sdb_after_completions(struct libata *la)
 {
-	uint32_t done;
+	timer_idle(la);
+	if (la->eh == EH_WAIT)
+		eh_maybe_start(la);
+}
 
-	/*
-	 * Good completions decoded by the fast codec; an SDB that is not one,
-	 * and the debug line, go through sdb_not_plain(), which decodes it
-	 * whole.
-	 */
-	if (!ata_sdb_decode_good(fis, len, &done) || sim_debugging(la->sim, SIM_DBG_ATA)) {
+/*
+ * libata_receive_sdb() in general: any SDB, the debug line, any number of
+ * tags (out of line). `good`: the fast codec took the frame as good
+ * completions of `done`; an SDB that is not one, and the debug line, go
+ * through sdb_not_plain(), which decodes it whole.
+ */
+static __attribute__((noinline)) void sdb_receive_other(struct libata *la, const uint8_t *fis,
+							size_t len, bool good, uint32_t done)
+{
+	if (!good || sim_debugging(la->sim, SIM_DBG_ATA)) {
 		int64_t tags = sdb_not_plain(la, fis, len);
 
 		if (tags < 0)
 			return;
 		done = (uint32_t)tags;
 	}
-	if (done & (done - 1)) {
-		sdb_complete_tags(la, done);
-	} else if (done) {
-		la->cdl_tags &= ~done;	/* stays 0 without CDL */
-		la->ncq_active &= ~done;
-		la->failed &= ~done;
-		blk_complete(la->q, __builtin_ctz(done), 0);
-	}
-	timer_idle(la);
-	if (la->eh == EH_WAIT)
-		eh_maybe_start(la);
+	sdb_complete_tags(la, done);
+	sdb_after_completions(la);
 }
 
 /* The one tag's completion when it may leave nothing out or EH waiting (out of line). */
 static __attribute__((noinline)) void sdb_complete_then_idle(struct libata *la, unsigned tag)
 {
 	blk_complete(la->q, (int)tag, 0);
-	timer_idle(la);
-	if (la->eh == EH_WAIT)
-		eh_maybe_start(la);
+	sdb_after_completions(la);
 }
 
 void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
 {
-	uint32_t done;
+	uint32_t done = 0;
 
 	/*
 	 * Every I/O's completion: good status (neither a CDL abort nor sense
@@ -1107,9 +1095,10 @@ void libata_receive_sdb(struct libata *la, const uint8_t *fis, size_t len)
 	 * tests, and without clearing the tag from `failed` and cdl_tags,
 	 * which sdb_plain says are 0. All else is sdb_receive_other()'s.
 	 */
-	if (!ata_sdb_decode_good(fis, len, &done) || !la->sdb_plain || !done ||
-	    (done & (done - 1))) {
-		sdb_receive_other(la, fis, len);
+	bool good = ata_sdb_decode_good(fis, len, &done);
+
+	if (!good || !la->sdb_plain || !done || (done & (done - 1))) {
+		sdb_receive_other(la, fis, len, good, done);
 		return;
 	}
 	la->ncq_active &= ~done;

@@ -119,10 +119,10 @@ int ata_libata_line(const struct ata_taskfile *tf, unsigned tag, char *buf, size
 
 
 /*
- * ata_rw_fis_build() and ata_rw_fis_parse() are inline: every I/O's
- * command is built by the host and read by the drive, and as a call each
- * cost more than the bytes. A FIS as little-endian words (fis.h's
- * ata_get_le64() and friends).
+ * The codecs are inline, as little-endian words (fis.h's ata_get_le64()
+ * and friends): every I/O's command is built by the host
+ * (ata_rw_fis_refuses(), ata_rw_fis_encode()) and read by the drive
+ * (ata_fpdma_fis_fields()), and as a call each cost more than the bytes.
  */
 /*
  * The error of a read/write ata_rw_fis_build() refuses (out of line: it

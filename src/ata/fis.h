@@ -118,7 +118,7 @@ static inline bool ata_sdb_decode_good(const uint8_t *fis, size_t len, uint32_t 
 	return true;
 }
 
-/* Inline: the host decodes one for every completion. */
+/* The whole SDB (the host's every completion takes ata_sdb_decode_good() first). */
 static inline int ata_sdb_decode(const uint8_t *fis, size_t len, struct ata_sdb *s)
 {
 	if (len != ATA_FIS_SDB_LEN)

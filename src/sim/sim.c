@@ -216,17 +216,18 @@ static void heap_purge(struct sim *sim, struct sim_heap *hp)
 	}
 }
 
+/* The solo loop's one bound: the far root's time or the run's limit, the earlier. */
+static inline void solo_limit_update(struct sim *sim)
+{
+	sim->solo_limit = sim->far_first < sim->run_limit ? sim->far_first : sim->run_limit;
+}
+
 /*
  * After the far heap's root changed or an event was cancelled (never while
  * the far root is vacant): cancelled entries off its top first, so that
  * far_first is the earliest live far event's time — all sim_next_time()
  * reads when the near heap holds only the running event.
  */
-static inline void solo_limit_update(struct sim *sim)
-{
-	sim->solo_limit = sim->far_first < sim->run_limit ? sim->far_first : sim->run_limit;
-}
-
 static inline void far_first_update(struct sim *sim)
 {
 	if (sim->dead_entries)

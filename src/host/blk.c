@@ -158,9 +158,6 @@ struct blk_queue *blk_queue_new(struct sim *sim, const struct host_knobs *k, str
 	q->pass = sim_debugging(sim, SIM_DBG_SCHED | SIM_DBG_BLK) ? NULL : q->sched->pass;
 	q->debug = sim_debugging(sim, SIM_DBG_BLK);
 	q->hold_quiet = q->pass && (q->merge_find || k->nomerges != 1);
-	q->completed = !q->sched->completed_for_debug || sim_debugging(sim, SIM_DBG_SCHED) ?
-		q->sched->completed : NULL;
-	complete_slow_update(q);
 	q->logical_size = 512;
 	q->budget = q->ntags = k->queue_depth;
 	q->rr_mask = ~0u;
@@ -180,6 +177,11 @@ struct blk_queue *blk_queue_new(struct sim *sim, const struct host_knobs *k, str
 		free(q);
 		return NULL;
 	}
+	/* Its set-up says whether completed() feeds more than its debug lines. */
+	q->completed = !q->sched->completed_for_debug ||
+		!q->sched->completed_for_debug(q->sched_data) || sim_debugging(sim, SIM_DBG_SCHED) ?
+		q->sched->completed : NULL;
+	complete_slow_update(q);
 	return q;
 }
 

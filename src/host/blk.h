@@ -236,12 +236,13 @@ struct sched_ops {
 	struct blk_request *(*dispatch)(void *data);
 	/*
 	 * Optional: a request the scheduler had (not one that bypassed it)
-	 * is finished. With completed_for_debug, it only keeps a count for
-	 * the scheduler's debug lines (4.10's deadline): called only with
-	 * SCHED debugging on.
+	 * is finished. Optional too, asked once after init():
+	 * completed_for_debug true says completed() only keeps a count for
+	 * the scheduler's debug lines (4.10's deadline, 5.15's mq-deadline),
+	 * and it is called only with SCHED debugging on.
 	 */
 	void (*completed)(void *data, struct blk_request *rq);
-	bool completed_for_debug;
+	bool (*completed_for_debug)(const void *data);
 	/* A queued request the bio can join, or NULL; *front set for a front merge. */
 	struct blk_request *(*merge_find)(void *data, const struct blk_bio *bio, bool *front);
 	/* The request grew at the front (its sort key changed). */
